@@ -1,0 +1,152 @@
+/**
+ * The database behind the local stack: embedded PGlite (default) or a real PostgreSQL
+ * (DATABASE_URL), with @supabase/lite's Auth/REST/Storage over it. Prepares it the way a
+ * hosted project is prepared: lite's system schemas, the platform bootstrap, every
+ * migration in order (recorded like the Supabase CLI does), then optionally the seed.
+ */
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { App } from "@supabase/lite";
+import { createPgliteConnection, type PgliteConnection } from "@supabase/lite/pglite";
+import { createPostgresConnection, type PostgresConnection } from "@supabase/lite/postgres";
+import { projectRoot, type LocalKeys } from "./env.ts";
+
+export interface DatabaseOptions {
+  /** A PostgreSQL 15+ URL; when absent, PGlite is used. */
+  databaseUrl?: string;
+  /** PGlite data directory; when absent (and no databaseUrl), PGlite runs in memory. */
+  dataDir?: string;
+  /** Apply supabase/seed.sql once (demo data). */
+  seed?: boolean;
+}
+
+/** Plain SQL access used for bootstrapping, tests and benchmarks. */
+export interface SqlRunner {
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /** Runs a script of one or more statements inside one transaction. */
+  execScript(script: string): Promise<void>;
+}
+
+export interface Backend {
+  app: App;
+  sql: SqlRunner;
+  kind: "pglite" | "postgres";
+  close(): Promise<void>;
+}
+
+const migrationsDir = `${projectRoot}supabase/migrations`;
+const seedPath = "supabase/seed.sql";
+
+function sqlRunnerFor(connection: PgliteConnection | PostgresConnection): SqlRunner {
+  if ("exec" in connection.driver) {
+    const db = (connection as PgliteConnection).driver;
+    return {
+      query: async (text, params) => (await db.query(text, params)).rows as never[],
+      execScript: async (script) => {
+        await db.transaction(async (tx) => {
+          await tx.exec(script);
+        });
+      },
+    };
+  }
+  const db = (connection as PostgresConnection).driver;
+  return {
+    query: async (text, params) => (await db.unsafe(text, params as never[])) as never[],
+    execScript: async (script) => {
+      await db.begin(async (tx) => {
+        await tx.unsafe(script);
+      });
+    },
+  };
+}
+
+function migrationFiles(): { version: string; name: string; path: string }[] {
+  return readdirSync(migrationsDir)
+    .filter((file) => /^\d{14}_[a-z0-9_]+\.sql$/.test(file))
+    .sort()
+    .map((file) => {
+      const [, version, name] = /^(\d{14})_(.+)\.sql$/.exec(file)!;
+      return { version, name, path: `${migrationsDir}/${file}` };
+    });
+}
+
+/** Applies pending migrations, each in its own transaction, recorded in schema_migrations. */
+export async function applyMigrations(sql: SqlRunner): Promise<string[]> {
+  const applied = new Set(
+    (await sql.query<{ version: string }>("select version from supabase_migrations.schema_migrations")).map(
+      (row) => row.version,
+    ),
+  );
+  const newlyApplied: string[] = [];
+  for (const migration of migrationFiles()) {
+    if (applied.has(migration.version)) continue;
+    const body = readFileSync(migration.path, "utf8");
+    const record = `insert into supabase_migrations.schema_migrations (version, name, statements)
+      values ('${migration.version}', '${migration.name}', array[${quoteLiteral(body)}]);`;
+    try {
+      await sql.execScript(`${body}\n;\n${record}`);
+    } catch (error) {
+      throw new Error(`Migration ${migration.version}_${migration.name} failed: ${(error as Error).message}`);
+    }
+    newlyApplied.push(migration.version);
+  }
+  return newlyApplied;
+}
+
+async function applySeedOnce(sql: SqlRunner): Promise<boolean> {
+  const body = readFileSync(`${projectRoot}${seedPath}`, "utf8");
+  const done = await sql.query("select 1 from supabase_migrations.seed_files where path = $1", [seedPath]);
+  if (done.length > 0) return false;
+  const hash = createHash("sha256").update(body).digest("hex");
+  await sql.execScript(`${body}\n;\ninsert into supabase_migrations.seed_files (path, hash)
+    values (${quoteLiteral(seedPath)}, '${hash}');`);
+  return true;
+}
+
+function quoteLiteral(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`;
+}
+
+export async function openBackend(options: DatabaseOptions, keys: LocalKeys): Promise<Backend> {
+  let connection: PgliteConnection | PostgresConnection;
+  if (options.databaseUrl) {
+    connection = createPostgresConnection({ url: options.databaseUrl, postgresOptions: { onnotice: () => {} } });
+  } else {
+    // lite loads pgcrypto into PGlite itself and creates the data directory when missing.
+    connection = await createPgliteConnection(options.dataDir ? { url: options.dataDir } : {});
+  }
+  const app = new App({
+    connection,
+    api: { schemas: ["public"] },
+    auth: {
+      enabled: true,
+      jwt_secret: keys.jwtSecret,
+      jwt_expiry: 3600,
+      enable_signup: false,
+      publishable_key: keys.publishableKey,
+      secret_key: keys.secretKey,
+    },
+    // Keyless requests must never be served as service_role: this server plays production.
+    options: { server: { admin: false } },
+  } as ConstructorParameters<typeof App>[0]);
+
+  await app.ensureSystemSchema();
+  const sql = sqlRunnerFor(connection);
+  await sql.execScript(readFileSync(`${projectRoot}scripts/stack/platform.sql`, "utf8"));
+  await applyMigrations(sql);
+  if (options.seed) await applySeedOnce(sql);
+
+  // lite decides once per connection whether to switch to the request's role, and when it
+  // first decides so it grants ALL on every schema holding an RLS table to the API roles.
+  // The roles exist (platform.sql) and grants are the migrations' business, as on hosted
+  // Supabase, so mark the decision as taken. Guarded by the integration tests that prove
+  // anon and users cannot reach the private schema.
+  (connection as unknown as { rlsState: string }).rlsState = "active";
+
+  return {
+    app,
+    sql,
+    kind: options.databaseUrl ? "postgres" : "pglite",
+    close: () => connection.close(),
+  };
+}

@@ -1,0 +1,40 @@
+/**
+ * Settings of the local stack. Values come from the process environment, then `.env`,
+ * then the documented dev-only defaults in `.env.example` (the single place they live).
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { parseEnv } from "node:util";
+
+export const projectRoot = fileURLToPath(new URL("../../", import.meta.url));
+
+function readEnvFile(name: string): Record<string, string | undefined> {
+  const path = `${projectRoot}${name}`;
+  return existsSync(path) ? parseEnv(readFileSync(path, "utf8")) : {};
+}
+
+const fileValues = { ...readEnvFile(".env.example"), ...readEnvFile(".env") };
+
+function setting(name: string): string {
+  const value = process.env[name] ?? fileValues[name];
+  if (!value) throw new Error(`${name} is not set (see .env.example)`);
+  return value;
+}
+
+export interface LocalKeys {
+  publishableKey: string;
+  secretKey: string;
+  jwtSecret: string;
+}
+
+export function localKeys(): LocalKeys {
+  return {
+    publishableKey: setting("SUPABASE_PUBLISHABLE_KEY"),
+    secretKey: setting("SUPABASE_SECRET_KEY"),
+    jwtSecret: setting("SUPABASE_JWT_SECRET"),
+  };
+}
+
+export function defaultPort(): number {
+  return Number(setting("PORT"));
+}

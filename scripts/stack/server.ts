@@ -1,0 +1,151 @@
+/**
+ * The whole local product on ONE origin: /auth/v1, /rest/v1 and /storage/v1 go to
+ * @supabase/lite, /functions/v1 to the Deno edge runtime, everything else to the built app.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
+import { serve, type ServerType } from "@hono/node-server";
+import { serveStatic } from "@hono/node-server/serve-static";
+import { Hono } from "hono";
+import { openBackend, type Backend, type DatabaseOptions } from "./database.ts";
+import { localKeys, projectRoot, type LocalKeys } from "./env.ts";
+
+export interface StackOptions extends DatabaseOptions {
+  port: number;
+  host?: string;
+  /** Serve dist/ (the built app). Off for API-only test stacks. */
+  serveApp?: boolean;
+}
+
+export interface RunningStack {
+  url: string;
+  keys: LocalKeys;
+  backend: Backend;
+  stop(): Promise<void>;
+}
+
+const apiPrefixes = ["/auth/v1", "/rest/v1", "/storage/v1"];
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitUntilAnswering(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`Edge runtime exited with code ${child.exitCode}`);
+    try {
+      await fetch(url);
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  throw new Error("Edge runtime did not start in time");
+}
+
+/** Starts Deno serving supabase/functions with the environment Supabase gives functions. */
+async function startEdgeRuntime(publicUrl: string, keys: LocalKeys, databaseUrl?: string) {
+  const port = await freePort();
+  const deno = `${projectRoot}node_modules/.bin/deno`;
+  const child = spawn(
+    deno,
+    ["run", "--quiet", "--unstable-no-legacy-abort", "--allow-net", "--allow-env", "--allow-read", "--allow-sys", "scripts/stack/functions-main.ts"],
+    {
+      cwd: projectRoot,
+      stdio: ["ignore", "inherit", "inherit"],
+      env: {
+        ...process.env,
+        EDGE_RUNTIME_PORT: String(port),
+        EDGE_RUNTIME_JWT_SECRET: keys.jwtSecret,
+        SUPABASE_URL: publicUrl,
+        SUPABASE_ANON_KEY: keys.publishableKey,
+        SUPABASE_PUBLISHABLE_KEY: keys.publishableKey,
+        SUPABASE_SERVICE_ROLE_KEY: keys.secretKey,
+        SUPABASE_SECRET_KEY: keys.secretKey,
+        ...(databaseUrl ? { SUPABASE_DB_URL: databaseUrl } : {}),
+      },
+    },
+  );
+  const origin = `http://127.0.0.1:${port}`;
+  await waitUntilAnswering(`${origin}/functions/v1/`, child, 60_000);
+  return { origin, child };
+}
+
+const securityHeaders: Record<string, string> = {
+  "Content-Security-Policy":
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
+    "font-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'",
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "strict-origin-when-cross-origin",
+  "X-Frame-Options": "DENY",
+};
+
+export async function startStack(options: StackOptions): Promise<RunningStack> {
+  const keys = localKeys();
+  const host = options.host ?? "127.0.0.1";
+  const url = `http://${host}:${options.port}`;
+  const backend = await openBackend(options, keys);
+  const edge = await startEdgeRuntime(url, keys, options.databaseUrl);
+
+  const front = new Hono();
+  for (const prefix of apiPrefixes) {
+    front.all(`${prefix}/*`, (c) => backend.app.fetch(c.req.raw));
+  }
+  front.all("/functions/v1/*", async (c) => {
+    const incoming = new URL(c.req.url);
+    const headers = new Headers(c.req.raw.headers);
+    // Node's fetch would decode a compressed answer but keep its Content-Encoding header.
+    headers.delete("accept-encoding");
+    const hasBody = !["GET", "HEAD"].includes(c.req.method);
+    const answer = await fetch(`${edge.origin}${incoming.pathname}${incoming.search}`, {
+      method: c.req.method,
+      headers,
+      body: hasBody ? c.req.raw.body : undefined,
+      ...(hasBody ? { duplex: "half" } : {}),
+    } as RequestInit);
+    return new Response(answer.body, { status: answer.status, headers: answer.headers });
+  });
+
+  if (options.serveApp) {
+    const distRoot = `${projectRoot}dist`;
+    if (!existsSync(`${distRoot}/index.html`)) throw new Error("dist/ is missing: run `npx vite build` first");
+    front.use("*", async (c, next) => {
+      await next();
+      for (const [name, value] of Object.entries(securityHeaders)) c.res.headers.set(name, value);
+    });
+    front.use("/assets/*", async (c, next) => {
+      await next();
+      c.res.headers.set("Cache-Control", "public, max-age=31536000, immutable");
+    });
+    front.use("*", serveStatic({ root: distRoot }));
+    // Client-side routes: every other GET gets the app shell.
+    front.get("*", serveStatic({ root: distRoot, path: "index.html" }));
+  }
+
+  const server: ServerType = await new Promise((resolve) => {
+    const started = serve({ fetch: front.fetch, port: options.port, hostname: host }, () => resolve(started));
+  });
+
+  let stopped = false;
+  return {
+    url,
+    keys,
+    backend,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      edge.child.kill("SIGTERM");
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await backend.close();
+    },
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * A fresh PostgreSQL database for one test run, prepared exactly like the local stack
+ * prepares its database (lite's system schemas, platform bootstrap, every migration).
+ * TEST_DATABASE_ADMIN_URL points at a server where we may create databases
+ * (default: the machine's PostgreSQL 15 on 127.0.0.1:5432 with trust auth).
+ */
+import postgres from "postgres";
+import { openBackend } from "./database.ts";
+import { localKeys } from "./env.ts";
+
+export const adminUrl = process.env.TEST_DATABASE_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+
+export interface TestDatabase {
+  url: string;
+  name: string;
+  drop(): Promise<void>;
+}
+
+function urlForDatabase(name: string): string {
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export async function createTestDatabase(options: { seed?: boolean; prefix?: string } = {}): Promise<TestDatabase> {
+  const name = `${options.prefix ?? "crm_test"}_${process.pid}_${Date.now()}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe(`create database "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  const url = urlForDatabase(name);
+  const backend = await openBackend({ databaseUrl: url, seed: options.seed }, localKeys());
+  await backend.close();
+  return {
+    url,
+    name,
+    async drop() {
+      const dropper = postgres(adminUrl, { max: 1, onnotice: () => {} });
+      try {
+        await dropper.unsafe(`drop database if exists "${name}" with (force)`);
+      } finally {
+        await dropper.end();
+      }
+    },
+  };
+}

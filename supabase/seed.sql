@@ -1,0 +1,43 @@
+-- Demo data for local development only (npm start, npm run db:reset). Never a migration.
+-- Every password is Demo.1234. Runs on lite (PGlite or PostgreSQL) and on `supabase db reset`.
+
+insert into private.organizations (id, slug, name) values
+  ('0a000000-0000-4000-8000-000000000001', 'demo', 'Demo Ticaret A.Ş.'),
+  ('0a000000-0000-4000-8000-000000000002', 'acme', 'Acme Sanayi Ltd.');
+
+create temporary table demo_users (id uuid, email text, first_name text, last_name text, role text);
+insert into demo_users values
+  ('0b000000-0000-4000-8000-000000000001', 'super@demo.test', 'Süper', 'Yönetici', 'super_admin'),
+  ('0b000000-0000-4000-8000-000000000002', 'admin@demo.test', 'Ayşe', 'Yılmaz', 'admin'),
+  ('0b000000-0000-4000-8000-000000000003', 'satis@demo.test', 'Mehmet', 'Demir', 'user'),
+  ('0b000000-0000-4000-8000-000000000004', 'admin@acme.test', 'John', 'Smith', 'admin');
+
+-- Only the columns hosted GoTrue and lite share (DESIGN.md D3). The token columns are ''
+-- because hosted GoTrue cannot read NULL there. crypt() with a bf salt gives the $2a$ hash
+-- that both pgcrypto and GoTrue verify.
+insert into auth.users (id, aud, role, email, encrypted_password, email_confirmed_at,
+                        confirmation_token, recovery_token, email_change_token_new, email_change,
+                        raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
+select id, 'authenticated', 'authenticated', email,
+       extensions.crypt('Demo.1234', extensions.gen_salt('bf', 10)), now(),
+       '', '', '', '',
+       '{"provider":"email","providers":["email"]}'::jsonb,
+       jsonb_build_object('first_name', first_name, 'last_name', last_name),
+       now(), now()
+  from demo_users;
+
+insert into auth.identities (id, provider, provider_id, user_id, identity_data, last_sign_in_at, created_at, updated_at)
+select gen_random_uuid(), 'email', id::text, id,
+       jsonb_build_object('sub', id::text, 'email', email, 'email_verified', true),
+       now(), now(), now()
+  from demo_users;
+
+insert into private.profiles (id, email, first_name, last_name, role)
+select id, email, first_name, last_name, role from demo_users;
+
+insert into private.memberships (user_id, organization_id, role) values
+  ('0b000000-0000-4000-8000-000000000002', '0a000000-0000-4000-8000-000000000001', 'admin'),
+  ('0b000000-0000-4000-8000-000000000003', '0a000000-0000-4000-8000-000000000001', 'user'),
+  ('0b000000-0000-4000-8000-000000000004', '0a000000-0000-4000-8000-000000000002', 'admin');
+
+drop table demo_users;

@@ -1,0 +1,98 @@
+-- Helpers for the pgTAP files that follow (pg_prove runs them in name order on a fresh
+-- database, which is dropped afterwards). Not rolled back on purpose: later files use them.
+create extension if not exists pgtap with schema extensions;
+do $$
+begin
+  execute format('alter database %I set search_path = "$user", public, extensions', current_database());
+end
+$$;
+set search_path = "$user", public, extensions;
+
+begin;
+select plan(1);
+
+-- The migrations revoke EXECUTE from PUBLIC on new functions; the tests act as anon and
+-- authenticated, so those roles need pgTAP's own functions (and only those).
+do $$
+declare
+  tap_function regprocedure;
+begin
+  for tap_function in
+    select d.objid::regprocedure from pg_depend d
+     where d.classid = 'pg_proc'::regclass
+       and d.refobjid = (select oid from pg_extension where extname = 'pgtap')
+  loop
+    execute format('grant execute on function %s to anon, authenticated', tap_function);
+  end loop;
+end
+$$;
+
+create schema if not exists tests;
+
+/** Creates an Auth user with a profile; returns its id. */
+create or replace function tests.create_user(p_email text, p_role text default 'user',
+                                             p_first_name text default 'Test', p_last_name text default 'User')
+returns uuid language plpgsql as $$
+declare
+  new_id uuid := gen_random_uuid();
+begin
+  insert into auth.users (id, aud, role, email, encrypted_password, email_confirmed_at,
+                          raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
+  values (new_id, 'authenticated', 'authenticated', p_email,
+          extensions.crypt('Test.1234', extensions.gen_salt('bf', 4)), now(),
+          '{"provider":"email","providers":["email"]}', '{}', now(), now());
+  insert into private.profiles (id, email, first_name, last_name, role)
+  values (new_id, p_email, p_first_name, p_last_name, p_role);
+  return new_id;
+end;
+$$;
+
+/** Creates an organization; returns its id. */
+create or replace function tests.create_organization(p_slug text, p_name text default null)
+returns uuid language sql as $$
+  insert into private.organizations (slug, name) values (p_slug, coalesce(p_name, initcap(p_slug)))
+  returning id;
+$$;
+
+create or replace function tests.add_member(p_user uuid, p_organization uuid, p_role text default 'user')
+returns void language sql as $$
+  insert into private.memberships (user_id, organization_id, role) values (p_user, p_organization, p_role);
+$$;
+
+/** Acts as the given user for the rest of the transaction, as PostgREST would set it up. */
+create or replace function tests.authenticate_as(p_user uuid, p_session uuid default gen_random_uuid())
+returns void language plpgsql as $$
+begin
+  perform set_config('request.jwt.claim.sub', p_user::text, true);
+  perform set_config('request.jwt.claims', json_build_object(
+    'sub', p_user, 'role', 'authenticated', 'aud', 'authenticated', 'session_id', p_session)::text, true);
+  perform set_config('role', 'authenticated', true);
+end;
+$$;
+
+/** Acts as an anonymous visitor (publishable key, no session). */
+create or replace function tests.act_as_anon()
+returns void language plpgsql as $$
+begin
+  perform set_config('request.jwt.claim.sub', '', true);
+  perform set_config('request.jwt.claims', '{"role":"anon"}', true);
+  perform set_config('role', 'anon', true);
+end;
+$$;
+
+/** Back to the test runner's own role. */
+create or replace function tests.reset_role()
+returns void language plpgsql as $$
+begin
+  perform set_config('role', 'none', true);
+  perform set_config('request.jwt.claim.sub', '', true);
+  perform set_config('request.jwt.claims', '', true);
+end;
+$$;
+
+grant usage on schema tests to anon, authenticated;
+grant execute on all functions in schema tests to anon, authenticated;
+
+select has_function('tests', 'authenticate_as', array['uuid', 'uuid'], 'test helpers are installed');
+select * from finish();
+commit;

@@ -1,0 +1,33 @@
+import { defineConfig } from "vitest/config";
+
+// Three projects: `npm test` runs unit + integration in one layer and postgres (which
+// needs the machine's PostgreSQL) in the database layer.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        extends: "./vite.config.ts",
+        test: { name: "unit", include: ["src/**/*.test.{ts,tsx}"], environment: "node" },
+      },
+      {
+        test: {
+          name: "integration",
+          include: ["tests/integration/**/*.test.ts"],
+          globalSetup: ["tests/integration/global-setup.ts"],
+          fileParallelism: false,
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: "postgres",
+          include: ["tests/postgres/**/*.test.ts"],
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
