@@ -5,10 +5,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     projects: [
-      {
-        extends: "./vite.config.ts",
-        test: { name: "unit", include: ["src/**/*.test.{ts,tsx}"], environment: "node" },
-      },
+      // The unit project is defined with the app, in vite.config.ts.
+      { extends: "./vite.config.ts" },
       {
         test: {
           name: "integration",

@@ -40,21 +40,21 @@ async function postgresMissing(): Promise<string | null> {
   return null;
 }
 
-/** pgTAP and the security advisors on one fresh database with every migration applied. */
+/** The security advisors and pgTAP on one fresh database with every migration applied. */
 async function databaseChecks(): Promise<boolean> {
   const database = await createTestDatabase({ prefix: "crm_pgtap" });
   try {
+    // The advisors judge the migrations alone, before the pgTAP helpers are installed.
+    const advisors = step(bin("supabase"), ["db", "advisors", `--remote=${database.url}`, "--fail-on", "warn"], {
+      PGSSLMODE: "disable",
+    });
     const url = new URL(database.url);
-    const tests = `${projectRoot}supabase/tests`;
-    const pgTap = step("pg_prove", ["--ext", ".sql", "-r", tests], {
+    const pgTap = step("pg_prove", ["--ext", ".sql", "-r", `${projectRoot}supabase/tests`], {
       PGHOST: url.hostname,
       PGPORT: url.port || "5432",
       PGUSER: decodeURIComponent(url.username) || "postgres",
       PGDATABASE: database.name,
       ...(url.password ? { PGPASSWORD: decodeURIComponent(url.password) } : {}),
-    });
-    const advisors = step(bin("supabase"), ["db", "advisors", `--remote=${database.url}`, "--fail-on", "warn"], {
-      PGSSLMODE: "disable",
     });
     return pgTap && advisors;
   } finally {
@@ -76,7 +76,7 @@ const layers: Layer[] = [
     name: "deno test (edge functions)",
     run: async () => step(bin("deno"), ["test", "--allow-env", "--allow-net", "--allow-read", "supabase/functions"]),
   },
-  { name: "pgTAP + advisors", missing: postgresMissing, run: databaseChecks },
+  { name: "advisors + pgTAP", missing: postgresMissing, run: databaseChecks },
   {
     name: "vitest (PostgreSQL backend + generated types)",
     missing: postgresMissing,

@@ -28,7 +28,8 @@ export interface SqlRunner {
 }
 
 export interface Backend {
-  app: App;
+  /** lite's Auth/REST/Storage request handler. */
+  api: { fetch(request: Request): Response | Promise<Response> };
   sql: SqlRunner;
   kind: "pglite" | "postgres";
   close(): Promise<void>;
@@ -86,7 +87,9 @@ export async function applyMigrations(sql: SqlRunner): Promise<string[]> {
     try {
       await sql.execScript(`${body}\n;\n${record}`);
     } catch (error) {
-      throw new Error(`Migration ${migration.version}_${migration.name} failed: ${(error as Error).message}`);
+      throw new Error(`Migration ${migration.version}_${migration.name} failed: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
     newlyApplied.push(migration.version);
   }
@@ -144,7 +147,7 @@ export async function openBackend(options: DatabaseOptions, keys: LocalKeys): Pr
   (connection as unknown as { rlsState: string }).rlsState = "active";
 
   return {
-    app,
+    api: app,
     sql,
     kind: options.databaseUrl ? "postgres" : "pglite",
     close: () => connection.close(),

@@ -98,7 +98,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
 
   const front = new Hono();
   for (const prefix of apiPrefixes) {
-    front.all(`${prefix}/*`, (c) => backend.app.fetch(c.req.raw));
+    front.all(`${prefix}/*`, (c) => backend.api.fetch(c.req.raw));
   }
   front.all("/functions/v1/*", async (c) => {
     const incoming = new URL(c.req.url);

@@ -1,0 +1,58 @@
+import { defineConfig, devices } from "@playwright/test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const port = Number(process.env.E2E_PORT ?? 54329);
+const baseURL = `http://127.0.0.1:${port}`;
+
+// Every run starts from an empty database. Workers load this file again but inherit the
+// runner's environment, so only the runner creates the directory, and only it removes it,
+// on exit, once the web server has been stopped.
+if (!process.env.E2E_DATA_DIR) {
+  const dataDir = mkdtempSync(join(tmpdir(), "crm-e2e-"));
+  process.env.E2E_DATA_DIR = dataDir;
+  process.on("exit", () => rmSync(dataDir, { recursive: true, force: true }));
+}
+
+export default defineConfig({
+  testDir: "e2e",
+  workers: 1,
+  retries: 0,
+  reporter: "list",
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+  },
+  projects: [
+    {
+      name: "chromium",
+      use: {
+        ...devices["Desktop Chrome"],
+        // Debian's Chromium: `npx playwright install` cannot download browsers here.
+        launchOptions: {
+          executablePath: "/usr/bin/chromium",
+          args: [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+          ],
+        },
+      },
+    },
+  ],
+  webServer: {
+    // Serves the built dist/ (the test orchestrator runs `vite build` first) and the API on one origin.
+    command: "node --import tsx scripts/start.ts",
+    env: { PORT: String(port), LOCAL_DATA_DIR: process.env.E2E_DATA_DIR ?? "" },
+    url: `${baseURL}/login`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    // Lets the stack stop its database and edge runtime cleanly.
+    gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
+  },
+});

@@ -1,0 +1,23 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { parseRpcResult } from "../../../lib/rpc.ts";
+import { supabase } from "../../../lib/supabase.ts";
+import { currentUserContextSchema, type CurrentUserContext } from "./schemas.ts";
+
+async function getCurrentUserContext(): Promise<CurrentUserContext> {
+  const { data, error } = await supabase.rpc("get_current_user_context");
+  if (error) throw error;
+  return parseRpcResult(currentUserContextSchema, data);
+}
+
+// The organization is what this call tells us, so the key starts with the signed-in user's id
+// instead: one user's context is never served from another user's cache entry.
+export function currentUserContextQueryOptions(userId: string) {
+  return queryOptions({
+    queryKey: ["users", userId, "current-user-context"],
+    queryFn: getCurrentUserContext,
+  });
+}
+
+export function useCurrentUserContext(userId: string) {
+  return useQuery(currentUserContextQueryOptions(userId));
+}

@@ -1,0 +1,36 @@
+import { z } from "zod";
+
+// Validation messages are i18n keys; the form translates them when it shows them.
+export const credentialsSchema = z.object({
+  email: z
+    .string()
+    .trim()
+    .min(1, { error: "auth.validation.emailRequired" })
+    .pipe(z.email({ error: "auth.validation.emailInvalid" })),
+  password: z.string().min(1, { error: "auth.validation.passwordRequired" }),
+});
+
+export type Credentials = z.infer<typeof credentialsSchema>;
+
+// Ids are checked as GUIDs rather than RFC 9562 UUIDs: seeded fixtures may use fixed ids.
+const organizationSchema = z.object({
+  id: z.guid(),
+  slug: z.string().min(1),
+  name: z.string().min(1),
+});
+
+/** Payload of the `get_current_user_context` RPC (returned as untyped JSON, so checked here). */
+export const currentUserContextSchema = z.object({
+  success: z.literal(true),
+  user: z.object({
+    id: z.guid(),
+    email: z.string().min(1),
+    first_name: z.string().nullable(),
+    last_name: z.string().nullable(),
+    role: z.string().min(1),
+  }),
+  organization: organizationSchema.nullable(),
+  organizations: z.array(organizationSchema.extend({ role: z.string().min(1) })),
+});
+
+export type CurrentUserContext = z.infer<typeof currentUserContextSchema>;

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { en } from "./en.ts";
+import { tr } from "./tr.ts";
+
+/** Flattens a nested catalogue into dotted keys and their texts. */
+function entries(catalogue: object, prefix = ""): [string, unknown][] {
+  return Object.entries(catalogue).flatMap(([key, value]) =>
+    typeof value === "object" && value !== null ? entries(value, `${prefix}${key}.`) : [[`${prefix}${key}`, value]],
+  );
+}
+
+const interpolations = (text: unknown) => String(text).match(/\{\{\w+\}\}/g)?.sort() ?? [];
+
+describe("translation catalogues", () => {
+  const trTexts = new Map(entries(tr));
+  const enTexts = new Map(entries(en));
+
+  it("have exactly the same keys", () => {
+    expect([...enTexts.keys()].sort()).toEqual([...trTexts.keys()].sort());
+  });
+
+  it.each([
+    ["tr", trTexts],
+    ["en", enTexts],
+  ])("%s has only non-empty string texts", (_, texts) => {
+    for (const [key, text] of texts) {
+      expect(typeof text, key).toBe("string");
+      expect(String(text).trim(), key).not.toBe("");
+    }
+  });
+
+  it("use the same interpolation variables in both languages", () => {
+    for (const [key, text] of trTexts) {
+      expect(interpolations(enTexts.get(key)), key).toEqual(interpolations(text));
+    }
+  });
+
+  it("keep the Turkish texts the spec fixes word for word", () => {
+    expect(tr.common.loading).toBe("Yükleniyor...");
+    expect(tr.errorScreen).toMatchObject({
+      title: "Bir Hata Oluştu",
+      reload: "Sayfayı Yenile",
+      goHome: "Ana Sayfaya Dön",
+    });
+  });
+});

@@ -1,0 +1,36 @@
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vitest/config";
+import { localKeys } from "./scripts/stack/env.ts";
+
+// Only the publishable key may reach the bundle: it is public by design. The secret key and
+// the JWT secret stay on the server side of the local stack.
+const publishableKey = process.env.VITE_SUPABASE_PUBLISHABLE_KEY ?? localKeys().publishableKey;
+
+export default defineConfig({
+  plugins: [react()],
+  define: {
+    "import.meta.env.VITE_SUPABASE_PUBLISHABLE_KEY": JSON.stringify(publishableKey),
+  },
+  build: {
+    outDir: "dist",
+    rolldownOptions: {
+      output: {
+        // Large libraries get chunks of their own: each stays under the 500 kB chunk budget and
+        // stays cached across releases of the app code.
+        codeSplitting: {
+          groups: [
+            { name: "react", test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom)[\\/]/ },
+            { name: "mantine", test: /node_modules[\\/]@mantine[\\/]/ },
+            { name: "supabase", test: /node_modules[\\/]@supabase[\\/]/ },
+          ],
+        },
+      },
+    },
+  },
+  test: {
+    // Unit tests only (`vitest --project unit`); the integration tests under tests/ have their own config.
+    name: "unit",
+    include: ["src/**/*.test.{ts,tsx}"],
+    environment: "node",
+  },
+});
