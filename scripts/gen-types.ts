@@ -5,7 +5,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { projectRoot } from "./stack/env.ts";
+import { projectRoot, supabaseCli } from "./stack/env.ts";
 import { createTestDatabase } from "./stack/test-database.ts";
 
 export const typesPath = `${projectRoot}src/types/database.types.ts`;
@@ -14,7 +14,7 @@ export async function generateTypes(): Promise<string> {
   const database = await createTestDatabase({ prefix: "crm_types" });
   try {
     return execFileSync(
-      `${projectRoot}node_modules/.bin/supabase`,
+      supabaseCli,
       ["gen", "types", "typescript", `--remote=${database.url}`, "--schema", "public"],
       { cwd: projectRoot, encoding: "utf8", env: { ...process.env, PGSSLMODE: "disable" }, stdio: ["ignore", "pipe", "pipe"] },
     );

@@ -6,7 +6,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import postgres from "postgres";
-import { projectRoot } from "./stack/env.ts";
+import { projectRoot, supabaseCli } from "./stack/env.ts";
 import { adminUrl, createTestDatabase } from "./stack/test-database.ts";
 
 interface Layer {
@@ -37,6 +37,7 @@ async function postgresMissing(): Promise<string | null> {
     await sql.end();
   }
   if (!onPath("pg_prove")) return `pg_prove (libtap-parser-sourcehandler-pgtap-perl): ${setupHint}`;
+  if (!existsSync(supabaseCli)) return "the Supabase CLI binary (installed by npm ci on Linux x64 only)";
   return null;
 }
 
@@ -45,7 +46,7 @@ async function databaseChecks(): Promise<boolean> {
   const database = await createTestDatabase({ prefix: "crm_pgtap" });
   try {
     // The advisors judge the migrations alone, before the pgTAP helpers are installed.
-    const advisors = step(bin("supabase"), ["db", "advisors", `--remote=${database.url}`, "--fail-on", "warn"], {
+    const advisors = step(supabaseCli, ["db", "advisors", `--remote=${database.url}`, "--fail-on", "warn"], {
       PGSSLMODE: "disable",
     });
     const url = new URL(database.url);

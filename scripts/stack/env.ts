@@ -38,3 +38,11 @@ export function localKeys(): LocalKeys {
 export function defaultPort(): number {
   return Number(setting("PORT"));
 }
+
+/**
+ * The Supabase CLI binary. The npm wrapper package `supabase` cannot be locked here (the
+ * registry lacks some of its other-platform binaries, which `npm ci` then reports missing),
+ * so the project depends on the Linux x64 binary package directly, as an optional dependency.
+ * Elsewhere, `npx supabase` does the same job.
+ */
+export const supabaseCli = `${projectRoot}node_modules/@supabase/cli-linux-x64/bin/supabase`;
