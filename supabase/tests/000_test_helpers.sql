@@ -59,35 +59,33 @@ returns void language sql as $$
   insert into private.memberships (user_id, organization_id, role) values (p_user, p_organization, p_role);
 $$;
 
-/** Acts as the given user for the rest of the transaction, as PostgREST would set it up. */
-create or replace function tests.authenticate_as(p_user uuid, p_session uuid default gen_random_uuid())
+/** Sets who the request is, as PostgREST would for the rest of the transaction. */
+create or replace function tests.set_request_identity(p_role text, p_sub text, p_claims text)
 returns void language plpgsql as $$
 begin
-  perform set_config('request.jwt.claim.sub', p_user::text, true);
-  perform set_config('request.jwt.claims', json_build_object(
-    'sub', p_user, 'role', 'authenticated', 'aud', 'authenticated', 'session_id', p_session)::text, true);
-  perform set_config('role', 'authenticated', true);
+  perform set_config('request.jwt.claim.sub', p_sub, true);
+  perform set_config('request.jwt.claims', p_claims, true);
+  perform set_config('role', p_role, true);
 end;
+$$;
+
+/** Acts as the given signed-in user (one Auth session). */
+create or replace function tests.authenticate_as(p_user uuid, p_session uuid default gen_random_uuid())
+returns void language sql as $$
+  select tests.set_request_identity('authenticated', p_user::text, json_build_object(
+    'sub', p_user, 'role', 'authenticated', 'aud', 'authenticated', 'session_id', p_session)::text);
 $$;
 
 /** Acts as an anonymous visitor (publishable key, no session). */
 create or replace function tests.act_as_anon()
-returns void language plpgsql as $$
-begin
-  perform set_config('request.jwt.claim.sub', '', true);
-  perform set_config('request.jwt.claims', '{"role":"anon"}', true);
-  perform set_config('role', 'anon', true);
-end;
+returns void language sql as $$
+  select tests.set_request_identity('anon', '', '{"role":"anon"}');
 $$;
 
 /** Back to the test runner's own role. */
 create or replace function tests.reset_role()
-returns void language plpgsql as $$
-begin
-  perform set_config('role', 'none', true);
-  perform set_config('request.jwt.claim.sub', '', true);
-  perform set_config('request.jwt.claims', '', true);
-end;
+returns void language sql as $$
+  select tests.set_request_identity('none', '', '');
 $$;
 
 grant usage on schema tests to anon, authenticated;
