@@ -31,7 +31,6 @@ export interface Backend {
   /** lite's Auth/REST/Storage request handler. */
   api: { fetch(request: Request): Response | Promise<Response> };
   sql: SqlRunner;
-  kind: "pglite" | "postgres";
   close(): Promise<void>;
 }
 
@@ -72,13 +71,12 @@ function migrationFiles(): { version: string; name: string; path: string }[] {
 }
 
 /** Applies pending migrations, each in its own transaction, recorded in schema_migrations. */
-export async function applyMigrations(sql: SqlRunner): Promise<string[]> {
+async function applyMigrations(sql: SqlRunner): Promise<void> {
   const applied = new Set(
     (await sql.query<{ version: string }>("select version from supabase_migrations.schema_migrations")).map(
       (row) => row.version,
     ),
   );
-  const newlyApplied: string[] = [];
   for (const migration of migrationFiles()) {
     if (applied.has(migration.version)) continue;
     const body = readFileSync(migration.path, "utf8");
@@ -91,9 +89,7 @@ export async function applyMigrations(sql: SqlRunner): Promise<string[]> {
         cause: error,
       });
     }
-    newlyApplied.push(migration.version);
   }
-  return newlyApplied;
 }
 
 async function applySeedOnce(sql: SqlRunner): Promise<boolean> {
@@ -149,7 +145,6 @@ export async function openBackend(options: DatabaseOptions, keys: LocalKeys): Pr
   return {
     api: app,
     sql,
-    kind: options.databaseUrl ? "postgres" : "pglite",
     close: () => connection.close(),
   };
 }
