@@ -41,23 +41,43 @@ async function postgresMissing(): Promise<string | null> {
   return null;
 }
 
-/** The security advisors and pgTAP on one fresh database with every migration applied. */
-async function databaseChecks(): Promise<boolean> {
-  const database = await createTestDatabase({ prefix: "crm_pgtap" });
+/**
+ * The security advisors on a fresh seeded database, plus the same checks over the
+ * organizations' own schemas (the advisors only scan exposed schemas).
+ */
+async function securityAdvisors(): Promise<boolean> {
+  const database = await createTestDatabase({ prefix: "crm_advisors", seed: true });
   try {
-    // The advisors judge the migrations alone, before the pgTAP helpers are installed.
     const advisors = step(supabaseCli, ["db", "advisors", `--remote=${database.url}`, "--fail-on", "warn"], {
       PGSSLMODE: "disable",
     });
+    const sql = postgres(database.url, { max: 1, onnotice: () => {} });
+    try {
+      const findings = await sql`select * from private.tenant_security_findings()`;
+      const [{ schemas }] = await sql`select count(*)::int as schemas from private.organizations where template_version > 0`;
+      console.log(`tenant schemas checked: ${schemas}, findings: ${findings.length}`);
+      for (const finding of findings) console.log(`  ${finding.schema_name} ${finding.object_name ?? ""}: ${finding.finding}`);
+      return advisors && schemas > 0 && findings.length === 0;
+    } finally {
+      await sql.end();
+    }
+  } finally {
+    await database.drop();
+  }
+}
+
+/** pgTAP (pg_prove) on a fresh database with every migration applied. */
+async function pgTap(): Promise<boolean> {
+  const database = await createTestDatabase({ prefix: "crm_pgtap" });
+  try {
     const url = new URL(database.url);
-    const pgTap = step("pg_prove", ["--ext", ".sql", "-r", `${projectRoot}supabase/tests`], {
+    return step("pg_prove", ["--ext", ".sql", "-r", `${projectRoot}supabase/tests`], {
       PGHOST: url.hostname,
       PGPORT: url.port || "5432",
       PGUSER: decodeURIComponent(url.username) || "postgres",
       PGDATABASE: database.name,
       ...(url.password ? { PGPASSWORD: decodeURIComponent(url.password) } : {}),
     });
-    return pgTap && advisors;
   } finally {
     await database.drop();
   }
@@ -77,7 +97,8 @@ const layers: Layer[] = [
     name: "deno test (edge functions)",
     run: async () => step(bin("deno"), ["test", "--allow-env", "--allow-net", "--allow-read", "supabase/functions"]),
   },
-  { name: "advisors + pgTAP", missing: postgresMissing, run: databaseChecks },
+  { name: "security advisors (public + tenant schemas)", missing: postgresMissing, run: securityAdvisors },
+  { name: "pgTAP", missing: postgresMissing, run: pgTap },
   {
     name: "vitest (PostgreSQL backend + generated types)",
     missing: postgresMissing,

@@ -10,7 +10,8 @@ insert into demo_users values
   ('0b000000-0000-4000-8000-000000000001', 'super@demo.test', 'Süper', 'Yönetici', 'super_admin'),
   ('0b000000-0000-4000-8000-000000000002', 'admin@demo.test', 'Ayşe', 'Yılmaz', 'admin'),
   ('0b000000-0000-4000-8000-000000000003', 'satis@demo.test', 'Mehmet', 'Demir', 'user'),
-  ('0b000000-0000-4000-8000-000000000004', 'admin@acme.test', 'John', 'Smith', 'admin');
+  ('0b000000-0000-4000-8000-000000000004', 'admin@acme.test', 'John', 'Smith', 'admin'),
+  ('0b000000-0000-4000-8000-000000000005', 'coklu@demo.test', 'Zeynep', 'Kaya', 'user');
 
 -- Only the columns hosted GoTrue and lite share (DESIGN.md D3). The token columns are ''
 -- because hosted GoTrue cannot read NULL there. crypt() with a bf salt gives the $2a$ hash
@@ -38,6 +39,12 @@ select id, email, first_name, last_name, role from demo_users;
 insert into private.memberships (user_id, organization_id, role) values
   ('0b000000-0000-4000-8000-000000000002', '0a000000-0000-4000-8000-000000000001', 'admin'),
   ('0b000000-0000-4000-8000-000000000003', '0a000000-0000-4000-8000-000000000001', 'user'),
-  ('0b000000-0000-4000-8000-000000000004', '0a000000-0000-4000-8000-000000000002', 'admin');
+  ('0b000000-0000-4000-8000-000000000004', '0a000000-0000-4000-8000-000000000002', 'admin'),
+  ('0b000000-0000-4000-8000-000000000005', '0a000000-0000-4000-8000-000000000001', 'sales'),
+  ('0b000000-0000-4000-8000-000000000005', '0a000000-0000-4000-8000-000000000002', 'user');
 
 drop table demo_users;
+
+-- Each organization's own tables (the stack runs private.migrate_all_tenants() after the
+-- seed too; provisioning here keeps `supabase db reset` complete on its own).
+select private.migrate_tenant(id) from private.organizations;

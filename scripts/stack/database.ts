@@ -25,6 +25,8 @@ export interface SqlRunner {
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
   /** Runs a script of one or more statements inside one transaction. */
   execScript(script: string): Promise<void>;
+  /** Runs one statement outside any transaction block (a procedure that commits). */
+  execOutsideTransaction(statement: string): Promise<void>;
 }
 
 export interface Backend {
@@ -47,6 +49,9 @@ function sqlRunnerFor(connection: PgliteConnection | PostgresConnection): SqlRun
           await tx.exec(script);
         });
       },
+      execOutsideTransaction: async (statement) => {
+        await db.exec(statement);
+      },
     };
   }
   const db = (connection as PostgresConnection).driver;
@@ -56,6 +61,9 @@ function sqlRunnerFor(connection: PgliteConnection | PostgresConnection): SqlRun
       await db.begin(async (tx) => {
         await tx.unsafe(script);
       });
+    },
+    execOutsideTransaction: async (statement) => {
+      await db.unsafe(statement).simple();
     },
   };
 }
@@ -134,6 +142,8 @@ export async function openBackend(options: DatabaseOptions, keys: LocalKeys): Pr
   await sql.execScript(readFileSync(`${projectRoot}scripts/stack/platform.sql`, "utf8"));
   await applyMigrations(sql);
   if (options.seed) await applySeedOnce(sql);
+  // Template changes reach every organization's tables, one organization per transaction.
+  await sql.execOutsideTransaction("call private.migrate_all_tenants()");
 
   // lite decides once per connection whether to switch to the request's role, and when it
   // first decides so it grants ALL on every schema holding an RLS table to the API roles.

@@ -1,16 +1,33 @@
 import { z } from "zod";
 
-/** A call the database refused, with its error text from the spec's catalogue (e.g. 'User not found'). */
+/**
+ * A call the database refused: its error text from the spec's catalogue (e.g. 'User not
+ * found'), the machine code the app translates, and any detail such as locked_minutes.
+ */
 export class RpcError extends Error {
   override name = "RpcError";
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
 }
 
-// RPCs answer a refused call with `{ success: false, error }` (spec §7) instead of failing it.
-const rpcFailureSchema = z.object({ success: z.literal(false), error: z.string().min(1) });
+// RPCs answer a refused call with `{ success: false, error, code }` (spec §7) instead of failing it.
+const rpcFailureSchema = z.looseObject({
+  success: z.literal(false),
+  error: z.string().min(1),
+  code: z.string().optional(),
+});
 
 /** Checks an RPC's JSON payload: throws RpcError for a refusal, ZodError for an unexpected shape. */
 export function parseRpcResult<T extends z.ZodType>(schema: T, data: unknown): z.output<T> {
   const failure = rpcFailureSchema.safeParse(data);
-  if (failure.success) throw new RpcError(failure.data.error);
+  if (failure.success) {
+    const { error, code, ...details } = failure.data;
+    throw new RpcError(error, code, details);
+  }
   return schema.parse(data);
 }

@@ -11,8 +11,74 @@ export type Database = {
             [_ in never]: never
           }
           Functions: {
-            "get_current_user_context":
+            "analyze_user_records":
+{ Args: { "organization_slug"?: string,"target_user_id": string }; Returns: Json
+                           },
+"bind_session_organization":
+{ Args: { "p_organization_id"?: string }; Returns: Json
+                           },
+"create_auth_user_admin":
+{ Args: { "p_email": string,"p_first_name"?: string,"p_last_name"?: string,"p_password": string }; Returns: Json
+                           },
+"create_organization":
+{ Args: { "p_name": string,"p_slug": string,"p_subscription_plan"?: string }; Returns: Json
+                           },
+"create_organization_tables":
+{ Args: { "org_slug": string }; Returns: Json
+                           },
+"create_user_secure":
+{ Args: { "p_email": string,"p_first_name"?: string,"p_last_name"?: string,"p_organization_id": string,"p_password": string,"p_role"?: string }; Returns: Json
+                           },
+"delete_user_secure":
+{ Args: { "p_organization_id"?: string,"p_user_id": string }; Returns: Json
+                           },
+"get_current_user_context":
 { Args: Record<PropertyKey, never>; Returns: Json
+                           },
+"get_login_attempts":
+{ Args: { "p_limit"?: number,"p_user_id"?: string }; Returns: Json
+                           },
+"get_my_organizations":
+{ Args: Record<PropertyKey, never>; Returns: Json
+                           },
+"get_user_info_by_email":
+{ Args: { "user_email": string }; Returns: Json
+                           },
+"get_users_for_transfer":
+{ Args: { "exclude_user_id"?: string,"organization_slug"?: string }; Returns: Json
+                           },
+"lock_user_secure":
+{ Args: { "p_user_id": string }; Returns: Json
+                           },
+"resolve_table_name_bypass":
+{ Args: { "base_table_name": string,"org_slug": string }; Returns: Json
+                           },
+"secure_login_prepare_auth":
+{ Args: { "p_email": string,"p_organization_slug"?: string,"p_password": string }; Returns: Json
+                           },
+"simple_reset_password":
+{ Args: { "p_new_password": string,"p_user_id": string }; Returns: Json
+                           },
+"sync_user_password":
+{ Args: { "p_email": string,"p_password": string }; Returns: Json
+                           },
+"test_auth_uid":
+{ Args: Record<PropertyKey, never>; Returns: Json
+                           },
+"transfer_user_records":
+{ Args: { "from_user_id": string,"organization_slug"?: string,"to_user_id": string,"transfer_contracts"?: boolean,"transfer_customers"?: boolean,"transfer_deals"?: boolean,"transfer_quotes"?: boolean,"transfer_tasks"?: boolean,"transfer_templates"?: boolean }; Returns: Json
+                           },
+"unlock_user_secure":
+{ Args: { "p_user_id": string }; Returns: Json
+                           },
+"update_user_last_login":
+{ Args: { "p_user_id": string }; Returns: Json
+                           },
+"update_user_secure":
+{ Args: { "p_organization_slug"?: string,"p_user_data": Json,"p_user_id": string }; Returns: Json
+                           },
+"validate_organization_slug":
+{ Args: { "org_slug": string }; Returns: Json
                            }
           }
           Enums: {

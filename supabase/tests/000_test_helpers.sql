@@ -69,9 +69,12 @@ begin
 end;
 $$;
 
-/** Acts as the given signed-in user (one Auth session). */
+/** Acts as the given signed-in user in one Auth session (created when it does not exist). */
 create or replace function tests.authenticate_as(p_user uuid, p_session uuid default gen_random_uuid())
 returns void language sql as $$
+  insert into auth.sessions (id, user_id)
+  select p_session, p_user where exists (select 1 from auth.users where id = p_user)
+  on conflict (id) do nothing;
   select tests.set_request_identity('authenticated', p_user::text, json_build_object(
     'sub', p_user, 'role', 'authenticated', 'aud', 'authenticated', 'session_id', p_session)::text);
 $$;

@@ -1,6 +1,6 @@
 -- Control schema: not reachable by the API roles; RLS on; the context RPC per caller.
 begin;
-select plan(17);
+select plan(18);
 
 select tests.create_organization('alpha', 'Alpha A.Ş.') as alpha \gset
 select tests.create_organization('beta', 'Beta Ltd.') as beta \gset
@@ -35,13 +35,17 @@ select throws_ok('select public.get_current_user_context()', '42501', null,
 select tests.reset_role();
 
 -- Allowed: each member sees themselves and only their own organizations.
-select tests.authenticate_as(:'alpha_admin');
+select gen_random_uuid() as alpha_session \gset
+select tests.authenticate_as(:'alpha_admin', :'alpha_session');
 select is(public.get_current_user_context() -> 'user' ->> 'email', 'admin@alpha.test', 'admin sees own profile');
-select is(public.get_current_user_context() -> 'organization' ->> 'slug', 'alpha', 'admin works in alpha');
+select ok(public.get_current_user_context() -> 'organization' = 'null'::jsonb, 'no organization until the session is bound');
+select public.bind_session_organization();
+select is(public.get_current_user_context() -> 'organization' ->> 'slug', 'alpha', 'admin works in alpha once bound');
 select is(jsonb_array_length(public.get_current_user_context() -> 'organizations'), 1, 'admin sees one organization');
 select tests.reset_role();
 
 select tests.authenticate_as(:'beta_user');
+select public.bind_session_organization();
 select is(public.get_current_user_context() -> 'organization' ->> 'name', 'Beta Ltd.',
   'a member of another organization sees only beta');
 select ok(public.get_current_user_context()::text not like '%alpha%', 'nothing of alpha leaks to beta');

@@ -19,10 +19,11 @@ describe("the local stack on one origin", () => {
     expect(context.organizations).toEqual([expect.objectContaining({ slug, role })]);
   });
 
-  it("gives the super admin no organization it is not a member of", async () => {
-    const { client } = await signedInClient(url, "super@demo.test");
+  it("offers a super admin without memberships every active organization", async () => {
+    const { client } = await signedInClient(url, "super@demo.test", undefined, { organization: false });
     const { data } = await client.rpc("get_current_user_context");
-    expect(data).toMatchObject({ success: true, user: { role: "super_admin" }, organization: null, organizations: [] });
+    expect(data).toMatchObject({ success: true, user: { role: "super_admin" }, organization: null });
+    expect((data as { organizations: { slug: string }[] }).organizations.map((o) => o.slug).sort()).toEqual(["acme", "demo"]);
   });
 
   it("refuses the context RPC to an anonymous caller", async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, startStack, type RunningStack } from "../../scripts/stack/server.ts";
 import { createTestDatabase, type TestDatabase } from "../../scripts/stack/test-database.ts";
+import { createMember, expectTenConcurrentFailuresToLockAtFive } from "../support/accounts.ts";
 import { signedInClient } from "../support/clients.ts";
 
 // The same migrations, seed, Auth and REST over a real PostgreSQL 15 (DATABASE_URL mode).
@@ -32,6 +33,32 @@ describe("the local stack on PostgreSQL", () => {
     const { data, error } = await client.rpc("get_current_user_context");
     expect(error).toBeNull();
     expect(data).toMatchObject({ organization: { slug: "acme", name: "Acme Sanayi Ltd." } });
+  });
+
+  it("locks at exactly five of ten truly concurrent wrong passwords and keeps the count consistent", async () => {
+    const { email } = await createMember(stack.url);
+    await expectTenConcurrentFailuresToLockAtFive(stack.url, email);
+    const [profile] = await stack.backend.sql.query<{ failed_login_attempts: number; locked_minutes: number }>(
+      `select failed_login_attempts, round(extract(epoch from locked_until - now()) / 60)::int as locked_minutes
+         from private.profiles where email = $1`,
+      [email],
+    );
+    expect(profile).toEqual({ failed_login_attempts: 5, locked_minutes: 30 });
+    const [{ logged }] = await stack.backend.sql.query<{ logged: number }>(
+      "select count(*)::int as logged from private.login_attempts where email = $1",
+      [email],
+    );
+    expect(logged).toBe(11);
+  });
+
+  it("provisions every organization's tables and keeps them equal to the template", async () => {
+    const drift = await stack.backend.sql.query<{ slug: string; matches_template: boolean }>(
+      "select slug, matches_template from private.tenant_schema_drift() order by slug",
+    );
+    expect(drift).toEqual([
+      { slug: "acme", matches_template: true },
+      { slug: "demo", matches_template: true },
+    ]);
   });
 
   it("serves Edge Functions over the PostgreSQL backend", async () => {

@@ -5,17 +5,46 @@ import type { Database } from "../../src/types/database.types.ts";
 import { localKeys } from "../../scripts/stack/env.ts";
 
 export const demoPassword = "Demo.1234";
+export const demoOrganizationId = "0a000000-0000-4000-8000-000000000001";
+export const acmeOrganizationId = "0a000000-0000-4000-8000-000000000002";
 
-export function anonClient(url: string): SupabaseClient<Database> {
+export type CrmClient = SupabaseClient<Database>;
+
+/** A JSON answer of our RPCs ({success, error?, code?, ...}). */
+export type RpcAnswer = { success: boolean; error?: string; code?: string } & Record<string, unknown>;
+
+export function anonClient(url: string): CrmClient {
   return createClient<Database>(url, localKeys().publishableKey, {
     auth: { persistSession: false, autoRefreshToken: false },
     realtime: { transport: ws as never },
   });
 }
 
-export async function signedInClient(url: string, email: string, password = demoPassword) {
+/**
+ * Signs in with Auth and, like the app, binds the new session to an organization (the
+ * one given, or the first available); `organization: false` leaves the session unbound.
+ */
+export async function signedInClient(
+  url: string,
+  email: string,
+  password = demoPassword,
+  options: { organization?: string | false } = {},
+) {
   const client = anonClient(url);
   const { data, error } = await client.auth.signInWithPassword({ email, password });
   if (error || !data.session) throw new Error(`sign-in as ${email} failed: ${error?.message}`);
+  if (options.organization !== false) {
+    const bound = await client.rpc("bind_session_organization", { p_organization_id: options.organization });
+    if (bound.error || !(bound.data as RpcAnswer).success) {
+      throw new Error(`binding ${email}'s session failed: ${JSON.stringify(bound.error ?? bound.data)}`);
+    }
+  }
   return { client, session: data.session };
+}
+
+/** Calls an RPC and returns its JSON answer, failing the test on a transport or SQL error. */
+export async function rpc(client: CrmClient, name: string, args: Record<string, unknown> = {}): Promise<RpcAnswer> {
+  const { data, error } = await client.rpc(name as never, args as never);
+  if (error) throw new Error(`${name} failed: ${error.code} ${error.message}`);
+  return data as RpcAnswer;
 }

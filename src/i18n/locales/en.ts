@@ -36,6 +36,10 @@ export const en: Catalogue = {
     },
     errors: {
       invalidCredentials: "Incorrect email or password.",
+      accountLocked: "Your account is locked after too many failed attempts. Try again in {{minutes}} minutes.",
+      adminLocked: "Your account has been locked by an administrator. Please contact your administrator.",
+      noOrganization: "No active organization was found for your account. Please contact your administrator.",
+      accountDisabled: "Your account is disabled. Please contact your administrator.",
       network: "The server could not be reached. Check your internet connection and try again.",
       rateLimited: "Too many attempts. Please wait a moment and try again.",
       unknown: "Sign-in failed. Please try again.",

@@ -37,6 +37,10 @@ export const tr = {
     },
     errors: {
       invalidCredentials: "E-posta veya şifre hatalı.",
+      accountLocked: "Hesabınız çok sayıda hatalı denemeden dolayı kilitlendi. {{minutes}} dakika sonra tekrar deneyin.",
+      adminLocked: "Hesabınız yönetici tarafından kilitlendi. Yöneticinizle iletişime geçin.",
+      noOrganization: "Hesabınız için etkin bir şirket bulunamadı. Yöneticinizle iletişime geçin.",
+      accountDisabled: "Hesabınız devre dışı. Yöneticinizle iletişime geçin.",
       network: "Sunucuya ulaşılamadı. İnternet bağlantınızı kontrol edip tekrar deneyin.",
       rateLimited: "Çok fazla deneme yapıldı. Lütfen biraz bekleyip tekrar deneyin.",
       unknown: "Giriş yapılamadı. Lütfen tekrar deneyin.",

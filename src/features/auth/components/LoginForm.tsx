@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { useSignIn } from "../api/sign-in.ts";
 import { credentialsSchema, type Credentials } from "../api/schemas.ts";
-import { signInErrorKey } from "../utils/sign-in-error.ts";
+import { signInErrorMessage } from "../utils/sign-in-error.ts";
 
 type FieldErrors = Partial<Record<keyof Credentials, string[]>>;
 
@@ -19,6 +19,8 @@ export function LoginForm() {
     const key = fieldErrors[field]?.[0];
     return key ? t(key as ParseKeys) : undefined;
   };
+
+  const refusal = signIn.isError ? signInErrorMessage(signIn.error) : undefined;
 
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -36,7 +38,7 @@ export function LoginForm() {
   return (
     <form onSubmit={handleSubmit} noValidate>
       <Stack>
-        {signIn.isError && <Alert color="red">{t(signInErrorKey(signIn.error))}</Alert>}
+        {refusal && <Alert color="red">{t(refusal.key, refusal.values ?? {})}</Alert>}
         <TextInput
           name="email"
           type="email"
