@@ -166,7 +166,10 @@ begin
   -- Admin lock: told only to someone who knows the password; other tries count as if
   -- the account did not exist, so the lock cannot be probed.
   if account.locked_by_admin and account.locked_until > now() then
-    if password_ok then
+    -- While the shadow count has locked the email, even the right password gets that
+    -- lock's answer: guessing on gains nothing.
+    if password_ok and not exists (select 1 from private.login_throttles t
+                                    where t.email = login_email and t.locked_until > now()) then
       perform private.log_login_attempt(login_email, account.id, 'admin_locked');
       return private.failure('Account is locked by administrator', 'admin_locked');
     end if;
@@ -491,7 +494,7 @@ begin
     return private.failure('Authentication required', 'authentication_required');
   end if;
   return jsonb_build_object('success', true, 'current_organization_id', current_id,
-    'organizations', (select coalesce(jsonb_agg(to_jsonb(a) || jsonb_build_object('is_current', a.id = current_id)), '[]')
+    'organizations', (select coalesce(jsonb_agg(to_jsonb(a) || jsonb_build_object('is_current', coalesce(a.id = current_id, false))), '[]')
                         from private.available_organizations(caller) a));
 end;
 $$;
@@ -582,10 +585,19 @@ begin
   if not found then
     return jsonb_build_object('decision', 'continue');
   end if;
+  -- As in secure_login_prepare_auth: an admin lock or a disabled account is told only to
+  -- the right password; a wrong one is left to Auth's own "invalid credentials".
   if account.locked_by_admin and account.locked_until > now() then
-    perform private.log_login_attempt(account.email, account.id, 'admin_locked', 'auth_hook');
+    perform private.log_login_attempt(account.email, account.id, case when valid then 'admin_locked' else 'invalid_credentials' end, 'auth_hook');
+    if not valid then
+      return jsonb_build_object('decision', 'continue');
+    end if;
     return jsonb_build_object('decision', 'reject', 'message', 'Account is locked by administrator',
                               'should_logout_user', true);
+  end if;
+  if valid and not account.is_active then
+    perform private.log_login_attempt(account.email, account.id, 'account_disabled', 'auth_hook');
+    return jsonb_build_object('decision', 'reject', 'message', 'User not found', 'should_logout_user', true);
   end if;
   if account.locked_until > now() then
     perform private.log_login_attempt(account.email, account.id, 'account_locked', 'auth_hook');

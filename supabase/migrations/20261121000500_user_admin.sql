@@ -100,7 +100,28 @@ as $$
   end;
 $$;
 
-/** How many rows the user owns in each table of a tenant schema that has an owner. */
+/**
+ * The transfer kinds of spec section 3 and the tenant tables each one moves. The first
+ * table of a kind is the one its count refers to.
+ */
+create function private.transfer_kinds()
+returns table (kind text, table_name text, is_primary boolean)
+language sql
+immutable
+set search_path = ''
+as $$
+  values ('deals', 'deals', true),
+         ('customers', 'customers', true), ('customers', 'contacts', false),
+         ('tasks', 'tasks', true),
+         ('contracts', 'contracts', true),
+         ('quotes', 'quotes', true), ('quotes', 'quote_items', false),
+         ('templates', 'document_templates', true);
+$$;
+
+/**
+ * How many rows the user owns in each table a transfer can move (documents and notes
+ * stay with their author and do not hold a deletion back).
+ */
 create function private.owned_record_counts(p_schema text, p_user_id uuid)
 returns jsonb
 language plpgsql
@@ -117,10 +138,10 @@ begin
     return counts;
   end if;
   for table_name in
-    select c.relname from pg_catalog.pg_class c
-      join pg_catalog.pg_attribute a on a.attrelid = c.oid and a.attname = 'owner_id' and not a.attisdropped
-     where c.relnamespace = p_schema::regnamespace and c.relkind = 'r'
-     order by c.relname
+    select k.table_name from private.transfer_kinds() k
+     where exists (select 1 from pg_catalog.pg_class c
+                    where c.relnamespace = p_schema::regnamespace and c.relname = k.table_name and c.relkind = 'r')
+     order by k.table_name
   loop
     execute format('select count(*) from %I.%I where owner_id = $1', p_schema, table_name) into row_count using p_user_id;
     counts := counts || jsonb_build_object(table_name, row_count);
@@ -276,8 +297,13 @@ begin
          select 1 from private.organization_roles r where r.organization_id = target_org and r.key = new_role) then
       return private.failure('Geçersiz rol', 'invalid_role');
     end if;
-    if target_org is null and new_role <> 'super_admin' then
+  end if;
+  if (new_role is not null or p_user_data ? 'is_active') then
+    if target_org is null then
       return private.failure('Organization context required', 'organization_required');
+    end if;
+    if not exists (select 1 from private.memberships m where m.user_id = p_user_id and m.organization_id = target_org) then
+      return private.failure('User not found', 'user_not_found');
     end if;
   end if;
 
@@ -304,10 +330,6 @@ begin
          set role = case when new_role = 'super_admin' then 'admin' else coalesce(new_role, role) end,
              is_active = coalesce((p_user_data ->> 'is_active')::boolean, is_active)
        where user_id = p_user_id and memberships.organization_id = target_org;
-      if not found and new_role is not null then
-        insert into private.memberships (user_id, organization_id, role)
-        values (p_user_id, target_org, case when new_role = 'super_admin' then 'admin' else new_role end);
-      end if;
     end if;
     -- A deactivated member stops working in the organization at once.
     if (p_user_data ->> 'is_active')::boolean is false then
@@ -338,7 +360,10 @@ set search_path = ''
 as $$
 declare
   caller uuid := auth.uid();
-  target_org uuid := private.admin_organization(null, p_organization_id);
+  -- A super admin removes from the organization named, or deletes the whole account when
+  -- none is named; an admin always acts in their session's organization.
+  target_org uuid := case when private.is_super_admin(caller) then p_organization_id
+                          else private.admin_organization(null, p_organization_id) end;
   member_of uuid;
   counts jsonb;
   problem jsonb;
@@ -353,6 +378,10 @@ begin
   problem := private.check_user_admin(p_user_id, target_org);
   if problem is not null then
     return problem;
+  end if;
+  if target_org is not null
+     and not exists (select 1 from private.memberships m where m.user_id = p_user_id and m.organization_id = target_org) then
+    return private.failure('User not found', 'user_not_found');
   end if;
 
   -- Every organization whose records the deletion would leave without an owner.

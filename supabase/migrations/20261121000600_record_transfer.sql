@@ -2,24 +2,6 @@
 -- analyse what they own, list who can receive, transfer the chosen kinds atomically.
 
 /**
- * The transfer kinds of spec section 3 and the tenant tables each one moves. The first
- * table of a kind is the one its count refers to.
- */
-create function private.transfer_kinds()
-returns table (kind text, table_name text, is_primary boolean)
-language sql
-immutable
-set search_path = ''
-as $$
-  values ('deals', 'deals', true),
-         ('customers', 'customers', true), ('customers', 'contacts', false),
-         ('tasks', 'tasks', true),
-         ('contracts', 'contracts', true),
-         ('quotes', 'quotes', true), ('quotes', 'quote_items', false),
-         ('templates', 'document_templates', true);
-$$;
-
-/**
  * The checks every transfer RPC starts with: an admin acting in the named organization
  * (their session's; any for a super admin) whose tables exist. Returns the organization's
  * schema in 'schema_name', or the failure to answer.
