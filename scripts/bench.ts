@@ -4,7 +4,9 @@
  * Numbers, not pass/fail: run it before and after a change that may cost speed.
  */
 import { performance } from "node:perf_hooks";
+import postgres from "postgres";
 import { freePort, startStack } from "./stack/server.ts";
+import { createTestDatabase } from "./stack/test-database.ts";
 import { anonClient, signedInClient } from "../tests/support/clients.ts";
 
 interface Sample {
@@ -14,17 +16,97 @@ interface Sample {
   runs: number;
 }
 
-async function measure(name: string, runs: number, work: () => Promise<unknown>): Promise<Sample> {
-  for (let warmup = 0; warmup < Math.min(5, runs); warmup++) await work();
+function summarise(name: string, times: number[]): Sample {
+  const sorted = [...times].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return { name, p50: at(0.5), p95: at(0.95), runs: sorted.length };
+}
+
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
+}
+
+async function measure(name: string, runs: number, work: (run: number) => Promise<unknown>, warmups = Math.min(5, runs)): Promise<Sample> {
+  for (let warmup = 0; warmup < warmups; warmup++) await work(-1 - warmup);
   const times: number[] = [];
-  for (let run = 0; run < runs; run++) {
-    const started = performance.now();
-    await work();
-    times.push(performance.now() - started);
+  for (let run = 0; run < runs; run++) times.push(await timed(() => work(run)));
+  return summarise(name, times);
+}
+
+function printPairs(title: string, pairs: [Sample, Sample][]) {
+  console.log(`\n${title}`);
+  console.log("work".padEnd(46), "p50 ms".padStart(9), "p95 ms".padStart(9), "runs".padStart(6), "ratio p50".padStart(10));
+  for (const [measured, baseline] of pairs) {
+    for (const sample of [measured, baseline]) {
+      const ratio = sample === measured ? `${(measured.p50 / baseline.p50).toFixed(1)}x` : "baseline";
+      console.log(sample.name.padEnd(46), sample.p50.toFixed(2).padStart(9), sample.p95.toFixed(2).padStart(9), String(sample.runs).padStart(6), ratio.padStart(10));
+    }
   }
-  times.sort((a, b) => a - b);
-  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))];
-  return { name, p50: at(0.5), p95: at(0.95), runs };
+}
+
+const superAdminId = "0b000000-0000-4000-8000-000000000001";
+
+/**
+ * Organization provisioning on PostgreSQL 15 (the production engine): the template's
+ * tables for one organization, and the whole create_organization call for the N-th
+ * organization when N-1 exist, each organization in its own transaction. Baseline: the
+ * same template DDL executed directly, without registry, checks or bookkeeping.
+ */
+async function organizationScale(total: number): Promise<void> {
+  let database;
+  try {
+    database = await createTestDatabase({ prefix: "crm_bench", seed: true });
+  } catch (error) {
+    console.log(`\norganization scale: skipped, PostgreSQL not reachable (${(error as Error).message})`);
+    return;
+  }
+  const sql = postgres(database.url, { max: 1, onnotice: () => {} });
+  const claims = JSON.stringify({ sub: superAdminId, role: "authenticated" });
+  const createOrganization = (slug: string) =>
+    sql.begin(async (tx) => {
+      await tx`select set_config('request.jwt.claim.sub', ${superAdminId}, true), set_config('request.jwt.claims', ${claims}, true)`;
+      const [{ answer }] = await tx`select public.create_organization(${slug}, ${`Bench ${slug}`}) as answer`;
+      if (!answer.success) throw new Error(`create_organization ${slug}: ${answer.error}`);
+    });
+  try {
+    const template = (await sql`select ddl from private.tenant_template_steps order by version`).map((row) => row.ddl as string);
+    const tablesOnly = await measure("tables of one organization (migrate_tenant)", 20, (run) =>
+      sql.begin(async (tx) => {
+        const [{ id }] = await tx`insert into private.organizations (slug, name) values (${`tables-${run + 10}`}, 'Bench') returning id`;
+        await tx`select private.migrate_tenant(${id})`;
+      }),
+    );
+    const rawDdl = await measure("the template DDL alone (raw SQL)", 20, (run) =>
+      sql.begin(async (tx) => {
+        const schema = `raw_bench_${run + 10}`;
+        await tx.unsafe(`create schema ${schema}; set local search_path = ${schema}, pg_catalog;`);
+        for (const ddl of template) await tx.unsafe(ddl);
+      }),
+    );
+
+    const started = performance.now();
+    const existing = Number((await sql`select count(*) as n from private.organizations`)[0].n);
+    for (let index = existing; index < total - 10; index++) await createOrganization(`bench-${index}`);
+    const lastTen: number[] = [];
+    for (let index = total - 10; index < total; index++) lastTen.push(await timed(() => createOrganization(`bench-${index}`)));
+    const fillSeconds = (performance.now() - started) / 1000;
+    const [{ organizations, relations, size }] = await sql`
+      select (select count(*) from private.organizations)::int as organizations,
+             (select count(*) from pg_class)::int as relations,
+             pg_size_pretty(pg_database_size(current_database())) as size`;
+
+    printPairs("organization provisioning (PostgreSQL 15, one organization per transaction)", [[tablesOnly, rawDdl]]);
+    console.log(
+      `create_organization, organization #${total} (${total - 1} exist): ${lastTen.at(-1)!.toFixed(1)} ms;` +
+        ` last 10 p50 ${summarise("", lastTen).p50.toFixed(1)} ms, p95 ${summarise("", lastTen).p95.toFixed(1)} ms`,
+    );
+    console.log(`${organizations} organizations, ${relations} relations, database ${size}; filling took ${fillSeconds.toFixed(0)} s`);
+  } finally {
+    await sql.end();
+    await database.drop();
+  }
 }
 
 const bootStarted = performance.now();
@@ -56,14 +138,23 @@ try {
     ],
   ];
 
-  console.log(`stack boot (in-memory PGlite, migrations + seed, edge runtime): ${bootMs.toFixed(0)} ms\n`);
-  console.log("work".padEnd(42), "p50 ms".padStart(9), "p95 ms".padStart(9), "runs".padStart(6), "ratio p50".padStart(10));
-  for (const [measured, baseline] of pairs) {
-    for (const sample of [measured, baseline]) {
-      const ratio = sample === measured ? `${(measured.p50 / baseline.p50).toFixed(1)}x` : "baseline";
-      console.log(sample.name.padEnd(42), sample.p50.toFixed(2).padStart(9), sample.p95.toFixed(2).padStart(9), String(sample.runs).padStart(6), ratio.padStart(10));
-    }
-  }
+  pairs.push([
+    await measure("secure_login_prepare_auth via REST (anon)", 50, async () => {
+      const { error } = await anonClient(stack.url).rpc("secure_login_prepare_auth", {
+        p_email: "satis@demo.test",
+        p_password: "Demo.1234",
+      });
+      if (error) throw new Error(error.message);
+    }),
+    await measure("secure_login_prepare_auth raw SQL", 50, () =>
+      stack.backend.sql.query("select public.secure_login_prepare_auth('satis@demo.test', 'Demo.1234')"),
+    ),
+  ]);
+
+  console.log(`stack boot (in-memory PGlite, migrations + seed + tenant tables, edge runtime): ${bootMs.toFixed(0)} ms`);
+  printPairs("requests (in-memory PGlite)", pairs);
 } finally {
   await stack.stop();
 }
+
+await organizationScale(Number(process.env.BENCH_ORGANIZATIONS ?? 1000));
