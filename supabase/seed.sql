@@ -45,6 +45,6 @@ insert into private.memberships (user_id, organization_id, role) values
 
 drop table demo_users;
 
--- Each organization's own tables (the stack runs private.migrate_all_tenants() after the
--- seed too; provisioning here keeps `supabase db reset` complete on its own).
+-- Each organization's own tables (the stack's tenant-migration runner would provision
+-- them too; doing it here keeps `supabase db reset` complete on its own).
 select private.migrate_tenant(id) from private.organizations;

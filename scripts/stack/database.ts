@@ -10,6 +10,7 @@ import { App } from "@supabase/lite";
 import { createPgliteConnection, type PgliteConnection } from "@supabase/lite/pglite";
 import { createPostgresConnection, type PostgresConnection } from "@supabase/lite/postgres";
 import { projectRoot, type LocalKeys } from "./env.ts";
+import { migrateAllTenants } from "./tenant-migrations.ts";
 
 export interface DatabaseOptions {
   /** A PostgreSQL 15+ URL; when absent, PGlite is used. */
@@ -25,8 +26,6 @@ export interface SqlRunner {
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
   /** Runs a script of one or more statements inside one transaction. */
   execScript(script: string): Promise<void>;
-  /** Runs one statement outside any transaction block (a procedure that commits). */
-  execOutsideTransaction(statement: string): Promise<void>;
 }
 
 export interface Backend {
@@ -49,9 +48,6 @@ function sqlRunnerFor(connection: PgliteConnection | PostgresConnection): SqlRun
           await tx.exec(script);
         });
       },
-      execOutsideTransaction: async (statement) => {
-        await db.exec(statement);
-      },
     };
   }
   const db = (connection as PostgresConnection).driver;
@@ -61,9 +57,6 @@ function sqlRunnerFor(connection: PgliteConnection | PostgresConnection): SqlRun
       await db.begin(async (tx) => {
         await tx.unsafe(script);
       });
-    },
-    execOutsideTransaction: async (statement) => {
-      await db.unsafe(statement).simple();
     },
   };
 }
@@ -143,7 +136,10 @@ export async function openBackend(options: DatabaseOptions, keys: LocalKeys): Pr
   await applyMigrations(sql);
   if (options.seed) await applySeedOnce(sql);
   // Template changes reach every organization's tables, one organization per transaction.
-  await sql.execOutsideTransaction("call private.migrate_all_tenants()");
+  const tenants = await migrateAllTenants(sql.query);
+  for (const failure of tenants.failed) {
+    console.warn(`tables of organization ${failure.organizationId} not migrated: ${failure.error}`);
+  }
 
   // lite decides once per connection whether to switch to the request's role, and when it
   // first decides so it grants ALL on every schema holding an RLS table to the API roles.

@@ -15,6 +15,17 @@ describe("parseRpcResult", () => {
     expect(refuse).toThrow("User not found");
   });
 
+  it("keeps the refusal's code and details for the app to translate", () => {
+    const refusal = { success: false, error: "Account is locked for 12 minutes", code: "account_locked", locked_minutes: 12 };
+    try {
+      parseRpcResult(schema, refusal);
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(RpcError);
+      expect(error).toMatchObject({ code: "account_locked", details: { success: false, locked_minutes: 12 } });
+    }
+  });
+
   it.each([
     ["a payload of another shape", { success: true, count: "3" }],
     ["a refusal without an error text", { success: false }],

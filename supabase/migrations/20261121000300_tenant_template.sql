@@ -2,8 +2,9 @@
 -- named only from the registry (org_<slug>_<table_prefix_timestamp>), built from ONE
 -- template: the ordered steps in private.tenant_template_steps. Provisioning a new
 -- organization and upgrading an existing one run the same steps, one organization per
--- transaction, recording the version reached; private.migrate_all_tenants() applies a
--- template change everywhere and can be re-run after a failure.
+-- transaction, recording the version reached; the tenant-migration runner
+-- (npm run db:migrate-tenants, and the local stack at start) applies a template change
+-- everywhere and can be re-run after a failure.
 
 /**
  * The spec's table-name guard (section 5): letters, digits and underscore, lowercase,
@@ -293,32 +294,38 @@ begin
 end;
 $$;
 
-/**
- * Applies the template to every organization that is behind, each in its own
- * transaction. A failing organization keeps its error in last_migration_error and the
- * run goes on; running it again resumes. Call it outside a transaction block:
- *   call private.migrate_all_tenants();
- */
-create procedure private.migrate_all_tenants()
-language plpgsql
+/** Organizations whose tables are behind the template (or missing), oldest first. */
+create function private.organizations_behind_template()
+returns setof uuid
+language sql
+stable
+security definer
 set search_path = ''
 as $$
-declare
-  organization_id uuid;
+  select o.id from private.organizations o
+   where o.template_version < private.latest_template_version()
+      or not exists (select 1 from pg_catalog.pg_namespace n where n.nspname = o.schema_name)
+   order by o.created_at, o.id;
+$$;
+
+/**
+ * migrate_tenant for a runner that calls it once per organization, each call its own
+ * transaction (scripts/stack/tenant-migrations.ts): a failure is recorded in
+ * last_migration_error and returned instead of raised, so the run goes on, and the next
+ * run resumes from the recorded version.
+ */
+create function private.try_migrate_tenant(p_organization_id uuid)
+returns text
+language plpgsql
+security definer
+set search_path = ''
+as $$
 begin
-  for organization_id in
-    select o.id from private.organizations o
-     where o.template_version < private.latest_template_version()
-        or not exists (select 1 from pg_catalog.pg_namespace n where n.nspname = o.schema_name)
-     order by o.created_at, o.id
-  loop
-    begin
-      perform private.migrate_tenant(organization_id);
-    exception when others then
-      update private.organizations set last_migration_error = sqlerrm where id = organization_id;
-    end;
-    commit;
-  end loop;
+  perform private.migrate_tenant(p_organization_id);
+  return null;
+exception when others then
+  update private.organizations set last_migration_error = sqlerrm where id = p_organization_id;
+  return sqlerrm;
 end;
 $$;
 
@@ -609,7 +616,6 @@ end;
 $$;
 
 revoke execute on all functions in schema private from public, anon, authenticated;
-revoke execute on procedure private.migrate_all_tenants() from public;
 revoke execute on function public.validate_organization_slug(text) from public, anon, authenticated;
 revoke execute on function public.resolve_table_name_bypass(text, text) from public, anon, authenticated;
 revoke execute on function public.create_organization_tables(text) from public, anon, authenticated;

@@ -441,8 +441,17 @@ begin
     return private.failure('Authentication required', 'authentication_required');
   end if;
   select * into account from private.profiles where id = caller;
-  if not found or not private.is_account_usable(caller) then
+  if not found or not account.is_active then
     return private.failure('User not found', 'user_not_found');
+  end if;
+  -- A new session cannot start work while any lock holds, so a direct Auth sign-in
+  -- (where no hook runs, as on lite) gains nothing. Sessions bound before a temporary
+  -- lock keep working: other people's failed attempts must not throw a user out.
+  if account.locked_by_admin and account.locked_until > now() then
+    return private.failure('Account is locked by administrator', 'admin_locked');
+  end if;
+  if account.locked_until > now() then
+    return private.locked_answer(account.locked_until);
   end if;
 
   if p_organization_id is null then

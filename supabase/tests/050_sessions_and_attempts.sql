@@ -2,7 +2,7 @@
 -- bound to an Auth session, the caller's context and organizations, when the binding
 -- stops counting, and get_login_attempts.
 begin;
-select plan(92);
+select plan(94);
 
 -- ---------------------------------------------------------------------------------
 -- Fixtures
@@ -221,7 +221,20 @@ select tests.authenticate_as(:'b_user', :'s_buser');
 select is(public.get_current_user_context(), :'not_found'::jsonb, 'an admin-locked user''s context: User not found');
 select tests.reset_role();
 select tests.authenticate_as(:'b_user');
-select is(public.bind_session_organization(null), :'not_found'::jsonb, 'an admin-locked user cannot bind a new session');
+select is(public.bind_session_organization(null),
+  '{"success": false, "error": "Account is locked by administrator", "code": "admin_locked"}'::jsonb,
+  'an admin-locked user cannot bind a new session');
+select tests.reset_role();
+
+-- A temporary lock: a session bound before it keeps working; a new one cannot start.
+update private.profiles set locked_by_admin = false, locked_until = now() + interval '30 minutes' where id = :'b_user';
+select tests.authenticate_as(:'b_user', :'s_buser');
+select is(public.get_current_user_context() -> 'organization' ->> 'slug', 'beta',
+  'a temporary lock does not throw a working session out');
+select tests.reset_role();
+select tests.authenticate_as(:'b_user');
+select is(public.bind_session_organization(null) ->> 'code', 'account_locked',
+  'a new session cannot start during a temporary lock (a direct Auth sign-in gains nothing)');
 select tests.reset_role();
 update private.profiles set is_active = false, locked_by_admin = false, locked_until = null where id = :'b_user';
 select tests.authenticate_as(:'b_user');
@@ -309,7 +322,7 @@ select tests.set_request_identity('authenticated', :'multi', json_build_object('
 select is(public.bind_session_organization(null), :'auth_required'::jsonb, 'the old token cannot bind again: Authentication required');
 select tests.reset_role();
 select tests.authenticate_as(:'multi', :'s3');
-select is(public.bind_session_organization(null), :'not_found'::jsonb, 'a new session of the admin-locked user is refused');
+select is(public.bind_session_organization(null) ->> 'code', 'admin_locked', 'a new session of the admin-locked user is refused');
 select tests.reset_role();
 select tests.authenticate_as(:'a_admin', :'s_admin');
 select is(public.get_current_user_context() -> 'organization' ->> 'slug', 'alpha', 'the admin still works in alpha');

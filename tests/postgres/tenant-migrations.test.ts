@@ -1,0 +1,61 @@
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../../scripts/stack/test-database.ts";
+import { migrateAllTenants } from "../../scripts/stack/tenant-migrations.ts";
+
+// The runner gives each organization its own transaction, which pgTAP (one transaction
+// per file) cannot show: here it runs against a real PostgreSQL.
+describe("applying a template change to every organization", () => {
+  let database: TestDatabase;
+  let sql: postgres.Sql;
+
+  const versions = async () =>
+    Object.fromEntries(
+      (await sql`select slug, template_version, last_migration_error from private.organizations order by slug`).map((row) => [
+        row.slug,
+        { version: row.template_version, failed: row.last_migration_error !== null },
+      ]),
+    );
+
+  const migrate = () => migrateAllTenants((text, params) => sql.unsafe(text, params as never[]) as never);
+
+  beforeAll(async () => {
+    database = await createTestDatabase({ prefix: "crm_tenant_migrations", seed: true });
+    sql = postgres(database.url, { max: 1, onnotice: () => {} });
+  });
+
+  afterAll(async () => {
+    await sql?.end();
+    await database?.drop();
+  });
+
+  it("goes on past a failing organization, then resumes it, one transaction each", async () => {
+    expect(await versions()).toEqual({ acme: { version: 1, failed: false }, demo: { version: 1, failed: false } });
+    const [acme] = await sql`select schema_name from private.organizations where slug = 'acme'`;
+    // Something in acme's schema that the next step will collide with.
+    await sql.unsafe(`create table ${acme.schema_name}.deal_stages (id integer)`);
+    await sql`insert into private.tenant_template_steps (version, description, ddl)
+              values (2, 'deal stages', 'create table deal_stages (id uuid primary key default gen_random_uuid(), name text not null);')`;
+
+    const first = await migrate();
+    expect(first.migrated).toBe(1);
+    expect(first.failed).toEqual([{ organizationId: expect.any(String), error: expect.stringContaining("deal_stages") }]);
+    expect(await versions()).toEqual({ acme: { version: 1, failed: true }, demo: { version: 2, failed: false } });
+
+    await sql.unsafe(`drop table ${acme.schema_name}.deal_stages`);
+    expect(await migrate()).toEqual({ migrated: 1, failed: [] });
+    expect(await versions()).toEqual({ acme: { version: 2, failed: false }, demo: { version: 2, failed: false } });
+
+    const [{ applied }] = await sql`select count(*)::int as applied from private.tenant_migrations where version = 2`;
+    expect(await migrate()).toEqual({ migrated: 0, failed: [] });
+    const [{ again }] = await sql`select count(*)::int as again from private.tenant_migrations where version = 2`;
+    expect([applied, again]).toEqual([2, 2]);
+
+    const drift = await sql`select slug, matches_template from private.tenant_schema_drift() order by slug`;
+    expect(drift.map((row) => [row.slug, row.matches_template])).toEqual([
+      ["acme", true],
+      ["demo", true],
+    ]);
+    expect(await sql`select * from private.tenant_security_findings()`).toHaveLength(0);
+  });
+});
