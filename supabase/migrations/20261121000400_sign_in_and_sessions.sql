@@ -91,6 +91,33 @@ end;
 $$;
 
 /**
+ * A wrong password for an account (not under a running lock): one more failure, the lock
+ * from the fifth on; a lock that has run out starts the count again. Returns the profile.
+ */
+create function private.count_password_failure(p_user_id uuid)
+returns private.profiles
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  policy record := private.lockout_policy();
+  account private.profiles;
+begin
+  update private.profiles
+     set failed_login_attempts = case when locked_until is null then failed_login_attempts + 1 else 1 end,
+         last_failed_attempt = now(),
+         locked_by_admin = false,
+         locked_until = case when (case when locked_until is null then failed_login_attempts + 1 else 1 end) >= policy.max_failures
+                             then now() + policy.lock_duration end,
+         updated_at = now()
+   where id = p_user_id
+  returning * into account;
+  return account;
+end;
+$$;
+
+/**
  * Organizations the user may sign in to, in the order they are offered: active
  * memberships of active organizations; a super admin without any gets every active one.
  */
@@ -136,7 +163,6 @@ declare
   stored_hash text;
   password_ok boolean;
   organization record;
-  policy record := private.lockout_policy();
   -- A bcrypt hash of a random string: compared against when there is no account, so
   -- the answer takes as long as for a real one.
   dummy_hash constant text := '$2a$10$uo9IqxWIHP.fppZKsjh7HuP9SAwuBcC7C1H3ZhATFdDfKttbecfv2';
@@ -183,15 +209,7 @@ begin
   end if;
 
   if not password_ok then
-    update private.profiles
-       set failed_login_attempts = case when locked_until is null then failed_login_attempts + 1 else 1 end,
-           last_failed_attempt = now(),
-           locked_by_admin = false,
-           locked_until = case when (case when locked_until is null then failed_login_attempts + 1 else 1 end) >= policy.max_failures
-                               then now() + policy.lock_duration end,
-           updated_at = now()
-     where id = account.id
-    returning * into account;
+    account := private.count_password_failure(account.id);
     perform private.log_login_attempt(login_email, account.id, 'invalid_credentials');
     if account.locked_until is not null then
       return private.locked_answer(account.locked_until);
@@ -306,6 +324,28 @@ end;
 $$;
 
 /**
+ * The account a repair RPC may act on for this email and password, or null: the
+ * password meets the minimum and the caller may set it (private.may_set_auth_password).
+ */
+create function private.account_to_repair(p_email text, p_password text)
+returns uuid
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  account_id uuid;
+begin
+  select p.id into account_id from private.profiles p where p.email = private.normalize_email(p_email);
+  if account_id is null or char_length(coalesce(p_password, '')) < 6
+     or not private.may_set_auth_password(account_id, p_password) then
+    return null;
+  end if;
+  return account_id;
+end;
+$$;
+
+/**
  * Login-flow repair (spec section 7): when Auth refuses a password that
  * secure_login_prepare_auth accepted, completes the account's Auth user. Acts only for
  * the flow that just proved this password, or for an admin; answers every other
@@ -319,23 +359,21 @@ security definer
 set search_path = ''
 as $$
 declare
-  account private.profiles;
+  account_id uuid := private.account_to_repair(p_email, p_password);
 begin
-  select * into account from private.profiles where email = private.normalize_email(p_email);
-  if not found or char_length(coalesce(p_password, '')) < 6
-     or not private.may_set_auth_password(account.id, p_password) then
+  if account_id is null then
     return private.failure('Auth user creation failed', 'auth_user_creation_failed');
   end if;
   begin
-    perform private.repair_auth_user(account.id, p_password);
+    perform private.repair_auth_user(account_id, p_password);
     update auth.users
        set raw_user_meta_data = coalesce(raw_user_meta_data, '{}') || jsonb_strip_nulls(jsonb_build_object(
              'first_name', nullif(btrim(p_first_name), ''), 'last_name', nullif(btrim(p_last_name), '')))
-     where id = account.id;
+     where id = account_id;
   exception when others then
     return private.failure('Auth user creation error', 'auth_user_creation_error');
   end;
-  return jsonb_build_object('success', true, 'message', 'Auth user ready', 'user', private.user_json(account.id));
+  return jsonb_build_object('success', true, 'message', 'Auth user ready', 'user', private.user_json(account_id));
 end;
 $$;
 
@@ -347,14 +385,12 @@ security definer
 set search_path = ''
 as $$
 declare
-  account private.profiles;
+  account_id uuid := private.account_to_repair(p_email, p_password);
 begin
-  select * into account from private.profiles where email = private.normalize_email(p_email);
-  if not found or char_length(coalesce(p_password, '')) < 6
-     or not private.may_set_auth_password(account.id, p_password) then
+  if account_id is null then
     return private.failure('Password sync failed', 'password_sync_failed');
   end if;
-  perform private.repair_auth_user(account.id, p_password);
+  perform private.repair_auth_user(account_id, p_password);
   return jsonb_build_object('success', true, 'message', 'Password synchronised');
 end;
 $$;
@@ -587,7 +623,6 @@ set search_path = ''
 as $$
 declare
   account private.profiles;
-  policy record := private.lockout_policy();
   valid boolean := coalesce((event ->> 'valid')::boolean, false);
 begin
   select * into account from private.profiles where id = (event ->> 'user_id')::uuid for update;
@@ -619,14 +654,7 @@ begin
     return jsonb_build_object('decision', 'continue');
   end if;
 
-  update private.profiles
-     set failed_login_attempts = case when locked_until is null then failed_login_attempts + 1 else 1 end,
-         last_failed_attempt = now(),
-         locked_by_admin = false,
-         locked_until = case when (case when locked_until is null then failed_login_attempts + 1 else 1 end) >= policy.max_failures
-                             then now() + policy.lock_duration end
-   where id = account.id
-  returning * into account;
+  account := private.count_password_failure(account.id);
   perform private.log_login_attempt(account.email, account.id, 'invalid_credentials', 'auth_hook');
   if account.locked_until is not null then
     return jsonb_build_object('decision', 'reject', 'should_logout_user', true,
