@@ -116,7 +116,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   });
 
   if (options.serveApp) {
-    const distRoot = `${projectRoot}dist`;
+    // APP_DIST_DIR lets parallel test runs serve their own builds.
+    const distRoot = process.env.APP_DIST_DIR ?? `${projectRoot}dist`;
     if (!existsSync(`${distRoot}/index.html`)) throw new Error("dist/ is missing: run `npx vite build` first");
     front.use("*", async (c, next) => {
       await next();

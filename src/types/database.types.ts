@@ -11,7 +11,10 @@ export type Database = {
             [_ in never]: never
           }
           Functions: {
-            "analyze_user_records":
+            "accept_terms":
+{ Args: Record<PropertyKey, never>; Returns: Json
+                           },
+"analyze_user_records":
 { Args: { "organization_slug"?: string,"target_user_id": string }; Returns: Json
                            },
 "bind_session_organization":
@@ -47,6 +50,9 @@ export type Database = {
 "get_users_for_transfer":
 { Args: { "exclude_user_id"?: string,"organization_slug"?: string }; Returns: Json
                            },
+"issue_request_token":
+{ Args: Record<PropertyKey, never>; Returns: Json
+                           },
 "lock_user_secure":
 { Args: { "p_user_id": string }; Returns: Json
                            },
@@ -71,6 +77,9 @@ export type Database = {
 "unlock_user_secure":
 { Args: { "p_user_id": string }; Returns: Json
                            },
+"update_my_profile":
+{ Args: { "p_first_name": string,"p_last_name": string }; Returns: Json
+                           },
 "update_user_last_login":
 { Args: { "p_user_id": string }; Returns: Json
                            },
@@ -79,6 +88,9 @@ export type Database = {
                            },
 "validate_organization_slug":
 { Args: { "org_slug": string }; Returns: Json
+                           },
+"verify_request_token":
+{ Args: { "p_token": string }; Returns: boolean
                            }
           }
           Enums: {
