@@ -182,6 +182,9 @@ begin
   if stored_hash is null or stored_hash !~ '^\$2[aby]\$' then
     stored_hash := null;
   end if;
+  -- GoTrue writes $2b$ hashes (e.g. after a password change); pgcrypto reads only $2a$,
+  -- which is the same algorithm under an older name.
+  stored_hash := regexp_replace(stored_hash, '^\$2[by]\$', '$2a$');
   password_ok := extensions.crypt(p_password, coalesce(stored_hash, dummy_hash)) = stored_hash;
   password_ok := coalesce(password_ok, false);
 

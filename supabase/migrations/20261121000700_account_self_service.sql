@@ -130,7 +130,8 @@ as $$
      where t.token_hash = extensions.digest(coalesce(p_token, ''), 'sha256')
        and t.session_id = private.current_session_id()
        and t.user_id = auth.uid()
-       and t.expires_at > now());
+       and t.expires_at > now())
+     and private.is_account_usable(auth.uid());
 $$;
 
 revoke execute on all functions in schema private from public, anon, authenticated;

@@ -4,7 +4,7 @@
 -- update_user_last_login and test_auth_uid. now() is constant inside the transaction:
 -- time passes by moving stored timestamps.
 begin;
-select plan(160);
+select plan(162);
 
 -- ---------------------------------------------------------------------------------
 -- Fixtures
@@ -542,6 +542,16 @@ select is(public.test_auth_uid() ->> 'success', 'true', 'test_auth_uid answers a
 select tests.reset_role();
 select tests.authenticate_as(:'y_user');
 select is(public.test_auth_uid() ->> 'user_id', :'y_user', 'test_auth_uid: a user sees their own id');
+select tests.reset_role();
+
+-- GoTrue writes $2b$ hashes on a password change; they verify like $2a$ ones.
+update auth.users set encrypted_password = '$2b$' || substr(extensions.crypt('Neu.5678', extensions.gen_salt('bf', 4)), 5)
+ where id = :'x_user';
+select tests.act_as_anon();
+select is(public.secure_login_prepare_auth('user@x.test', 'Neu.5678') ->> 'success', 'true',
+  'a $2b$ hash written by Auth verifies');
+select is(public.secure_login_prepare_auth('user@x.test', 'Wrong.5678') ->> 'code', 'invalid_credentials',
+  'and a wrong password still fails against it');
 select tests.reset_role();
 
 select * from finish();
