@@ -1,11 +1,44 @@
 import { createClient } from "@supabase/supabase-js";
 import type { Database } from "../types/database.types.ts";
+import { storageKeys } from "./browser-storage.ts";
+import { createSessionAwareFetch } from "./supabase-fetch.ts";
 
 // The local stack serves the app and the API on one origin; a hosted project sets the URL.
 const url = import.meta.env.VITE_SUPABASE_URL || window.location.origin;
+const publishableKey = import.meta.env.VITE_SUPABASE_PUBLISHABLE_KEY;
 
-/** The app's single Supabase client (DESIGN D1): publishable key, session kept in the browser. */
-export const supabase = createClient<Database>(url, import.meta.env.VITE_SUPABASE_PUBLISHABLE_KEY, {
-  auth: { autoRefreshToken: true, persistSession: true, detectSessionInUrl: false },
+/** Where supabase-js keeps the session in localStorage (fixed, so sign-out can always clear it). */
+export const authStorageKey = storageKeys.auth;
+
+const unauthorizedListeners = new Set<() => void>();
+
+/**
+ * Called when the Data API or an Edge Function answers 401 to a signed-in request (spec §4:
+ * a 401 forces logout). The session provider listens; returns the unsubscribe function.
+ */
+export function onUnauthorizedResponse(listener: () => void): () => void {
+  unauthorizedListeners.add(listener);
+  return () => unauthorizedListeners.delete(listener);
+}
+
+/**
+ * The app's single Supabase client (DESIGN D1, spec §1): publishable key, automatic token
+ * refresh, the session kept in the browser, the public schema.
+ */
+export const supabase = createClient<Database>(url, publishableKey, {
+  auth: {
+    autoRefreshToken: true,
+    persistSession: true,
+    storage: globalThis.localStorage,
+    storageKey: authStorageKey,
+    detectSessionInUrl: false,
+  },
   db: { schema: "public" },
+  global: {
+    fetch: createSessionAwareFetch({
+      fetch: (...args) => fetch(...args),
+      publishableKey,
+      onUnauthorized: () => unauthorizedListeners.forEach((listener) => listener()),
+    }),
+  },
 });

@@ -106,7 +106,7 @@ describe("user administration through supabase-js", () => {
   });
 
   it("keeps an admin inside their own organization", async () => {
-    const acmeMember = await createMember(url, "user", "0a000000-0000-4000-8000-000000000002");
+    const acmeMember = await createMember(url, { organizationId: "0a000000-0000-4000-8000-000000000002" });
     const { client: demoAdmin } = await signedInClient(url, "admin@demo.test");
     for (const [name, args] of [
       ["lock_user_secure", { p_user_id: acmeMember.id }],

@@ -5,20 +5,24 @@ import { anonClient, demoOrganizationId, rpc, signedInClient, type RpcAnswer } f
 
 export const testPassword = "Test.5678";
 
-/** A super admin creates a member of the demo organization; returns its email and id. */
-export async function createMember(url: string, role = "user", organizationId = demoOrganizationId) {
+/** A super admin creates a fresh member (of the demo organization unless told otherwise). */
+export async function createMember(
+  url: string,
+  { role = "user", organizationId = demoOrganizationId, password = testPassword } = {},
+) {
   const { client } = await signedInClient(url, "super@demo.test");
   const email = `user-${randomUUID().slice(0, 8)}@test.example`;
   const created = await rpc(client, "create_user_secure", {
     p_email: email,
-    p_password: testPassword,
+    p_password: password,
     p_organization_id: organizationId,
-    p_first_name: "Test",
-    p_last_name: "Kullanıcı",
+    p_first_name: "Deniz",
+    p_last_name: "Arslan",
     p_role: role,
   });
   expect(created).toMatchObject({ success: true });
-  return { email, id: (created.user as { id: string }).id };
+  await client.auth.signOut();
+  return { email, password, id: (created.user as { id: string }).id };
 }
 
 /**

@@ -20,6 +20,18 @@ describe("currentUserContextSchema", () => {
     expect(currentUserContextSchema.parse(validContext)).toEqual(validContext);
   });
 
+  it("keeps the user's sign-in, terms and per-organization role details", () => {
+    const details = {
+      is_active: true,
+      created_at: "2026-11-21T09:00:00+00:00",
+      last_login_at: "2026-11-21T10:00:00+00:00",
+      terms_accepted_at: null,
+      organization_role: { [validContext.organization.id]: "admin" },
+    };
+    const payload = { ...validContext, user: { ...validContext.user, ...details } };
+    expect(currentUserContextSchema.parse(payload).user).toEqual(payload.user);
+  });
+
   it("accepts a user without an organization or a recorded name", () => {
     const payload = {
       ...validContext,

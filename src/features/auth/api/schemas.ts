@@ -28,6 +28,13 @@ export const currentUserContextSchema = z.object({
     first_name: z.string().nullable(),
     last_name: z.string().nullable(),
     role: z.string().min(1),
+    // The rest of the RPC's user (spec section 3); optional, as older payloads lack them.
+    is_active: z.boolean().optional(),
+    created_at: z.string().nullable().optional(),
+    last_login_at: z.string().nullable().optional(),
+    terms_accepted_at: z.string().nullable().optional(),
+    /** Organization id → the user's role there. */
+    organization_role: z.record(z.string(), z.string()).optional(),
   }),
   organization: organizationSchema.nullable(),
   organizations: z.array(organizationSchema.extend({ role: z.string().min(1) })),

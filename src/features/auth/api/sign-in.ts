@@ -1,40 +1,37 @@
-import { useMutation } from "@tanstack/react-query";
-import { z } from "zod";
-import { parseRpcResult } from "../../../lib/rpc.ts";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { forgetSignIn, recordSignIn, writeCurrentOrganization } from "../../../lib/browser-storage.ts";
 import { supabase } from "../../../lib/supabase.ts";
-import type { Credentials } from "./schemas.ts";
+import { SignInError, signInTimeoutMessage, signInWithDeadline, type SignInBackend, type SignInInput } from "./sign-in-flow.ts";
 
-const preparedSchema = z.object({
-  success: z.literal(true),
-  user: z.object({ id: z.guid() }),
-  organization: z.object({ id: z.guid() }),
-});
+/** The app's backend: the one Supabase client and the browser's storage. */
+export const supabaseSignInBackend: SignInBackend = {
+  async rpc(name, args, signal) {
+    const { data, error, status } = await supabase.rpc(name as never, args as never).abortSignal(signal);
+    if (error) {
+      if (signal.aborted) throw new SignInError("timeout", signInTimeoutMessage);
+      if (status === 0) throw new SignInError("network", error.message, { cause: error });
+      throw new SignInError("login_error", `Login error: ${error.message}`, { cause: error });
+    }
+    return data;
+  },
+  signInWithPassword: (credentials) => supabase.auth.signInWithPassword(credentials),
+  async signOutLocally() {
+    await supabase.auth.signOut({ scope: "local" });
+  },
+  recordSignIn: (userId) => recordSignIn(userId, Date.now()),
+  forgetSignIn,
+  rememberOrganization: writeCurrentOrganization,
+};
 
-/**
- * The spec's login flow (section 7): the database checks the password and the lockout and
- * names the organization; Auth signs in; the session is bound to that organization
- * server-side; the sign-in time is recorded.
- */
-async function signIn(credentials: Credentials): Promise<void> {
-  const prepared = await supabase.rpc("secure_login_prepare_auth", {
-    p_email: credentials.email,
-    p_password: credentials.password,
-  });
-  if (prepared.error) throw prepared.error;
-  const { user, organization } = parseRpcResult(preparedSchema, prepared.data);
+export const signInMutationKey = ["auth", "sign-in"] as const;
 
-  const { error } = await supabase.auth.signInWithPassword(credentials);
-  if (error) throw error;
-
-  const bound = await supabase.rpc("bind_session_organization", { p_organization_id: organization.id });
-  if (bound.error) throw bound.error;
-  parseRpcResult(z.object({ success: z.literal(true) }), bound.data);
-
-  const recorded = await supabase.rpc("update_user_last_login", { p_user_id: user.id });
-  if (recorded.error) throw recorded.error;
-}
-
-/** On success the session provider sees SIGNED_IN, and the login route sends the user home. */
+/** On success the session provider has the session; the login page then goes on. */
 export function useSignIn() {
-  return useMutation({ mutationFn: signIn });
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: signInMutationKey,
+    mutationFn: (input: SignInInput) => signInWithDeadline(supabaseSignInBackend, input),
+    // Nothing cached before this sign-in (or before the binding) may answer for this session.
+    onSuccess: ({ userId }) => queryClient.removeQueries({ queryKey: ["users", userId] }),
+  });
 }

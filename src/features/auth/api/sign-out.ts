@@ -1,12 +1,13 @@
 import { useMutation } from "@tanstack/react-query";
-import { supabase } from "../../../lib/supabase.ts";
+import { useSessionActions } from "../session/session-context.ts";
 
-async function signOut(): Promise<void> {
-  // "local" ends this browser's session only; the user's other devices stay signed in.
-  const { error } = await supabase.auth.signOut({ scope: "local" });
-  if (error) throw error;
-}
-
+/**
+ * Signs out of this browser (spec §4): the session and the app's session data are cleared and,
+ * about 100 ms later, the app is on /login. The mutation settles once that has happened, so
+ * callers need not navigate themselves. It does not fail: if Auth cannot be reached, the
+ * session is removed from the browser anyway.
+ */
 export function useSignOut() {
-  return useMutation({ mutationFn: signOut });
+  const { signOut } = useSessionActions();
+  return useMutation({ mutationKey: ["auth", "sign-out"], mutationFn: () => signOut("signedOut") });
 }

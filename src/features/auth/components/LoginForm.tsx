@@ -1,46 +1,59 @@
+import { zodResolver } from "@hookform/resolvers/zod";
 import { Alert, Button, PasswordInput, Stack, TextInput } from "@mantine/core";
 import type { ParseKeys } from "i18next";
-import { useState, type FormEvent } from "react";
+import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { z } from "zod";
 import { useSignIn } from "../api/sign-in.ts";
+import type { SignInResult } from "../api/sign-in-flow.ts";
 import { credentialsSchema, type Credentials } from "../api/schemas.ts";
+import type { SignOutReason } from "../session/session-context.ts";
 import { signInErrorMessage } from "../utils/sign-in-error.ts";
 
-type FieldErrors = Partial<Record<keyof Credentials, string[]>>;
+const endedSessionKeys: Partial<Record<SignOutReason, ParseKeys>> = {
+  expired: "auth.sessionEnded.expired",
+  unauthorized: "auth.sessionEnded.unauthorized",
+  ended: "auth.sessionEnded.ended",
+};
 
-export function LoginForm() {
+interface LoginFormProps {
+  /** Why the previous session ended, told until the next attempt. */
+  endedReason?: SignOutReason;
+  onAttempt(): void;
+  onSignedIn(result: SignInResult): void;
+}
+
+export function LoginForm({ endedReason, onAttempt, onSignedIn }: LoginFormProps) {
   const { t } = useTranslation();
   const signIn = useSignIn();
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<Credentials>({ resolver: zodResolver(credentialsSchema), defaultValues: { email: "", password: "" } });
 
   // The schema's messages are catalogue keys (see api/schemas.ts).
   const fieldError = (field: keyof Credentials) => {
-    const key = fieldErrors[field]?.[0];
+    const key = errors[field]?.message;
     return key ? t(key as ParseKeys) : undefined;
   };
 
   const refusal = signIn.isError ? signInErrorMessage(signIn.error) : undefined;
-
-  function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const result = credentialsSchema.safeParse({ email: form.get("email"), password: form.get("password") });
-    if (!result.success) {
-      setFieldErrors(z.flattenError(result.error).fieldErrors);
-      return;
-    }
-    setFieldErrors({});
-    signIn.mutate(result.data);
-  }
+  const endedKey = signIn.isIdle && endedReason ? endedSessionKeys[endedReason] : undefined;
 
   // noValidate: the schema validates, so messages follow the app's language, not the browser's.
   return (
-    <form onSubmit={handleSubmit} noValidate>
+    <form
+      onSubmit={handleSubmit((credentials) => {
+        onAttempt();
+        signIn.mutate(credentials, { onSuccess: onSignedIn });
+      })}
+      noValidate
+    >
       <Stack>
         {refusal && <Alert color="red">{t(refusal.key, refusal.values ?? {})}</Alert>}
+        {endedKey && <Alert color="blue">{t(endedKey)}</Alert>}
         <TextInput
-          name="email"
+          {...register("email")}
           type="email"
           label={t("auth.login.email")}
           autoComplete="email"
@@ -48,7 +61,7 @@ export function LoginForm() {
           error={fieldError("email")}
         />
         <PasswordInput
-          name="password"
+          {...register("password")}
           label={t("auth.login.password")}
           autoComplete="current-password"
           required

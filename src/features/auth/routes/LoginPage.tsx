@@ -1,18 +1,27 @@
 import { Container, Group, Paper, Text, Title } from "@mantine/core";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Navigate } from "react-router-dom";
+import { Navigate, useLocation, useNavigate } from "react-router-dom";
 import { LanguageSwitcher } from "../../../components/LanguageSwitcher.tsx";
 import { LoadingScreen } from "../../../components/LoadingScreen.tsx";
 import { LoginForm } from "../components/LoginForm.tsx";
 import { useSession } from "../session/session-context.ts";
+import { returnPath } from "../utils/return-to.ts";
 
 export function LoginPage() {
   const { t } = useTranslation();
-  const { status } = useSession();
+  const state = useSession();
+  const location = useLocation();
+  const navigate = useNavigate();
+  // Auth reports the session before the flow has bound its organization, and a flow that fails
+  // afterwards ends that session again: once someone has tried here, only the flow's own
+  // success moves on.
+  const [attempted, setAttempted] = useState(false);
+  const destination = returnPath(location.state);
 
-  if (status === "loading") return <LoadingScreen />;
-  // Also the redirect after a successful sign-in: the session provider flips to signedIn.
-  if (status === "signedIn") return <Navigate to="/" replace />;
+  if (state.status === "loading") return <LoadingScreen />;
+  // Someone already signed in who opens /login goes on; the guards then route them further.
+  if (state.status === "signedIn" && !attempted) return <Navigate to={destination} replace />;
 
   return (
     <Container component="main" size={440} py="xl">
@@ -29,7 +38,16 @@ export function LoginPage() {
         <Text size="sm" mt={4} mb="md">
           {t("auth.login.subtitle")}
         </Text>
-        <LoginForm />
+        <LoginForm
+          endedReason={state.status === "signedOut" ? state.reason : undefined}
+          onAttempt={() => setAttempted(true)}
+          onSignedIn={({ organization }) =>
+            navigate(organization ? destination : "/select-organization", {
+              replace: true,
+              state: organization ? undefined : { from: destination },
+            })
+          }
+        />
       </Paper>
     </Container>
   );

@@ -1,34 +1,35 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState, type ReactNode } from "react";
-import { supabase } from "../../../lib/supabase.ts";
-import { SessionContext, type SessionState } from "./session-context.ts";
+import { useEffect, useState, useSyncExternalStore, type ReactNode } from "react";
+import { clearSessionData, hasSignInRecord, signedInAt } from "../../../lib/browser-storage.ts";
+import { authStorageKey, onUnauthorizedResponse, supabase } from "../../../lib/supabase.ts";
+import { SessionActionsContext, SessionContext } from "./session-context.ts";
+import { SessionController } from "./session-controller.ts";
 
-// Spec §4: if authentication initialisation hangs, continue as signed out after 8 seconds.
-const AUTH_INIT_TIMEOUT_MS = 8_000;
-
+/** Provides the session state and sign-out to the app; the rules live in SessionController. */
 export function SessionProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
-  const [state, setState] = useState<SessionState>({ status: "loading" });
+  const [controller] = useState(
+    () =>
+      new SessionController({
+        auth: supabase.auth,
+        onUnauthorized: onUnauthorizedResponse,
+        signedInAt,
+        hasSessionData: hasSignInRecord,
+        removeStoredSession: () => localStorage.removeItem(authStorageKey),
+        clearSessionData: () => {
+          clearSessionData();
+          // Nothing cached for one user may be shown to the next one.
+          queryClient.clear();
+        },
+      }),
+  );
 
-  useEffect(() => {
-    const timeout = setTimeout(() => {
-      setState((current) => (current.status === "loading" ? { status: "signedOut" } : current));
-    }, AUTH_INIT_TIMEOUT_MS);
+  useEffect(() => controller.start(), [controller]);
+  const state = useSyncExternalStore(controller.subscribe, controller.getState);
 
-    // The first event (INITIAL_SESSION) arrives once the stored session has been loaded and,
-    // if needed, refreshed; later events (sign-in, refresh, sign-out) keep the state current.
-    const { data } = supabase.auth.onAuthStateChange((event, session) => {
-      clearTimeout(timeout);
-      setState(session ? { status: "signedIn", session } : { status: "signedOut" });
-      // Nothing cached for one user may be shown to the next one.
-      if (event === "SIGNED_OUT") queryClient.clear();
-    });
-
-    return () => {
-      clearTimeout(timeout);
-      data.subscription.unsubscribe();
-    };
-  }, [queryClient]);
-
-  return <SessionContext value={state}>{children}</SessionContext>;
+  return (
+    <SessionActionsContext value={controller}>
+      <SessionContext value={state}>{children}</SessionContext>
+    </SessionActionsContext>
+  );
 }

@@ -1,0 +1,198 @@
+import { isAuthApiError, type AuthError } from "@supabase/supabase-js";
+import { z } from "zod";
+import type { StoredOrganization } from "../../../lib/browser-storage.ts";
+import { parseRpcResult } from "../../../lib/rpc.ts";
+import { SIGN_IN_TIMEOUT_MS } from "../session/timing.ts";
+import type { Credentials } from "./schemas.ts";
+
+/** Failures of the flow itself, with the spec's catalogue texts (section 8). */
+export type SignInFailure = "timeout" | "session_creation_failed" | "login_error" | "network";
+
+export class SignInError extends Error {
+  override name = "SignInError";
+  constructor(
+    readonly code: SignInFailure,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+export const signInTimeoutMessage = "Login timeout - 25 seconds exceeded. Please check your connection.";
+
+const organizationSchema = z.object({
+  id: z.guid(),
+  slug: z.string().min(1),
+  name: z.string().min(1),
+  role: z.string().min(1),
+});
+
+const preparedSchema = z.object({
+  success: z.literal(true),
+  user: z.object({
+    id: z.guid(),
+    email: z.string().min(1),
+    first_name: z.string().nullable(),
+    last_name: z.string().nullable(),
+  }),
+  organization: organizationSchema,
+  organizations: z.array(organizationSchema),
+});
+
+const succeededSchema = z.looseObject({ success: z.literal(true) });
+
+export type SignInOrganization = z.infer<typeof organizationSchema>;
+
+export interface SignInInput extends Credentials {
+  /** Sign in to this organization (its slug) rather than to the first available one. */
+  organizationSlug?: string;
+}
+
+export interface SignInResult {
+  userId: string;
+  /** The organization the session was bound to, or null when the person must choose one. */
+  organization: SignInOrganization | null;
+  organizations: SignInOrganization[];
+}
+
+/** What the flow needs from the backend and the browser (supabase-js in the app, fakes in tests). */
+export interface SignInBackend {
+  /** Calls an RPC; answers its JSON, or throws (SignInError "network" when unreachable). */
+  rpc(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<unknown>;
+  signInWithPassword(credentials: { email: string; password: string }): Promise<{ error: AuthError | null }>;
+  /** Ends whatever session a failed or abandoned flow left behind. */
+  signOutLocally(): Promise<void>;
+  /** Notes when this browser signed the user in (the 24-hour limit counts from here). */
+  recordSignIn(userId: string): void;
+  /** Takes that note back when no session came of it. */
+  forgetSignIn(): void;
+  rememberOrganization(organization: StoredOrganization): void;
+}
+
+/** Auth refused a password the database has just accepted: its copy is missing or stale. */
+function authUserNeedsRepair(error: AuthError): boolean {
+  return isAuthApiError(error) && ["invalid_credentials", "user_not_found", "email_not_confirmed"].includes(error.code ?? "");
+}
+
+function abandonIfLate(signal: AbortSignal) {
+  if (signal.aborted) throw new SignInError("timeout", signInTimeoutMessage);
+}
+
+/** Step 2 of the flow: Auth's password sign-in, with one repair and one retry. */
+async function signInToAuth(
+  backend: SignInBackend,
+  call: (name: string, args: Record<string, unknown>) => Promise<unknown>,
+  user: z.infer<typeof preparedSchema>["user"],
+  password: string,
+  signal: AbortSignal,
+): Promise<void> {
+  const credentials = { email: user.email, password };
+  let { error } = await backend.signInWithPassword(credentials);
+  abandonIfLate(signal);
+  if (!error) return;
+  if (!authUserNeedsRepair(error)) throw error;
+  const repairArgs = { p_email: user.email, p_password: password };
+  const synced = await call("sync_user_password", repairArgs);
+  if (!succeededSchema.safeParse(synced).success) {
+    parseRpcResult(
+      succeededSchema,
+      await call("create_auth_user_admin", { ...repairArgs, p_first_name: user.first_name, p_last_name: user.last_name }),
+    );
+  }
+  ({ error } = await backend.signInWithPassword(credentials));
+  abandonIfLate(signal);
+  if (error) {
+    throw new SignInError("session_creation_failed", `Authentication session creation failed: ${error.message}`, {
+      cause: error,
+    });
+  }
+}
+
+/** The spec's login flow (section 7), without the deadline. */
+async function runSignIn(backend: SignInBackend, input: SignInInput, signal: AbortSignal): Promise<SignInResult> {
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const answer = await backend.rpc(name, args, signal);
+    abandonIfLate(signal);
+    return answer;
+  };
+
+  // 1. The database checks the password and the lockout, logs the attempt and names the
+  //    organization (RpcError with the refusal's code otherwise).
+  const prepared = parseRpcResult(
+    preparedSchema,
+    await call("secure_login_prepare_auth", {
+      p_email: input.email,
+      p_password: input.password,
+      ...(input.organizationSlug ? { p_organization_slug: input.organizationSlug } : {}),
+    }),
+  );
+  const { user } = prepared;
+  backend.recordSignIn(user.id);
+
+  // 2. Auth signs in. If it refuses the password the database accepted, the Auth user is
+  //    repaired (password synchronised, or the user completed) and the sign-in retried once.
+  try {
+    await signInToAuth(backend, call, user, input.password, signal);
+  } catch (failure) {
+    backend.forgetSignIn();
+    throw failure;
+  }
+
+  try {
+    // 3. One organization (or the one asked for) is bound to the session at once; with
+    //    several, the person chooses on /select-organization.
+    const organization =
+      prepared.organizations.length === 1 || input.organizationSlug ? prepared.organization : null;
+    if (organization) {
+      parseRpcResult(succeededSchema, await call("bind_session_organization", { p_organization_id: organization.id }));
+      backend.rememberOrganization(organization);
+    }
+
+    // 4. The last-login time. A sign-in that got this far is not failed for a timestamp.
+    try {
+      await call("update_user_last_login", { p_user_id: user.id });
+    } catch (lastLoginError) {
+      if (lastLoginError instanceof SignInError && lastLoginError.code === "timeout") throw lastLoginError;
+    }
+    return { userId: user.id, organization, organizations: prepared.organizations };
+  } catch (failure) {
+    await backend.signOutLocally();
+    throw failure;
+  }
+}
+
+/**
+ * Signs in, or fails after `timeoutMs` (spec: 25 s) with the catalogue's timeout text. A flow
+ * still running at the deadline is stopped at its next step, and any session it made is ended.
+ */
+export async function signInWithDeadline(
+  backend: SignInBackend,
+  input: SignInInput,
+  timeoutMs = SIGN_IN_TIMEOUT_MS,
+): Promise<SignInResult> {
+  const deadline = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      deadline.abort();
+      reject(new SignInError("timeout", signInTimeoutMessage));
+    }, timeoutMs);
+  });
+  const flow = runSignIn(backend, input, deadline.signal);
+  try {
+    return await Promise.race([flow, timedOut]);
+  } catch (error) {
+    if (deadline.signal.aborted) {
+      // Whatever the late flow still does, its session must not outlive the failure shown.
+      void flow.then(
+        () => backend.signOutLocally(),
+        () => backend.signOutLocally(),
+      );
+    }
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+

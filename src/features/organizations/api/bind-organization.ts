@@ -1,0 +1,27 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { writeCurrentOrganization } from "../../../lib/browser-storage.ts";
+import { parseRpcResult } from "../../../lib/rpc.ts";
+import { supabase } from "../../../lib/supabase.ts";
+import { boundOrganizationSchema } from "./schemas.ts";
+
+/**
+ * Binds this Auth session to the organization, once (the database refuses a later switch
+ * with code organization_switch_disabled, spec section 2).
+ */
+async function bindOrganization(organizationId: string) {
+  const { data, error } = await supabase.rpc("bind_session_organization", { p_organization_id: organizationId });
+  if (error) throw error;
+  const { organization } = parseRpcResult(boundOrganizationSchema, data);
+  writeCurrentOrganization(organization);
+  return organization;
+}
+
+export function useBindOrganization(userId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: bindOrganization,
+    // Drop (not just mark stale) what was read before the binding, so the guards wait for
+    // the bound context instead of acting on the old one.
+    onSuccess: () => queryClient.removeQueries({ queryKey: ["users", userId] }),
+  });
+}
