@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { signInAndWaitForHome } from "./support.ts";
+import { enterApp, openUserMenu } from "./shell-support.ts";
 
 async function seriousViolations(page: Page) {
   const { violations } = await new AxeBuilder({ page }).analyze();
@@ -9,6 +9,8 @@ async function seriousViolations(page: Page) {
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
     .map((violation) => ({ rule: violation.id, targets: violation.nodes.map((node) => node.target.join(" ")) }));
 }
+
+const h1 = (page: Page) => page.getByRole("heading", { level: 1 });
 
 test("the login page has no serious or critical accessibility violations", async ({ page }) => {
   await page.goto("/login");
@@ -24,6 +26,65 @@ test("the login page with errors has no serious or critical accessibility violat
 });
 
 test("the home page has no serious or critical accessibility violations", async ({ page }) => {
-  await signInAndWaitForHome(page, "admin@demo.test");
+  await enterApp(page, "admin@demo.test");
+  await expect(h1(page)).toHaveText("Hoş geldiniz, Ayşe Yılmaz");
   expect(await seriousViolations(page)).toEqual([]);
+});
+
+test("the home page with the user menu open, in the dark theme, has none either", async ({ page }) => {
+  await enterApp(page, "admin@demo.test");
+  await openUserMenu(page);
+  await page.getByRole("menuitemradio", { name: "Koyu" }).click();
+  await expect(page.locator("html")).toHaveAttribute("data-mantine-color-scheme", "dark");
+  await openUserMenu(page);
+  expect(await seriousViolations(page)).toEqual([]);
+});
+
+test("a module page has no serious or critical accessibility violations", async ({ page }) => {
+  await enterApp(page, "satis@demo.test");
+  await page.goto("/customers");
+  await expect(h1(page)).toHaveText("Müşteriler");
+  expect(await seriousViolations(page)).toEqual([]);
+});
+
+test("the profile page has no serious or critical accessibility violations", async ({ page }) => {
+  await enterApp(page, "satis@demo.test");
+  await page.goto("/profile");
+  await expect(h1(page)).toHaveText("Profilim");
+  await expect(page.getByRole("table", { name: "Son Giriş Denemeleri" })).toBeVisible();
+  // With validation messages showing too.
+  await page.getByRole("button", { name: "Şifreyi Değiştir" }).click();
+  await expect(page.getByText("Mevcut şifrenizi girin.")).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+});
+
+test("admin pages have no serious or critical accessibility violations", async ({ page }) => {
+  await enterApp(page, "admin@demo.test");
+  for (const [path, title] of [
+    ["/admin", "Yönetim Paneli"],
+    ["/admin/users", "Kullanıcılar"],
+  ]) {
+    await page.goto(path);
+    await expect(h1(page)).toHaveText(title);
+    expect(await seriousViolations(page), path).toEqual([]);
+  }
+});
+
+test("the notification that refuses an admin page has no serious or critical accessibility violations", async ({ page }) => {
+  await enterApp(page, "satis@demo.test");
+  await page.goto("/admin/users");
+  await expect(page.getByRole("alert").filter({ hasText: "Bu sayfayı yalnızca yöneticiler açabilir." })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Bildirimi kapat" })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+});
+
+test.describe("on a 390 px wide phone", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("the layout with the menu open has no serious or critical accessibility violations", async ({ page }) => {
+    await enterApp(page, "admin@demo.test");
+    await page.getByRole("button", { name: "Menüyü aç" }).click();
+    await expect(page.getByRole("navigation", { name: "Ana menü" })).not.toHaveAttribute("inert");
+    expect(await seriousViolations(page)).toEqual([]);
+  });
 });

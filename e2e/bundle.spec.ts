@@ -2,6 +2,10 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { localKeys, projectRoot } from "../scripts/stack/env.ts";
+import { enterApp } from "./shell-support.ts";
+
+// The build the server serves: APP_DIST_DIR lets parallel runs serve their own.
+const distRoot = process.env.APP_DIST_DIR ?? join(projectRoot, "dist");
 
 function filesUnder(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) =>
@@ -9,8 +13,13 @@ function filesUnder(folder: string): string[] {
   );
 }
 
+// Chunks named after their source file (Rolldown's default: `<file name>-<hash>.js`).
+const layoutChunk = /\/AppLayout-[\w-]+\.js$/;
+const adminChunk = /\/(RequireAdmin|AdminPanelPage|UsersPage|GeneralSettingsPage|OperationsSettingsPage|RolesPage|DatabasePage|DocumentTemplatesPage|SuperAdminSwitcherPage|OrganizationManagerPage)-[\w-]+\.js$/;
+const signedInChunk = /\/(HomePage|ProfilePage|CustomersPage)-[\w-]+\.js$/;
+
 test("the built app carries the publishable key and never a secret", () => {
-  const bundle = filesUnder(join(projectRoot, "dist"))
+  const bundle = filesUnder(distRoot)
     .map((file) => readFileSync(file, "utf8"))
     .join("\n");
   const { publishableKey, secretKey, jwtSecret } = localKeys();
@@ -18,4 +27,33 @@ test("the built app carries the publishable key and never a secret", () => {
   expect(bundle).not.toContain(secretKey);
   expect(bundle).not.toContain(jwtSecret);
   expect(bundle).not.toMatch(/sb_secret_/);
+});
+
+test("the layout and the admin pages are chunks of their own that the entry does not preload", () => {
+  const chunks = filesUnder(join(distRoot, "assets")).map((file) => `/${file.split(/[\\/]/).pop()}`);
+  expect(chunks.filter((chunk) => layoutChunk.test(chunk))).toHaveLength(1);
+  expect(chunks.filter((chunk) => adminChunk.test(chunk))).toHaveLength(10);
+  const indexHtml = readFileSync(join(distRoot, "index.html"), "utf8");
+  expect(indexHtml).not.toMatch(/AppLayout-|RequireAdmin-|AdminPanelPage-|HomePage-/);
+});
+
+test("the login page downloads neither the layout nor any signed-in page; an admin page comes on demand", async ({ page }) => {
+  const scripts: string[] = [];
+  page.on("request", (request) => {
+    if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
+  });
+  await page.goto("/login");
+  await expect(page.getByRole("button", { name: "Giriş Yap" })).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  expect(scripts.filter((script) => layoutChunk.test(script) || adminChunk.test(script) || signedInChunk.test(script))).toEqual(
+    [],
+  );
+
+  // Signed in, the layout comes; the admin pages only when one is opened.
+  await enterApp(page, "admin@demo.test");
+  expect(scripts.some((script) => layoutChunk.test(script))).toBe(true);
+  expect(scripts.filter((script) => adminChunk.test(script))).toEqual([]);
+  await page.goto("/admin");
+  await expect(page.getByRole("heading", { level: 1, name: "Yönetim Paneli" })).toBeVisible();
+  expect(scripts.some((script) => /\/AdminPanelPage-/.test(script))).toBe(true);
 });

@@ -1,11 +1,16 @@
 import { Button, Container, Group, Stack, Text, Title } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 
+interface Props {
+  /** Inside the main layout, whose `<main>` already holds it: then it is a section, not a landmark. */
+  embedded?: boolean;
+}
+
 /** The fatal-error screen of spec §2. */
-export function ErrorScreen() {
+export function ErrorScreen({ embedded = false }: Props) {
   const { t } = useTranslation();
   return (
-    <Container component="main" size="sm" py="xl">
+    <Container component={embedded ? "section" : "main"} size="sm" py="xl">
       <Stack align="center" ta="center">
         <Title order={1}>{t("errorScreen.title")}</Title>
         <Text>{t("errorScreen.description")}</Text>

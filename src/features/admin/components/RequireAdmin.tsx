@@ -1,0 +1,49 @@
+import { Alert, Button } from "@mantine/core";
+import { notifications } from "@mantine/notifications";
+import { useEffect } from "react";
+import { useTranslation } from "react-i18next";
+import { Navigate, Outlet } from "react-router-dom";
+import { LoadingScreen } from "../../../components/LoadingScreen.tsx";
+import { useAccess } from "../api/use-access.ts";
+
+interface Props {
+  /** Super admins only (the organization manager and the super-admin switcher). */
+  superAdmin?: boolean;
+}
+
+/**
+ * Layout route of the admin group: renders its pages for an admin (or a super admin) and
+ * sends anyone else home with a notification. Navigation only: the database refuses every
+ * admin call of a non-admin again.
+ */
+export function RequireAdmin({ superAdmin = false }: Props) {
+  const { t } = useTranslation();
+  const access = useAccess();
+
+  if (access.status === "pending") return <LoadingScreen />;
+  if (access.status === "error") {
+    return (
+      <Alert color="red" title={t("shell.contextLoadError")}>
+        <Button variant="default" size="xs" mt="sm" onClick={access.retry}>
+          {t("common.retry")}
+        </Button>
+      </Alert>
+    );
+  }
+  const allowed = superAdmin ? access.superAdmin : access.admin;
+  if (!allowed) return <Refused message={t(superAdmin ? "admin.denied.superAdminOnly" : "admin.denied.adminOnly")} />;
+  return <Outlet />;
+}
+
+export function RequireSuperAdmin() {
+  return <RequireAdmin superAdmin />;
+}
+
+function Refused({ message }: { message: string }) {
+  const { t } = useTranslation();
+  useEffect(() => {
+    // A fixed id: shown once even when React runs the effect twice (StrictMode).
+    notifications.show({ id: "admin-access-denied", color: "red", title: t("admin.denied.title"), message });
+  }, [message, t]);
+  return <Navigate to="/" replace />;
+}

@@ -1,0 +1,25 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { parseRpcResult } from "../../../lib/rpc.ts";
+import { supabase } from "../../../lib/supabase.ts";
+import { currentUserContextQueryOptions } from "../../auth/api/get-current-user-context.ts";
+import { updatedProfileSchema } from "./schemas.ts";
+
+export interface ProfileName {
+  firstName: string;
+  lastName: string;
+}
+
+async function updateMyProfile({ firstName, lastName }: ProfileName) {
+  const { data, error } = await supabase.rpc("update_my_profile", { p_first_name: firstName, p_last_name: lastName });
+  if (error) throw error;
+  return parseRpcResult(updatedProfileSchema, data).user;
+}
+
+/** Saves the signed-in user's own name; the sidebar and the greeting then show the new one. */
+export function useUpdateMyProfile(userId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateMyProfile,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: currentUserContextQueryOptions(userId).queryKey }),
+  });
+}

@@ -1,0 +1,104 @@
+import { Alert, Button, Group, PasswordInput, Stack } from "@mantine/core";
+import { notifications } from "@mantine/notifications";
+import type { ParseKeys } from "i18next";
+import { useForm } from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import { useChangePassword } from "../api/change-password.ts";
+import { passwordChangeError } from "../utils/profile-errors.ts";
+
+interface Values {
+  currentPassword: string;
+  newPassword: string;
+  confirmPassword: string;
+}
+
+interface Props {
+  userId: string;
+  email: string;
+  organizationSlug: string | undefined;
+}
+
+/** Spec §9: at least 6 characters. */
+export const minimumPasswordLength = 6;
+
+const emptyValues: Values = { currentPassword: "", newPassword: "", confirmPassword: "" };
+
+/** Changes the signed-in user's password after checking the current one. */
+export function ChangePasswordForm({ userId, email, organizationSlug }: Props) {
+  const { t } = useTranslation();
+  const change = useChangePassword(userId);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors },
+  } = useForm<Values>({ defaultValues: emptyValues });
+
+  // Validation messages are catalogue keys, translated when shown (so they follow the language).
+  const message = (key: string | undefined) => (key ? t(key as ParseKeys) : undefined);
+  const failure = change.isError ? passwordChangeError(change.error) : undefined;
+  const toggleProps = { "aria-label": t("auth.login.togglePasswordVisibility") };
+
+  const onSubmit = handleSubmit(({ currentPassword, newPassword }) => {
+    change.mutate(
+      { email, organizationSlug, currentPassword, newPassword },
+      {
+        onSuccess: () => {
+          reset(emptyValues);
+          notifications.show({ color: "green", message: t("profile.password.changed") });
+        },
+        onError: (error) => {
+          const { field, key } = passwordChangeError(error);
+          if (field) setError(field, { type: "server", message: key }, { shouldFocus: true });
+        },
+      },
+    );
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      <Stack>
+        {failure && !failure.field && <Alert color="red">{t(failure.key, failure.values ?? {})}</Alert>}
+        {/* Lets password managers file the new password under the right account. */}
+        <input type="text" name="username" autoComplete="username" value={email} readOnly hidden />
+        <PasswordInput
+          label={t("profile.password.current")}
+          autoComplete="current-password"
+          required
+          error={message(errors.currentPassword?.message)}
+          visibilityToggleButtonProps={toggleProps}
+          {...register("currentPassword", { required: "profile.password.errors.currentRequired" })}
+        />
+        <PasswordInput
+          label={t("profile.password.new")}
+          description={t("profile.password.newHint", { min: minimumPasswordLength })}
+          autoComplete="new-password"
+          required
+          error={message(errors.newPassword?.message)}
+          visibilityToggleButtonProps={toggleProps}
+          {...register("newPassword", {
+            required: "profile.password.errors.tooShort",
+            minLength: { value: minimumPasswordLength, message: "profile.password.errors.tooShort" },
+            validate: (value, values) => value !== values.currentPassword || "profile.password.errors.samePassword",
+          })}
+        />
+        <PasswordInput
+          label={t("profile.password.confirm")}
+          autoComplete="new-password"
+          required
+          error={message(errors.confirmPassword?.message)}
+          visibilityToggleButtonProps={toggleProps}
+          {...register("confirmPassword", {
+            validate: (value, values) => value === values.newPassword || "profile.password.errors.mismatch",
+          })}
+        />
+        <Group justify="flex-end">
+          <Button type="submit" loading={change.isPending}>
+            {t("profile.password.submit")}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,80 @@
+import { Alert, Button, Group, Stack, TextInput } from "@mantine/core";
+import { notifications } from "@mantine/notifications";
+import type { ParseKeys } from "i18next";
+import { useForm } from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import { useUpdateMyProfile } from "../api/update-my-profile.ts";
+import { profileNameError } from "../utils/profile-errors.ts";
+
+interface Values {
+  firstName: string;
+  lastName: string;
+}
+
+interface Props {
+  userId: string;
+  firstName: string | null;
+  lastName: string | null;
+}
+
+// The database's limit (update_my_profile): at most 100 characters each, after trimming.
+const maxNameLength = 100;
+
+/** Edits the signed-in user's own first and last name. */
+export function ProfileNameForm({ userId, firstName, lastName }: Props) {
+  const { t } = useTranslation();
+  const update = useUpdateMyProfile(userId);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    formState: { errors, isDirty },
+  } = useForm<Values>({ defaultValues: { firstName: firstName ?? "", lastName: lastName ?? "" } });
+
+  // Validation messages are catalogue keys, translated when shown (so they follow the language).
+  const message = (key: string | undefined) => (key ? t(key as ParseKeys) : undefined);
+  const notTooLong = (value: string) => value.trim().length <= maxNameLength || "profile.name.errors.tooLong";
+
+  const onSubmit = handleSubmit((values) => {
+    update.mutate(
+      { firstName: values.firstName.trim(), lastName: values.lastName.trim() },
+      {
+        onSuccess: (user) => {
+          reset({ firstName: user.first_name ?? "", lastName: user.last_name ?? "" });
+          notifications.show({ color: "green", message: t("profile.name.saved") });
+        },
+      },
+    );
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      <Stack>
+        {update.isError && <Alert color="red">{t(profileNameError(update.error))}</Alert>}
+        <TextInput
+          label={t("profile.name.firstName")}
+          autoComplete="given-name"
+          required
+          error={message(errors.firstName?.message)}
+          {...register("firstName", {
+            validate: {
+              required: (value) => value.trim() !== "" || "profile.name.errors.firstNameRequired",
+              notTooLong,
+            },
+          })}
+        />
+        <TextInput
+          label={t("profile.name.lastName")}
+          autoComplete="family-name"
+          error={message(errors.lastName?.message)}
+          {...register("lastName", { validate: { notTooLong } })}
+        />
+        <Group justify="flex-end">
+          <Button type="submit" loading={update.isPending} disabled={!isDirty}>
+            {t("profile.name.submit")}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,98 @@
+import { AppShell, NavLink, ScrollArea, Skeleton, Stack, Text } from "@mantine/core";
+import { IconLayoutDashboard, IconShieldLock, type Icon } from "@tabler/icons-react";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useLocation } from "react-router-dom";
+import { useCurrentUserContext } from "../../auth/api/get-current-user-context.ts";
+import { useSignedInSession } from "../../auth/session/session-context.ts";
+import { useAccess } from "../../admin/api/use-access.ts";
+import { visibleAdminSections } from "../../admin/sections.ts";
+import { homeNavigation, isCurrentPath, moduleNavigation } from "../navigation.ts";
+import { UserMenu } from "./UserMenu.tsx";
+
+interface Props {
+  /** Called when a link is followed (on a phone, the sidebar then closes). */
+  onNavigate: () => void;
+}
+
+/** The sidebar: the organization, the modules, the admin pages for admins, the user menu. */
+export function Sidebar({ onNavigate }: Props) {
+  const { t } = useTranslation();
+  const session = useSignedInSession();
+  const context = useCurrentUserContext(session.user.id);
+  const access = useAccess();
+  const { pathname } = useLocation();
+  const [adminOpened, setAdminOpened] = useState(() => isCurrentPath("/admin", pathname));
+
+  const link = (path: string, label: string, ItemIcon: Icon, exact = false) => {
+    const current = exact ? pathname === path : isCurrentPath(path, pathname);
+    return (
+      <NavLink
+        key={path}
+        component={Link}
+        to={path}
+        label={label}
+        leftSection={<ItemIcon size={18} stroke={1.6} aria-hidden />}
+        active={current}
+        aria-current={current ? "page" : undefined}
+        onClick={onNavigate}
+      />
+    );
+  };
+
+  return (
+    <>
+      <AppShell.Section px="md" py="sm" style={{ borderBottom: "1px solid var(--app-shell-border-color)" }}>
+        <Text size="xs" c="dimmed">
+          {t("shell.organizationLabel")}
+        </Text>
+        {context.isSuccess ? (
+          <Text fw={600} lineClamp={2}>
+            {context.data.organization?.name ?? t("shell.noOrganization")}
+          </Text>
+        ) : (
+          <Skeleton height={20} mt={4} width="70%" />
+        )}
+      </AppShell.Section>
+
+      <AppShell.Section grow component={ScrollArea} px="xs" py="sm">
+        <Stack gap={2}>
+          {link(homeNavigation.path, t("nav.home"), homeNavigation.icon)}
+          <Text component="h2" size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" pt="md" pb={4}>
+            {t("nav.modules")}
+          </Text>
+          {moduleNavigation.map(({ key, path, icon }) => link(path, t(`modules.${key}.title`), icon))}
+
+          {access.status === "ready" && access.admin && (
+            <>
+              <Text component="h2" size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" pt="md" pb={4}>
+                {t("nav.administration")}
+              </Text>
+              <NavLink
+                component="button"
+                type="button"
+                label={t("nav.adminPages")}
+                leftSection={<IconShieldLock size={18} stroke={1.6} aria-hidden />}
+                opened={adminOpened}
+                onChange={setAdminOpened}
+                aria-expanded={adminOpened}
+                aria-controls="admin-navigation"
+              >
+                <Stack gap={2} id="admin-navigation">
+                  {link("/admin", t("admin.panel.title"), IconLayoutDashboard, true)}
+                  {visibleAdminSections(access.superAdmin).map(({ key, path, icon }) =>
+                    link(path, t(`admin.sections.${key}.title`), icon),
+                  )}
+                </Stack>
+              </NavLink>
+            </>
+          )}
+        </Stack>
+      </AppShell.Section>
+
+      <AppShell.Section p="xs" style={{ borderTop: "1px solid var(--app-shell-border-color)" }}>
+        <UserMenu />
+      </AppShell.Section>
+    </>
+  );
+}
