@@ -4,6 +4,9 @@ import { ErrorScreen } from "../components/ErrorScreen.tsx";
 import { LoadingScreen } from "../components/LoadingScreen.tsx";
 import { RequireAuth } from "../features/auth/components/RequireAuth.tsx";
 import { hiddenOrganizationManagerPath } from "./paths.ts";
+// The login page is the first screen of nearly every visit: it comes with the entry chunk
+// rather than as a second round trip; every other page loads on demand.
+import { LoginPage } from "../features/auth/routes/LoginPage.tsx";
 
 /**
  * A page loaded on demand: each becomes its own chunk, so the first screen (/login) downloads
@@ -14,7 +17,6 @@ function lazyPage<Module>(load: () => Promise<Module>, name: keyof Module) {
   return lazy(async () => ({ default: (await load())[name] as ComponentType }));
 }
 
-const LoginPage = lazyPage(() => import("../features/auth/routes/LoginPage.tsx"), "LoginPage");
 const TermsPage = lazyPage(() => import("../features/auth/routes/TermsPage.tsx"), "TermsPage");
 const SelectOrganizationPage = lazyPage(
   () => import("../features/organizations/routes/SelectOrganizationPage.tsx"),

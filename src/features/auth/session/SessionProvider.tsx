@@ -15,6 +15,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         onUnauthorized: onUnauthorizedResponse,
         signedInAt,
         hasSessionData: hasSignInRecord,
+        hasStoredSession: () => localStorage.getItem(authStorageKey) !== null,
         removeStoredSession: () => localStorage.removeItem(authStorageKey),
         clearSessionData: () => {
           clearSessionData();

@@ -41,7 +41,7 @@ function fakeAuth() {
   return { auth, emit: (event: AuthChangeEvent, value: Session | null) => listener?.(event, value) };
 }
 
-function setUp(options: { signedInAt?: number | null; hasSessionData?: boolean } = {}) {
+function setUp(options: { signedInAt?: number | null; hasSessionData?: boolean; hasStoredSession?: boolean } = {}) {
   const { auth, emit } = fakeAuth();
   let unauthorized: (() => void) | undefined;
   const signedInAt = vi.fn(() => (options.signedInAt === undefined ? start : options.signedInAt));
@@ -55,6 +55,7 @@ function setUp(options: { signedInAt?: number | null; hasSessionData?: boolean }
     },
     signedInAt,
     hasSessionData: () => options.hasSessionData ?? false,
+    hasStoredSession: () => options.hasStoredSession ?? true,
     removeStoredSession,
     clearSessionData,
   });
@@ -99,7 +100,14 @@ describe("start-up", () => {
     expect(status()).toBe("signedIn");
   });
 
-  it("is signed out when nothing is stored", async () => {
+  it("starts signed out at once, without waiting for Auth, when no session is stored", async () => {
+    const { emit, status } = setUp({ hasStoredSession: false });
+    expect(status()).toBe("signedOut");
+    await deliver(emit, "INITIAL_SESSION", null);
+    expect(status()).toBe("signedOut");
+  });
+
+  it("is signed out when Auth finds nothing to restore", async () => {
     const { emit, status, auth } = setUp();
     await deliver(emit, "INITIAL_SESSION", null);
     expect(status()).toBe("signedOut");

@@ -25,6 +25,8 @@ export interface SessionControllerOptions {
   signedInAt(userId: string): number | null;
   /** Whether this browser still holds the data of a session this app started. */
   hasSessionData(): boolean;
+  /** Whether supabase-js has a session stored in this browser at all. */
+  hasStoredSession(): boolean;
   /** Removes supabase-js's stored session directly: used when Auth cannot be reached. */
   removeStoredSession(): void;
   /** Forgets what the app keeps for the session (organization, request token, caches...). */
@@ -50,6 +52,8 @@ export class SessionController {
 
   constructor(private readonly options: SessionControllerOptions) {
     this.now = options.now ?? Date.now;
+    // Nothing stored means nothing to restore: the login page need not wait for Auth.
+    if (!options.hasStoredSession()) this.state = { status: "signedOut" };
   }
 
   getState = (): SessionState => this.state;
