@@ -1,0 +1,46 @@
+/** A stand-in for the caller's Supabase client in function unit tests: only what handlers use. */
+import type { SupabaseClient } from "@supabase/supabase-js";
+
+export interface FakeCallerOptions {
+  /** The user Auth finds for the bearer token (null: Auth refuses it). */
+  user?: { id: string } | null;
+  /** What verify_request_token answers. */
+  tokenValid?: boolean;
+  /** What every other RPC answers. */
+  answer?: { data: unknown; error: unknown };
+}
+
+export interface RecordedCall {
+  name: string;
+  args: Record<string, unknown>;
+}
+
+export function fakeCaller(options: FakeCallerOptions = {}) {
+  const calls: RecordedCall[] = [];
+  const factory = (_authorization: string) =>
+    ({
+      auth: {
+        getUser: () =>
+          Promise.resolve(
+            options.user === null
+              ? { data: { user: null }, error: { message: "invalid JWT" } }
+              : { data: { user: options.user ?? { id: "0b000000-0000-4000-8000-000000000002" } }, error: null },
+          ),
+      },
+      rpc: (name: string, args: Record<string, unknown>) => {
+        calls.push({ name, args });
+        if (name === "verify_request_token") return Promise.resolve({ data: options.tokenValid ?? true, error: null });
+        return Promise.resolve(options.answer ?? { data: { success: true }, error: null });
+      },
+    }) as unknown as SupabaseClient;
+  return { factory, calls };
+}
+
+/** A privileged request as the app sends it. */
+export function privilegedRequest(path: string, body: unknown, headers: Record<string, string> = {}): Request {
+  return new Request(`http://localhost/${path}`, {
+    method: "POST",
+    headers: { Authorization: "Bearer user-jwt", "x-csrf-token": "token-of-this-session", "content-type": "application/json", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}

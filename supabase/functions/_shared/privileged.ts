@@ -1,0 +1,95 @@
+/**
+ * The frame every privileged function shares (admin work): only POST; the caller is
+ * authenticated from their JWT by Auth; the request-forgery token must belong to their
+ * session; the body is validated with zod; then the action runs as the caller, so the
+ * database decides what they may do (auth.uid(), their bound organization). The answer
+ * keeps the RPC's {success, error, code, ...} and gets a fitting HTTP status.
+ */
+import type { SupabaseClient } from "@supabase/supabase-js";
+import { z } from "zod";
+import { failure, json, preflight } from "./http.ts";
+import { checkRequestToken } from "./request-token.ts";
+
+export type CallerClientFactory = (authorization: string) => SupabaseClient;
+
+/** What our RPCs answer: {success, error?, code?, ...}. */
+export type RpcAnswer = { success: boolean; error?: string; code?: string } & Record<string, unknown>;
+
+export type Action<Input> = (caller: SupabaseClient, input: Input) => Promise<RpcAnswer>;
+
+/** HTTP status for a refusal code of the RPCs; anything unlisted is a 400. */
+const statusByCode: Record<string, number> = {
+  authentication_required: 401,
+  admin_required: 403,
+  super_admin_required: 403,
+  self_action: 403,
+  self_delete: 403,
+  user_not_found: 404,
+  email_in_use: 409,
+  has_records: 409,
+  tables_not_found: 409,
+  organization_context_required: 409,
+  update_failed: 500,
+  password_reset_failed: 500,
+  analysis_failed: 500,
+  transfer_failed: 500,
+  server_error: 500,
+};
+
+export function statusFor(answer: RpcAnswer): number {
+  return answer.success ? 200 : (statusByCode[answer.code ?? ""] ?? 400);
+}
+
+/** Calls an RPC as the caller and returns its JSON answer (a database error becomes a 500 answer). */
+export async function callRpc(caller: SupabaseClient, name: string, args: Record<string, unknown>, failureText: string): Promise<RpcAnswer> {
+  const { data, error } = await caller.rpc(name, args);
+  if (error || data === null || typeof data !== "object") {
+    return { success: false, error: failureText, code: "server_error" };
+  }
+  return data as RpcAnswer;
+}
+
+/**
+ * Builds a function from a zod schema of its body (a union on `action`) and one action per
+ * `action` value.
+ */
+export function privilegedHandler<Schema extends z.ZodType<{ action: string }>>(
+  schema: Schema,
+  actions: { [Name in z.output<Schema>["action"]]: Action<Extract<z.output<Schema>, { action: Name }>> },
+  clientForCaller: CallerClientFactory,
+) {
+  return async (request: Request): Promise<Response> => {
+    if (request.method === "OPTIONS") return preflight();
+    if (request.method !== "POST") return failure(405, "Method not allowed");
+
+    const authorization = request.headers.get("Authorization");
+    if (!authorization?.startsWith("Bearer ")) return failure(401, "Authentication required");
+    const caller = clientForCaller(authorization);
+    const { data: userData, error: userError } = await caller.auth.getUser(authorization.slice(7));
+    if (userError || !userData.user) return failure(401, "Authentication required");
+
+    const refused = await checkRequestToken(request, caller);
+    if (refused) return refused;
+
+    let body: unknown;
+    try {
+      body = await request.json();
+    } catch {
+      return failure(400, "Invalid request", "The body must be JSON.");
+    }
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((issue) => ({ path: issue.path.join("."), message: issue.message }));
+      return json({ success: false, error: "Invalid request", code: "invalid_request", issues }, 400);
+    }
+
+    const input = parsed.data as z.output<Schema>;
+    const action = actions[input.action as keyof typeof actions] as Action<typeof input>;
+    try {
+      const answer = await action(caller, input);
+      return json(answer, statusFor(answer));
+    } catch {
+      return failure(500, "Request failed");
+    }
+  };
+}

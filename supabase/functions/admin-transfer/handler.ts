@@ -1,0 +1,49 @@
+/**
+ * Moving a user's records to another user (spec sections 3 and 7): analyse what they own,
+ * list who can receive, transfer the chosen kinds. The database checks the caller and keeps
+ * everything inside one organization; the transfer is all or nothing there.
+ */
+import { z } from "zod";
+import { callRpc, privilegedHandler, type CallerClientFactory } from "../_shared/privileged.ts";
+
+const id = z.guid();
+const organizationSlug = z.string().max(30).nullish();
+
+export const adminTransferRequest = z.discriminatedUnion("action", [
+  z.object({ action: z.literal("analyze"), user_id: id, organization_slug: organizationSlug }),
+  z.object({ action: z.literal("users"), exclude_user_id: id.nullish(), organization_slug: organizationSlug }),
+  z.object({
+    action: z.literal("transfer"),
+    from_user_id: id,
+    to_user_id: id,
+    organization_slug: organizationSlug,
+    // Spec section 9 defaults: deals, customers and tasks on; contracts, quotes, templates off.
+    transfer_deals: z.boolean().default(true),
+    transfer_customers: z.boolean().default(true),
+    transfer_tasks: z.boolean().default(true),
+    transfer_contracts: z.boolean().default(false),
+    transfer_quotes: z.boolean().default(false),
+    transfer_templates: z.boolean().default(false),
+  }),
+]);
+
+export function createHandler(clientForCaller: CallerClientFactory) {
+  return privilegedHandler(
+    adminTransferRequest,
+    {
+      analyze: (caller, input) =>
+        callRpc(caller, "analyze_user_records", {
+          target_user_id: input.user_id,
+          organization_slug: input.organization_slug ?? null,
+        }, "Analysis error"),
+      users: (caller, input) =>
+        callRpc(caller, "get_users_for_transfer", {
+          organization_slug: input.organization_slug ?? null,
+          exclude_user_id: input.exclude_user_id ?? null,
+        }, "Failed to fetch users"),
+      transfer: (caller, { action: _action, ...options }) =>
+        callRpc(caller, "transfer_user_records", { ...options, organization_slug: options.organization_slug ?? null }, "Transfer error"),
+    },
+    clientForCaller,
+  );
+}
