@@ -35,6 +35,9 @@ export type Database = {
 "delete_user_secure":
 { Args: { "p_organization_id"?: string,"p_user_id": string }; Returns: Json
                            },
+"get_audit_log":
+{ Args: { "p_before_id"?: number,"p_limit"?: number,"p_organization_slug"?: string }; Returns: Json
+                           },
 "get_current_user_context":
 { Args: Record<PropertyKey, never>; Returns: Json
                            },
@@ -44,6 +47,9 @@ export type Database = {
 "get_my_organizations":
 { Args: Record<PropertyKey, never>; Returns: Json
                            },
+"get_organization_users":
+{ Args: { "p_descending"?: boolean,"p_limit"?: number,"p_offset"?: number,"p_organization_slug"?: string,"p_role"?: string,"p_search"?: string,"p_sort"?: string,"p_status"?: string }; Returns: Json
+                           },
 "get_user_info_by_email":
 { Args: { "user_email": string }; Returns: Json
                            },
@@ -51,6 +57,9 @@ export type Database = {
 { Args: { "exclude_user_id"?: string,"organization_slug"?: string }; Returns: Json
                            },
 "issue_request_token":
+{ Args: Record<PropertyKey, never>; Returns: Json
+                           },
+"list_organizations":
 { Args: Record<PropertyKey, never>; Returns: Json
                            },
 "lock_user_secure":
@@ -79,6 +88,9 @@ export type Database = {
                            },
 "update_my_profile":
 { Args: { "p_first_name": string,"p_last_name": string }; Returns: Json
+                           },
+"update_organization":
+{ Args: { "p_changes": Json,"p_organization_id": string }; Returns: Json
                            },
 "update_user_last_login":
 { Args: { "p_user_id": string }; Returns: Json

@@ -102,3 +102,49 @@ describe("admin-transfer for an admin", () => {
     ).toMatchObject({ status: 200, body: { success: true, kinds: ["deals", "customers", "tasks"] } });
   });
 });
+
+describe("admin-organizations", () => {
+  it("lets only a super admin manage organizations, with a request token and well-formed input", async () => {
+    const { client: admin, token: adminToken } = await adminOf();
+    expect(await invokeFunction(admin, "admin-organizations", { action: "list" }, adminToken)).toMatchObject({
+      status: 403,
+      body: { code: "super_admin_required" },
+    });
+    const { client: superAdmin, token } = await adminOf("super@demo.test");
+    expect((await invokeFunction(superAdmin, "admin-organizations", { action: "list" })).status).toBe(403);
+    // `plan` is not a field of create (the field is subscription_plan): unknown keys are dropped, the
+    // slug rule is the database's.
+    expect(await invokeFunction(superAdmin, "admin-organizations", { action: "create", slug: "bad slug", name: "X" }, token)).toMatchObject({
+      status: 400,
+      body: { code: "invalid_slug" },
+    });
+    expect((await invokeFunction(superAdmin, "admin-organizations", { action: "update", organization_id: "x" }, token)).status).toBe(400);
+  });
+
+  it("creates an organization, counts its members, and deactivating it ends their work there", async () => {
+    const { client: superAdmin, token } = await adminOf("super@demo.test");
+    const slug = `fn-${Date.now().toString(36)}`;
+    const created = await invokeFunction(superAdmin, "admin-organizations", { action: "create", slug, name: "Fonksiyon A.Ş." }, token);
+    expect(created).toMatchObject({ status: 200, body: { organization: { slug, subscription_plan: "basic" } } });
+    const organizationId = (created.body.organization as { id: string }).id;
+    const duplicate = await invokeFunction(superAdmin, "admin-organizations", { action: "create", slug, name: "Again" }, token);
+    expect(duplicate).toMatchObject({ status: 409, body: { code: "slug_taken" } });
+
+    const member = await createMember(url, { organizationId });
+    const { client: memberClient } = await signedInClient(url, member.email, member.password);
+    const listed = await invokeFunction(superAdmin, "admin-organizations", { action: "list" }, token);
+    expect((listed.body.organizations as { id: string; member_count: number }[]).find((o) => o.id === organizationId)).toMatchObject({
+      member_count: 1,
+    });
+
+    const deactivated = await invokeFunction(
+      superAdmin,
+      "admin-organizations",
+      { action: "update", organization_id: organizationId, changes: { is_active: false, subscription_status: "suspended" } },
+      token,
+    );
+    expect(deactivated).toMatchObject({ status: 200, body: { organization: { is_active: false, subscription_status: "suspended" } } });
+    const { data } = await memberClient.rpc("get_current_user_context");
+    expect(data).toMatchObject({ organization: null });
+  });
+});

@@ -21,7 +21,8 @@ export async function createMember(
     p_role: role,
   });
   expect(created).toMatchObject({ success: true });
-  await client.auth.signOut();
+  // Local scope: the super admin's other sessions (another test's) stay signed in.
+  await client.auth.signOut({ scope: "local" });
   return { email, password, id: (created.user as { id: string }).id };
 }
 

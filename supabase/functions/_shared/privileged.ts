@@ -25,6 +25,8 @@ const statusByCode: Record<string, number> = {
   self_action: 403,
   self_delete: 403,
   user_not_found: 404,
+  organization_not_found: 404,
+  slug_taken: 409,
   email_in_use: 409,
   has_records: 409,
   tables_not_found: 409,

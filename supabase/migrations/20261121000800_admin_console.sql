@@ -1,0 +1,210 @@
+-- What the admin console reads and the organization manager changes (spec sections 2, 6):
+-- the organization's users with search, filters, sort and pages; the audit trail; and, for
+-- super admins, the organizations with their member counts, plan, status and activity.
+
+/**
+ * The members of the caller's organization (an admin's session organization; a super admin
+ * may name one by slug), searched by name or email, filtered by organization role and by
+ * status (active, inactive, locked), sorted, one page at a time.
+ */
+create function public.get_organization_users(
+  p_search text default null, p_role text default null, p_status text default null,
+  p_sort text default 'name', p_descending boolean default false,
+  p_limit integer default 25, p_offset integer default 0, p_organization_slug text default null)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  caller uuid := auth.uid();
+  target_org uuid := private.admin_organization(p_organization_slug);
+  pattern text := '%' || replace(replace(replace(lower(btrim(coalesce(p_search, ''))), '\', '\\'), '%', '\%'), '_', '\_') || '%';
+  page_size integer := least(greatest(coalesce(p_limit, 25), 1), 100);
+begin
+  if caller is null then
+    return private.failure('Authentication required', 'authentication_required');
+  end if;
+  if target_org is null then
+    return private.failure('Organization context required', 'organization_context_required');
+  end if;
+  if not private.is_admin_of(caller, target_org) then
+    return private.failure('Admin privileges required', 'admin_required');
+  end if;
+  if coalesce(p_status, 'all') not in ('all', 'active', 'inactive', 'locked')
+     or coalesce(p_sort, 'name') not in ('name', 'email', 'role', 'last_login_at', 'created_at') then
+    return private.failure('Failed to fetch users', 'invalid_input');
+  end if;
+
+  return (
+    with members as (
+      select p.*, m.role as organization_role, m.is_active as membership_active,
+             (p.locked_until > now()) as locked,
+             count(*) over () as total
+        from private.memberships m
+        join private.profiles p on p.id = m.user_id
+       where m.organization_id = target_org
+         and (p_role is null or m.role = p_role)
+         and (lower(p.email) like pattern or lower(p.first_name || ' ' || p.last_name) like pattern)
+         and case coalesce(p_status, 'all')
+               when 'active' then m.is_active and p.is_active and not coalesce(p.locked_until > now(), false)
+               when 'inactive' then not (m.is_active and p.is_active)
+               when 'locked' then coalesce(p.locked_until > now(), false)
+               else true end
+       order by
+         case when not p_descending then case p_sort when 'email' then p.email when 'role' then m.role
+                                                     when 'name' then lower(p.first_name || ' ' || p.last_name) end end asc,
+         case when p_descending then case p_sort when 'email' then p.email when 'role' then m.role
+                                                 when 'name' then lower(p.first_name || ' ' || p.last_name) end end desc,
+         case when not p_descending then case p_sort when 'last_login_at' then p.last_login_at
+                                                     when 'created_at' then p.created_at end end asc nulls last,
+         case when p_descending then case p_sort when 'last_login_at' then p.last_login_at
+                                                 when 'created_at' then p.created_at end end desc nulls last,
+         p.email
+       limit page_size offset greatest(coalesce(p_offset, 0), 0)
+    )
+    select jsonb_build_object(
+      'success', true,
+      'total', coalesce(max(members.total), 0),
+      'users', coalesce(jsonb_agg(private.user_json(members.id) || jsonb_build_object(
+                 'organization_role', members.organization_role,
+                 'membership_active', members.membership_active,
+                 'locked', coalesce(members.locked, false)) order by members.ordinality), '[]'))
+      from (select members.*, row_number() over () as ordinality from members) as members);
+end;
+$$;
+
+/** The organization's audit trail, newest first (admins of it; a super admin names one by slug). */
+create function public.get_audit_log(p_limit integer default 50, p_before_id bigint default null,
+                                     p_organization_slug text default null)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  caller uuid := auth.uid();
+  target_org uuid := private.admin_organization(p_organization_slug);
+begin
+  if caller is null then
+    return private.failure('Authentication required', 'authentication_required');
+  end if;
+  if target_org is null then
+    return private.failure('Organization context required', 'organization_context_required');
+  end if;
+  if not private.is_admin_of(caller, target_org) then
+    return private.failure('Admin privileges required', 'admin_required');
+  end if;
+  return jsonb_build_object('success', true, 'entries', (
+    select coalesce(jsonb_agg(jsonb_build_object(
+             'id', a.id, 'action', a.action, 'target_type', a.target_type, 'target_id', a.target_id,
+             'details', a.details, 'created_at', a.created_at,
+             'actor', jsonb_build_object('id', a.actor_id, 'email', p.email,
+                                         'first_name', p.first_name, 'last_name', p.last_name))
+             order by a.id desc), '[]')
+      from (select * from private.audit_log l
+             where l.organization_id = target_org and (p_before_id is null or l.id < p_before_id)
+             order by l.id desc
+             limit least(greatest(coalesce(p_limit, 50), 1), 200)) a
+      left join private.profiles p on p.id = a.actor_id));
+end;
+$$;
+
+/** An organization as the organization manager shows it. */
+create function private.organization_json(p_organization_id uuid)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select jsonb_build_object(
+    'id', o.id, 'slug', o.slug, 'name', o.name, 'subscription_plan', o.subscription_plan,
+    'subscription_status', o.subscription_status, 'is_active', o.is_active,
+    'table_prefix_timestamp', o.table_prefix_timestamp, 'template_version', o.template_version,
+    'latest_template_version', private.latest_template_version(),
+    'last_migration_error', o.last_migration_error, 'created_at', o.created_at,
+    'member_count', (select count(*) from private.memberships m where m.organization_id = o.id),
+    'active_member_count', (select count(*) from private.memberships m
+                             where m.organization_id = o.id and m.is_active))
+    from private.organizations o
+   where o.id = p_organization_id;
+$$;
+
+/** Super admin: every organization with its member counts and table status. */
+create function public.list_organizations()
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  if not private.is_super_admin(auth.uid()) then
+    return private.failure('Admin privileges required', 'super_admin_required');
+  end if;
+  return jsonb_build_object('success', true, 'organizations', (
+    select coalesce(jsonb_agg(private.organization_json(o.id) order by o.name, o.slug), '[]')
+      from private.organizations o));
+end;
+$$;
+
+/**
+ * Super admin: changes an organization's name, plan, subscription status or activity. A
+ * deactivated organization's members stop working in it at once (their bindings go).
+ */
+create function public.update_organization(p_organization_id uuid, p_changes jsonb)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  unknown_field text;
+  clean_name text := btrim(p_changes ->> 'name');
+begin
+  if not private.is_super_admin(auth.uid()) then
+    return private.failure('Admin privileges required', 'super_admin_required');
+  end if;
+  if not exists (select 1 from private.organizations o where o.id = p_organization_id) then
+    return private.failure('Organization not found', 'organization_not_found');
+  end if;
+  if jsonb_typeof(p_changes) is distinct from 'object' then
+    return private.failure('Invalid organization change', 'invalid_input');
+  end if;
+  select key into unknown_field from jsonb_object_keys(p_changes) as keys (key)
+   where key not in ('name', 'subscription_plan', 'subscription_status', 'is_active') limit 1;
+  if unknown_field is not null
+     or (p_changes ? 'name' and (clean_name is null or char_length(clean_name) not between 1 and 200))
+     or (p_changes ? 'subscription_plan' and coalesce(p_changes ->> 'subscription_plan', '') !~ '^[a-z][a-z0-9_]{0,29}$')
+     or (p_changes ? 'subscription_status' and coalesce(p_changes ->> 'subscription_status', '') not in ('active', 'trial', 'past_due', 'suspended', 'cancelled'))
+     or (p_changes ? 'is_active' and jsonb_typeof(p_changes -> 'is_active') <> 'boolean') then
+    return private.failure('Invalid organization change', 'invalid_input');
+  end if;
+
+  update private.organizations
+     set name = coalesce(clean_name, name),
+         subscription_plan = coalesce(p_changes ->> 'subscription_plan', subscription_plan),
+         subscription_status = coalesce(p_changes ->> 'subscription_status', subscription_status),
+         is_active = coalesce((p_changes ->> 'is_active')::boolean, is_active),
+         updated_at = now()
+   where id = p_organization_id;
+  if (p_changes ->> 'is_active')::boolean is false then
+    delete from private.session_organizations s where s.organization_id = p_organization_id;
+  end if;
+  perform private.write_audit(p_organization_id, 'organization.updated', 'organization', p_organization_id::text, p_changes);
+  return jsonb_build_object('success', true, 'organization', private.organization_json(p_organization_id));
+end;
+$$;
+
+revoke execute on all functions in schema private from public, anon, authenticated;
+revoke execute on function public.get_organization_users(text, text, text, text, boolean, integer, integer, text) from public, anon, authenticated;
+revoke execute on function public.get_audit_log(integer, bigint, text) from public, anon, authenticated;
+revoke execute on function public.list_organizations() from public, anon, authenticated;
+revoke execute on function public.update_organization(uuid, jsonb) from public, anon, authenticated;
+grant execute on function public.get_organization_users(text, text, text, text, boolean, integer, integer, text) to authenticated;
+grant execute on function public.get_audit_log(integer, bigint, text) to authenticated;
+grant execute on function public.list_organizations() to authenticated;
+grant execute on function public.update_organization(uuid, jsonb) to authenticated;
