@@ -32,6 +32,9 @@ export type Database = {
 "create_user_secure":
 { Args: { "p_email": string,"p_first_name"?: string,"p_last_name"?: string,"p_organization_id": string,"p_password": string,"p_role"?: string }; Returns: Json
                            },
+"delete_role":
+{ Args: { "p_key": string }; Returns: Json
+                           },
 "delete_user_secure":
 { Args: { "p_organization_id"?: string,"p_user_id": string }; Returns: Json
                            },
@@ -47,8 +50,14 @@ export type Database = {
 "get_my_organizations":
 { Args: Record<PropertyKey, never>; Returns: Json
                            },
+"get_organization_settings":
+{ Args: Record<PropertyKey, never>; Returns: Json
+                           },
 "get_organization_users":
 { Args: { "p_descending"?: boolean,"p_limit"?: number,"p_offset"?: number,"p_organization_slug"?: string,"p_role"?: string,"p_search"?: string,"p_sort"?: string,"p_status"?: string }; Returns: Json
+                           },
+"get_roles":
+{ Args: Record<PropertyKey, never>; Returns: Json
                            },
 "get_user_info_by_email":
 { Args: { "user_email": string }; Returns: Json
@@ -67,6 +76,9 @@ export type Database = {
                            },
 "resolve_table_name_bypass":
 { Args: { "base_table_name": string,"org_slug": string }; Returns: Json
+                           },
+"save_role":
+{ Args: { "p_key": string,"p_name": string,"p_permissions": Json }; Returns: Json
                            },
 "secure_login_prepare_auth":
 { Args: { "p_email": string,"p_organization_slug"?: string,"p_password": string }; Returns: Json
@@ -91,6 +103,9 @@ export type Database = {
                            },
 "update_organization":
 { Args: { "p_changes": Json,"p_organization_id": string }; Returns: Json
+                           },
+"update_organization_settings":
+{ Args: { "p_changes": Json }; Returns: Json
                            },
 "update_user_last_login":
 { Args: { "p_user_id": string }; Returns: Json
