@@ -53,6 +53,9 @@ export type Database = {
 "get_organization_settings":
 { Args: Record<PropertyKey, never>; Returns: Json
                            },
+"get_organization_tables":
+{ Args: { "p_organization_slug"?: string }; Returns: Json
+                           },
 "get_organization_users":
 { Args: { "p_descending"?: boolean,"p_limit"?: number,"p_offset"?: number,"p_organization_slug"?: string,"p_role"?: string,"p_search"?: string,"p_sort"?: string,"p_status"?: string }; Returns: Json
                            },
@@ -85,6 +88,9 @@ export type Database = {
                            },
 "simple_reset_password":
 { Args: { "p_new_password": string,"p_user_id": string }; Returns: Json
+                           },
+"super_admin_switch_organization":
+{ Args: { "p_organization_id": string }; Returns: Json
                            },
 "sync_user_password":
 { Args: { "p_email": string,"p_password": string }; Returns: Json
