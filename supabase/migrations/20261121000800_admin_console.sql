@@ -3,6 +3,21 @@
 -- super admins, the organizations with their member counts, plan, status and activity.
 
 /**
+ * Turkish-aware search folding (DESIGN.md D7): İ/I/ı/i, Ş/ş, Ğ/ğ, Ü/ü, Ö/ö and Ç/ç fold to
+ * their plain Latin letters and everything is lowercased, so "isik", "Işık" and "IŞIK"
+ * compare equal whatever the database collation.
+ */
+create function private.fold_search(p_text text)
+returns text
+language sql
+immutable
+parallel safe
+set search_path = ''
+as $$
+  select lower(translate(p_text, 'İIıŞşĞğÜüÖöÇç', 'iiiSsGgUuOoCc'));
+$$;
+
+/**
  * The members of the caller's organization (an admin's session organization; a super admin
  * may name one by slug), searched by name or email, filtered by organization role and by
  * status (active, inactive, locked), sorted, one page at a time.
@@ -20,7 +35,11 @@ as $$
 declare
   caller uuid := auth.uid();
   target_org uuid := private.admin_organization(p_organization_slug);
-  pattern text := '%' || replace(replace(replace(lower(btrim(coalesce(p_search, ''))), '\', '\\'), '%', '\%'), '_', '\_') || '%';
+  sort_key text := coalesce(p_sort, 'name');
+  descending boolean := coalesce(p_descending, false);
+  status_filter text := coalesce(p_status, 'all');
+  -- LIKE's wildcards in the search are meant literally.
+  pattern text := '%' || replace(replace(replace(private.fold_search(btrim(coalesce(p_search, ''))), '\', '\\'), '%', '\%'), '_', '\_') || '%';
   page_size integer := least(greatest(coalesce(p_limit, 25), 1), 100);
 begin
   if caller is null then
@@ -32,46 +51,52 @@ begin
   if not private.is_admin_of(caller, target_org) then
     return private.failure('Admin privileges required', 'admin_required');
   end if;
-  if coalesce(p_status, 'all') not in ('all', 'active', 'inactive', 'locked')
-     or coalesce(p_sort, 'name') not in ('name', 'email', 'role', 'last_login_at', 'created_at') then
+  if status_filter not in ('all', 'active', 'inactive', 'locked')
+     or sort_key not in ('name', 'email', 'role', 'last_login_at', 'created_at') then
     return private.failure('Failed to fetch users', 'invalid_input');
   end if;
 
   return (
-    with members as (
+    with matching as (
       select p.*, m.role as organization_role, m.is_active as membership_active,
-             (p.locked_until > now()) as locked,
-             count(*) over () as total
+             coalesce(p.locked_until > now(), false) as locked
         from private.memberships m
         join private.profiles p on p.id = m.user_id
        where m.organization_id = target_org
          and (p_role is null or m.role = p_role)
-         and (lower(p.email) like pattern or lower(p.first_name || ' ' || p.last_name) like pattern)
-         and case coalesce(p_status, 'all')
+         and (private.fold_search(p.email) like pattern
+              or private.fold_search(p.first_name || ' ' || p.last_name) like pattern)
+         and case status_filter
                when 'active' then m.is_active and p.is_active and not coalesce(p.locked_until > now(), false)
                when 'inactive' then not (m.is_active and p.is_active)
                when 'locked' then coalesce(p.locked_until > now(), false)
                else true end
-       order by
-         case when not p_descending then case p_sort when 'email' then p.email when 'role' then m.role
-                                                     when 'name' then lower(p.first_name || ' ' || p.last_name) end end asc,
-         case when p_descending then case p_sort when 'email' then p.email when 'role' then m.role
-                                                 when 'name' then lower(p.first_name || ' ' || p.last_name) end end desc,
-         case when not p_descending then case p_sort when 'last_login_at' then p.last_login_at
-                                                     when 'created_at' then p.created_at end end asc nulls last,
-         case when p_descending then case p_sort when 'last_login_at' then p.last_login_at
-                                                 when 'created_at' then p.created_at end end desc nulls last,
-         p.email
-       limit page_size offset greatest(coalesce(p_offset, 0), 0)
+    ),
+    page as (
+      select matching.*,
+             row_number() over (order by
+               case when not descending then case sort_key when 'email' then matching.email when 'role' then matching.organization_role
+                 when 'name' then private.fold_search(matching.first_name || ' ' || matching.last_name) end end asc,
+               case when descending then case sort_key when 'email' then matching.email when 'role' then matching.organization_role
+                 when 'name' then private.fold_search(matching.first_name || ' ' || matching.last_name) end end desc,
+               case when not descending then case sort_key when 'last_login_at' then matching.last_login_at
+                 when 'created_at' then matching.created_at end end asc nulls last,
+               case when descending then case sort_key when 'last_login_at' then matching.last_login_at
+                 when 'created_at' then matching.created_at end end desc nulls last,
+               matching.email) as position
+        from matching
     )
     select jsonb_build_object(
       'success', true,
-      'total', coalesce(max(members.total), 0),
-      'users', coalesce(jsonb_agg(private.user_json(members.id) || jsonb_build_object(
-                 'organization_role', members.organization_role,
-                 'membership_active', members.membership_active,
-                 'locked', coalesce(members.locked, false)) order by members.ordinality), '[]'))
-      from (select members.*, row_number() over () as ordinality from members) as members);
+      'total', (select count(*) from matching),
+      'users', coalesce((
+        select jsonb_agg(private.user_json(page.id) || jsonb_build_object(
+                 'organization_role', page.organization_role,
+                 'membership_active', page.membership_active,
+                 'locked', page.locked) order by page.position)
+          from page
+         where page.position > greatest(coalesce(p_offset, 0), 0)
+           and page.position <= greatest(coalesce(p_offset, 0), 0) + page_size), '[]')));
 end;
 $$;
 
@@ -177,9 +202,11 @@ begin
   select key into unknown_field from jsonb_object_keys(p_changes) as keys (key)
    where key not in ('name', 'subscription_plan', 'subscription_status', 'is_active') limit 1;
   if unknown_field is not null
-     or (p_changes ? 'name' and (clean_name is null or char_length(clean_name) not between 1 and 200))
-     or (p_changes ? 'subscription_plan' and coalesce(p_changes ->> 'subscription_plan', '') !~ '^[a-z][a-z0-9_]{0,29}$')
-     or (p_changes ? 'subscription_status' and coalesce(p_changes ->> 'subscription_status', '') not in ('active', 'trial', 'past_due', 'suspended', 'cancelled'))
+     or (p_changes ? 'name' and (jsonb_typeof(p_changes -> 'name') <> 'string'
+                                 or char_length(clean_name) not between 1 and 200))
+     or (p_changes ? 'subscription_plan' and (jsonb_typeof(p_changes -> 'subscription_plan') <> 'string'
+                                              or (p_changes ->> 'subscription_plan') !~ '^[a-z][a-z0-9_]{0,29}$'))
+     or (p_changes ? 'subscription_status' and coalesce(p_changes #>> '{subscription_status}', '') not in ('active', 'trial', 'past_due', 'suspended', 'cancelled'))
      or (p_changes ? 'is_active' and jsonb_typeof(p_changes -> 'is_active') <> 'boolean') then
     return private.failure('Invalid organization change', 'invalid_input');
   end if;
