@@ -208,7 +208,7 @@ as $$
         where jsonb_typeof(stage) <> 'object'
            or coalesce(stage ->> 'key', '') !~ '^[a-z][a-z0-9_]{0,39}$'
            or char_length(btrim(coalesce(stage ->> 'name', ''))) not between 1 and 60
-           or jsonb_typeof(stage -> 'probability') <> 'number'
+           or coalesce(jsonb_typeof(stage -> 'probability'), '') <> 'number'
            or (stage ->> 'probability')::numeric not between 0 and 100
            or coalesce(stage ->> 'outcome', '') not in ('open', 'won', 'lost'))
      and (select count(distinct stage ->> 'key') = count(*) from jsonb_array_elements(p_stages) stage)
@@ -244,7 +244,7 @@ begin
   select key into invalid_field
     from jsonb_each(p_changes) as change (key, value)
    where not case key
-     when 'name' then char_length(btrim(coalesce(value #>> '{}', ''))) between 1 and 200
+     when 'name' then jsonb_typeof(value) = 'string' and char_length(btrim(value #>> '{}')) between 1 and 200
      when 'logo_path' then value = 'null' or (jsonb_typeof(value) = 'string' and char_length(value #>> '{}') <= 500)
      when 'default_currency' then coalesce(value #>> '{}', '') ~ '^[A-Z]{3}$'
      when 'default_vat_rate' then jsonb_typeof(value) = 'number' and (value #>> '{}')::numeric between 0 and 100
@@ -257,7 +257,7 @@ begin
      when 'quote_number_pattern' then char_length(coalesce(value #>> '{}', '')) between 1 and 60
                                       and (value #>> '{}') ~ '\{SEQ(:[1-9])?\}'
      when 'quote_validity_days' then jsonb_typeof(value) = 'number' and (value #>> '{}') ~ '^\d+$'
-                                     and (value #>> '{}')::integer between 1 and 365
+                                     and (value #>> '{}')::numeric between 1 and 365
      else false end
    limit 1;
   if invalid_field is not null then
