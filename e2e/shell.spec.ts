@@ -84,7 +84,7 @@ test.describe("the admin group", () => {
     await expect(page).toHaveURL(/\/admin\/document-templates$/);
     await expect(h1(page)).toHaveText("Belge Şablonları");
 
-    for (const path of ["/admin/general-settings", "/admin/operations-settings", "/admin/database", "/admin/users"]) {
+    for (const path of ["/admin/general-settings", "/admin/operations-settings", "/admin/database"]) {
       await page.goto(path);
       await expect(page).toHaveURL(new RegExp(`${path}$`));
       await expect(page.getByText("Bu yönetim sayfası yakında kullanıma açılacak.")).toBeVisible();

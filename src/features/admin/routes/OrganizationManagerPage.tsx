@@ -1,17 +1,102 @@
-import { IconBuildingSkyscraper } from "@tabler/icons-react";
+import { Alert, Button, Card, Group, Stack, Text, TextInput, Title } from "@mantine/core";
+import { IconPlus, IconSearch } from "@tabler/icons-react";
+import { useId, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ModulePlaceholder } from "../../../components/ModulePlaceholder.tsx";
+import { LoadingScreen } from "../../../components/LoadingScreen.tsx";
+import { useCurrentUserContext } from "../../auth/api/get-current-user-context.ts";
+import { useSignedInSession } from "../../auth/session/session-context.ts";
+import { useManagedOrganizations } from "../organizations/api/organizations.ts";
+import type { ManagedOrganization } from "../organizations/api/schemas.ts";
+import { ConfirmActivityModal } from "../organizations/components/ConfirmActivityModal.tsx";
+import { CreateOrganizationModal } from "../organizations/components/CreateOrganizationModal.tsx";
+import { EditOrganizationModal } from "../organizations/components/EditOrganizationModal.tsx";
+import { OrganizationsTable } from "../organizations/components/OrganizationsTable.tsx";
+import { filterOrganizations } from "../organizations/utils/organizations.ts";
 
-/** Admin page "organizationManager"; it stays empty until it is built. */
+/**
+ * The organization manager (super admins only; RequireSuperAdmin guards the route and the
+ * database refuses anyone else): every organization, created, edited, deactivated here.
+ */
 export function OrganizationManagerPage() {
   const { t } = useTranslation();
+  const session = useSignedInSession();
+  const userId = session.user.id;
+  const context = useCurrentUserContext(userId);
+  const organizations = useManagedOrganizations(userId);
+  const [search, setSearch] = useState("");
+  const [creating, setCreating] = useState(false);
+  const [editingId, setEditingId] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState<ManagedOrganization | null>(null);
+  const tableTitleId = useId();
+
+  const all = useMemo(() => organizations.data ?? [], [organizations.data]);
+  const shown = useMemo(() => filterOrganizations(all, search), [all, search]);
+  const knownSlugs = useMemo(() => all.map((organization) => organization.slug), [all]);
+  // The row being edited, fresh from the list (it refetches after every write).
+  const editing = all.find((organization) => organization.id === editingId) ?? null;
+
   return (
-    <ModulePlaceholder
-      title={t("admin.sections.organizationManager.title")}
-      description={t("admin.sections.organizationManager.description")}
-      emptyTitle={t("admin.sections.organizationManager.emptyTitle")}
-      emptyDescription={t("admin.comingSoon")}
-      icon={<IconBuildingSkyscraper size={28} aria-hidden />}
-    />
+    <Stack gap="lg">
+      <Group justify="space-between" align="flex-start">
+        <Stack gap={4}>
+          <Title order={1}>{t("admin.sections.organizationManager.title")}</Title>
+          <Text c="dimmed">{t("admin.sections.organizationManager.description")}</Text>
+        </Stack>
+        <Button leftSection={<IconPlus size={18} aria-hidden />} onClick={() => setCreating(true)}>
+          {t("organizationManager.create")}
+        </Button>
+      </Group>
+
+      <Card withBorder padding="lg" component="section" aria-labelledby={tableTitleId}>
+        <Group justify="space-between" align="flex-end" mb="md">
+          <Stack gap={2}>
+            <Title order={2} size="h4" id={tableTitleId}>
+              {t("organizationManager.tableLabel")}
+            </Title>
+            {organizations.isSuccess && (
+              <Text size="sm" c="dimmed">
+                {t("organizationManager.count", { count: all.length })}
+              </Text>
+            )}
+          </Stack>
+          <TextInput
+            type="search"
+            label={t("organizationManager.searchLabel")}
+            placeholder={t("organizationManager.searchPlaceholder")}
+            leftSection={<IconSearch size={16} aria-hidden />}
+            value={search}
+            onChange={(event) => setSearch(event.currentTarget.value)}
+            w={{ base: "100%", sm: 280 }}
+          />
+        </Group>
+
+        {organizations.isPending ? (
+          <LoadingScreen compact />
+        ) : organizations.isError ? (
+          <Alert color="red" title={t("organizationManager.loadError")}>
+            <Button variant="default" size="xs" mt="sm" onClick={() => void organizations.refetch()}>
+              {t("common.retry")}
+            </Button>
+          </Alert>
+        ) : shown.length === 0 ? (
+          <Text>{t(all.length === 0 ? "organizationManager.empty" : "organizationManager.noMatch")}</Text>
+        ) : (
+          <OrganizationsTable organizations={shown} labelledBy={tableTitleId} onEdit={(organization) => setEditingId(organization.id)} />
+        )}
+      </Card>
+
+      <CreateOrganizationModal userId={userId} opened={creating} onClose={() => setCreating(false)} knownSlugs={knownSlugs} />
+      <EditOrganizationModal
+        userId={userId}
+        organization={editing}
+        currentOrganizationId={context.data?.organization?.id}
+        onClose={() => setEditingId(null)}
+        onToggleActive={(organization) => {
+          setEditingId(null);
+          setConfirming(organization);
+        }}
+      />
+      <ConfirmActivityModal userId={userId} organization={confirming} onClose={() => setConfirming(null)} />
+    </Stack>
   );
 }

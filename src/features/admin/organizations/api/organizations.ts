@@ -1,0 +1,90 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { invokePrivileged } from "../../../../lib/privileged-functions.ts";
+import { parseRpcResult } from "../../../../lib/rpc.ts";
+import { supabase } from "../../../../lib/supabase.ts";
+import { currentUserContextQueryOptions } from "../../../auth/api/get-current-user-context.ts";
+import { myOrganizationsQueryOptions } from "../../../organizations/api/get-my-organizations.ts";
+import { organizationListSchema, organizationWriteSchema, slugValidationSchema, type ManagedOrganization } from "./schemas.ts";
+
+const functionName = "admin-organizations";
+
+async function listOrganizations(): Promise<ManagedOrganization[]> {
+  const data = await invokePrivileged(functionName, { action: "list" });
+  return parseRpcResult(organizationListSchema, data).organizations;
+}
+
+// Every organization, as the super admin sees it: keyed by the user like their other data.
+export function managedOrganizationsQueryOptions(userId: string) {
+  return queryOptions({
+    queryKey: ["users", userId, "organization-manager", "organizations"],
+    queryFn: listOrganizations,
+  });
+}
+
+export function useManagedOrganizations(userId: string) {
+  return useQuery(managedOrganizationsQueryOptions(userId));
+}
+
+/** The database's verdict on a slug's form (not whether it is free). */
+async function validateSlug(slug: string): Promise<boolean> {
+  const { data, error } = await supabase.rpc("validate_organization_slug", { org_slug: slug });
+  if (error) throw error;
+  return parseRpcResult(slugValidationSchema, data).valid;
+}
+
+export function useSlugValidation(userId: string, slug: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ["users", userId, "organization-manager", "slug-validation", slug],
+    queryFn: () => validateSlug(slug),
+    enabled,
+    staleTime: Infinity,
+    retry: false,
+  });
+}
+
+export interface NewOrganization {
+  slug: string;
+  name: string;
+  plan: string;
+}
+
+async function createOrganization({ slug, name, plan }: NewOrganization) {
+  const data = await invokePrivileged(functionName, { action: "create", slug, name, subscription_plan: plan });
+  return parseRpcResult(organizationWriteSchema, data).organization;
+}
+
+export interface OrganizationChanges {
+  name?: string;
+  subscription_plan?: string;
+  subscription_status?: string;
+  is_active?: boolean;
+}
+
+async function updateOrganization({ organizationId, changes }: { organizationId: string; changes: OrganizationChanges }) {
+  const data = await invokePrivileged(functionName, { action: "update", organization_id: organizationId, changes });
+  return parseRpcResult(organizationWriteSchema, data).organization;
+}
+
+/**
+ * After a write: the list again, the super admin's organization choices, and their own
+ * context (the sidebar names the organization they work in, which may have been renamed).
+ */
+function useRefetchAfterWrite(userId: string) {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: managedOrganizationsQueryOptions(userId).queryKey }),
+      queryClient.invalidateQueries({ queryKey: myOrganizationsQueryOptions(userId).queryKey }),
+      queryClient.invalidateQueries({ queryKey: currentUserContextQueryOptions(userId).queryKey }),
+    ]);
+}
+
+export function useCreateOrganization(userId: string) {
+  const refetch = useRefetchAfterWrite(userId);
+  return useMutation({ mutationFn: createOrganization, onSuccess: refetch });
+}
+
+export function useUpdateOrganization(userId: string) {
+  const refetch = useRefetchAfterWrite(userId);
+  return useMutation({ mutationFn: updateOrganization, onSettled: refetch });
+}

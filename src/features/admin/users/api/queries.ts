@@ -1,0 +1,72 @@
+import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
+import { invokePrivileged } from "../../../../lib/privileged-functions.ts";
+import { parseRpcResult } from "../../../../lib/rpc.ts";
+import { supabase } from "../../../../lib/supabase.ts";
+import { loginAttemptsSchema } from "../../../profile/api/schemas.ts";
+import { adminUserKeys, userListArgs, type UserListArgs, type UserListState } from "../utils/list-params.ts";
+import {
+  organizationUsersSchema,
+  recordAnalysisSchema,
+  transferCandidatesSchema,
+  type OrganizationUsers,
+} from "./schemas.ts";
+import type { UsersScope } from "./scope.ts";
+
+/** Login attempts an admin sees for a member (spec section 9: the 20 newest). */
+export const LOGIN_ATTEMPTS_LIMIT = 20;
+
+async function getOrganizationUsers(args: UserListArgs): Promise<OrganizationUsers> {
+  const { data, error } = await supabase.rpc("get_organization_users", {
+    ...args,
+    // The generated types spell optional text arguments as non-null.
+    p_search: args.p_search ?? undefined,
+    p_role: args.p_role ?? undefined,
+    p_status: args.p_status ?? undefined,
+  });
+  if (error) throw error;
+  return parseRpcResult(organizationUsersSchema, data);
+}
+
+export function organizationUsersQueryOptions(scope: UsersScope, state: UserListState) {
+  const args = userListArgs(state);
+  return queryOptions({
+    queryKey: adminUserKeys.list(scope.sessionUserId, scope.organizationId, args),
+    queryFn: () => getOrganizationUsers(args),
+    // The previous page stays on screen while the next one loads.
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useOrganizationUsers(scope: UsersScope, state: UserListState) {
+  return useQuery(organizationUsersQueryOptions(scope, state));
+}
+
+export function useUserLoginAttempts(scope: UsersScope, userId: string) {
+  return useQuery({
+    queryKey: adminUserKeys.loginAttempts(scope.sessionUserId, scope.organizationId, userId),
+    queryFn: async () => {
+      const { data, error } = await supabase.rpc("get_login_attempts", { p_user_id: userId, p_limit: LOGIN_ATTEMPTS_LIMIT });
+      if (error) throw error;
+      return parseRpcResult(loginAttemptsSchema, data).attempts;
+    },
+  });
+}
+
+export function useRecordAnalysis(scope: UsersScope, userId: string) {
+  return useQuery({
+    queryKey: adminUserKeys.recordAnalysis(scope.sessionUserId, scope.organizationId, userId),
+    queryFn: async () =>
+      parseRpcResult(recordAnalysisSchema, await invokePrivileged("admin-transfer", { action: "analyze", user_id: userId })),
+  });
+}
+
+export function useTransferCandidates(scope: UsersScope, excludeUserId: string) {
+  return useQuery({
+    queryKey: adminUserKeys.transferCandidates(scope.sessionUserId, scope.organizationId, excludeUserId),
+    queryFn: async () =>
+      parseRpcResult(
+        transferCandidatesSchema,
+        await invokePrivileged("admin-transfer", { action: "users", exclude_user_id: excludeUserId }),
+      ).users,
+  });
+}

@@ -1,0 +1,100 @@
+/** The list's state on screen and what it asks `get_organization_users` for. */
+
+/** Membership roles an admin can give (labels: organizations.roles.*). */
+export const organizationRoles = ["admin", "manager", "sales", "user", "viewer"] as const;
+export type OrganizationRole = (typeof organizationRoles)[number];
+
+export const userStatuses = ["active", "inactive", "locked"] as const;
+export type UserStatus = (typeof userStatuses)[number];
+
+export const sortKeys = ["name", "email", "role", "last_login_at", "created_at"] as const;
+export type SortKey = (typeof sortKeys)[number];
+
+/** Rows per page (the RPC allows up to 100). */
+export const PAGE_SIZE = 25;
+
+export interface UserListState {
+  search: string;
+  role: OrganizationRole | null;
+  status: UserStatus | null;
+  sort: SortKey;
+  descending: boolean;
+  /** 1-based. */
+  page: number;
+}
+
+export const initialListState: UserListState = {
+  search: "",
+  role: null,
+  status: null,
+  sort: "name",
+  descending: false,
+  page: 1,
+};
+
+export interface UserListArgs {
+  p_search: string | null;
+  p_role: OrganizationRole | null;
+  p_status: UserStatus | null;
+  p_sort: SortKey;
+  p_descending: boolean;
+  p_limit: number;
+  p_offset: number;
+}
+
+/** The RPC's arguments for a state: a blank search is no search, the page becomes an offset. */
+export function userListArgs(state: UserListState): UserListArgs {
+  const search = state.search.trim();
+  return {
+    p_search: search === "" ? null : search,
+    p_role: state.role,
+    p_status: state.status,
+    p_sort: state.sort,
+    p_descending: state.descending,
+    p_limit: PAGE_SIZE,
+    p_offset: (Math.max(1, Math.floor(state.page)) - 1) * PAGE_SIZE,
+  };
+}
+
+/**
+ * A click on a column header: the same column flips the direction, another one sorts by it
+ * (dates newest first, text A to Z). Either way the list goes back to its first page.
+ */
+export function sortBy(state: UserListState, column: SortKey): UserListState {
+  if (state.sort === column) return { ...state, descending: !state.descending, page: 1 };
+  const newestFirst = column === "last_login_at" || column === "created_at";
+  return { ...state, sort: column, descending: newestFirst, page: 1 };
+}
+
+/** A new search or filter starts again from the first page. */
+export function withFilter(state: UserListState, change: Partial<Pick<UserListState, "search" | "role" | "status">>) {
+  return { ...state, ...change, page: 1 };
+}
+
+export function pageCount(total: number): number {
+  return Math.max(1, Math.ceil(total / PAGE_SIZE));
+}
+
+export function isOrganizationRole(value: string | null): value is OrganizationRole {
+  return organizationRoles.includes(value as OrganizationRole);
+}
+
+export function isUserStatus(value: string | null): value is UserStatus {
+  return userStatuses.includes(value as UserStatus);
+}
+
+/**
+ * Query keys. They start with the signed-in user's id (like the user context's), so signing
+ * in again or binding the session drops them; then the organization the list belongs to.
+ */
+export const adminUserKeys = {
+  all: (sessionUserId: string, organizationId: string) => ["users", sessionUserId, "admin-users", organizationId] as const,
+  list: (sessionUserId: string, organizationId: string, args: UserListArgs) =>
+    [...adminUserKeys.all(sessionUserId, organizationId), "list", args] as const,
+  loginAttempts: (sessionUserId: string, organizationId: string, userId: string) =>
+    [...adminUserKeys.all(sessionUserId, organizationId), "login-attempts", userId] as const,
+  recordAnalysis: (sessionUserId: string, organizationId: string, userId: string) =>
+    [...adminUserKeys.all(sessionUserId, organizationId), "records", userId] as const,
+  transferCandidates: (sessionUserId: string, organizationId: string, excludeUserId: string) =>
+    [...adminUserKeys.all(sessionUserId, organizationId), "transfer-candidates", excludeUserId] as const,
+};

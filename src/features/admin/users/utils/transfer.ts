@@ -1,0 +1,28 @@
+import { transferKinds, type TransferKind } from "../api/schemas.ts";
+
+export type TransferOptions = Record<TransferKind, boolean>;
+
+/** Spec section 9: deals, customers and tasks on; contracts, quotes and templates off. */
+export const defaultTransferOptions: TransferOptions = {
+  deals: true,
+  customers: true,
+  tasks: true,
+  contracts: false,
+  quotes: false,
+  templates: false,
+};
+
+/** The `admin-transfer` request that moves the chosen kinds from one user to another. */
+export function transferRequest(fromUserId: string, toUserId: string, options: TransferOptions) {
+  return {
+    action: "transfer" as const,
+    from_user_id: fromUserId,
+    to_user_id: toUserId,
+    ...Object.fromEntries(transferKinds.map((kind) => [`transfer_${kind}`, options[kind]])),
+  } as { action: "transfer"; from_user_id: string; to_user_id: string } & Record<`transfer_${TransferKind}`, boolean>;
+}
+
+/** Whether at least one kind is chosen (a transfer of nothing is pointless). */
+export function anyKindChosen(options: TransferOptions): boolean {
+  return transferKinds.some((kind) => options[kind]);
+}

@@ -1,0 +1,92 @@
+import { FunctionsFetchError, FunctionsRelayError } from "@supabase/supabase-js";
+import { RpcError } from "../../../../lib/rpc.ts";
+
+/** The form fields a refusal can belong under (the create, edit and reset forms share them). */
+export type UserField = "email" | "password" | "firstName" | "lastName" | "role";
+
+/** Refusal codes of `admin-users` and `admin-transfer` the screen has a text for. */
+export const knownErrorCodes = [
+  "invalid_email",
+  "password_too_short",
+  "password_too_long",
+  "organization_required",
+  "email_in_use",
+  "admin_required",
+  "super_admin_required",
+  "self_delete",
+  "self_action",
+  "has_records",
+  "user_not_found",
+  "invalid_role",
+  "name_too_long",
+  "invalid_users",
+  "tables_not_found",
+] as const;
+export type KnownErrorCode = (typeof knownErrorCodes)[number];
+
+export type UserErrorKey = `adminUsers.errors.${KnownErrorCode | "network" | "unknown"}`;
+
+export interface UserAdminError {
+  /** The field the message belongs under; none for a message about the whole action. */
+  field?: UserField;
+  key: UserErrorKey;
+  /** has_records: the user's records per table, to show before offering the transfer. */
+  records?: Record<string, number>;
+}
+
+const fieldByCode: Partial<Record<KnownErrorCode, UserField>> = {
+  invalid_email: "email",
+  email_in_use: "email",
+  password_too_short: "password",
+  password_too_long: "password",
+  name_too_long: "firstName",
+  invalid_role: "role",
+};
+
+function isKnownCode(code: string | undefined): code is KnownErrorCode {
+  return knownErrorCodes.includes(code as KnownErrorCode);
+}
+
+function recordCounts(value: unknown): Record<string, number> {
+  if (typeof value !== "object" || value === null) return {};
+  return Object.fromEntries(
+    Object.entries(value).filter((entry): entry is [string, number] => typeof entry[1] === "number" && entry[1] > 0),
+  );
+}
+
+/**
+ * Maps a failed user administration call to a translated message (and the field it concerns),
+ * so that no raw error text reaches the screen.
+ */
+export function userAdminError(error: unknown): UserAdminError {
+  if (error instanceof RpcError) {
+    if (!isKnownCode(error.code)) return { key: "adminUsers.errors.unknown" };
+    const mapped: UserAdminError = { key: `adminUsers.errors.${error.code}` };
+    const field = fieldByCode[error.code];
+    if (field) mapped.field = field;
+    if (error.code === "has_records") mapped.records = recordCounts(error.details.records);
+    return mapped;
+  }
+  if (error instanceof FunctionsFetchError || error instanceof FunctionsRelayError) {
+    return { key: "adminUsers.errors.network" };
+  }
+  if (error instanceof TypeError && /fetch/i.test(error.message)) return { key: "adminUsers.errors.network" };
+  return { key: "adminUsers.errors.unknown" };
+}
+
+/** Tables a has_records refusal counts, with their labels (adminUsers.records.*). */
+export const recordTables = [
+  "deals",
+  "customers",
+  "contacts",
+  "tasks",
+  "contracts",
+  "quotes",
+  "quote_items",
+  "document_templates",
+] as const;
+export type RecordTable = (typeof recordTables)[number];
+
+export function isRecordTable(value: string): value is RecordTable {
+  return recordTables.includes(value as RecordTable);
+}
