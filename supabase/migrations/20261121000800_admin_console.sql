@@ -3,6 +3,24 @@
 -- super admins, the organizations with their member counts, plan, status and activity.
 
 /**
+ * The checks an organization-admin RPC starts with: a caller, an organization to act in,
+ * and admin status there. Null when all hold; otherwise the failure to answer.
+ */
+create function private.check_organization_admin(p_organization_id uuid)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select case
+    when auth.uid() is null then private.failure('Authentication required', 'authentication_required')
+    when p_organization_id is null then private.failure('Organization context required', 'organization_context_required')
+    when not private.is_admin_of(auth.uid(), p_organization_id) then private.failure('Admin privileges required', 'admin_required')
+  end;
+$$;
+
+/**
  * Turkish-aware search folding (DESIGN.md D7): İ/I/ı/i, Ş/ş, Ğ/ğ, Ü/ü, Ö/ö and Ç/ç fold to
  * their plain Latin letters and everything is lowercased, so "isik", "Işık" and "IŞIK"
  * compare equal whatever the database collation.
@@ -33,8 +51,8 @@ security definer
 set search_path = ''
 as $$
 declare
-  caller uuid := auth.uid();
   target_org uuid := private.admin_organization(p_organization_slug);
+  problem jsonb;
   sort_key text := coalesce(p_sort, 'name');
   descending boolean := coalesce(p_descending, false);
   status_filter text := coalesce(p_status, 'all');
@@ -42,14 +60,9 @@ declare
   pattern text := '%' || replace(replace(replace(private.fold_search(btrim(coalesce(p_search, ''))), '\', '\\'), '%', '\%'), '_', '\_') || '%';
   page_size integer := least(greatest(coalesce(p_limit, 25), 1), 100);
 begin
-  if caller is null then
-    return private.failure('Authentication required', 'authentication_required');
-  end if;
-  if target_org is null then
-    return private.failure('Organization context required', 'organization_context_required');
-  end if;
-  if not private.is_admin_of(caller, target_org) then
-    return private.failure('Admin privileges required', 'admin_required');
+  problem := private.check_organization_admin(target_org);
+  if problem is not null then
+    return problem;
   end if;
   if status_filter not in ('all', 'active', 'inactive', 'locked')
      or sort_key not in ('name', 'email', 'role', 'last_login_at', 'created_at') then
@@ -110,17 +123,12 @@ security definer
 set search_path = ''
 as $$
 declare
-  caller uuid := auth.uid();
   target_org uuid := private.admin_organization(p_organization_slug);
+  problem jsonb;
 begin
-  if caller is null then
-    return private.failure('Authentication required', 'authentication_required');
-  end if;
-  if target_org is null then
-    return private.failure('Organization context required', 'organization_context_required');
-  end if;
-  if not private.is_admin_of(caller, target_org) then
-    return private.failure('Admin privileges required', 'admin_required');
+  problem := private.check_organization_admin(target_org);
+  if problem is not null then
+    return problem;
   end if;
   return jsonb_build_object('success', true, 'entries', (
     select coalesce(jsonb_agg(jsonb_build_object(

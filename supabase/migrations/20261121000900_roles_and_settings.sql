@@ -80,14 +80,13 @@ set search_path = ''
 as $$
 declare
   target_org uuid := private.current_organization_id();
+  problem jsonb;
   clean_name text := btrim(p_name);
   bad_entry text;
 begin
-  if target_org is null then
-    return private.failure('Organization context required', 'organization_context_required');
-  end if;
-  if not private.is_admin_of(auth.uid(), target_org) then
-    return private.failure('Admin privileges required', 'admin_required');
+  problem := private.check_organization_admin(target_org);
+  if problem is not null then
+    return problem;
   end if;
   if coalesce(p_key, '') !~ '^[a-z][a-z0-9_]{0,39}$' or p_key = 'super_admin' then
     return private.failure('Invalid role key', 'invalid_role_key');
@@ -138,13 +137,12 @@ set search_path = ''
 as $$
 declare
   target_org uuid := private.current_organization_id();
+  problem jsonb;
   holders bigint;
 begin
-  if target_org is null then
-    return private.failure('Organization context required', 'organization_context_required');
-  end if;
-  if not private.is_admin_of(auth.uid(), target_org) then
-    return private.failure('Admin privileges required', 'admin_required');
+  problem := private.check_organization_admin(target_org);
+  if problem is not null then
+    return problem;
   end if;
   if p_key in ('admin', 'user') then
     return private.failure('This role cannot be removed', 'system_role');
@@ -229,13 +227,12 @@ set search_path = ''
 as $$
 declare
   target_org uuid := private.current_organization_id();
+  problem jsonb;
   invalid_field text;
 begin
-  if target_org is null then
-    return private.failure('Organization context required', 'organization_context_required');
-  end if;
-  if not private.is_admin_of(auth.uid(), target_org) then
-    return private.failure('Admin privileges required', 'admin_required');
+  problem := private.check_organization_admin(target_org);
+  if problem is not null then
+    return problem;
   end if;
   if jsonb_typeof(p_changes) is distinct from 'object' then
     return private.failure('Invalid settings', 'invalid_input');

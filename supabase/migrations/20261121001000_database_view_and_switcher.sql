@@ -12,22 +12,17 @@ security definer
 set search_path = ''
 as $$
 declare
-  caller uuid := auth.uid();
   target_org uuid := private.admin_organization(p_organization_slug);
+  problem jsonb;
   organization private.organizations;
   schema_name text;
   tables jsonb := '[]';
   table_name text;
   row_count bigint;
 begin
-  if caller is null then
-    return private.failure('Authentication required', 'authentication_required');
-  end if;
-  if target_org is null then
-    return private.failure('Organization context required', 'organization_context_required');
-  end if;
-  if not private.is_admin_of(caller, target_org) then
-    return private.failure('Admin privileges required', 'admin_required');
+  problem := private.check_organization_admin(target_org);
+  if problem is not null then
+    return problem;
   end if;
   select * into organization from private.organizations where id = target_org;
   schema_name := private.tenant_schema(target_org);

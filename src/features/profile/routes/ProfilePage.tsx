@@ -7,7 +7,7 @@ import { useSignedInSession } from "../../auth/session/session-context.ts";
 import { ChangePasswordForm } from "../components/ChangePasswordForm.tsx";
 import { LoginAttemptsTable } from "../components/LoginAttemptsTable.tsx";
 import { ProfileNameForm } from "../components/ProfileNameForm.tsx";
-import { formatDateTime } from "../utils/format.ts";
+import { formatDateTime } from "../../../lib/format.ts";
 
 const knownRoles = ["super_admin", "admin", "sales", "user"] as const;
 type KnownRole = (typeof knownRoles)[number];

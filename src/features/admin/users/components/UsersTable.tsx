@@ -15,7 +15,7 @@ import {
 import { useTranslation } from "react-i18next";
 import { displayName } from "../../../auth/utils/display-name.ts";
 import { organizationRoleLabel } from "../../../organizations/utils/role-label.ts";
-import { formatDateTime } from "../../../profile/utils/format.ts";
+import { formatDateTime } from "../../../../lib/format.ts";
 import type { OrganizationUser } from "../api/schemas.ts";
 import type { SortKey, UserListState } from "../utils/list-params.ts";
 import { UserStatusBadge } from "./UserStatusBadge.tsx";
