@@ -177,8 +177,9 @@ function EditForm({
         )}
         <Group justify="flex-end">
           <Button
-            color={organization.is_active ? "red" : "green"}
-            variant="light"
+            // Shade 9 on white: the lighter variants fall below WCAG AA contrast.
+            color={organization.is_active ? "red.9" : "green.9"}
+            variant="outline"
             disabled={organization.is_active && isCurrent}
             onClick={() => onToggleActive(organization)}
           >
