@@ -32,6 +32,9 @@ export type Database = {
 "create_user_secure":
 { Args: { "p_email": string,"p_first_name"?: string,"p_last_name"?: string,"p_organization_id": string,"p_password": string,"p_role"?: string }; Returns: Json
                            },
+"delete_document_template":
+{ Args: { "p_id": string }; Returns: Json
+                           },
 "delete_role":
 { Args: { "p_key": string }; Returns: Json
                            },
@@ -71,6 +74,9 @@ export type Database = {
 "issue_request_token":
 { Args: Record<PropertyKey, never>; Returns: Json
                            },
+"list_document_templates":
+{ Args: Record<PropertyKey, never>; Returns: Json
+                           },
 "list_organizations":
 { Args: Record<PropertyKey, never>; Returns: Json
                            },
@@ -79,6 +85,9 @@ export type Database = {
                            },
 "resolve_table_name_bypass":
 { Args: { "base_table_name": string,"org_slug": string }; Returns: Json
+                           },
+"save_document_template":
+{ Args: { "p_body": string,"p_id": string,"p_is_default"?: boolean,"p_kind": string,"p_name": string }; Returns: Json
                            },
 "save_role":
 { Args: { "p_key": string,"p_name": string,"p_permissions": Json }; Returns: Json
