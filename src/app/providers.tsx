@@ -4,6 +4,7 @@ import {
   createTheme,
   localStorageColorSchemeManager,
   MantineProvider,
+  NavLink,
   Notification,
   type CSSVariablesResolver,
 } from "@mantine/core";
@@ -46,6 +47,9 @@ export function AppProviders({ children }: { children: ReactNode }) {
           defaultProps: { closeButtonProps: { "aria-label": t("shell.closeNotification") } },
           styles: { description: { color: "var(--mantine-color-dimmed)" } },
         }),
+        // The active link filled (white on blue-8): the light variant's blue text on its
+        // hover background falls below WCAG AA contrast.
+        NavLink: NavLink.extend({ defaultProps: { variant: "filled" } }),
       },
     }),
     [t],

@@ -59,6 +59,7 @@ const DocumentTemplatesPage = lazyPage(
   () => import("../features/admin/routes/DocumentTemplatesPage.tsx"),
   "DocumentTemplatesPage",
 );
+const AuditLogPage = lazyPage(() => import("../features/admin/routes/AuditLogPage.tsx"), "AuditLogPage");
 const SuperAdminSwitcherPage = lazyPage(
   () => import("../features/admin/routes/SuperAdminSwitcherPage.tsx"),
   "SuperAdminSwitcherPage",
@@ -89,6 +90,7 @@ const adminRoutes: RouteObject = {
     { path: "/admin/modern-roles", element: <Navigate to="/admin/roles" replace /> },
     { path: "/admin/database", element: <DatabasePage /> },
     { path: "/admin/document-templates", element: <DocumentTemplatesPage /> },
+    { path: "/admin/audit-log", element: <AuditLogPage /> },
     {
       element: <RequireSuperAdmin />,
       children: [

@@ -2,6 +2,7 @@ import {
   IconAdjustments,
   IconBuildingSkyscraper,
   IconDatabase,
+  IconHistory,
   IconSettings,
   IconSwitchHorizontal,
   IconTemplate,
@@ -17,6 +18,7 @@ export type AdminSectionKey =
   | "roles"
   | "database"
   | "documentTemplates"
+  | "auditLog"
   | "superAdminSwitcher"
   | "organizationManager";
 
@@ -36,6 +38,7 @@ export const adminSections: AdminSection[] = [
   { key: "roles", path: "/admin/roles", icon: IconUserShield, superAdminOnly: false },
   { key: "database", path: "/admin/database", icon: IconDatabase, superAdminOnly: false },
   { key: "documentTemplates", path: "/admin/document-templates", icon: IconTemplate, superAdminOnly: false },
+  { key: "auditLog", path: "/admin/audit-log", icon: IconHistory, superAdminOnly: false },
   { key: "superAdminSwitcher", path: "/admin/super-admin-switcher", icon: IconSwitchHorizontal, superAdminOnly: true },
   { key: "organizationManager", path: "/admin/organization-manager", icon: IconBuildingSkyscraper, superAdminOnly: true },
 ];

@@ -1,17 +1,102 @@
-import { IconTemplate } from "@tabler/icons-react";
+import { Alert, Button, Card, Group, Stack, Tabs, Text, Title } from "@mantine/core";
+import { IconPlus } from "@tabler/icons-react";
+import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ModulePlaceholder } from "../../../components/ModulePlaceholder.tsx";
+import { LoadingScreen } from "../../../components/LoadingScreen.tsx";
+import { useCurrentUserContext } from "../../auth/api/get-current-user-context.ts";
+import { useSignedInSession } from "../../auth/session/session-context.ts";
+import type { DocumentTemplate, TemplateKind } from "../templates/api/schemas.ts";
+import { templateKinds } from "../templates/api/schemas.ts";
+import { useDocumentTemplates, useSaveTemplate, type TemplatesScope } from "../templates/api/templates.ts";
+import { DeleteTemplateModal } from "../templates/components/DeleteTemplateModal.tsx";
+import { TemplateEditorModal } from "../templates/components/TemplateEditorModal.tsx";
+import { TemplatesTable, type TemplateAction } from "../templates/components/TemplatesTable.tsx";
+import { notifyFailure, notifySuccess } from "../templates/utils/notify.ts";
 
-/** Admin page "documentTemplates"; it stays empty until it is built. */
+type Editing = { template: DocumentTemplate | null } | null;
+
+/** Admin page "documentTemplates": the organization's quote and contract templates. */
 export function DocumentTemplatesPage() {
   const { t } = useTranslation();
+  const session = useSignedInSession();
+  const context = useCurrentUserContext(session.user.id);
+  const scope: TemplatesScope = { sessionUserId: session.user.id, organizationId: context.data?.organization?.id ?? "none" };
+  const templates = useDocumentTemplates(scope);
+  const save = useSaveTemplate(scope);
+  const [kind, setKind] = useState<TemplateKind>("quote");
+  const [editing, setEditing] = useState<Editing>(null);
+  const [deleting, setDeleting] = useState<DocumentTemplate | null>(null);
+
+  const byKind = useMemo(() => {
+    const all = templates.data ?? [];
+    return { quote: all.filter((item) => item.kind === "quote"), contract: all.filter((item) => item.kind === "contract") };
+  }, [templates.data]);
+
+  const makeDefault = (template: DocumentTemplate) =>
+    save.mutate(
+      { id: template.id, kind: template.kind, name: template.name, body: template.body, isDefault: true },
+      {
+        onSuccess: () => notifySuccess(t("adminTemplates.notifications.madeDefault", { name: template.name })),
+        onError: (error) => notifyFailure(t, error),
+      },
+    );
+
+  const onAction = (action: TemplateAction, template: DocumentTemplate) => {
+    if (action === "edit") setEditing({ template });
+    else if (action === "delete") setDeleting(template);
+    else makeDefault(template);
+  };
+
   return (
-    <ModulePlaceholder
-      title={t("admin.sections.documentTemplates.title")}
-      description={t("admin.sections.documentTemplates.description")}
-      emptyTitle={t("admin.sections.documentTemplates.emptyTitle")}
-      emptyDescription={t("admin.comingSoon")}
-      icon={<IconTemplate size={28} aria-hidden />}
-    />
+    <Stack gap="lg">
+      <Group justify="space-between" align="flex-start">
+        <Stack gap={4}>
+          <Title order={1}>{t("admin.sections.documentTemplates.title")}</Title>
+          <Text c="dimmed">{t("admin.sections.documentTemplates.description")}</Text>
+        </Stack>
+        <Button leftSection={<IconPlus size={18} aria-hidden />} onClick={() => setEditing({ template: null })}>
+          {t("adminTemplates.create")}
+        </Button>
+      </Group>
+
+      <Card withBorder padding="lg">
+        <Tabs value={kind} onChange={(value) => setKind(value === "contract" ? "contract" : "quote")}>
+          <Tabs.List mb="md">
+            {templateKinds.map((value) => (
+              <Tabs.Tab key={value} value={value}>
+                {t(`adminTemplates.tabs.${value}`)}
+              </Tabs.Tab>
+            ))}
+          </Tabs.List>
+          {templateKinds.map((value) => (
+            <Tabs.Panel key={value} value={value}>
+              {templates.isPending ? (
+                <LoadingScreen compact />
+              ) : templates.isError ? (
+                <Alert color="red" title={t("adminTemplates.loadError")}>
+                  <Button variant="default" size="xs" mt="sm" onClick={() => void templates.refetch()}>
+                    {t("common.retry")}
+                  </Button>
+                </Alert>
+              ) : byKind[value].length === 0 ? (
+                <Text>{t(`adminTemplates.empty.${value}`)}</Text>
+              ) : (
+                <TemplatesTable
+                  templates={byKind[value]}
+                  label={t(`adminTemplates.tabs.${value}`)}
+                  pendingId={save.isPending ? (save.variables.id ?? null) : null}
+                  onAction={onAction}
+                />
+              )}
+            </Tabs.Panel>
+          ))}
+        </Tabs>
+      </Card>
+
+      {editing && (
+        <TemplateEditorModal scope={scope} template={editing.template} kind={kind} onClose={() => setEditing(null)} />
+      )}
+      <DeleteTemplateModal scope={scope} template={deleting} onClose={() => setDeleting(null)} />
+    </Stack>
   );
 }

@@ -1,17 +1,15 @@
-import { IconSettings } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
-import { ModulePlaceholder } from "../../../components/ModulePlaceholder.tsx";
+import { GeneralSettingsForm } from "../settings/components/GeneralSettingsForm.tsx";
+import { SettingsPageFrame } from "../settings/components/SettingsPageFrame.tsx";
+import { useUsersScope } from "../users/api/scope.ts";
 
-/** Admin page "generalSettings"; it stays empty until it is built. */
+/** Admin page "generalSettings": the organization's name, logo, currency, KDV, locale and time zone. */
 export function GeneralSettingsPage() {
   const { t } = useTranslation();
+  const scope = useUsersScope();
   return (
-    <ModulePlaceholder
-      title={t("admin.sections.generalSettings.title")}
-      description={t("admin.sections.generalSettings.description")}
-      emptyTitle={t("admin.sections.generalSettings.emptyTitle")}
-      emptyDescription={t("admin.comingSoon")}
-      icon={<IconSettings size={28} aria-hidden />}
-    />
+    <SettingsPageFrame scope={scope} title={t("adminSettings.general.title")} description={t("adminSettings.general.description")}>
+      {(settings) => <GeneralSettingsForm scope={scope} settings={settings} />}
+    </SettingsPageFrame>
   );
 }

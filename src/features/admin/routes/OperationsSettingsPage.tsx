@@ -1,17 +1,15 @@
-import { IconAdjustments } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
-import { ModulePlaceholder } from "../../../components/ModulePlaceholder.tsx";
+import { OperationsSettingsForm } from "../settings/components/OperationsSettingsForm.tsx";
+import { SettingsPageFrame } from "../settings/components/SettingsPageFrame.tsx";
+import { useUsersScope } from "../users/api/scope.ts";
 
-/** Admin page "operationsSettings"; it stays empty until it is built. */
+/** Admin page "operationsSettings": the deal pipeline, task types and quote numbering. */
 export function OperationsSettingsPage() {
   const { t } = useTranslation();
+  const scope = useUsersScope();
   return (
-    <ModulePlaceholder
-      title={t("admin.sections.operationsSettings.title")}
-      description={t("admin.sections.operationsSettings.description")}
-      emptyTitle={t("admin.sections.operationsSettings.emptyTitle")}
-      emptyDescription={t("admin.comingSoon")}
-      icon={<IconAdjustments size={28} aria-hidden />}
-    />
+    <SettingsPageFrame scope={scope} title={t("adminSettings.operations.title")} description={t("adminSettings.operations.description")}>
+      {(settings) => <OperationsSettingsForm scope={scope} settings={settings} />}
+    </SettingsPageFrame>
   );
 }

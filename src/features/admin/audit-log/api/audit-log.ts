@@ -1,0 +1,37 @@
+import { infiniteQueryOptions, useInfiniteQuery } from "@tanstack/react-query";
+import { parseRpcResult } from "../../../../lib/rpc.ts";
+import { supabase } from "../../../../lib/supabase.ts";
+import { AUDIT_LOG_PAGE_SIZE, nextBeforeId } from "../utils/paging.ts";
+import { auditLogSchema, type AuditEntry } from "./schemas.ts";
+
+
+export interface AuditLogScope {
+  sessionUserId: string;
+  organizationId: string;
+}
+
+export const auditLogKeys = {
+  all: (userId: string, organizationId: string) => ["users", userId, "organizations", organizationId, "audit-log"] as const,
+};
+
+async function getAuditLogPage(beforeId: number | null): Promise<AuditEntry[]> {
+  const { data, error } = await supabase.rpc("get_audit_log", {
+    p_limit: AUDIT_LOG_PAGE_SIZE,
+    ...(beforeId === null ? {} : { p_before_id: beforeId }),
+  });
+  if (error) throw error;
+  return parseRpcResult(auditLogSchema, data).entries;
+}
+
+export function auditLogQueryOptions(scope: AuditLogScope) {
+  return infiniteQueryOptions({
+    queryKey: auditLogKeys.all(scope.sessionUserId, scope.organizationId),
+    queryFn: ({ pageParam }) => getAuditLogPage(pageParam),
+    initialPageParam: null as number | null,
+    getNextPageParam: (page) => nextBeforeId(page),
+  });
+}
+
+export function useAuditLog(scope: AuditLogScope) {
+  return useInfiniteQuery(auditLogQueryOptions(scope));
+}

@@ -1,0 +1,212 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Group,
+  NativeSelect,
+  NumberInput,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Table,
+  TagsInput,
+  Text,
+  TextInput,
+  Title,
+} from "@mantine/core";
+import { IconArrowDown, IconArrowUp, IconPlus, IconTrash } from "@tabler/icons-react";
+import type { ParseKeys } from "i18next";
+import { useId } from "react";
+import { Controller, useFieldArray, useForm } from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import type { UsersScope } from "../../users/api/scope.ts";
+import {
+  operationsSettingsSchema,
+  stageOutcomes,
+  type OperationsSettingsValues,
+  type OrganizationSettings,
+} from "../api/schemas.ts";
+import { useUpdateSettings } from "../api/settings.ts";
+import { changedSettings, MAX_STAGES, newStageKey } from "../utils/pipeline.ts";
+import { formFieldOf, settingsError } from "../utils/settings-errors.ts";
+import { notifyFailure, notifySaved } from "./notify.ts";
+
+const fields = ["deal_stages", "task_types", "quote_number_pattern", "quote_validity_days"] as const;
+
+export function operationsValuesOf(settings: OrganizationSettings): OperationsSettingsValues {
+  return {
+    deal_stages: settings.deal_stages.map(({ key, name, probability, outcome }) => ({ key, name, probability, outcome })),
+    task_types: settings.task_types,
+    quote_number_pattern: settings.quote_number_pattern,
+    quote_validity_days: settings.quote_validity_days,
+  };
+}
+
+/** Deal pipeline stages, task types and the quote numbering; sends only what changed. */
+export function OperationsSettingsForm({ scope, settings }: { scope: UsersScope; settings: OrganizationSettings }) {
+  const { t } = useTranslation();
+  const update = useUpdateSettings(scope);
+  const stagesTitleId = useId();
+  const quotesTitleId = useId();
+  const {
+    register,
+    control,
+    handleSubmit,
+    setError,
+    reset,
+    getValues,
+    formState: { errors, isDirty },
+  } = useForm<OperationsSettingsValues>({
+    resolver: zodResolver(operationsSettingsSchema),
+    defaultValues: operationsValuesOf(settings),
+  });
+  const stages = useFieldArray({ control, name: "deal_stages" });
+  const message = (key: string | undefined) => (key ? t(key as ParseKeys) : undefined);
+  // A problem of the whole pipeline (no won stage...) rather than of one stage's field.
+  const pipelineMessage = message(errors.deal_stages?.root?.message ?? errors.deal_stages?.message);
+
+  const onSubmit = handleSubmit((values) => {
+    const changes = changedSettings(operationsValuesOf(settings), values);
+    if (Object.keys(changes).length === 0) return;
+    update.mutate(changes, {
+      onSuccess: (next) => {
+        notifySaved(t);
+        reset(operationsValuesOf(next));
+      },
+      onError: (error) => {
+        const failure = settingsError(error);
+        const field = formFieldOf(failure, fields);
+        if (field === "deal_stages") setError("deal_stages", { type: "server", message: "adminSettings.errors.invalid_setting" });
+        else if (field) setError(field, { type: "server", message: "adminSettings.errors.invalid_setting" }, { shouldFocus: true });
+        else notifyFailure(t, failure);
+      },
+    });
+  });
+
+  const outcomeOptions = stageOutcomes.map((outcome) => ({ value: outcome, label: t(`adminSettings.outcomes.${outcome}`) }));
+
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      <Stack gap="lg">
+        <Paper withBorder p="lg" radius="md" component="section" aria-labelledby={stagesTitleId}>
+          <Stack>
+            <Stack gap={4}>
+              <Title order={2} size="h4" id={stagesTitleId}>
+                {t("adminSettings.pipeline.title")}
+              </Title>
+              <Text size="sm" c="dimmed">
+                {t("adminSettings.pipeline.description")}
+              </Text>
+            </Stack>
+            {pipelineMessage && (
+              <Alert color="red" role="alert">
+                {pipelineMessage}
+              </Alert>
+            )}
+            <Table.ScrollContainer minWidth={720} type="native" tabIndex={0}>
+              <Table aria-label={t("adminSettings.pipeline.tableLabel")} verticalSpacing="xs">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th scope="col">#</Table.Th>
+                    <Table.Th scope="col">{t("adminSettings.pipeline.key")}</Table.Th>
+                    <Table.Th scope="col">{t("adminSettings.pipeline.name")}</Table.Th>
+                    <Table.Th scope="col">{t("adminSettings.pipeline.probability")}</Table.Th>
+                    <Table.Th scope="col">{t("adminSettings.pipeline.outcome")}</Table.Th>
+                    <Table.Th scope="col">{t("adminSettings.pipeline.actions")}</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {stages.fields.map((stage, index) => {
+                    const n = index + 1;
+                    const rowErrors = errors.deal_stages?.[index];
+                    return (
+                      <Table.Tr key={stage.id}>
+                        <Table.Td>{n}</Table.Td>
+                        <Table.Td>
+                          <TextInput {...register(`deal_stages.${index}.key`)} size="xs" autoComplete="off"
+                            aria-label={t("adminSettings.pipeline.keyLabel", { n })} error={message(rowErrors?.key?.message)} />
+                        </Table.Td>
+                        <Table.Td>
+                          <TextInput {...register(`deal_stages.${index}.name`)} size="xs" autoComplete="off"
+                            aria-label={t("adminSettings.pipeline.nameLabel", { n })} error={message(rowErrors?.name?.message)} />
+                        </Table.Td>
+                        <Table.Td>
+                          <Controller control={control} name={`deal_stages.${index}.probability`} render={({ field }) => (
+                            <NumberInput size="xs" min={0} max={100} clampBehavior="none" allowDecimal={false} w={90}
+                              aria-label={t("adminSettings.pipeline.probabilityLabel", { n })} value={field.value}
+                              onChange={(value) => field.onChange(typeof value === "number" ? value : Number.NaN)}
+                              onBlur={field.onBlur} ref={field.ref} name={field.name} error={message(rowErrors?.probability?.message)} />
+                          )} />
+                        </Table.Td>
+                        <Table.Td>
+                          <NativeSelect {...register(`deal_stages.${index}.outcome`)} size="xs" data={outcomeOptions}
+                            aria-label={t("adminSettings.pipeline.outcomeLabel", { n })} />
+                        </Table.Td>
+                        <Table.Td>
+                          <Group gap={4} wrap="nowrap">
+                            <ActionIcon variant="subtle" color="gray" disabled={index === 0} onClick={() => stages.move(index, index - 1)}
+                              aria-label={t("adminSettings.pipeline.moveUp", { n })}>
+                              <IconArrowUp size={16} aria-hidden />
+                            </ActionIcon>
+                            <ActionIcon variant="subtle" color="gray" disabled={index === stages.fields.length - 1}
+                              onClick={() => stages.move(index, index + 1)} aria-label={t("adminSettings.pipeline.moveDown", { n })}>
+                              <IconArrowDown size={16} aria-hidden />
+                            </ActionIcon>
+                            <ActionIcon variant="subtle" color="red.9" onClick={() => stages.remove(index)}
+                              aria-label={t("adminSettings.pipeline.remove", { n })}>
+                              <IconTrash size={16} aria-hidden />
+                            </ActionIcon>
+                          </Group>
+                        </Table.Td>
+                      </Table.Tr>
+                    );
+                  })}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+            <Group>
+              <Button variant="default" leftSection={<IconPlus size={16} aria-hidden />} disabled={stages.fields.length >= MAX_STAGES}
+                onClick={() => stages.append({ key: newStageKey(getValues("deal_stages")), name: "", probability: 50, outcome: "open" })}>
+                {t("adminSettings.pipeline.add")}
+              </Button>
+            </Group>
+          </Stack>
+        </Paper>
+
+        <Paper withBorder p="lg" radius="md" component="section" aria-labelledby={quotesTitleId}>
+          <Stack>
+            <Title order={2} size="h4" id={quotesTitleId}>
+              {t("adminSettings.operations.otherTitle")}
+            </Title>
+            <Controller control={control} name="task_types" render={({ field }) => (
+              <TagsInput label={t("adminSettings.operations.taskTypes")} description={t("adminSettings.operations.taskTypesHelp")}
+                value={field.value} onChange={field.onChange} onBlur={field.onBlur} ref={field.ref} maxTags={30}
+                error={message(errors.task_types?.message ?? errors.task_types?.root?.message ?? errors.task_types?.find?.((e) => e)?.message)} />
+            )} />
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              <TextInput {...register("quote_number_pattern")} label={t("adminSettings.operations.quotePattern")} required
+                description={t("adminSettings.operations.quotePatternHelp")} autoComplete="off"
+                error={message(errors.quote_number_pattern?.message)} />
+              <Controller control={control} name="quote_validity_days" render={({ field }) => (
+                <NumberInput label={t("adminSettings.operations.validityDays")} required min={1} max={365} allowDecimal={false}
+                  clampBehavior="none" value={field.value}
+                  onChange={(value) => field.onChange(typeof value === "number" ? value : Number.NaN)}
+                  onBlur={field.onBlur} ref={field.ref} name={field.name} error={message(errors.quote_validity_days?.message)} />
+              )} />
+            </SimpleGrid>
+          </Stack>
+        </Paper>
+
+        <Group justify="flex-end">
+          <Button variant="default" disabled={!isDirty || update.isPending} onClick={() => reset(operationsValuesOf(settings))}>
+            {t("adminSettings.reset")}
+          </Button>
+          <Button type="submit" loading={update.isPending} disabled={!isDirty}>
+            {t("adminSettings.save")}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

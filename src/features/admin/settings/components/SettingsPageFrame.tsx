@@ -1,0 +1,37 @@
+import { Alert, Button, Stack, Text, Title } from "@mantine/core";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { LoadingScreen } from "../../../../components/LoadingScreen.tsx";
+import type { UsersScope } from "../../users/api/scope.ts";
+import { useOrganizationSettings } from "../api/settings.ts";
+import type { OrganizationSettings } from "../api/schemas.ts";
+
+interface Props {
+  scope: UsersScope;
+  title: string;
+  description: string;
+  children: (settings: OrganizationSettings) => ReactNode;
+}
+
+/** Heading, loading and load error of a settings page; the form gets the loaded settings. */
+export function SettingsPageFrame({ scope, title, description, children }: Props) {
+  const { t } = useTranslation();
+  const settings = useOrganizationSettings(scope);
+  return (
+    <Stack gap="lg" maw={960}>
+      <Stack gap={4}>
+        <Title order={1}>{title}</Title>
+        <Text c="dimmed">{description}</Text>
+      </Stack>
+      {settings.isPending && <LoadingScreen compact />}
+      {settings.isError && (
+        <Alert color="red" title={t("adminSettings.loadError")}>
+          <Button variant="default" size="xs" mt="sm" onClick={() => void settings.refetch()}>
+            {t("common.retry")}
+          </Button>
+        </Alert>
+      )}
+      {settings.isSuccess && children(settings.data)}
+    </Stack>
+  );
+}

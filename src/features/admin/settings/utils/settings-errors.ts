@@ -1,0 +1,27 @@
+import { RpcError } from "../../../../lib/rpc.ts";
+
+export const knownSettingsErrorCodes = ["invalid_setting", "invalid_input", "admin_required", "organization_context_required"] as const;
+export type KnownSettingsErrorCode = (typeof knownSettingsErrorCodes)[number];
+
+export interface SettingsError {
+  key: `adminSettings.errors.${KnownSettingsErrorCode | "network" | "unknown"}`;
+  /** invalid_setting: the settings field the server refused (its own name, e.g. default_vat_rate). */
+  field?: string;
+}
+
+/** Maps a failed settings call to a catalogue key and, for invalid_setting, the field it names. */
+export function settingsError(error: unknown): SettingsError {
+  if (error instanceof RpcError) {
+    if (!knownSettingsErrorCodes.includes(error.code as KnownSettingsErrorCode)) return { key: "adminSettings.errors.unknown" };
+    const mapped: SettingsError = { key: `adminSettings.errors.${error.code as KnownSettingsErrorCode}` };
+    if (error.code === "invalid_setting" && typeof error.details.field === "string") mapped.field = error.details.field;
+    return mapped;
+  }
+  if (error instanceof TypeError && /fetch/i.test(error.message)) return { key: "adminSettings.errors.network" };
+  return { key: "adminSettings.errors.unknown" };
+}
+
+/** Narrows a refused field to one of a form's fields, so the message goes under it. */
+export function formFieldOf<F extends string>(failure: SettingsError, fields: readonly F[]): F | undefined {
+  return fields.find((field) => field === failure.field);
+}

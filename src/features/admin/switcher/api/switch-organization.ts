@@ -1,0 +1,39 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { z } from "zod";
+import { writeCurrentOrganization } from "../../../../lib/browser-storage.ts";
+import { parseRpcResult } from "../../../../lib/rpc.ts";
+import { supabase } from "../../../../lib/supabase.ts";
+
+/** Answer of `super_admin_switch_organization`. */
+export const switchedOrganizationSchema = z.object({
+  success: z.literal(true),
+  organization: z.looseObject({ id: z.guid(), slug: z.string().min(1), name: z.string().min(1), role: z.string().min(1) }),
+});
+
+export type SwitchedOrganization = z.infer<typeof switchedOrganizationSchema>["organization"];
+
+/** Re-binds this session to another organization on the server (audited in both organizations). */
+async function switchOrganization(organizationId: string) {
+  const { data, error } = await supabase.rpc("super_admin_switch_organization", { p_organization_id: organizationId });
+  if (error) throw error;
+  const { organization } = parseRpcResult(switchedOrganizationSchema, data);
+  writeCurrentOrganization(organization);
+  return organization;
+}
+
+/**
+ * The switch, then everything read for this user starts over: reset (not just marked stale),
+ * so that the guards, the sidebar and every organization-scoped screen wait for the new
+ * binding's context instead of showing the previous organization's data.
+ */
+export function useSwitchOrganization(userId: string, onSwitched: (organization: SwitchedOrganization) => void) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: switchOrganization,
+    // Here rather than in mutate(): the reset unmounts the guarded page while its context reloads.
+    onSuccess: (organization) => {
+      onSwitched(organization);
+      void queryClient.resetQueries({ queryKey: ["users", userId] });
+    },
+  });
+}

@@ -1,0 +1,72 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { parseRpcResult } from "../../../../lib/rpc.ts";
+import { supabase } from "../../../../lib/supabase.ts";
+import { templateDeletedSchema, templateListSchema, templateSavedSchema, type DocumentTemplate, type TemplateKind } from "./schemas.ts";
+
+/** Who is asking and for which organization: the start of every query key of this screen. */
+export interface TemplatesScope {
+  sessionUserId: string;
+  organizationId: string;
+}
+
+export const templateKeys = {
+  all: (scope: TemplatesScope) => ["users", scope.sessionUserId, "document-templates", scope.organizationId] as const,
+};
+
+async function listTemplates(): Promise<DocumentTemplate[]> {
+  const { data, error } = await supabase.rpc("list_document_templates");
+  if (error) throw error;
+  return parseRpcResult(templateListSchema, data).templates;
+}
+
+export function documentTemplatesQueryOptions(scope: TemplatesScope) {
+  return queryOptions({ queryKey: [...templateKeys.all(scope), "list"], queryFn: listTemplates });
+}
+
+export function useDocumentTemplates(scope: TemplatesScope) {
+  return useQuery(documentTemplatesQueryOptions(scope));
+}
+
+export interface TemplateInput {
+  /** null: a new template. */
+  id: string | null;
+  kind: TemplateKind;
+  name: string;
+  body: string;
+  isDefault: boolean;
+}
+
+async function saveTemplate(input: TemplateInput): Promise<string> {
+  const { data, error } = await supabase.rpc("save_document_template", {
+    // The generated types spell the nullable id as text; null asks for a new template.
+    p_id: input.id as string,
+    p_kind: input.kind,
+    p_name: input.name,
+    p_body: input.body,
+    p_is_default: input.isDefault,
+  });
+  if (error) throw error;
+  return parseRpcResult(templateSavedSchema, data).id;
+}
+
+async function deleteTemplate(id: string): Promise<void> {
+  const { data, error } = await supabase.rpc("delete_document_template", { p_id: id });
+  if (error) throw error;
+  parseRpcResult(templateDeletedSchema, data);
+}
+
+/** Whatever the outcome, the list is read again (a refusal can mean it is out of date). */
+function useRefetchTemplates(scope: TemplatesScope) {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: templateKeys.all(scope) });
+}
+
+export function useSaveTemplate(scope: TemplatesScope) {
+  const refetch = useRefetchTemplates(scope);
+  return useMutation({ mutationFn: saveTemplate, onSettled: refetch });
+}
+
+export function useDeleteTemplate(scope: TemplatesScope) {
+  const refetch = useRefetchTemplates(scope);
+  return useMutation({ mutationFn: deleteTemplate, onSettled: refetch });
+}

@@ -1,0 +1,172 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Alert, Button, Group, Modal, NativeSelect, SimpleGrid, Stack, Switch, Text, TextInput, Textarea, Title } from "@mantine/core";
+import type { ParseKeys, TFunction } from "i18next";
+import { useId, useRef } from "react";
+import { Controller, useForm, useWatch } from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import { useSaveTemplate, type TemplatesScope } from "../api/templates.ts";
+import { templateFormSchema, templateKinds, type DocumentTemplate, type TemplateFormOutput, type TemplateFormValues, type TemplateKind } from "../api/schemas.ts";
+import { notifySuccess } from "../utils/notify.ts";
+import { insertAt, placeholders, placeholderToken, type Placeholder } from "../utils/render.ts";
+import { templateError } from "../utils/template-errors.ts";
+import { TemplatePreview } from "./TemplatePreview.tsx";
+
+interface Props {
+  scope: TemplatesScope;
+  /** The template to edit, or null for a new one of `kind`. */
+  template: DocumentTemplate | null;
+  kind: TemplateKind;
+  onClose(): void;
+}
+
+const message = (t: TFunction, key: string | undefined) => (key ? t(key as ParseKeys) : undefined);
+
+/** Creates or edits a template, with the placeholders to insert and a live preview beside it. */
+export function TemplateEditorModal({ scope, template, kind, onClose }: Props) {
+  const { t } = useTranslation();
+  const save = useSaveTemplate(scope);
+  const previewTitleId = useId();
+  const placeholdersTitleId = useId();
+  const bodyRef = useRef<HTMLTextAreaElement | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    setValue,
+    getValues,
+    control,
+    formState: { errors, isSubmitted },
+  } = useForm<TemplateFormValues, unknown, TemplateFormOutput>({
+    resolver: zodResolver(templateFormSchema),
+    defaultValues: template
+      ? { name: template.name, kind: template.kind, isDefault: template.is_default, body: template.body }
+      : { name: "", kind, isDefault: false, body: "" },
+  });
+  const body = useWatch({ control, name: "body" });
+  const bodyField = register("body");
+  const failure = save.isError ? templateError(save.error) : undefined;
+
+  const insert = (name: Placeholder) => {
+    const element = bodyRef.current;
+    const current = getValues("body");
+    const { text, caret } = insertAt(current, element?.selectionStart ?? current.length, element?.selectionEnd ?? current.length, placeholderToken(name));
+    setValue("body", text, { shouldDirty: true, shouldValidate: isSubmitted });
+    if (element) {
+      element.focus();
+      element.setSelectionRange(caret, caret);
+    }
+  };
+
+  const onSubmit = handleSubmit((values) => {
+    save.mutate(
+      { id: template?.id ?? null, ...values },
+      {
+        onSuccess: () => {
+          notifySuccess(t(template ? "adminTemplates.notifications.updated" : "adminTemplates.notifications.created", { name: values.name }));
+          onClose();
+        },
+        onError: (error) => {
+          const { field, key } = templateError(error);
+          if (field) setError(field, { type: "server", message: key }, { shouldFocus: true });
+        },
+      },
+    );
+  });
+
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      title={t(template ? "adminTemplates.editor.editTitle" : "adminTemplates.editor.createTitle")}
+      closeButtonProps={{ "aria-label": t("adminTemplates.close") }}
+      size={1200}
+    >
+      <form onSubmit={onSubmit} noValidate>
+        <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+          <Stack>
+            {failure && !failure.field && <Alert color="red">{t(failure.key)}</Alert>}
+            <TextInput
+              {...register("name")}
+              label={t("adminTemplates.editor.name")}
+              required
+              autoComplete="off"
+              error={message(t, errors.name?.message)}
+              data-autofocus
+            />
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              <NativeSelect
+                {...register("kind")}
+                label={t("adminTemplates.editor.kind")}
+                error={message(t, errors.kind?.message)}
+                data={templateKinds.map((value) => ({ value, label: t(`adminTemplates.kinds.${value}`) }))}
+              />
+              {/* Mantine's Switch keeps its own checked state: controlled, so it shows the saved value. */}
+              <Controller
+                control={control}
+                name="isDefault"
+                render={({ field: { value, onChange, onBlur, name, ref } }) => (
+                  <Switch
+                    ref={ref}
+                    name={name}
+                    checked={value}
+                    onChange={(event) => onChange(event.currentTarget.checked)}
+                    onBlur={onBlur}
+                    label={t("adminTemplates.editor.isDefault")}
+                    mt={{ base: 0, sm: 30 }}
+                  />
+                )}
+              />
+            </SimpleGrid>
+            <Stack gap={6}>
+              <Text size="sm" fw={500} id={placeholdersTitleId}>
+                {t("adminTemplates.editor.placeholders")}
+              </Text>
+              <Text size="xs" c="dimmed">
+                {t("adminTemplates.editor.placeholdersHint")}
+              </Text>
+              <Group gap={6} role="group" aria-labelledby={placeholdersTitleId}>
+                {placeholders.map((name) => (
+                  <Button key={name} size="compact-xs" variant="default" ff="monospace" onClick={() => insert(name)}>
+                    {placeholderToken(name)}
+                  </Button>
+                ))}
+              </Group>
+            </Stack>
+            <Textarea
+              {...bodyField}
+              ref={(element) => {
+                bodyField.ref(element);
+                bodyRef.current = element;
+              }}
+              label={t("adminTemplates.editor.body")}
+              description={t("adminTemplates.editor.bodyHint")}
+              error={message(t, errors.body?.message)}
+              autosize
+              minRows={12}
+              maxRows={24}
+              spellCheck={false}
+              styles={{ input: { fontFamily: "var(--mantine-font-family-monospace)" } }}
+            />
+          </Stack>
+          <Stack gap="xs">
+            <Title order={3} size="h5" id={previewTitleId}>
+              {t("adminTemplates.preview.title")}
+            </Title>
+            <Text size="xs" c="dimmed">
+              {t("adminTemplates.preview.hint")}
+            </Text>
+            <TemplatePreview body={body} labelId={previewTitleId} />
+          </Stack>
+        </SimpleGrid>
+        <Group justify="flex-end" mt="lg">
+          <Button variant="default" onClick={onClose}>
+            {t("adminTemplates.cancel")}
+          </Button>
+          <Button type="submit" loading={save.isPending}>
+            {t("adminTemplates.editor.submit")}
+          </Button>
+        </Group>
+      </form>
+    </Modal>
+  );
+}

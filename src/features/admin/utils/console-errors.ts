@@ -1,0 +1,32 @@
+import { FunctionsFetchError, FunctionsRelayError } from "@supabase/supabase-js";
+import { RpcError } from "../../../lib/rpc.ts";
+
+/** Why an admin console call (database view, audit log, switcher) failed, as the screens word it. */
+export type ConsoleErrorReason =
+  | "adminRequired"
+  | "superAdminRequired"
+  | "organizationRequired"
+  | "notFound"
+  | "network"
+  | "unknown";
+
+const byCode: Record<string, ConsoleErrorReason> = {
+  admin_required: "adminRequired",
+  super_admin_required: "superAdminRequired",
+  organization_context_required: "organizationRequired",
+  organization_required: "organizationRequired",
+  organization_not_found: "notFound",
+};
+
+function isLostConnection(error: unknown): boolean {
+  if (error instanceof FunctionsFetchError || error instanceof FunctionsRelayError) return true;
+  // supabase.rpc answers a failed fetch with an error object whose message names the TypeError.
+  const message = typeof error === "object" && error !== null && "message" in error ? String(error.message) : "";
+  return /failed to fetch|networkerror|fetch failed|load failed/i.test(message);
+}
+
+/** Maps a failed call to a reason the catalogue has a text for; raw errors never reach the screen. */
+export function consoleErrorReason(error: unknown): ConsoleErrorReason {
+  if (error instanceof RpcError) return (error.code !== undefined && byCode[error.code]) || "unknown";
+  return isLostConnection(error) ? "network" : "unknown";
+}
