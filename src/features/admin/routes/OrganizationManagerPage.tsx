@@ -1,8 +1,9 @@
-import { Alert, Button, Card, Group, Stack, Text, TextInput, Title } from "@mantine/core";
-import { IconPlus, IconSearch } from "@tabler/icons-react";
+import { Alert, Button, Card, Group, Stack, Text, Title } from "@mantine/core";
+import { IconPlus } from "@tabler/icons-react";
 import { useId, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { LoadingScreen } from "../../../components/LoadingScreen.tsx";
+import { SearchField } from "../../../components/SearchField.tsx";
 import { useCurrentUserContext } from "../../auth/api/get-current-user-context.ts";
 import { useSignedInSession } from "../../auth/session/session-context.ts";
 import { useManagedOrganizations } from "../organizations/api/organizations.ts";
@@ -59,14 +60,11 @@ export function OrganizationManagerPage() {
               </Text>
             )}
           </Stack>
-          <TextInput
-            type="search"
+          <SearchField
             label={t("organizationManager.searchLabel")}
             placeholder={t("organizationManager.searchPlaceholder")}
-            leftSection={<IconSearch size={16} aria-hidden />}
             value={search}
-            onChange={(event) => setSearch(event.currentTarget.value)}
-            w={{ base: "100%", sm: 280 }}
+            onChange={setSearch}
           />
         </Group>
 

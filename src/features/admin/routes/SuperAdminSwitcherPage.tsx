@@ -1,10 +1,11 @@
-import { Alert, Badge, Button, Card, Group, Modal, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Badge, Button, Card, Group, Modal, Stack, Text, Title } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
-import { IconSearch, IconSwitchHorizontal } from "@tabler/icons-react";
+import { IconSwitchHorizontal } from "@tabler/icons-react";
 import { useId, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
 import { LoadingScreen } from "../../../components/LoadingScreen.tsx";
+import { SearchField } from "../../../components/SearchField.tsx";
 import { useCurrentUserContext } from "../../auth/api/get-current-user-context.ts";
 import { useSignedInSession } from "../../auth/session/session-context.ts";
 import { useManagedOrganizations } from "../organizations/api/organizations.ts";
@@ -67,14 +68,11 @@ export function SuperAdminSwitcherPage() {
           <Title order={2} size="h4" id={listTitleId}>
             {t("superAdminSwitcher.listTitle")}
           </Title>
-          <TextInput
-            type="search"
+          <SearchField
             label={t("superAdminSwitcher.searchLabel")}
             placeholder={t("superAdminSwitcher.searchPlaceholder")}
-            leftSection={<IconSearch size={16} aria-hidden />}
             value={search}
-            onChange={(event) => setSearch(event.currentTarget.value)}
-            w={{ base: "100%", sm: 280 }}
+            onChange={setSearch}
           />
         </Group>
 
