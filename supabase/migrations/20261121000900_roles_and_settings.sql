@@ -14,15 +14,17 @@ stable
 security definer
 set search_path = ''
 as $$
+  -- The session's organization is looked up once: this runs on every module request.
   select case
-    when private.current_organization_id() is null then null
-    when private.is_admin_of(auth.uid(), private.current_organization_id()) then 'all'
+    when bound.organization_id is null then null
+    when private.is_admin_of(auth.uid(), bound.organization_id) then 'all'
     else (select rp.scope
             from private.memberships m
             join private.role_permissions rp on rp.organization_id = m.organization_id and rp.role_key = m.role
-           where m.user_id = auth.uid() and m.organization_id = private.current_organization_id()
+           where m.user_id = auth.uid() and m.organization_id = bound.organization_id
              and m.is_active and rp.module = p_module and rp.action = p_action)
-  end;
+  end
+    from (select private.current_organization_id() as organization_id) as bound;
 $$;
 
 /** The permission matrix of one role as {module: {action: scope}}. */
