@@ -53,6 +53,9 @@ export type Database = {
 "get_my_organizations":
 { Args: Record<PropertyKey, never>; Returns: Json
                            },
+"get_my_permissions":
+{ Args: Record<PropertyKey, never>; Returns: Json
+                           },
 "get_organization_settings":
 { Args: Record<PropertyKey, never>; Returns: Json
                            },
@@ -73,6 +76,9 @@ export type Database = {
                            },
 "issue_request_token":
 { Args: Record<PropertyKey, never>; Returns: Json
+                           },
+"list_customers":
+{ Args: { "p_descending"?: boolean,"p_limit"?: number,"p_offset"?: number,"p_search"?: string,"p_sort"?: string }; Returns: Json
                            },
 "list_document_templates":
 { Args: Record<PropertyKey, never>; Returns: Json
