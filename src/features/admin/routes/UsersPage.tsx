@@ -1,8 +1,9 @@
-import { Alert, Button, Group, Pagination, Stack, Text, Title } from "@mantine/core";
+import { Alert, Button, Group, Stack, Text, Title } from "@mantine/core";
 import { useDebouncedCallback } from "@mantine/hooks";
 import { IconPlus } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { ListPagination } from "../../../components/ListPagination.tsx";
 import { LoadingScreen } from "../../../components/LoadingScreen.tsx";
 import { useUserAction } from "../users/api/mutations.ts";
 import { useOrganizationUsers } from "../users/api/queries.ts";
@@ -107,20 +108,11 @@ export function UsersPage() {
               onAction={onAction}
             />
           )}
-          {pageCount(total) > 1 && (
-            <Group justify="center">
-              <Pagination
-                total={pageCount(total)}
-                value={state.page}
-                onChange={(page) => setState((current) => ({ ...current, page }))}
-                getControlProps={(control) => ({
-                  "aria-label": t(`adminUsers.list.paginationControls.${control}`),
-                })}
-                getItemProps={(page) => ({ "aria-label": t("adminUsers.list.pageNumber", { page }) })}
-                aria-label={t("adminUsers.list.pagination")}
-              />
-            </Group>
-          )}
+          <ListPagination
+            pages={pageCount(total)}
+            page={state.page}
+            onChange={(page) => setState((current) => ({ ...current, page }))}
+          />
         </Stack>
       )}
 

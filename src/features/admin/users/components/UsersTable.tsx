@@ -1,18 +1,16 @@
-import { ActionIcon, Badge, Group, Menu, Table, Text, UnstyledButton } from "@mantine/core";
+import { ActionIcon, Badge, Group, Menu, Table, Text } from "@mantine/core";
 import {
   IconArrowsTransferDown,
-  IconChevronDown,
-  IconChevronUp,
   IconDots,
   IconEdit,
   IconHistory,
   IconKey,
   IconLock,
   IconLockOpen,
-  IconSelector,
   IconTrash,
 } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
+import { SortableHeader } from "../../../../components/SortableHeader.tsx";
 import { displayName } from "../../../auth/utils/display-name.ts";
 import { organizationRoleLabel } from "../../../organizations/utils/role-label.ts";
 import { formatDateTime } from "../../../../lib/format.ts";
@@ -34,23 +32,17 @@ interface Props {
 export function UsersTable({ users, state, sessionUserId, onSort, onAction }: Props) {
   const { t, i18n } = useTranslation();
 
-  const header = (column: SortKey | null, label: string) => {
-    if (!column) return <Table.Th scope="col">{label}</Table.Th>;
-    const active = state.sort === column;
-    const Icon = active ? (state.descending ? IconChevronDown : IconChevronUp) : IconSelector;
-    return (
-      <Table.Th scope="col" aria-sort={active ? (state.descending ? "descending" : "ascending") : "none"}>
-        <UnstyledButton onClick={() => onSort(column)} title={t("adminUsers.list.sortBy", { column: label })}>
-          <Group gap={4} wrap="nowrap">
-            <Text span fw={700} size="sm">
-              {label}
-            </Text>
-            <Icon size={14} aria-hidden />
-          </Group>
-        </UnstyledButton>
-      </Table.Th>
+  const header = (column: SortKey | null, label: string) =>
+    column ? (
+      <SortableHeader
+        label={label}
+        active={state.sort === column}
+        descending={state.descending}
+        onSort={() => onSort(column)}
+      />
+    ) : (
+      <Table.Th scope="col">{label}</Table.Th>
     );
-  };
 
   return (
     // Native scrolling, focusable, so that a keyboard can scroll it on a narrow screen.

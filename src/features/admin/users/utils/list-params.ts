@@ -1,4 +1,5 @@
 /** The list's state on screen and what it asks `get_organization_users` for. */
+import { pageCountOf, pageOffset, sortedBy, type SortedPage } from "../../../../lib/list-state.ts";
 
 /** Membership roles an admin can give (labels: organizations.roles.*). */
 export const organizationRoles = ["admin", "manager", "sales", "user", "viewer"] as const;
@@ -13,14 +14,10 @@ export type SortKey = (typeof sortKeys)[number];
 /** Rows per page (the RPC allows up to 100). */
 export const PAGE_SIZE = 25;
 
-export interface UserListState {
+export interface UserListState extends SortedPage<SortKey> {
   search: string;
   role: OrganizationRole | null;
   status: UserStatus | null;
-  sort: SortKey;
-  descending: boolean;
-  /** 1-based. */
-  page: number;
 }
 
 export const initialListState: UserListState = {
@@ -52,18 +49,12 @@ export function userListArgs(state: UserListState): UserListArgs {
     p_sort: state.sort,
     p_descending: state.descending,
     p_limit: PAGE_SIZE,
-    p_offset: (Math.max(1, Math.floor(state.page)) - 1) * PAGE_SIZE,
+    p_offset: pageOffset(state.page, PAGE_SIZE),
   };
 }
 
-/**
- * A click on a column header: the same column flips the direction, another one sorts by it
- * (dates newest first, text A to Z). Either way the list goes back to its first page.
- */
 export function sortBy(state: UserListState, column: SortKey): UserListState {
-  if (state.sort === column) return { ...state, descending: !state.descending, page: 1 };
-  const newestFirst = column === "last_login_at" || column === "created_at";
-  return { ...state, sort: column, descending: newestFirst, page: 1 };
+  return sortedBy(state, column, column === "last_login_at" || column === "created_at");
 }
 
 /** A new search or filter starts again from the first page. */
@@ -72,7 +63,7 @@ export function withFilter(state: UserListState, change: Partial<Pick<UserListSt
 }
 
 export function pageCount(total: number): number {
-  return Math.max(1, Math.ceil(total / PAGE_SIZE));
+  return pageCountOf(total, PAGE_SIZE);
 }
 
 export function isOrganizationRole(value: string | null): value is OrganizationRole {
