@@ -44,6 +44,7 @@ test("a module page has no serious or critical accessibility violations", async 
   await enterApp(page, "satis@demo.test");
   await page.goto("/customers");
   await expect(h1(page)).toHaveText("Müşteriler");
+  await expect(page.getByRole("table", { name: "Müşteri listesi" })).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
 });
 

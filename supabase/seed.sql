@@ -48,3 +48,33 @@ drop table demo_users;
 -- Each organization's own tables (the stack's tenant-migration runner would provision
 -- them too; doing it here keeps `supabase db reset` complete on its own).
 select private.migrate_tenant(id) from private.organizations;
+
+-- Demo customers, owned by different members, so the lists show what each role may see.
+do $$
+declare
+  demo_schema text := private.tenant_schema('0a000000-0000-4000-8000-000000000001');
+  acme_schema text := private.tenant_schema('0a000000-0000-4000-8000-000000000002');
+begin
+  execute format($insert$
+    insert into %I.customers (name, owner_id, created_by, created_at)
+    select customer.name, customer.owner_id::uuid, customer.owner_id::uuid, now() - customer.age * interval '1 day'
+      from (values
+        ('Işık Tekstil A.Ş.', '0b000000-0000-4000-8000-000000000003', 2),
+        ('Çınar Gıda Ltd. Şti.', '0b000000-0000-4000-8000-000000000003', 5),
+        ('Öztürk Makine San. ve Tic. A.Ş.', '0b000000-0000-4000-8000-000000000003', 9),
+        ('Güneş Enerji Sistemleri', '0b000000-0000-4000-8000-000000000003', 14),
+        ('Anadolu Lojistik A.Ş.', '0b000000-0000-4000-8000-000000000002', 20),
+        ('Ege Mobilya', '0b000000-0000-4000-8000-000000000002', 31),
+        ('Boğaziçi Danışmanlık', '0b000000-0000-4000-8000-000000000002', 45),
+        ('Karadeniz Su Ürünleri', '0b000000-0000-4000-8000-000000000005', 3),
+        ('Şahin Otomotiv', '0b000000-0000-4000-8000-000000000005', 12),
+        ('Yıldız Yazılım Hizmetleri', '0b000000-0000-4000-8000-000000000005', 60),
+        ('Doğa Kozmetik', '0b000000-0000-4000-8000-000000000003', 75),
+        ('Marmara İnşaat A.Ş.', '0b000000-0000-4000-8000-000000000002', 90)
+      ) as customer (name, owner_id, age)$insert$, demo_schema);
+  execute format($insert$
+    insert into %I.customers (name, owner_id, created_by)
+    values ('Toros Çelik A.Ş.', $1, $1), ('Kapadokya Turizm', $1, $1), ('Akdeniz Tarım', $1, $1)$insert$, acme_schema)
+    using '0b000000-0000-4000-8000-000000000004'::uuid;
+end;
+$$;

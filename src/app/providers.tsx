@@ -14,6 +14,7 @@ import { useMemo, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { ErrorBoundary } from "../components/ErrorBoundary.tsx";
 import { SessionProvider } from "../features/auth/session/SessionProvider.tsx";
+import { RpcError } from "../lib/rpc.ts";
 
 // Mantine's default light shades put white on blue-6 and red-6 text on white, both below the
 // WCAG AA contrast of 4.5:1; the darker shades pass it. The same holds for "dimmed" text
@@ -31,7 +32,7 @@ const colorSchemeManager = localStorageColorSchemeManager({ key: "crm.color-sche
 const queryClient = new QueryClient({
   defaultOptions: {
     // One retry covers a dropped connection; errors from the database will not heal by retrying.
-    queries: { retry: 1 },
+    queries: { retry: (failureCount, error) => !(error instanceof RpcError) && failureCount < 1 },
   },
 });
 

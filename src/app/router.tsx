@@ -3,6 +3,7 @@ import { createBrowserRouter, Navigate, Outlet, type RouteObject } from "react-r
 import { ErrorScreen } from "../components/ErrorScreen.tsx";
 import { LoadingScreen } from "../components/LoadingScreen.tsx";
 import { RequireAuth } from "../features/auth/components/RequireAuth.tsx";
+import type { ModuleKey } from "../features/shell/navigation.ts";
 import { hiddenOrganizationManagerPath } from "./paths.ts";
 // The login page is the first screen of nearly every visit: it comes with the entry chunk
 // rather than as a second round trip; every other page loads on demand.
@@ -41,6 +42,10 @@ const DocumentsPage = lazyPage(() => import("../features/documents/routes/Docume
 const TasksPage = lazyPage(() => import("../features/tasks/routes/TasksPage.tsx"), "TasksPage");
 const ImportExportPage = lazyPage(() => import("../features/import-export/routes/ImportExportPage.tsx"), "ImportExportPage");
 
+// A module's pages open only for a role that may view it (it takes the module as a prop).
+const RequireModule = lazy(async () => ({
+  default: (await import("../features/permissions/components/RequireModule.tsx")).RequireModule,
+}));
 const RequireAdmin = lazyPage(() => import("../features/admin/components/RequireAdmin.tsx"), "RequireAdmin");
 const RequireSuperAdmin = lazyPage(() => import("../features/admin/components/RequireAdmin.tsx"), "RequireSuperAdmin");
 const AdminPanelPage = lazyPage(() => import("../features/admin/routes/AdminPanelPage.tsx"), "AdminPanelPage");
@@ -75,6 +80,11 @@ function RootLayout() {
       <Outlet />
     </Suspense>
   );
+}
+
+/** One module's pages behind its permission check. */
+function moduleRoutes(module: ModuleKey, children: RouteObject[]): RouteObject {
+  return { element: <RequireModule module={module} />, children };
 }
 
 /** Admin group (spec §2): admins and super admins; two pages for super admins only. */
@@ -124,17 +134,23 @@ export const routes: RouteObject[] = [
                 errorElement: <ErrorScreen embedded />,
                 children: [
                   { index: true, element: <HomePage /> },
-                  { path: "/customers", element: <CustomersPage /> },
-                  { path: "/customers/:id", element: <CustomerDetailPage /> },
-                  { path: "/contacts", element: <ContactsPage /> },
-                  { path: "/contacts/:id", element: <ContactDetailPage /> },
-                  { path: "/deals", element: <DealsPage /> },
-                  { path: "/deals/:id", element: <DealDetailPage /> },
-                  { path: "/quotes", element: <QuotesPage /> },
-                  { path: "/contracts", element: <ContractsPage /> },
-                  { path: "/documents", element: <DocumentsPage /> },
-                  { path: "/tasks", element: <TasksPage /> },
-                  { path: "/import-export", element: <ImportExportPage /> },
+                  moduleRoutes("customers", [
+                    { path: "/customers", element: <CustomersPage /> },
+                    { path: "/customers/:id", element: <CustomerDetailPage /> },
+                  ]),
+                  moduleRoutes("contacts", [
+                    { path: "/contacts", element: <ContactsPage /> },
+                    { path: "/contacts/:id", element: <ContactDetailPage /> },
+                  ]),
+                  moduleRoutes("deals", [
+                    { path: "/deals", element: <DealsPage /> },
+                    { path: "/deals/:id", element: <DealDetailPage /> },
+                  ]),
+                  moduleRoutes("quotes", [{ path: "/quotes", element: <QuotesPage /> }]),
+                  moduleRoutes("contracts", [{ path: "/contracts", element: <ContractsPage /> }]),
+                  moduleRoutes("documents", [{ path: "/documents", element: <DocumentsPage /> }]),
+                  moduleRoutes("tasks", [{ path: "/tasks", element: <TasksPage /> }]),
+                  moduleRoutes("importExport", [{ path: "/import-export", element: <ImportExportPage /> }]),
                   { path: "/profile", element: <ProfilePage /> },
                   adminRoutes,
                 ],

@@ -8,6 +8,17 @@ export const en: Catalogue = {
   common: {
     loading: "Loading...",
     retry: "Try Again",
+    list: {
+      pagination: "Pages",
+      pageNumber: "Page {{page}}",
+      paginationControls: {
+        first: "First page",
+        previous: "Previous page",
+        next: "Next page",
+        last: "Last page",
+      },
+      sortBy: "Sort by {{column}}",
+    },
   },
   language: {
     label: "Language",
@@ -166,6 +177,21 @@ export const en: Catalogue = {
       detailTitle: "Customer Details",
       detailDescription: "A customer's details, contacts and deals.",
       backToList: "Back to customers",
+      emptyDescription: "Customers will be listed here once they are added.",
+      list: {
+        label: "Customer list",
+        search: "Search",
+        searchPlaceholder: "Customer name",
+        total: "{{count}} customers in total",
+        noMatch: "No customer matches your search.",
+        loadError: "Customers could not be loaded.",
+        ownOnly: "Your role lists only the customers you own.",
+        columns: {
+          name: "Customer",
+          owner: "Owner",
+          createdAt: "Added on",
+        },
+      },
     },
     contacts: {
       title: "Contacts",
@@ -208,6 +234,11 @@ export const en: Catalogue = {
       description: "Import records from a file and export them to a file.",
       emptyTitle: "No imports or exports yet",
     },
+  },
+  permissions: {
+    loadError: "Your permissions could not be loaded.",
+    deniedTitle: "You have no access to {{module}}",
+    deniedDescription: "Your role does not allow you to view this module. Ask your organization's admin if you need access.",
   },
   admin: {
     denied: {
@@ -384,14 +415,6 @@ export const en: Catalogue = {
       total: "{{count}} users in total",
       empty: "No user matches these criteria.",
       loadError: "The users could not be loaded.",
-      pagination: "Pages",
-      pageNumber: "Page {{page}}",
-      paginationControls: {
-        first: "First page",
-        previous: "Previous page",
-        next: "Next page",
-        last: "Last page",
-      },
       neverSignedIn: "Never signed in",
       you: "You",
       columns: {
@@ -402,7 +425,6 @@ export const en: Catalogue = {
         lastLogin: "Last sign-in",
         actions: "Actions",
       },
-      sortBy: "Sort by {{column}}",
     },
     status: {
       active: "Active",

@@ -9,6 +9,17 @@ export const tr = {
   common: {
     loading: "Yükleniyor...",
     retry: "Tekrar Dene",
+    list: {
+      pagination: "Sayfalar",
+      pageNumber: "Sayfa {{page}}",
+      paginationControls: {
+        first: "İlk sayfa",
+        previous: "Önceki sayfa",
+        next: "Sonraki sayfa",
+        last: "Son sayfa",
+      },
+      sortBy: "{{column}} sütununa göre sırala",
+    },
   },
   language: {
     label: "Dil",
@@ -168,6 +179,21 @@ export const tr = {
       detailTitle: "Müşteri Ayrıntısı",
       detailDescription: "Bir müşterinin bilgileri, kişileri ve fırsatları.",
       backToList: "Müşterilere dön",
+      emptyDescription: "Müşteriler eklendiğinde burada listelenecek.",
+      list: {
+        label: "Müşteri listesi",
+        search: "Ara",
+        searchPlaceholder: "Müşteri adı",
+        total: "Toplam {{count}} müşteri",
+        noMatch: "Aramanıza uyan müşteri yok.",
+        loadError: "Müşteriler yüklenemedi.",
+        ownOnly: "Rolünüz gereği yalnızca size ait müşteriler listeleniyor.",
+        columns: {
+          name: "Müşteri",
+          owner: "Sorumlu",
+          createdAt: "Eklenme tarihi",
+        },
+      },
     },
     contacts: {
       title: "Kişiler",
@@ -210,6 +236,11 @@ export const tr = {
       description: "Kayıtları dosyadan içe aktarma ve dosyaya dışa aktarma.",
       emptyTitle: "Henüz aktarım yok",
     },
+  },
+  permissions: {
+    loadError: "Yetkileriniz yüklenemedi.",
+    deniedTitle: "{{module}} modülüne erişiminiz yok",
+    deniedDescription: "Rolünüz bu modülü görmeye izin vermiyor. Erişim gerekiyorsa şirketinizin yöneticisine başvurun.",
   },
   admin: {
     denied: {
@@ -386,14 +417,6 @@ export const tr = {
       total: "Toplam {{count}} kullanıcı",
       empty: "Bu ölçütlere uyan kullanıcı yok.",
       loadError: "Kullanıcılar yüklenemedi.",
-      pagination: "Sayfalar",
-      pageNumber: "Sayfa {{page}}",
-      paginationControls: {
-        first: "İlk sayfa",
-        previous: "Önceki sayfa",
-        next: "Sonraki sayfa",
-        last: "Son sayfa",
-      },
       neverSignedIn: "Hiç giriş yapmadı",
       you: "Siz",
       columns: {
@@ -404,7 +427,6 @@ export const tr = {
         lastLogin: "Son giriş",
         actions: "İşlemler",
       },
-      sortBy: "{{column}} sütununa göre sırala",
     },
     status: {
       active: "Aktif",

@@ -5,15 +5,16 @@ import { LoadingScreen } from "../../../components/LoadingScreen.tsx";
 import { useCurrentUserContext } from "../../auth/api/get-current-user-context.ts";
 import { useSignedInSession } from "../../auth/session/session-context.ts";
 import { displayName } from "../../auth/utils/display-name.ts";
-import { moduleNavigation } from "../../shell/navigation.ts";
+import { usePermittedModules } from "../../permissions/api/use-permitted-modules.ts";
 
 /** The signed-in home: a greeting and the way into each module. */
 export function HomePage() {
   const { t } = useTranslation();
   const session = useSignedInSession();
   const context = useCurrentUserContext(session.user.id);
+  const permitted = usePermittedModules();
 
-  if (context.isPending) return <LoadingScreen />;
+  if (context.isPending || permitted.pending) return <LoadingScreen />;
   if (context.isError) {
     return (
       <Alert color="red" title={t("home.loadError")}>
@@ -31,7 +32,7 @@ export function HomePage() {
         <Text c="dimmed">{context.data.organization ? t("home.intro") : t("home.noOrganization")}</Text>
       </Stack>
       <LinkCardGrid label={t("home.modulesLabel")}>
-        {moduleNavigation.map(({ key, path, icon }) => (
+        {permitted.modules.map(({ key, path, icon }) => (
           <LinkCard
             key={key}
             to={path}

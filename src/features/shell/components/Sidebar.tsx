@@ -7,6 +7,7 @@ import { useCurrentUserContext } from "../../auth/api/get-current-user-context.t
 import { useSignedInSession } from "../../auth/session/session-context.ts";
 import { useAccess } from "../../admin/api/use-access.ts";
 import { visibleAdminSections } from "../../admin/sections.ts";
+import { usePermittedModules } from "../../permissions/api/use-permitted-modules.ts";
 import { homeNavigation, isCurrentPath, moduleNavigation } from "../navigation.ts";
 import { UserMenu } from "./UserMenu.tsx";
 
@@ -21,6 +22,7 @@ export function Sidebar({ onNavigate }: Props) {
   const session = useSignedInSession();
   const context = useCurrentUserContext(session.user.id);
   const access = useAccess();
+  const permitted = usePermittedModules();
   const { pathname } = useLocation();
   const [adminOpened, setAdminOpened] = useState(() => isCurrentPath("/admin", pathname));
 
@@ -61,7 +63,9 @@ export function Sidebar({ onNavigate }: Props) {
           <Text component="h2" size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" pt="md" pb={4}>
             {t("nav.modules")}
           </Text>
-          {moduleNavigation.map(({ key, path, icon }) => link(path, t(`modules.${key}.title`), icon))}
+          {permitted.pending
+            ? moduleNavigation.map(({ key }) => <Skeleton key={key} height={36} radius="sm" aria-hidden />)
+            : permitted.modules.map(({ key, path, icon }) => link(path, t(`modules.${key}.title`), icon))}
 
           {access.status === "ready" && access.admin && (
             <>

@@ -1,0 +1,115 @@
+import { expect, test, type Page } from "@playwright/test";
+import { randomUUID } from "node:crypto";
+import { localKeys } from "../scripts/stack/env.ts";
+import { createMember } from "../tests/support/accounts.ts";
+import { enterApp } from "./shell-support.ts";
+import { storageKeys } from "./support.ts";
+
+const h1 = (page: Page) => page.getByRole("heading", { level: 1 });
+const sidebar = (page: Page) => page.getByRole("navigation", { name: "Ana menü" });
+const cell = (page: Page, module: string, action: string) => page.getByRole("combobox", { name: `${module}: ${action}` });
+const notification = (page: Page, text: string | RegExp) => page.getByRole("alert").filter({ hasText: text });
+
+/** Calls an RPC from inside the page with the signed-in session's own token. */
+async function callRpcAsPage(page: Page, name: string) {
+  return page.evaluate(
+    async ([authKey, apikey, rpcName]) => {
+      const session = JSON.parse(localStorage.getItem(authKey) ?? "{}") as { access_token?: string };
+      const response = await fetch(`/rest/v1/rpc/${rpcName}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", apikey, Authorization: `Bearer ${session.access_token}` },
+        body: "{}",
+      });
+      return response.json() as Promise<unknown>;
+    },
+    [storageKeys.auth, localKeys().publishableKey, name] as const,
+  );
+}
+
+test("a role change hides a module from a plain user and makes its RPCs refuse", async ({ page, browser, baseURL }) => {
+  // The admin makes a role that may only see its own customers.
+  await enterApp(page, "admin@demo.test");
+  await page.goto("/admin/roles");
+  await expect(h1(page)).toHaveText("Roller ve Yetkiler");
+  const suffix = randomUUID().slice(0, 8);
+  const roleKey = `stajyer_${suffix}`;
+  const roleName = `Stajyer ${suffix}`;
+  await page.getByRole("button", { name: "Yeni Rol" }).click();
+  const dialog = page.getByRole("dialog", { name: "Yeni Rol" });
+  await dialog.getByRole("textbox", { name: "Rol anahtarı" }).fill(roleKey);
+  await dialog.getByRole("textbox", { name: "Rol adı" }).fill(roleName);
+  await dialog.getByRole("button", { name: "Rol Oluştur" }).click();
+  await expect(dialog).toBeHidden();
+  await cell(page, "Müşteriler", "Görüntüleme").selectOption({ label: "Kendi kayıtları" });
+  await page.getByRole("button", { name: "Kaydet" }).click();
+  const saved = notification(page, `${roleName} rolü kaydedildi.`);
+  await expect(saved).toBeVisible();
+  // Out of the way of the save button, which the admin presses again below.
+  await saved.getByRole("button").click();
+  await expect(saved).toBeHidden();
+
+  // A member with that role sees the customers module and nothing else.
+  const member = await createMember(baseURL!, { role: roleKey });
+  const memberContext = await browser.newContext();
+  const memberPage = await memberContext.newPage();
+  await enterApp(memberPage, member.email, member.password);
+  await expect(sidebar(memberPage).getByRole("link", { name: "Müşteriler" })).toBeVisible();
+  await expect(sidebar(memberPage).getByRole("link", { name: "Fırsatlar" })).toHaveCount(0);
+  await expect(sidebar(memberPage).getByRole("link", { name: "İçe/Dışa Aktarma" })).toHaveCount(0);
+  await sidebar(memberPage).getByRole("link", { name: "Müşteriler" }).click();
+  await expect(h1(memberPage)).toHaveText("Müşteriler");
+  // The organization has customers, none of them the new member's.
+  await expect(memberPage.getByRole("heading", { level: 2, name: "Henüz müşteri yok" })).toBeVisible();
+  expect(await callRpcAsPage(memberPage, "list_customers")).toMatchObject({ success: true, scope: "own", total: 0 });
+  // A module the role cannot see says so at its address.
+  await memberPage.goto("/deals");
+  await expect(h1(memberPage)).toHaveText("Fırsatlar modülüne erişiminiz yok");
+
+  // The admin takes the module away.
+  await cell(page, "Müşteriler", "Görüntüleme").selectOption({ label: "Yok" });
+  await page.getByRole("button", { name: "Kaydet" }).click();
+  await expect(notification(page, `${roleName} rolü kaydedildi.`)).toBeVisible();
+
+  // The member's next page no longer offers it, its address refuses, and so does the database.
+  await sidebar(memberPage).getByRole("link", { name: "Ana Sayfa" }).click();
+  await expect(sidebar(memberPage).getByRole("link", { name: "Ana Sayfa" })).toHaveAttribute("aria-current", "page");
+  await expect(sidebar(memberPage).getByRole("link", { name: "Müşteriler" })).toHaveCount(0);
+  await memberPage.goto("/customers");
+  await expect(h1(memberPage)).toHaveText("Müşteriler modülüne erişiminiz yok");
+  expect(await callRpcAsPage(memberPage, "list_customers")).toMatchObject({ success: false, code: "permission_denied" });
+  await memberContext.close();
+});
+
+test("a plain user without import or export rights has no import/export page; an admin has", async ({ page, browser }) => {
+  await enterApp(page, "satis@demo.test");
+  await expect(sidebar(page).getByRole("link", { name: "Müşteriler" })).toBeVisible();
+  await expect(sidebar(page).getByRole("link", { name: "İçe/Dışa Aktarma" })).toHaveCount(0);
+  await page.goto("/import-export");
+  await expect(h1(page)).toHaveText("İçe/Dışa Aktarma modülüne erişiminiz yok");
+  await page.getByRole("link", { name: "Ana Sayfaya Dön" }).click();
+  await expect(page).toHaveURL(/\/$/);
+
+  const adminContext = await browser.newContext();
+  const adminPage = await adminContext.newPage();
+  await enterApp(adminPage, "admin@demo.test");
+  await sidebar(adminPage).getByRole("link", { name: "İçe/Dışa Aktarma" }).click();
+  await expect(h1(adminPage)).toHaveText("İçe/Dışa Aktarma");
+  await adminContext.close();
+});
+
+test("a user lists, searches and sorts the organization's customers", async ({ page }) => {
+  await enterApp(page, "satis@demo.test");
+  await sidebar(page).getByRole("link", { name: "Müşteriler" }).click();
+  const table = page.getByRole("table", { name: "Müşteri listesi" });
+  const firstCell = table.getByRole("row").nth(1).getByRole("cell").first();
+  await expect(page.getByText(/^Toplam 12 müşteri$/)).toBeVisible();
+  // By name, Turkish letters beside their Latin ones: Anadolu, Boğaziçi, Çınar, ...
+  await expect(table.getByRole("row").nth(3).getByRole("cell").first()).toHaveText("Çınar Gıda Ltd. Şti.");
+  await page.getByRole("button", { name: "Eklenme tarihi" }).click();
+  await expect(firstCell).toHaveText("Işık Tekstil A.Ş.");
+  await page.getByRole("searchbox", { name: "Ara" }).fill("ISIK");
+  await expect(page.getByText(/^Toplam 1 müşteri$/)).toBeVisible();
+  await expect(table.getByRole("row").nth(1)).toContainText("Mehmet Demir");
+  await page.getByRole("searchbox", { name: "Ara" }).fill("yok böyle bir firma");
+  await expect(page.getByText("Aramanıza uyan müşteri yok.")).toBeVisible();
+});

@@ -1,0 +1,59 @@
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
+import { z } from "zod";
+import { parseRpcResult, RpcError } from "../../../lib/rpc.ts";
+import { supabase } from "../../../lib/supabase.ts";
+import { useCurrentUserContext } from "../../auth/api/get-current-user-context.ts";
+import { useSignedInSession } from "../../auth/session/session-context.ts";
+import { myPermissionsQueryOptions } from "../../permissions/api/permissions.ts";
+import { customerKeys, customerListArgs, type CustomerListArgs, type CustomerListState } from "../utils/list-params.ts";
+
+const customerRowSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  owner_id: z.string(),
+  owner_name: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type CustomerRow = z.infer<typeof customerRowSchema>;
+
+const customerPageSchema = z.object({
+  success: z.literal(true),
+  /** all: every customer of the organization; own: only the caller's. */
+  scope: z.enum(["all", "own"]),
+  total: z.number().int().nonnegative(),
+  customers: z.array(customerRowSchema),
+});
+export type CustomerPage = z.infer<typeof customerPageSchema>;
+
+async function listCustomers(args: CustomerListArgs): Promise<CustomerPage> {
+  const { data, error } = await supabase.rpc("list_customers", args);
+  if (error) throw error;
+  return parseRpcResult(customerPageSchema, data);
+}
+
+/**
+ * One page of the customers the signed-in user may see. A refusal means the role changed
+ * since the page opened: the permissions are read again, and the module's guard answers.
+ */
+export function useCustomerList(state: CustomerListState) {
+  const session = useSignedInSession();
+  const context = useCurrentUserContext(session.user.id);
+  const queryClient = useQueryClient();
+  const args = customerListArgs(state);
+  return useQuery({
+    queryKey: customerKeys.list(session.user.id, context.data?.organization?.id ?? "none", args),
+    queryFn: async () => {
+      try {
+        return await listCustomers(args);
+      } catch (error) {
+        if (error instanceof RpcError && error.code === "permission_denied") {
+          void queryClient.invalidateQueries({ queryKey: myPermissionsQueryOptions(session.user.id).queryKey });
+        }
+        throw error;
+      }
+    },
+    // The previous page stays on screen while the next one loads.
+    placeholderData: keepPreviousData,
+  });
+}

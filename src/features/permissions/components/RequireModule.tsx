@@ -1,0 +1,45 @@
+import { Alert, Button, EmptyState } from "@mantine/core";
+import { IconLock } from "@tabler/icons-react";
+import { useTranslation } from "react-i18next";
+import { Link, Outlet } from "react-router-dom";
+import { LoadingScreen } from "../../../components/LoadingScreen.tsx";
+import type { ModuleKey } from "../../shell/navigation.ts";
+import { useMyPermissions } from "../api/permissions.ts";
+import { canOpenModule } from "../utils/module-access.ts";
+
+/**
+ * Layout route of one module's pages: renders them when the role may open the module and
+ * says so plainly when it may not. Navigation only: the module's RPCs refuse again.
+ */
+export function RequireModule({ module }: { module: ModuleKey }) {
+  const { t } = useTranslation();
+  const permissions = useMyPermissions();
+
+  if (permissions.isPending) return <LoadingScreen />;
+  if (permissions.isError) {
+    return (
+      <Alert color="red" title={t("permissions.loadError")}>
+        <Button variant="default" size="xs" mt="sm" onClick={() => void permissions.refetch()}>
+          {t("common.retry")}
+        </Button>
+      </Alert>
+    );
+  }
+  if (!canOpenModule(permissions.data.permissions, module)) return <ModuleDenied module={module} />;
+  return <Outlet />;
+}
+
+export function ModuleDenied({ module }: { module: ModuleKey }) {
+  const { t } = useTranslation();
+  return (
+    <EmptyState icon={<IconLock size={28} aria-hidden />} withIndicatorBackground py="xl">
+      <EmptyState.Title order={1}>{t("permissions.deniedTitle", { module: t(`modules.${module}.title`) })}</EmptyState.Title>
+      <EmptyState.Description>{t("permissions.deniedDescription")}</EmptyState.Description>
+      <EmptyState.Actions>
+        <Button component={Link} to="/" variant="default">
+          {t("errorScreen.goHome")}
+        </Button>
+      </EmptyState.Actions>
+    </EmptyState>
+  );
+}
