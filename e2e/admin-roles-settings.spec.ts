@@ -114,6 +114,30 @@ test("an admin changes the KDV rate and finds it after a reload", async ({ page 
   await expect(page.getByRole("textbox", { name: "Varsayılan KDV oranı" })).toHaveValue("20 %");
 });
 
+test("an admin uploads a logo that the menu then shows, after an SVG is refused, and removes it", async ({ page }) => {
+  await open(page, "/admin/general-settings", "Genel Ayarlar");
+  const fileInput = page.locator('input[type="file"]');
+  const sidebarLogo = page.getByRole("navigation", { name: "Ana menü" }).locator("img");
+  await expect(page.getByText("Henüz logo yüklenmedi.")).toBeVisible();
+
+  await fileInput.setInputFiles({ name: "logo.svg", mimeType: "image/svg+xml", buffer: Buffer.from("<svg/>") });
+  await expect(page.getByRole("alert").filter({ hasText: "Logo PNG, JPEG veya WebP biçiminde olmalı." })).toBeVisible();
+
+  // A 1×1 PNG.
+  const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+  await fileInput.setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: png });
+  await expect(notification(page, "Logo kaydedildi.")).toBeVisible();
+  await expect(page.getByRole("img", { name: "Demo Ticaret A.Ş. logosu" })).toBeVisible();
+  await expect(sidebarLogo).toHaveAttribute("src", /^data:image\/png;base64,iVBOR/);
+  await page.reload();
+  await expect(sidebarLogo).toBeVisible();
+
+  await page.getByRole("button", { name: "Logoyu Kaldır" }).click();
+  await expect(notification(page, "Logo kaldırıldı.")).toBeVisible();
+  await expect(page.getByText("Henüz logo yüklenmedi.")).toBeVisible();
+  await expect(sidebarLogo).toHaveCount(0);
+});
+
 test("a pipeline without a won stage is refused before it is sent", async ({ page }) => {
   await open(page, "/admin/operations-settings", "Operasyon Ayarları");
   const outcome = page.getByRole("combobox", { name: "5. aşamanın sonucu" });

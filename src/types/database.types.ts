@@ -56,6 +56,9 @@ export type Database = {
 "get_my_permissions":
 { Args: Record<PropertyKey, never>; Returns: Json
                            },
+"get_organization_logo":
+{ Args: Record<PropertyKey, never>; Returns: Json
+                           },
 "get_organization_settings":
 { Args: Record<PropertyKey, never>; Returns: Json
                            },
@@ -89,6 +92,9 @@ export type Database = {
 "lock_user_secure":
 { Args: { "p_user_id": string }; Returns: Json
                            },
+"remove_organization_logo":
+{ Args: Record<PropertyKey, never>; Returns: Json
+                           },
 "resolve_table_name_bypass":
 { Args: { "base_table_name": string,"org_slug": string }; Returns: Json
                            },
@@ -100,6 +106,9 @@ export type Database = {
                            },
 "secure_login_prepare_auth":
 { Args: { "p_email": string,"p_organization_slug"?: string,"p_password": string }; Returns: Json
+                           },
+"set_organization_logo":
+{ Args: { "p_content_type": string,"p_image_base64": string }; Returns: Json
                            },
 "simple_reset_password":
 { Args: { "p_new_password": string,"p_user_id": string }; Returns: Json

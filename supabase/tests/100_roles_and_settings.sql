@@ -447,7 +447,7 @@ update private.memberships set is_active = true where user_id = :'alpha_viewer' 
 -- =================================================================================
 -- get_organization_settings
 -- =================================================================================
-\set default_settings '{"name": "Alpha A.Ş.", "logo_path": null, "default_currency": "TRY", "default_vat_rate": 20, "locale": "tr-TR", "time_zone": "Europe/Istanbul", "deal_stages": [{"key": "lead", "name": "Aday", "probability": 10, "outcome": "open"}, {"key": "qualified", "name": "Nitelikli", "probability": 25, "outcome": "open"}, {"key": "proposal", "name": "Teklif", "probability": 50, "outcome": "open"}, {"key": "negotiation", "name": "Pazarlık", "probability": 75, "outcome": "open"}, {"key": "won", "name": "Kazanıldı", "probability": 100, "outcome": "won"}, {"key": "lost", "name": "Kaybedildi", "probability": 0, "outcome": "lost"}], "task_types": ["call", "meeting", "email", "visit", "other"], "quote_number_pattern": "TKL-{YYYY}-{SEQ:5}", "quote_validity_days": 30}'
+\set default_settings '{"name": "Alpha A.Ş.", "logo_updated_at": null, "default_currency": "TRY", "default_vat_rate": 20, "locale": "tr-TR", "time_zone": "Europe/Istanbul", "deal_stages": [{"key": "lead", "name": "Aday", "probability": 10, "outcome": "open"}, {"key": "qualified", "name": "Nitelikli", "probability": 25, "outcome": "open"}, {"key": "proposal", "name": "Teklif", "probability": 50, "outcome": "open"}, {"key": "negotiation", "name": "Pazarlık", "probability": 75, "outcome": "open"}, {"key": "won", "name": "Kazanıldı", "probability": 100, "outcome": "won"}, {"key": "lost", "name": "Kaybedildi", "probability": 0, "outcome": "lost"}], "task_types": ["call", "meeting", "email", "visit", "other"], "quote_number_pattern": "TKL-{YYYY}-{SEQ:5}", "quote_validity_days": 30}'
 
 select tests.authenticate_as(:'alpha_user', :'s_user');
 select public.get_organization_settings() as r_user_settings \gset
@@ -486,9 +486,9 @@ select is(:'r'::jsonb, :'admin_required'::jsonb, 'update_organization_settings: 
 select is(private.settings_json(:'alpha'), :'alpha_before'::jsonb, 'update_organization_settings: nothing changed for the plain member');
 
 -- The admin changes every field at once.
-\set full_settings '{"name": "Alpha Teknoloji A.Ş.", "logo_path": "logos/alpha.png", "default_currency": "EUR", "default_vat_rate": 18, "locale": "en-US", "time_zone": "Europe/Berlin", "deal_stages": [{"key": "new", "name": "Yeni", "probability": 5, "outcome": "open"}, {"key": "signed", "name": "İmzalandı", "probability": 100, "outcome": "won"}, {"key": "dropped", "name": "Düştü", "probability": 0, "outcome": "lost"}], "task_types": ["call", "demo"], "quote_number_pattern": "Q-{SEQ:4}", "quote_validity_days": 45}'
+\set full_settings '{"name": "Alpha Teknoloji A.Ş.", "logo_updated_at": null, "default_currency": "EUR", "default_vat_rate": 18, "locale": "en-US", "time_zone": "Europe/Berlin", "deal_stages": [{"key": "new", "name": "Yeni", "probability": 5, "outcome": "open"}, {"key": "signed", "name": "İmzalandı", "probability": 100, "outcome": "won"}, {"key": "dropped", "name": "Düştü", "probability": 0, "outcome": "lost"}], "task_types": ["call", "demo"], "quote_number_pattern": "Q-{SEQ:4}", "quote_validity_days": 45}'
 select tests.authenticate_as(:'alpha_admin', :'s_admin');
-select public.update_organization_settings(:'full_settings'::jsonb || '{"name": "  Alpha Teknoloji A.Ş.  "}') as r \gset
+select public.update_organization_settings(:'full_settings'::jsonb - 'logo_updated_at' || '{"name": "  Alpha Teknoloji A.Ş.  "}') as r \gset
 select tests.reset_role();
 select is(:'r'::jsonb #- '{settings,updated_at}', jsonb_build_object('success', true, 'settings', :'full_settings'::jsonb),
   'update_organization_settings: the admin changes every field; the answer carries the new settings');
@@ -501,16 +501,16 @@ select is((select updated_by from private.organization_settings where organizati
 select is((select array(select jsonb_array_elements_text(details -> 'fields') order by 1) from private.audit_log
             where organization_id = :'alpha' and actor_id = :'alpha_admin' and action = 'settings.updated'
               and target_type = 'organization' and target_id = :'alpha'),
-  array['deal_stages', 'default_currency', 'default_vat_rate', 'locale', 'logo_path', 'name',
+  array['deal_stages', 'default_currency', 'default_vat_rate', 'locale', 'name',
         'quote_number_pattern', 'quote_validity_days', 'task_types', 'time_zone'],
   'update_organization_settings: one settings.updated audit row naming the changed fields');
 
--- A partial change leaves the other fields alone; the logo can be cleared.
+-- A partial change leaves the other fields alone.
 select tests.authenticate_as(:'alpha_admin', :'s_admin');
-select public.update_organization_settings('{"logo_path": null, "default_vat_rate": 0}') ->> 'success' as r \gset
+select public.update_organization_settings('{"default_vat_rate": 0}') ->> 'success' as r \gset
 select tests.reset_role();
-select is(private.settings_json(:'alpha') - 'updated_at', :'full_settings'::jsonb || '{"logo_path": null, "default_vat_rate": 0}',
-  'update_organization_settings: logo cleared, VAT 0, nothing else changed');
+select is(private.settings_json(:'alpha') - 'updated_at', :'full_settings'::jsonb || '{"default_vat_rate": 0}',
+  'update_organization_settings: VAT 0, nothing else changed');
 
 -- Invalid values: the whole change is refused, naming the field.
 select private.settings_json(:'alpha') as alpha_before \gset
@@ -532,7 +532,7 @@ select array_agg(coalesce(a.answer ->> 'code', a.answer ->> 'sqlstate', 'success
     '{"task_types": []}', '{"task_types": [1, 2]}', '{"task_types": ["call", "  "]}', '{"task_types": "call"}',
     '{"quote_number_pattern": "TKL-{YYYY}"}', '{"quote_number_pattern": "Q-{SEQ:0}"}',
     '{"quote_validity_days": 0}', '{"quote_validity_days": 1.5}', '{"quote_validity_days": 366}', '{"quote_validity_days": "30"}',
-    '{"name": "   "}', jsonb_build_object('name', repeat('x', 201))::text, '{"logo_path": 5}',
+    '{"name": "   "}', jsonb_build_object('name', repeat('x', 201))::text, '{"logo_path": "logos/alpha.png"}',
     '{"color": "red"}',
     '{"name": "Geçerli Ad", "default_currency": "try"}',
     '[]'

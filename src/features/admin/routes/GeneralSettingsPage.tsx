@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { OrganizationLogoCard } from "../settings/components/OrganizationLogoCard.tsx";
 import { GeneralSettingsForm } from "../settings/components/GeneralSettingsForm.tsx";
 import { SettingsPageFrame } from "../settings/components/SettingsPageFrame.tsx";
 import { useUsersScope } from "../users/api/scope.ts";
@@ -9,7 +10,12 @@ export function GeneralSettingsPage() {
   const scope = useUsersScope();
   return (
     <SettingsPageFrame scope={scope} title={t("adminSettings.general.title")} description={t("adminSettings.general.description")}>
-      {(settings) => <GeneralSettingsForm scope={scope} settings={settings} />}
+      {(settings) => (
+        <>
+          <OrganizationLogoCard scope={scope} settings={settings} />
+          <GeneralSettingsForm scope={scope} settings={settings} />
+        </>
+      )}
     </SettingsPageFrame>
   );
 }

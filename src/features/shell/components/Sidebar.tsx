@@ -1,4 +1,4 @@
-import { AppShell, NavLink, ScrollArea, Skeleton, Stack, Text } from "@mantine/core";
+import { AppShell, Image, NavLink, ScrollArea, Skeleton, Stack, Text } from "@mantine/core";
 import { IconLayoutDashboard, IconShieldLock, type Icon } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -7,6 +7,7 @@ import { useCurrentUserContext } from "../../auth/api/get-current-user-context.t
 import { useSignedInSession } from "../../auth/session/session-context.ts";
 import { useAccess } from "../../admin/api/use-access.ts";
 import { visibleAdminSections } from "../../admin/sections.ts";
+import { useOrganizationLogo } from "../../organizations/api/organization-logo.ts";
 import { usePermittedModules } from "../../permissions/api/use-permitted-modules.ts";
 import { homeNavigation, isCurrentPath, moduleNavigation } from "../navigation.ts";
 import { UserMenu } from "./UserMenu.tsx";
@@ -23,6 +24,7 @@ export function Sidebar({ onNavigate }: Props) {
   const context = useCurrentUserContext(session.user.id);
   const access = useAccess();
   const permitted = usePermittedModules();
+  const logo = useOrganizationLogo();
   const { pathname } = useLocation();
   const [adminOpened, setAdminOpened] = useState(() => isCurrentPath("/admin", pathname));
 
@@ -48,6 +50,9 @@ export function Sidebar({ onNavigate }: Props) {
         <Text size="xs" c="dimmed">
           {t("shell.organizationLabel")}
         </Text>
+        {logo.data && (
+          <Image src={logo.data} alt="" h={40} w="auto" maw="100%" fit="contain" my={4} style={{ alignSelf: "flex-start" }} />
+        )}
         {context.isSuccess ? (
           <Text fw={600} lineClamp={2}>
             {context.data.organization?.name ?? t("shell.noOrganization")}

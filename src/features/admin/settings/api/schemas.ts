@@ -15,7 +15,8 @@ export type DealStage = z.infer<typeof dealStageSchema>;
 /** The organization's settings as `get_organization_settings` answers them. */
 export const organizationSettingsSchema = z.looseObject({
   name: z.string(),
-  logo_path: z.string().nullable(),
+  /** When the logo last changed; null: the organization has none. */
+  logo_updated_at: z.string().nullable(),
   default_currency: z.string(),
   default_vat_rate: z.coerce.number(),
   locale: z.string(),
@@ -49,7 +50,6 @@ const msg = (key: string) => `adminSettings.errors.${key}`;
 
 export const generalSettingsSchema = z.object({
   name: z.string().trim().min(1, msg("nameRequired")).max(200, msg("nameTooLong")),
-  logo_path: z.string().trim().max(500, msg("logoTooLong")),
   default_currency: z.string().regex(/^[A-Z]{3}$/, msg("currencyInvalid")),
   default_vat_rate: z
     .number(msg("vatInvalid"))

@@ -1,5 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { currentUserContextQueryOptions } from "../../../auth/api/get-current-user-context.ts";
+import { organizationLogoQueryOptions, type LogoContentType } from "../../../organizations/api/organization-logo.ts";
 import type { Json } from "../../../../types/database.types.ts";
 import { parseRpcResult } from "../../../../lib/rpc.ts";
 import { supabase } from "../../../../lib/supabase.ts";
@@ -41,5 +42,26 @@ export function useUpdateSettings(scope: UsersScope) {
       if ("name" in changes) void queryClient.invalidateQueries({ queryKey: currentUserContextQueryOptions(scope.sessionUserId).queryKey });
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: key }),
+  });
+}
+
+export type LogoChange = { action: "set"; contentType: LogoContentType; base64: string } | { action: "remove" };
+
+/** Sets or removes the logo; the settings (logo_updated_at) and the logo everyone sees follow. */
+export function useChangeLogo(scope: UsersScope) {
+  const queryClient = useQueryClient();
+  const key = adminSettingsKeys.all(scope.sessionUserId, scope.organizationId);
+  return useMutation({
+    mutationFn: async (change: LogoChange) => {
+      const { data, error } =
+        change.action === "set"
+          ? await supabase.rpc("set_organization_logo", { p_content_type: change.contentType, p_image_base64: change.base64 })
+          : await supabase.rpc("remove_organization_logo");
+      if (error) throw error;
+      return parseRpcResult(settingsAnswerSchema, data).settings;
+    },
+    onSuccess: (settings) => queryClient.setQueryData(key, settings),
+    onSettled: () =>
+      queryClient.invalidateQueries({ queryKey: organizationLogoQueryOptions(scope.sessionUserId).queryKey }),
   });
 }

@@ -17,7 +17,7 @@ import { changedSettings } from "../utils/pipeline.ts";
 import { formFieldOf, settingsError } from "../utils/settings-errors.ts";
 import { notifyFailure, notifySaved } from "./notify.ts";
 
-const fields = ["name", "logo_path", "default_currency", "default_vat_rate", "locale", "time_zone"] as const;
+const fields = ["name", "default_currency", "default_vat_rate", "locale", "time_zone"] as const;
 
 function withSaved(options: readonly string[], saved: string): string[] {
   return options.includes(saved) ? [...options] : [...options, saved];
@@ -26,7 +26,6 @@ function withSaved(options: readonly string[], saved: string): string[] {
 export function valuesOf(settings: OrganizationSettings): GeneralSettingsValues {
   return {
     name: settings.name,
-    logo_path: settings.logo_path ?? "",
     default_currency: settings.default_currency,
     default_vat_rate: settings.default_vat_rate,
     locale: settings.locale === "en-US" ? "en-US" : "tr-TR",
@@ -34,7 +33,7 @@ export function valuesOf(settings: OrganizationSettings): GeneralSettingsValues 
   };
 }
 
-/** Name, logo, currency, KDV, locale and time zone; sends only what changed. */
+/** Name, currency, KDV, locale and time zone; sends only what changed. */
 export function GeneralSettingsForm({ scope, settings }: { scope: UsersScope; settings: OrganizationSettings }) {
   const { t } = useTranslation();
   const update = useUpdateSettings(scope);
@@ -52,8 +51,7 @@ export function GeneralSettingsForm({ scope, settings }: { scope: UsersScope; se
     const saved = valuesOf(settings);
     const changes = changedSettings(saved, values);
     if (Object.keys(changes).length === 0) return;
-    const payload = { ...changes, ...("logo_path" in changes ? { logo_path: changes.logo_path || null } : {}) };
-    update.mutate(payload, {
+    update.mutate(changes, {
       onSuccess: (next) => {
         notifySaved(t);
         reset(valuesOf(next));
@@ -73,8 +71,6 @@ export function GeneralSettingsForm({ scope, settings }: { scope: UsersScope; se
         <Stack>
           <TextInput {...register("name")} label={t("adminSettings.general.name")} required autoComplete="organization"
             error={message(errors.name?.message)} />
-          <TextInput {...register("logo_path")} label={t("adminSettings.general.logoPath")}
-            description={t("adminSettings.general.logoPathHelp")} autoComplete="off" error={message(errors.logo_path?.message)} />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <Controller control={control} name="default_currency" render={({ field }) => (
               <Select label={t("adminSettings.general.currency")} required allowDeselect={false}

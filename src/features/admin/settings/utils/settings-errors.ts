@@ -1,6 +1,14 @@
 import { RpcError } from "../../../../lib/rpc.ts";
 
-export const knownSettingsErrorCodes = ["invalid_setting", "invalid_input", "admin_required", "organization_context_required"] as const;
+export const knownSettingsErrorCodes = [
+  "invalid_setting",
+  "invalid_input",
+  "admin_required",
+  "organization_context_required",
+  "invalid_logo_type",
+  "invalid_logo",
+  "logo_too_large",
+] as const;
 export type KnownSettingsErrorCode = (typeof knownSettingsErrorCodes)[number];
 
 export interface SettingsError {

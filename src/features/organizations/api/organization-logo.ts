@@ -1,0 +1,34 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { z } from "zod";
+import { parseRpcResult } from "../../../lib/rpc.ts";
+import { supabase } from "../../../lib/supabase.ts";
+import { useSignedInSession } from "../../auth/session/session-context.ts";
+
+/** The image types the database takes for a logo (SVG is not among them: it can carry scripts). */
+export const logoContentTypes = ["image/png", "image/jpeg", "image/webp"] as const;
+export type LogoContentType = (typeof logoContentTypes)[number];
+
+const organizationLogoSchema = z.object({
+  success: z.literal(true),
+  logo: z.object({ content_type: z.enum(logoContentTypes), data_base64: z.string(), updated_at: z.string() }).nullable(),
+});
+
+/** The session organization's logo as a data URL an <img> can show, or null. */
+export function organizationLogoQueryOptions(userId: string) {
+  return queryOptions({
+    queryKey: ["users", userId, "organization-logo"],
+    queryFn: async () => {
+      const { data, error } = await supabase.rpc("get_organization_logo");
+      if (error) throw error;
+      const { logo } = parseRpcResult(organizationLogoSchema, data);
+      return logo ? `data:${logo.content_type};base64,${logo.data_base64}` : null;
+    },
+    // It changes rarely, and the settings page refreshes it when it does.
+    staleTime: 10 * 60 * 1000,
+  });
+}
+
+export function useOrganizationLogo() {
+  const session = useSignedInSession();
+  return useQuery(organizationLogoQueryOptions(session.user.id));
+}
