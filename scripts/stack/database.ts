@@ -151,6 +151,12 @@ export async function openBackend(options: DatabaseOptions, keys: LocalKeys): Pr
   return {
     api: app,
     sql,
-    close: () => connection.close(),
+    close: async () => {
+      // PGlite's Emscripten runtime sets process.exitCode to Postgres's own status (0) when
+      // it shuts down, which hid a failed test run's exit code 1: keep whatever was set.
+      const exitCode = process.exitCode;
+      await connection.close();
+      process.exitCode = exitCode;
+    },
   };
 }
