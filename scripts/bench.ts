@@ -153,6 +153,25 @@ try {
     ),
   ]);
 
+  // A module list: the permission check, the registry lookup and the dynamic query over the
+  // organization's own table, against the same page selected straight from that table.
+  const { client: salesClient } = await signedInClient(stack.url, "satis@demo.test");
+  const [{ schema }] = (await stack.backend.sql.query(
+    "select private.tenant_schema('0a000000-0000-4000-8000-000000000001') as schema",
+  )) as { schema: string }[];
+  pairs.push([
+    await measure("list_customers via REST (first page of 25)", 200, async () => {
+      const { error } = await salesClient.rpc("list_customers", { p_limit: 25 });
+      if (error) throw new Error(error.message);
+    }),
+    await measure("the same page, raw SQL on the tenant table", 200, () =>
+      stack.backend.sql.query(
+        `select id, name, owner_id, created_at, count(*) over () from "${schema}".customers
+          where deleted_at is null order by private.fold_search(name), id limit 25`,
+      ),
+    ),
+  ]);
+
   console.log(`stack boot (in-memory PGlite, migrations + seed + tenant tables, edge runtime): ${bootMs.toFixed(0)} ms`);
   printPairs("requests (in-memory PGlite)", pairs);
 

@@ -3,10 +3,7 @@ import { z } from "zod";
 import { parseRpcResult } from "../../../lib/rpc.ts";
 import { supabase } from "../../../lib/supabase.ts";
 import { useSignedInSession } from "../../auth/session/session-context.ts";
-
-/** The image types the database takes for a logo (SVG is not among them: it can carry scripts). */
-export const logoContentTypes = ["image/png", "image/jpeg", "image/webp"] as const;
-export type LogoContentType = (typeof logoContentTypes)[number];
+import { logoContentTypes } from "../utils/logo-types.ts";
 
 const organizationLogoSchema = z.object({
   success: z.literal(true),

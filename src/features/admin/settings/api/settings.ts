@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { currentUserContextQueryOptions } from "../../../auth/api/get-current-user-context.ts";
-import { organizationLogoQueryOptions, type LogoContentType } from "../../../organizations/api/organization-logo.ts";
+import { organizationLogoQueryOptions } from "../../../organizations/api/organization-logo.ts";
+import type { LogoContentType } from "../../../organizations/utils/logo-types.ts";
 import type { Json } from "../../../../types/database.types.ts";
 import { parseRpcResult } from "../../../../lib/rpc.ts";
 import { supabase } from "../../../../lib/supabase.ts";
