@@ -113,3 +113,18 @@ test("a user lists, searches and sorts the organization's customers", async ({ p
   await page.getByRole("searchbox", { name: "Ara" }).fill("yok böyle bir firma");
   await expect(page.getByText("Aramanıza uyan müşteri yok.")).toBeVisible();
 });
+
+test("a customer list that cannot load says so and loads on retry", async ({ page }) => {
+  await enterApp(page, "satis@demo.test");
+  await page.route("**/rest/v1/rpc/list_customers", (route) =>
+    route.fulfill({ status: 503, contentType: "application/json", body: '{"message":"unavailable"}' }),
+  );
+  await page.goto("/customers");
+  const failure = page.getByRole("alert").filter({ hasText: "Müşteriler yüklenemedi." });
+  await expect(failure).toBeVisible();
+  await expect(failure).not.toContainText("unavailable");
+  await page.unroute("**/rest/v1/rpc/list_customers");
+  await failure.getByRole("button", { name: "Tekrar Dene" }).click();
+  await expect(page.getByRole("table", { name: "Müşteri listesi" })).toBeVisible();
+  await expect(failure).toBeHidden();
+});

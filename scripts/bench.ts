@@ -117,6 +117,7 @@ const bootMs = performance.now() - bootStarted;
 
 try {
   const { client, session } = await signedInClient(stack.url, "admin@demo.test");
+  const { client: salesClient } = await signedInClient(stack.url, "satis@demo.test");
   const rawSql = `select set_config('request.jwt.claim.sub', '${session.user.id}', true),
                          public.get_current_user_context()`;
 
@@ -155,7 +156,6 @@ try {
 
   // A module list: the permission check, the registry lookup and the dynamic query over the
   // organization's own table, against the same page selected straight from that table.
-  const { client: salesClient } = await signedInClient(stack.url, "satis@demo.test");
   const [{ schema }] = (await stack.backend.sql.query(
     "select private.tenant_schema('0a000000-0000-4000-8000-000000000001') as schema",
   )) as { schema: string }[];

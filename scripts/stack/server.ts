@@ -135,6 +135,12 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const server: ServerType = await new Promise((resolve) => {
     const started = serve({ fetch: front.fetch, port: options.port, hostname: host }, () => resolve(started));
   });
+  // Idle keep-alive connections are closed by the client first. With Node's 5 s default, a
+  // request on a connection idle that long could meet the server's close (ECONNRESET).
+  if ("keepAliveTimeout" in server) {
+    server.keepAliveTimeout = 65_000;
+    server.headersTimeout = 66_000;
+  }
 
   let stopped = false;
   return {

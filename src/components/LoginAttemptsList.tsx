@@ -1,8 +1,9 @@
-import { Alert, Badge, Button, Table, Text } from "@mantine/core";
+import { Badge, Table, Text } from "@mantine/core";
 import type { UseQueryResult } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { formatDateTime } from "../lib/format.ts";
 import { LoadingScreen } from "./LoadingScreen.tsx";
+import { LoadError } from "./LoadError.tsx";
 
 export interface LoginAttempt {
   created_at: string;
@@ -28,11 +29,7 @@ export function LoginAttemptsList({ attempts, labelledBy }: { attempts: UseQuery
   if (attempts.isPending) return <LoadingScreen compact />;
   if (attempts.isError) {
     return (
-      <Alert color="red" title={t("profile.attempts.loadError")}>
-        <Button variant="default" size="xs" mt="sm" onClick={() => void attempts.refetch()}>
-          {t("common.retry")}
-        </Button>
-      </Alert>
+      <LoadError title={t("profile.attempts.loadError")} onRetry={() => void attempts.refetch()} />
     );
   }
   if (attempts.data.length === 0) return <Text>{t("profile.attempts.empty")}</Text>;

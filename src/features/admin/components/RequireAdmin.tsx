@@ -1,10 +1,10 @@
-import { Alert, Button } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, Outlet } from "react-router-dom";
 import { LoadingScreen } from "../../../components/LoadingScreen.tsx";
 import { useAccess } from "../api/use-access.ts";
+import { LoadError } from "../../../components/LoadError.tsx";
 
 interface Props {
   /** Super admins only (the organization manager and the super-admin switcher). */
@@ -23,11 +23,7 @@ export function RequireAdmin({ superAdmin = false }: Props) {
   if (access.status === "pending") return <LoadingScreen />;
   if (access.status === "error") {
     return (
-      <Alert color="red" title={t("shell.contextLoadError")}>
-        <Button variant="default" size="xs" mt="sm" onClick={access.retry}>
-          {t("common.retry")}
-        </Button>
-      </Alert>
+      <LoadError title={t("shell.contextLoadError")} onRetry={access.retry} />
     );
   }
   const allowed = superAdmin ? access.superAdmin : access.admin;

@@ -9,6 +9,7 @@ import { useAuditLog } from "../audit-log/api/audit-log.ts";
 import type { AuditEntry } from "../audit-log/api/schemas.ts";
 import { auditActionLabel, auditActorName, isKnownTargetType } from "../audit-log/utils/actions.ts";
 import { consoleErrorReason } from "../utils/console-errors.ts";
+import { LoadError } from "../../../components/LoadError.tsx";
 
 /** admin/audit-log: what was done in the organization, by whom, newest first. */
 export function AuditLogPage() {
@@ -32,12 +33,11 @@ export function AuditLogPage() {
         {log.isPending ? (
           <LoadingScreen compact />
         ) : log.isError && entries.length === 0 ? (
-          <Alert color="red" title={t("auditLog.loadError")}>
-            <Text size="sm">{t(`auditLog.errors.${consoleErrorReason(log.error)}`)}</Text>
-            <Button variant="default" size="xs" mt="sm" onClick={() => void log.refetch()}>
-              {t("common.retry")}
-            </Button>
-          </Alert>
+          <LoadError
+            title={t("auditLog.loadError")}
+            detail={t(`auditLog.errors.${consoleErrorReason(log.error)}`)}
+            onRetry={() => void log.refetch()}
+          />
         ) : entries.length === 0 ? (
           <Text>{t("auditLog.empty")}</Text>
         ) : (

@@ -11,6 +11,7 @@ import { useOrganizationTables, useProvisionTables } from "../database/api/datab
 import type { OrganizationTables } from "../database/api/schemas.ts";
 import { formatBytes, formatCount, templateStatus, templateStatusColor } from "../database/utils/database.ts";
 import { consoleErrorReason } from "../utils/console-errors.ts";
+import { LoadError } from "../../../components/LoadError.tsx";
 
 /** admin/database: the organization's own tables, their row counts and sizes, and the template's state. */
 export function DatabasePage() {
@@ -30,12 +31,11 @@ export function DatabasePage() {
       {tables.isPending ? (
         <LoadingScreen compact />
       ) : tables.isError ? (
-        <Alert color="red" title={t("adminDatabase.loadError")}>
-          <Text size="sm">{t(`adminDatabase.errors.${consoleErrorReason(tables.error)}`)}</Text>
-          <Button variant="default" size="xs" mt="sm" onClick={() => void tables.refetch()}>
-            {t("common.retry")}
-          </Button>
-        </Alert>
+        <LoadError
+          title={t("adminDatabase.loadError")}
+          detail={t(`adminDatabase.errors.${consoleErrorReason(tables.error)}`)}
+          onRetry={() => void tables.refetch()}
+        />
       ) : (
         <DatabaseView scope={scope} slug={organization?.slug} data={tables.data} />
       )}

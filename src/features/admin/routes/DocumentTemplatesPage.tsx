@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Group, Stack, Tabs, Text, Title } from "@mantine/core";
+import { Button, Card, Group, Stack, Tabs, Text, Title } from "@mantine/core";
 import { IconPlus } from "@tabler/icons-react";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -12,6 +12,7 @@ import { DeleteTemplateModal } from "../templates/components/DeleteTemplateModal
 import { TemplateEditorModal } from "../templates/components/TemplateEditorModal.tsx";
 import { TemplatesTable, type TemplateAction } from "../templates/components/TemplatesTable.tsx";
 import { notifyFailure, notifySuccess } from "../templates/utils/notify.ts";
+import { LoadError } from "../../../components/LoadError.tsx";
 
 type Editing = { template: DocumentTemplate | null } | null;
 
@@ -73,11 +74,7 @@ export function DocumentTemplatesPage() {
               {templates.isPending ? (
                 <LoadingScreen compact />
               ) : templates.isError ? (
-                <Alert color="red" title={t("adminTemplates.loadError")}>
-                  <Button variant="default" size="xs" mt="sm" onClick={() => void templates.refetch()}>
-                    {t("common.retry")}
-                  </Button>
-                </Alert>
+                <LoadError title={t("adminTemplates.loadError")} onRetry={() => void templates.refetch()} />
               ) : byKind[value].length === 0 ? (
                 <Text>{t(`adminTemplates.empty.${value}`)}</Text>
               ) : (

@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Group, Stack, Text, Title } from "@mantine/core";
+import { Button, Card, Group, Stack, Text, Title } from "@mantine/core";
 import { IconPlus } from "@tabler/icons-react";
 import { useId, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -13,6 +13,7 @@ import { CreateOrganizationModal } from "../organizations/components/CreateOrgan
 import { EditOrganizationModal } from "../organizations/components/EditOrganizationModal.tsx";
 import { OrganizationsTable } from "../organizations/components/OrganizationsTable.tsx";
 import { filterOrganizations } from "../organizations/utils/organizations.ts";
+import { LoadError } from "../../../components/LoadError.tsx";
 
 /**
  * The organization manager (super admins only; RequireSuperAdmin guards the route and the
@@ -71,11 +72,7 @@ export function OrganizationManagerPage() {
         {organizations.isPending ? (
           <LoadingScreen compact />
         ) : organizations.isError ? (
-          <Alert color="red" title={t("organizationManager.loadError")}>
-            <Button variant="default" size="xs" mt="sm" onClick={() => void organizations.refetch()}>
-              {t("common.retry")}
-            </Button>
-          </Alert>
+          <LoadError title={t("organizationManager.loadError")} onRetry={() => void organizations.refetch()} />
         ) : shown.length === 0 ? (
           <Text>{t(all.length === 0 ? "organizationManager.empty" : "organizationManager.noMatch")}</Text>
         ) : (

@@ -1,4 +1,4 @@
-import { Alert, Button, Grid, Group, NavLink, Stack, Text, Title } from "@mantine/core";
+import { Button, Grid, Group, NavLink, Stack, Text, Title } from "@mantine/core";
 import { IconPlus, IconUserShield } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -9,6 +9,7 @@ import { DeleteRoleModal } from "../roles/components/DeleteRoleModal.tsx";
 import { NewRoleModal } from "../roles/components/NewRoleModal.tsx";
 import { RoleEditor } from "../roles/components/RoleEditor.tsx";
 import { useUsersScope } from "../users/api/scope.ts";
+import { LoadError } from "../../../components/LoadError.tsx";
 
 /** Admin page "roles": the organization's roles and what each may do in each module. */
 export function RolesPage() {
@@ -37,11 +38,7 @@ export function RolesPage() {
 
       {roles.isPending && <LoadingScreen compact />}
       {roles.isError && (
-        <Alert color="red" title={t("adminRoles.loadError")}>
-          <Button variant="default" size="xs" mt="sm" onClick={() => void roles.refetch()}>
-            {t("common.retry")}
-          </Button>
-        </Alert>
+        <LoadError title={t("adminRoles.loadError")} onRetry={() => void roles.refetch()} />
       )}
       {roles.isSuccess && selected && (
         <Grid gap="lg">

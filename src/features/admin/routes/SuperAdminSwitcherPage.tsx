@@ -13,6 +13,7 @@ import type { ManagedOrganization } from "../organizations/api/schemas.ts";
 import { useSwitchOrganization } from "../switcher/api/switch-organization.ts";
 import { switchChoices } from "../switcher/utils/switcher.ts";
 import { consoleErrorReason } from "../utils/console-errors.ts";
+import { LoadError } from "../../../components/LoadError.tsx";
 
 /**
  * admin/super-admin-switcher (super admins only; RequireSuperAdmin guards the route and the
@@ -79,12 +80,11 @@ export function SuperAdminSwitcherPage() {
         {organizations.isPending ? (
           <LoadingScreen compact />
         ) : organizations.isError ? (
-          <Alert color="red" title={t("superAdminSwitcher.loadError")}>
-            <Text size="sm">{t(`superAdminSwitcher.errors.${consoleErrorReason(organizations.error)}`)}</Text>
-            <Button variant="default" size="xs" mt="sm" onClick={() => void organizations.refetch()}>
-              {t("common.retry")}
-            </Button>
-          </Alert>
+          <LoadError
+            title={t("superAdminSwitcher.loadError")}
+            detail={t(`superAdminSwitcher.errors.${consoleErrorReason(organizations.error)}`)}
+            onRetry={() => void organizations.refetch()}
+          />
         ) : shown.length === 0 ? (
           <Text>{t(search.trim() === "" ? "superAdminSwitcher.empty" : "superAdminSwitcher.noMatch")}</Text>
         ) : (

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Stack, Text, Title } from "@mantine/core";
+import { Button, Group, Stack, Text, Title } from "@mantine/core";
 import { useDebouncedCallback } from "@mantine/hooks";
 import { IconPlus } from "@tabler/icons-react";
 import { useState } from "react";
@@ -19,6 +19,7 @@ import { TransferRecordsModal } from "../users/components/TransferRecordsModal.t
 import { UserFilters } from "../users/components/UserFilters.tsx";
 import { UsersTable, type RowAction } from "../users/components/UsersTable.tsx";
 import { initialListState, pageCount, sortBy, withFilter, type UserListState } from "../users/utils/list-params.ts";
+import { LoadError } from "../../../components/LoadError.tsx";
 
 type Dialog =
   | { kind: "create" }
@@ -86,11 +87,7 @@ export function UsersPage() {
 
       {users.isPending && <LoadingScreen compact />}
       {users.isError && (
-        <Alert color="red" title={t("adminUsers.list.loadError")}>
-          <Button variant="default" size="xs" mt="sm" onClick={() => void users.refetch()}>
-            {t("common.retry")}
-          </Button>
-        </Alert>
+        <LoadError title={t("adminUsers.list.loadError")} onRetry={() => void users.refetch()} />
       )}
       {users.isSuccess && (
         <Stack gap="sm">

@@ -1,4 +1,4 @@
-import { Alert, Button, EmptyState, Stack, Text, Title } from "@mantine/core";
+import { EmptyState, Stack, Text, Title } from "@mantine/core";
 import { useDebouncedCallback } from "@mantine/hooks";
 import { IconBuilding } from "@tabler/icons-react";
 import { useState } from "react";
@@ -11,6 +11,7 @@ import { ModuleDenied } from "../../permissions/components/RequireModule.tsx";
 import { useCustomerList } from "../api/customers.ts";
 import { CustomersTable } from "../components/CustomersTable.tsx";
 import { customerPageCount, initialCustomerListState, sortCustomersBy, type CustomerListState } from "../utils/list-params.ts";
+import { LoadError } from "../../../components/LoadError.tsx";
 
 const SEARCH_DEBOUNCE_MS = 300;
 
@@ -52,11 +53,7 @@ export function CustomersPage() {
 
       {customers.isPending && <LoadingScreen compact />}
       {customers.isError && (
-        <Alert color="red" title={t("modules.customers.list.loadError")}>
-          <Button variant="default" size="xs" mt="sm" onClick={() => void customers.refetch()}>
-            {t("common.retry")}
-          </Button>
-        </Alert>
+        <LoadError title={t("modules.customers.list.loadError")} onRetry={() => void customers.refetch()} />
       )}
       {customers.isSuccess && total === 0 && !searching && (
         <EmptyState icon={<IconBuilding size={28} aria-hidden />} withIndicatorBackground py="xl">

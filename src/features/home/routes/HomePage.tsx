@@ -1,4 +1,4 @@
-import { Alert, Button, Stack, Text, Title } from "@mantine/core";
+import { Stack, Text, Title } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { LinkCard, LinkCardGrid } from "../../../components/LinkCard.tsx";
 import { LoadingScreen } from "../../../components/LoadingScreen.tsx";
@@ -6,6 +6,7 @@ import { useCurrentUserContext } from "../../auth/api/get-current-user-context.t
 import { useSignedInSession } from "../../auth/session/session-context.ts";
 import { displayName } from "../../auth/utils/display-name.ts";
 import { usePermittedModules } from "../../permissions/api/use-permitted-modules.ts";
+import { LoadError } from "../../../components/LoadError.tsx";
 
 /** The signed-in home: a greeting and the way into each module. */
 export function HomePage() {
@@ -17,11 +18,7 @@ export function HomePage() {
   if (context.isPending || permitted.pending) return <LoadingScreen />;
   if (context.isError) {
     return (
-      <Alert color="red" title={t("home.loadError")}>
-        <Button variant="default" size="xs" mt="sm" onClick={() => void context.refetch()}>
-          {t("common.retry")}
-        </Button>
-      </Alert>
+      <LoadError title={t("home.loadError")} onRetry={() => void context.refetch()} />
     );
   }
 

@@ -1,4 +1,4 @@
-import { Alert, Button, EmptyState } from "@mantine/core";
+import { Button, EmptyState } from "@mantine/core";
 import { IconLock } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { Link, Outlet } from "react-router-dom";
@@ -6,6 +6,7 @@ import { LoadingScreen } from "../../../components/LoadingScreen.tsx";
 import type { ModuleKey } from "../../shell/navigation.ts";
 import { useMyPermissions } from "../api/permissions.ts";
 import { canOpenModule } from "../utils/module-access.ts";
+import { LoadError } from "../../../components/LoadError.tsx";
 
 /**
  * Layout route of one module's pages: renders them when the role may open the module and
@@ -18,11 +19,7 @@ export function RequireModule({ module }: { module: ModuleKey }) {
   if (permissions.isPending) return <LoadingScreen />;
   if (permissions.isError) {
     return (
-      <Alert color="red" title={t("permissions.loadError")}>
-        <Button variant="default" size="xs" mt="sm" onClick={() => void permissions.refetch()}>
-          {t("common.retry")}
-        </Button>
-      </Alert>
+      <LoadError title={t("permissions.loadError")} onRetry={() => void permissions.refetch()} />
     );
   }
   if (!canOpenModule(permissions.data.permissions, module)) return <ModuleDenied module={module} />;

@@ -1,4 +1,4 @@
-import { Alert, Button, Card, DataList, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { Card, DataList, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { LoadingScreen } from "../../../components/LoadingScreen.tsx";
@@ -8,6 +8,7 @@ import { ChangePasswordForm } from "../components/ChangePasswordForm.tsx";
 import { LoginAttemptsTable } from "../components/LoginAttemptsTable.tsx";
 import { ProfileNameForm } from "../components/ProfileNameForm.tsx";
 import { formatDateTime } from "../../../lib/format.ts";
+import { LoadError } from "../../../components/LoadError.tsx";
 
 const knownRoles = ["super_admin", "admin", "sales", "user"] as const;
 type KnownRole = (typeof knownRoles)[number];
@@ -26,11 +27,7 @@ export function ProfilePage() {
   if (context.isPending) return <LoadingScreen />;
   if (context.isError) {
     return (
-      <Alert color="red" title={t("shell.contextLoadError")}>
-        <Button variant="default" size="xs" mt="sm" onClick={() => void context.refetch()}>
-          {t("common.retry")}
-        </Button>
-      </Alert>
+      <LoadError title={t("shell.contextLoadError")} onRetry={() => void context.refetch()} />
     );
   }
 

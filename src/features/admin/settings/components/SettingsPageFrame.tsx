@@ -1,10 +1,11 @@
-import { Alert, Button, Stack, Text, Title } from "@mantine/core";
+import { Stack, Text, Title } from "@mantine/core";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { LoadingScreen } from "../../../../components/LoadingScreen.tsx";
 import type { UsersScope } from "../../users/api/scope.ts";
 import { useOrganizationSettings } from "../api/settings.ts";
 import type { OrganizationSettings } from "../api/schemas.ts";
+import { LoadError } from "../../../../components/LoadError.tsx";
 
 interface Props {
   scope: UsersScope;
@@ -25,11 +26,7 @@ export function SettingsPageFrame({ scope, title, description, children }: Props
       </Stack>
       {settings.isPending && <LoadingScreen compact />}
       {settings.isError && (
-        <Alert color="red" title={t("adminSettings.loadError")}>
-          <Button variant="default" size="xs" mt="sm" onClick={() => void settings.refetch()}>
-            {t("common.retry")}
-          </Button>
-        </Alert>
+        <LoadError title={t("adminSettings.loadError")} onRetry={() => void settings.refetch()} />
       )}
       {settings.isSuccess && children(settings.data)}
     </Stack>
