@@ -107,6 +107,29 @@ function quoteLiteral(text: string): string {
   return `'${text.replace(/'/g, "''")}'`;
 }
 
+/**
+ * PGlite's Emscripten runtime writes Postgres's own exit status into process.exitCode: 99
+ * when it starts, 100 after a query fails, 0 when it shuts down. Whatever embeds the stack
+ * (a test run, the bench, db:reset) must exit with its own code; a failed test run exited 0
+ * and a passing one 100. So every call into PGlite puts the exit code back afterwards. (No
+ * one else sets it while a query runs: test runners set it once all tests have finished.)
+ */
+function keepExitCodeAcrossCalls(pglite: PgliteConnection["driver"]) {
+  for (const method of ["query", "exec", "transaction", "close"] as const) {
+    const original = (pglite[method] as (...args: unknown[]) => Promise<unknown>).bind(pglite);
+    Object.assign(pglite, {
+      [method]: async (...args: unknown[]) => {
+        const exitCode = process.exitCode;
+        try {
+          return await original(...args);
+        } finally {
+          process.exitCode = exitCode;
+        }
+      },
+    });
+  }
+}
+
 export async function openBackend(options: DatabaseOptions, keys: LocalKeys): Promise<Backend> {
   let connection: PgliteConnection | PostgresConnection;
   if (options.databaseUrl) {
@@ -114,6 +137,7 @@ export async function openBackend(options: DatabaseOptions, keys: LocalKeys): Pr
   } else {
     // lite loads pgcrypto into PGlite itself and creates the data directory when missing.
     connection = await createPgliteConnection(options.dataDir ? { url: options.dataDir } : {});
+    keepExitCodeAcrossCalls(connection.driver);
   }
   const app = new App({
     connection,
@@ -151,12 +175,6 @@ export async function openBackend(options: DatabaseOptions, keys: LocalKeys): Pr
   return {
     api: app,
     sql,
-    close: async () => {
-      // PGlite's Emscripten runtime sets process.exitCode to Postgres's own status (0) when
-      // it shuts down, which hid a failed test run's exit code 1: keep whatever was set.
-      const exitCode = process.exitCode;
-      await connection.close();
-      process.exitCode = exitCode;
-    },
+    close: () => connection.close(),
   };
 }
