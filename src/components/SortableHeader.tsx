@@ -2,21 +2,22 @@ import { Group, Table, Text, UnstyledButton } from "@mantine/core";
 import { IconChevronDown, IconChevronUp, IconSelector } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 
-interface Props {
+interface Props<SortKey extends string> {
+  column: SortKey;
   label: string;
-  /** Whether the list is sorted by this column, and which way. */
-  active: boolean;
-  descending: boolean;
-  onSort(): void;
+  /** How the list is sorted now. */
+  state: { sort: SortKey; descending: boolean };
+  onSort(column: SortKey): void;
 }
 
 /** A column header that sorts the list: click to sort by it, again to flip the direction. */
-export function SortableHeader({ label, active, descending, onSort }: Props) {
+export function SortableHeader<SortKey extends string>({ column, label, state, onSort }: Props<SortKey>) {
   const { t } = useTranslation();
-  const Icon = active ? (descending ? IconChevronDown : IconChevronUp) : IconSelector;
+  const active = state.sort === column;
+  const Icon = active ? (state.descending ? IconChevronDown : IconChevronUp) : IconSelector;
   return (
-    <Table.Th scope="col" aria-sort={active ? (descending ? "descending" : "ascending") : "none"}>
-      <UnstyledButton onClick={onSort} title={t("common.list.sortBy", { column: label })}>
+    <Table.Th scope="col" aria-sort={active ? (state.descending ? "descending" : "ascending") : "none"}>
+      <UnstyledButton onClick={() => onSort(column)} title={t("common.list.sortBy", { column: label })}>
         <Group gap={4} wrap="nowrap">
           <Text span fw={700} size="sm">
             {label}

@@ -13,14 +13,6 @@ interface Props {
 
 export function CustomersTable({ customers, state, onSort }: Props) {
   const { t, i18n } = useTranslation();
-  const header = (column: CustomerSortKey, label: string) => (
-    <SortableHeader
-      label={label}
-      active={state.sort === column}
-      descending={state.descending}
-      onSort={() => onSort(column)}
-    />
-  );
 
   return (
     // Native scrolling, focusable, so that a keyboard can scroll it on a narrow screen.
@@ -28,9 +20,14 @@ export function CustomersTable({ customers, state, onSort }: Props) {
       <Table striped highlightOnHover aria-label={t("modules.customers.list.label")}>
         <Table.Thead>
           <Table.Tr>
-            {header("name", t("modules.customers.list.columns.name"))}
+            <SortableHeader column="name" label={t("modules.customers.list.columns.name")} state={state} onSort={onSort} />
             <Table.Th scope="col">{t("modules.customers.list.columns.owner")}</Table.Th>
-            {header("created_at", t("modules.customers.list.columns.createdAt"))}
+            <SortableHeader
+              column="created_at"
+              label={t("modules.customers.list.columns.createdAt")}
+              state={state}
+              onSort={onSort}
+            />
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>

@@ -34,12 +34,7 @@ export function UsersTable({ users, state, sessionUserId, onSort, onAction }: Pr
 
   const header = (column: SortKey | null, label: string) =>
     column ? (
-      <SortableHeader
-        label={label}
-        active={state.sort === column}
-        descending={state.descending}
-        onSort={() => onSort(column)}
-      />
+      <SortableHeader column={column} label={label} state={state} onSort={onSort} />
     ) : (
       <Table.Th scope="col">{label}</Table.Th>
     );
