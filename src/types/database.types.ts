@@ -20,6 +20,9 @@ export type Database = {
 "bind_session_organization":
 { Args: { "p_organization_id"?: string }; Returns: Json
                            },
+"change_my_password":
+{ Args: { "p_current_password": string,"p_new_password": string }; Returns: Json
+                           },
 "create_auth_user_admin":
 { Args: { "p_email": string,"p_first_name"?: string,"p_last_name"?: string,"p_password": string }; Returns: Json
                            },

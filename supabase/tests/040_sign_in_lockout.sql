@@ -4,7 +4,7 @@
 -- update_user_last_login and test_auth_uid. now() is constant inside the transaction:
 -- time passes by moving stored timestamps.
 begin;
-select plan(162);
+select plan(163);
 
 -- ---------------------------------------------------------------------------------
 -- Fixtures
@@ -425,33 +425,37 @@ select tests.act_as_anon();
 select is(public.sync_user_password('repair@x.test', 'Test.1234'), :'sync_failed'::jsonb, 'an expired proof is refused');
 select tests.reset_role();
 
--- An admin of the user's bound organization.
+-- Nobody signed in as someone else repairs an account: not its organization's admin, not
+-- another organization's admin, not a plain member, not a super admin (issue 10). Only
+-- the sign-in in progress of that very account, with the password it has just proven.
+select extensions.crypt('Test.1234', encrypted_password) = encrypted_password as hash_before from auth.users where id = :'repair' \gset
 select gen_random_uuid() as s_x_admin \gset
 select tests.authenticate_as(:'x_admin', :'s_x_admin');
 select is(public.bind_session_organization(:'x') ->> 'success', 'true', 'the admin of X binds the session to X');
-select is(public.create_auth_user_admin('repair@x.test', 'Admin.Set.1') ->> 'success', 'true',
-  'an admin of the user''s bound organization may set the Auth password');
-select is(public.sync_user_password('repair@x.test', 'Admin.Set.2'), '{"success": true, "message": "Password synchronised"}'::jsonb,
-  'and may sync it, without a proof, more than once');
-select is(public.create_auth_user_admin('repair@x.test', '12345'), :'create_failed'::jsonb, 'a 5-character password is refused');
-select is(public.sync_user_password('repair@x.test', '12345'), :'sync_failed'::jsonb, 'sync: a 5-character password is refused');
-select is(public.create_auth_user_admin('super@x.test', 'Admin.Set.3'), :'create_failed'::jsonb,
-  'an admin cannot set a super admin''s password');
-select is(public.sync_user_password('user@y.test', 'Admin.Set.3'), :'sync_failed'::jsonb,
-  'an admin cannot sync the password of another organization''s user');
+select is(public.create_auth_user_admin('repair@x.test', 'Admin.Set.1'), :'create_failed'::jsonb,
+  'the admin of the user''s own organization may not set the Auth password (create)');
+select is(public.sync_user_password('repair@x.test', 'Admin.Set.2'), :'sync_failed'::jsonb,
+  'nor sync it');
 select tests.reset_role();
-select is((select extensions.crypt('Admin.Set.2', encrypted_password) = encrypted_password from auth.users where id = :'repair'),
-  true, 'the admin''s new hash verifies with extensions.crypt');
-select is((select extensions.crypt('Test.1234', encrypted_password) = encrypted_password from auth.users where id = :'super'),
-  true, 'the super admin''s password is unchanged');
 
--- An admin whose session is not bound is not an admin anywhere.
+-- A proof of the account's own sign-in does not let another signed-in account use it.
+select tests.act_as_anon();
+select is(public.secure_login_prepare_auth('repair@x.test', 'Test.1234') ->> 'success', 'true', 'the account''s own login flow proves the password');
+select tests.reset_role();
+select tests.authenticate_as(:'x_admin', :'s_x_admin');
+select is(public.sync_user_password('repair@x.test', 'Test.1234'), :'sync_failed'::jsonb,
+  'an admin holding the proven password still may not sync another account');
+select tests.reset_role();
+select tests.authenticate_as(:'repair');
+select is(public.sync_user_password('repair@x.test', 'Test.1234'), '{"success": true, "message": "Password synchronised"}'::jsonb,
+  'the account itself, signed in, may use its own unused proof');
+select tests.reset_role();
+
 select tests.authenticate_as(:'x_admin');
 select is(public.sync_user_password('repair@x.test', 'Unbound.1'), :'sync_failed'::jsonb,
   'an admin with an unbound session is refused');
 select tests.reset_role();
 
--- The admin of another organization, a plain user, a member of another organization.
 select gen_random_uuid() as s_y_admin \gset
 select tests.authenticate_as(:'y_admin', :'s_y_admin');
 select is(public.bind_session_organization(:'y') ->> 'success', 'true', 'the admin of Y binds the session to Y');
@@ -468,16 +472,27 @@ select is(public.create_auth_user_admin('repair@x.test', 'Plain.User.1'), :'crea
 select is(public.sync_user_password('repair@x.test', 'Plain.User.1'), :'sync_failed'::jsonb,
   'a plain member of the same organization is refused (sync)');
 select tests.reset_role();
-select is((select extensions.crypt('Admin.Set.2', encrypted_password) = encrypted_password from auth.users where id = :'repair'),
-  true, 'refused callers changed nothing');
-
--- A super admin may repair anyone.
 select tests.authenticate_as(:'super');
-select is(public.sync_user_password('user@y.test', 'Super.Set.1'), '{"success": true, "message": "Password synchronised"}'::jsonb,
-  'a super admin may sync any user''s password');
+select is(public.sync_user_password('user@y.test', 'Super.Set.1'), :'sync_failed'::jsonb,
+  'a super admin may not sync another user''s password either (an audited reset is the way)');
+select is(public.create_auth_user_admin('repair@x.test', 'Super.Set.1'), :'create_failed'::jsonb,
+  'nor create it');
 select tests.reset_role();
-select is((select extensions.crypt('Super.Set.1', encrypted_password) = encrypted_password from auth.users where id = :'y_user'),
-  true, 'the super admin''s new hash verifies');
+select is((select extensions.crypt('Test.1234', encrypted_password) = encrypted_password from auth.users where id = :'repair'),
+  true, 'refused callers changed nothing: the account still has its own password');
+select is((select extensions.crypt('Test.1234', encrypted_password) = encrypted_password from auth.users where id = :'y_user'),
+  true, 'nor the other organization''s user');
+select is((select count(*)::int from private.audit_log where action = 'user.password_synced' and target_id = :'repair'), 3,
+  'each repair of the account''s own sign-in is audited (one create, two syncs)');
+
+-- More than 72 bytes is refused on the repair path too, even with a proof (bcrypt would
+-- read only the first 72).
+select tests.act_as_anon();
+select is(public.secure_login_prepare_auth('repair@x.test', 'Test.1234' || repeat('x', 70)) ->> 'code', 'password_too_long',
+  'the login RPC refuses a password over 72 bytes');
+select is(public.sync_user_password('repair@x.test', 'Test.1234' || repeat('x', 70)), :'sync_failed'::jsonb,
+  'and so does a repair');
+select tests.reset_role();
 
 -- ---------------------------------------------------------------------------------
 -- get_user_info_by_email

@@ -2,7 +2,7 @@
 -- bound to an Auth session, the caller's context and organizations, when the binding
 -- stops counting, and get_login_attempts.
 begin;
-select plan(94);
+select plan(95);
 
 -- ---------------------------------------------------------------------------------
 -- Fixtures
@@ -226,11 +226,11 @@ select is(public.bind_session_organization(null),
   'an admin-locked user cannot bind a new session');
 select tests.reset_role();
 
--- A temporary lock: a session bound before it keeps working; a new one cannot start.
+-- A temporary lock: a locked account's session can do nothing while the lock holds
+-- (issue 10), and a new one cannot start.
 update private.profiles set locked_by_admin = false, locked_until = now() + interval '30 minutes' where id = :'b_user';
-select tests.authenticate_as(:'b_user', :'s_buser');
-select is(public.get_current_user_context() -> 'organization' ->> 'slug', 'beta',
-  'a temporary lock does not throw a working session out');
+select tests.set_request_identity('none', :'b_user', json_build_object('sub', :'b_user', 'role', 'authenticated', 'session_id', :'s_buser')::text);
+select is(private.current_organization_id(), null, 'a temporary lock voids the working session''s binding');
 select tests.reset_role();
 select tests.authenticate_as(:'b_user');
 select is(public.bind_session_organization(null) ->> 'code', 'account_locked',
@@ -264,8 +264,8 @@ select is((select array_agg((e ->> 'created_at')::timestamptz order by ord)
   'newest first: one minute ago, two minutes ago, ... twenty minutes ago');
 select is((:'own'::jsonb) -> 'attempts' -> 0,
   jsonb_build_object('email', 'only@alpha.test', 'success', false, 'failure_reason', 'invalid_credentials', 'source', 'login',
-                     'created_at', now() - interval '1 minute'),
-  'each attempt: email, success, failure_reason, source, created_at');
+                     'client_address', null, 'created_at', now() - interval '1 minute'),
+  'each attempt: email, success, failure_reason, source, client address, created_at');
 select ok((:'own'::jsonb)::text not like '%beta.test%' and (:'own'::jsonb)::text not like '%multi@%', 'only the caller''s own attempts');
 select is(jsonb_array_length(public.get_login_attempts(:'a_only', 5) -> 'attempts'), 5, 'p_limit 5 gives 5');
 select is(jsonb_array_length(public.get_login_attempts(null, 500) -> 'attempts'), 100, 'p_limit 500 is clamped to 100');
@@ -309,8 +309,12 @@ select tests.reset_role();
 -- ---------------------------------------------------------------------------------
 -- An administrator's lock ends the user's sessions, and with them the binding
 -- ---------------------------------------------------------------------------------
+-- multi@alpha.test also belongs to beta: locking the account is a super admin's (issue 10).
 select tests.authenticate_as(:'a_admin', :'s_admin');
-select is(public.lock_user_secure(:'multi') ->> 'success', 'true', 'the admin of alpha locks multi@alpha.test');
+select is(public.lock_user_secure(:'multi') ->> 'code', 'shared_account', 'the admin of alpha may not lock a member beta shares');
+select tests.reset_role();
+select tests.authenticate_as(:'super', :'s_super');
+select is(public.lock_user_secure(:'multi') ->> 'success', 'true', 'a super admin locks multi@alpha.test');
 select tests.reset_role();
 select is((select count(*)::int from auth.sessions where user_id = :'multi'), 0, 'the locked user''s Auth sessions are deleted');
 select is((select count(*)::int from private.session_organizations where user_id = :'multi'), 0, 'and their bindings with them');

@@ -4,7 +4,7 @@
 -- another organization. RPC answers are captured with \gset while acting, then checked
 -- as the test runner (who alone can read private.*).
 begin;
-select plan(128);
+select plan(129);
 
 -- ---------------------------------------------------------------------------------
 -- Organizations, people, sessions
@@ -183,11 +183,14 @@ select isnt(to_regclass('private.profiles'), null, 'create: private.profiles is 
 select tests.authenticate_as(:'beta_admin', :'s_badmin');
 select public.create_user_secure('intruder@beta.test', 'Gizli.123', :'alpha') as r \gset
 select is(:'r'::jsonb ->> 'error', 'Admin yetkisi gerekli', 'create: the beta admin cannot create in alpha');
-select public.create_user_secure('new@beta.test', 'Gizli.123', null, 'Yeni', 'Beta') as r \gset
+select public.create_user_secure('nowhere@beta.test', 'Gizli.123', null, 'Yok', 'Beta') as r \gset
+select is(:'r'::jsonb ->> 'error', 'Şirket bilgisi gerekli',
+  'create: no organization named is refused even with a bound session (spec section 5)');
+select public.create_user_secure('new@beta.test', 'Gizli.123', :'beta', 'Yeni', 'Beta') as r \gset
 select tests.reset_role();
 select ok(exists (select 1 from private.memberships m join private.profiles p on p.id = m.user_id
                    where p.email = 'new@beta.test' and m.organization_id = :'beta')
-          and not exists (select 1 from private.profiles where email = 'intruder@beta.test'),
+          and not exists (select 1 from private.profiles where email in ('intruder@beta.test', 'nowhere@beta.test')),
   'create: the beta admin creates in beta (their session''s organization) only');
 
 -- Super admin: anywhere, may give super_admin; with no organization at all, refused.
