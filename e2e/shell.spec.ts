@@ -329,6 +329,17 @@ test.describe("profile", () => {
     await submit.click();
     await expect(passwordForm.getByText("Şifre en az 6 karakter olmalı.")).toBeVisible();
     await expect(passwordForm.getByText("Şifreler eşleşmiyor.")).toBeVisible();
+    // bcrypt's 72 bytes: 37 two-byte letters are too many.
+    await next.fill("ş".repeat(37));
+    await again.fill("ş".repeat(37));
+    await submit.click();
+    await expect(passwordForm.getByText("Şifre en fazla 72 bayt olabilir")).toBeVisible();
+
+    // The database refuses a common password, in any letter case.
+    await next.fill("Galatasaray1905");
+    await again.fill("Galatasaray1905");
+    await submit.click();
+    await expect(passwordForm.getByText("Bu şifre çok yaygın; daha güçlü bir şifre seçin.")).toBeVisible();
 
     // Then the current password, in the database.
     await current.fill("Yanlis.Sifre");

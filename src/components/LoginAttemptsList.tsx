@@ -12,8 +12,16 @@ export interface LoginAttempt {
   source?: string | null;
 }
 
-const failureReasons = ["invalid_credentials", "account_locked", "admin_locked", "account_disabled", "no_organization"] as const;
-const sources = ["login", "auth_hook"] as const;
+const failureReasons = [
+  "invalid_credentials",
+  "account_locked",
+  "admin_locked",
+  "account_disabled",
+  "no_organization",
+  "throttled",
+  "password_too_long",
+] as const;
+const sources = ["login", "auth_hook", "auth", "password_change"] as const;
 
 function isOneOf<T extends string>(values: readonly T[], value: string | null | undefined): value is T {
   return values.includes(value as T);

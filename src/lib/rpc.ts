@@ -1,3 +1,4 @@
+import { FunctionsFetchError, FunctionsRelayError } from "@supabase/supabase-js";
 import { z } from "zod";
 
 /**
@@ -30,4 +31,12 @@ export function parseRpcResult<T extends z.ZodType>(schema: T, data: unknown): z
     throw new RpcError(error, code, details);
   }
   return schema.parse(data);
+}
+
+/** Whether a call failed because the server could not be reached (an RPC or an Edge Function). */
+export function isLostConnection(error: unknown): boolean {
+  if (error instanceof FunctionsFetchError || error instanceof FunctionsRelayError) return true;
+  // supabase.rpc answers a failed fetch with an error object whose message names the TypeError.
+  const message = typeof error === "object" && error !== null && "message" in error ? String(error.message) : "";
+  return /failed to fetch|networkerror|fetch failed|load failed/i.test(message);
 }

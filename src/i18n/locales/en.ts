@@ -62,7 +62,9 @@ export const en: Catalogue = {
       organizationRequired: "This organization is not available to your account.",
       userNotFound: "User not found. Please contact your administrator.",
       network: "The server could not be reached. Check your internet connection and try again.",
-      rateLimited: "Too many attempts. Please wait a moment and try again.",
+      tooManyAttempts_one: "Too many sign-in attempts. Please try again in {{count}} minute.",
+      tooManyAttempts_other: "Too many sign-in attempts. Please try again in {{count}} minutes.",
+      rateLimited: "Too many sign-in attempts. Please wait a moment and try again.",
       unknown: "Sign-in failed. Please try again.",
     },
     sessionEnded: {
@@ -76,6 +78,12 @@ export const en: Catalogue = {
     signOut: {
       button: "Sign Out",
     },
+  },
+  passwordRules: {
+    tooShort: "The password must be at least 6 characters long.",
+    tooLong: "The password may be at most 72 bytes long (letters such as ş, ğ or ü count as 2 bytes).",
+    common: "This password is too common; choose a stronger one.",
+    same: "The new password must differ from the current one.",
   },
   terms: {
     title: "Terms of Use",
@@ -528,12 +536,12 @@ export const en: Catalogue = {
     },
     errors: {
       invalid_email: "Enter a valid email address",
-      password_too_short: "The password must have at least 6 characters",
-      password_too_long: "The password may have at most 72 bytes",
       organization_required: "An organization is required",
       email_in_use: "This email address is already in use",
       admin_required: "Admin privileges required",
       super_admin_required: "This action needs super administrator privileges.",
+      shared_account:
+        "This person also belongs to another organization: only a super admin can change the account as a whole (password, lock, name, email, deletion). You can change their role and status in this organization.",
       self_delete: "You cannot delete your own account",
       self_action: "You cannot do this to your own account.",
       has_records: "The user owns records; transfer them to another user first.",
@@ -630,6 +638,8 @@ export const en: Catalogue = {
       userLocked: "User locked",
       userUnlocked: "User unlocked",
       userPasswordReset: "User password reset",
+      userPasswordChanged: "User changed their own password",
+      userPasswordSynced: "Password synchronised with Auth during sign-in",
       userRecordsTransferred: "User records transferred",
       organizationCreated: "Company created",
       organizationUpdated: "Company updated",
@@ -948,10 +958,7 @@ export const en: Catalogue = {
       errors: {
         currentRequired: "Enter your current password.",
         currentWrong: "The current password is incorrect.",
-        tooShort: "The password must be at least 6 characters long.",
         mismatch: "The passwords do not match.",
-        samePassword: "The new password must differ from the current one.",
-        weak: "This password is not strong enough. Choose a longer or different one.",
         locked: "Your account is locked for {{minutes}} minutes after too many failed attempts.",
         network: "The server could not be reached. Check your internet connection and try again.",
         unknown: "The password could not be changed. Please try again.",
@@ -974,10 +981,14 @@ export const en: Catalogue = {
         admin_locked: "Locked by an administrator",
         account_disabled: "Account disabled",
         no_organization: "No company found",
+        throttled: "Too many attempts",
+        password_too_long: "Password too long",
       },
       sources: {
         login: "Sign-in screen",
         auth_hook: "Authentication service",
+        auth: "Authentication service (direct)",
+        password_change: "Password change",
       },
     },
   },

@@ -64,7 +64,9 @@ export const tr = {
       organizationRequired: "Bu şirket hesabınız için kullanılamıyor.",
       userNotFound: "Kullanıcı bulunamadı. Yöneticinizle iletişime geçin.",
       network: "Sunucuya ulaşılamadı. İnternet bağlantınızı kontrol edip tekrar deneyin.",
-      rateLimited: "Çok fazla deneme yapıldı. Lütfen biraz bekleyip tekrar deneyin.",
+      tooManyAttempts_one: "Çok fazla giriş denemesi. Lütfen {{count}} dakika sonra tekrar deneyin.",
+      tooManyAttempts_other: "Çok fazla giriş denemesi. Lütfen {{count}} dakika sonra tekrar deneyin.",
+      rateLimited: "Çok fazla giriş denemesi. Lütfen biraz bekleyip tekrar deneyin.",
       unknown: "Giriş yapılamadı. Lütfen tekrar deneyin.",
     },
     sessionEnded: {
@@ -78,6 +80,13 @@ export const tr = {
     signOut: {
       button: "Çıkış Yap",
     },
+  },
+  // The database's rules for a new password, shared by every form that sets one.
+  passwordRules: {
+    tooShort: "Şifre en az 6 karakter olmalı.",
+    tooLong: "Şifre en fazla 72 bayt olabilir (ş, ğ, ü gibi harfler 2 bayt sayılır).",
+    common: "Bu şifre çok yaygın; daha güçlü bir şifre seçin.",
+    same: "Yeni şifre mevcut şifreden farklı olmalı.",
   },
   terms: {
     title: "Kullanım Koşulları",
@@ -530,12 +539,12 @@ export const tr = {
     },
     errors: {
       invalid_email: "Geçerli bir email adresi girin",
-      password_too_short: "Şifre en az 6 karakter olmalı",
-      password_too_long: "Şifre en fazla 72 bayt olabilir",
       organization_required: "Şirket bilgisi gerekli",
       email_in_use: "Bu email adresi zaten kullanımda",
       admin_required: "Admin yetkisi gerekli",
       super_admin_required: "Bu işlem için süper yönetici yetkisi gerekli.",
+      shared_account:
+        "Bu kişi başka bir şirketin de üyesi: hesabın tamamını (şifre, kilit, ad, e-posta, silme) yalnızca süper yönetici değiştirebilir. Bu şirketteki rolünü ve durumunu siz değiştirebilirsiniz.",
       self_delete: "Kendi hesabınızı silemezsiniz",
       self_action: "Bu işlemi kendi hesabınızda yapamazsınız.",
       has_records: "Kullanıcının kayıtları var; önce kayıtlarını başka bir kullanıcıya aktarın.",
@@ -632,6 +641,8 @@ export const tr = {
       userLocked: "Kullanıcı kilitlendi",
       userUnlocked: "Kullanıcının kilidi açıldı",
       userPasswordReset: "Kullanıcı şifresi sıfırlandı",
+      userPasswordChanged: "Kullanıcı kendi şifresini değiştirdi",
+      userPasswordSynced: "Giriş sırasında şifre Auth ile eşitlendi",
       userRecordsTransferred: "Kullanıcı kayıtları aktarıldı",
       organizationCreated: "Şirket oluşturuldu",
       organizationUpdated: "Şirket güncellendi",
@@ -950,10 +961,7 @@ export const tr = {
       errors: {
         currentRequired: "Mevcut şifrenizi girin.",
         currentWrong: "Mevcut şifre hatalı.",
-        tooShort: "Şifre en az 6 karakter olmalı.",
         mismatch: "Şifreler eşleşmiyor.",
-        samePassword: "Yeni şifre mevcut şifreden farklı olmalı.",
-        weak: "Bu şifre yeterince güçlü değil. Daha uzun veya farklı bir şifre seçin.",
         locked: "Çok sayıda hatalı deneme nedeniyle hesabınız {{minutes}} dakika kilitlendi.",
         network: "Sunucuya ulaşılamadı. İnternet bağlantınızı kontrol edip tekrar deneyin.",
         unknown: "Şifre değiştirilemedi. Lütfen tekrar deneyin.",
@@ -976,10 +984,14 @@ export const tr = {
         admin_locked: "Yönetici kilidi",
         account_disabled: "Hesap devre dışı",
         no_organization: "Şirket bulunamadı",
+        throttled: "Çok fazla deneme",
+        password_too_long: "Şifre çok uzun",
       },
       sources: {
         login: "Giriş ekranı",
         auth_hook: "Kimlik doğrulama servisi",
+        auth: "Kimlik doğrulama servisi (doğrudan)",
+        password_change: "Şifre değiştirme",
       },
     },
   },

@@ -22,6 +22,7 @@ const statusByCode: Record<string, number> = {
   authentication_required: 401,
   admin_required: 403,
   super_admin_required: 403,
+  shared_account: 403,
   self_action: 403,
   self_delete: 403,
   user_not_found: 404,
@@ -36,6 +37,7 @@ const statusByCode: Record<string, number> = {
   analysis_failed: 500,
   transfer_failed: 500,
   server_error: 500,
+  too_many_attempts: 429,
 };
 
 export function statusFor(answer: RpcAnswer): number {

@@ -91,12 +91,15 @@ Deno.test("gives the database's refusals fitting statuses and keeps their texts"
   const cases: [string, number][] = [
     ["admin_required", 403],
     ["super_admin_required", 403],
+    ["shared_account", 403],
     ["self_delete", 403],
     ["user_not_found", 404],
     ["email_in_use", 409],
     ["has_records", 409],
     ["invalid_email", 400],
     ["password_too_short", 400],
+    ["password_too_long", 400],
+    ["password_common", 400],
   ];
   for (const [code, status] of cases) {
     const refusal = { success: false, error: `text of ${code}`, code };

@@ -1,5 +1,4 @@
-import { FunctionsFetchError, FunctionsRelayError } from "@supabase/supabase-js";
-import { RpcError } from "../../../lib/rpc.ts";
+import { isLostConnection, RpcError } from "../../../lib/rpc.ts";
 
 /** Why an admin console call (database view, audit log, switcher) failed, as the screens word it. */
 export type ConsoleErrorReason =
@@ -17,13 +16,6 @@ const byCode: Record<string, ConsoleErrorReason> = {
   organization_required: "organizationRequired",
   organization_not_found: "notFound",
 };
-
-function isLostConnection(error: unknown): boolean {
-  if (error instanceof FunctionsFetchError || error instanceof FunctionsRelayError) return true;
-  // supabase.rpc answers a failed fetch with an error object whose message names the TypeError.
-  const message = typeof error === "object" && error !== null && "message" in error ? String(error.message) : "";
-  return /failed to fetch|networkerror|fetch failed|load failed/i.test(message);
-}
 
 /** Maps a failed call to a reason the catalogue has a text for; raw errors never reach the screen. */
 export function consoleErrorReason(error: unknown): ConsoleErrorReason {

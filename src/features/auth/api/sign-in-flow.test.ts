@@ -10,6 +10,12 @@ const user = { id: "7d1f7e0c-5a43-4b0e-9a57-0f6a2e4d1c11", email: "satis@demo.te
 const prepared = (organizations = [demo]) => ({ success: true, user, organization: organizations[0], organizations });
 const ok = { success: true };
 const wrongPassword = () => new AuthApiError("Invalid login credentials", 400, "invalid_credentials");
+const throttled = {
+  success: false,
+  error: "Too many sign-in attempts. Please wait 15 minutes and try again.",
+  code: "too_many_attempts",
+  retry_after_seconds: 900,
+};
 
 type Answers = Record<string, unknown | ((args: Record<string, unknown>) => unknown)>;
 
@@ -95,6 +101,7 @@ describe("the login flow (spec section 7)", () => {
     ["admin_locked", { success: false, error: "Account is locked by administrator", code: "admin_locked" }],
     ["account_disabled", { success: false, error: "User not found", code: "account_disabled" }],
     ["no_organization", { success: false, error: "User not found: Unable to determine organization for a@b.c", code: "no_organization" }],
+    ["too_many_attempts", throttled],
   ])("stops at the database's refusal %s without calling Auth", async (code, refusal) => {
     const { backend, calls } = fakeBackend({ secure_login_prepare_auth: refusal });
     const failure = signInWithDeadline(backend, credentials);
@@ -178,6 +185,30 @@ describe("repairing the Auth user", () => {
     });
     expect(calls.filter((call) => call === "auth.signInWithPassword")).toHaveLength(2);
     expect(calls).not.toContain("bind_session_organization");
+  });
+
+  it("neither repairs nor retries when Auth's rate limit answers", async () => {
+    const limited = new AuthApiError("Request rate limit reached", 429, "over_request_rate_limit");
+    const { backend, calls } = fakeBackend(happyAnswers, [limited]);
+    await expect(signInWithDeadline(backend, credentials)).rejects.toBe(limited);
+    expect(calls).toEqual(["secure_login_prepare_auth", "auth.signInWithPassword"]);
+    expect(backend.forgetSignIn).toHaveBeenCalled();
+  });
+
+  it("stops the repair when the database throttles it", async () => {
+    const { backend, calls } = fakeBackend({ ...happyAnswers, sync_user_password: throttled }, [wrongPassword()]);
+    await expect(signInWithDeadline(backend, credentials)).rejects.toMatchObject({
+      code: "too_many_attempts",
+      details: { retry_after_seconds: 900 },
+    });
+    expect(calls).toEqual(["secure_login_prepare_auth", "auth.signInWithPassword", "sync_user_password"]);
+  });
+
+  it("passes Auth's rate limit on after a repair instead of a session failure", async () => {
+    const limited = new AuthApiError("Request rate limit reached", 429, "over_request_rate_limit");
+    const { backend, calls } = fakeBackend({ ...happyAnswers, sync_user_password: ok }, [wrongPassword(), limited]);
+    await expect(signInWithDeadline(backend, credentials)).rejects.toBe(limited);
+    expect(calls.filter((call) => call === "auth.signInWithPassword")).toHaveLength(2);
   });
 
   it("does not repair when Auth cannot be reached", async () => {

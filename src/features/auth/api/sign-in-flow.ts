@@ -1,7 +1,7 @@
 import { isAuthApiError, type AuthError } from "@supabase/supabase-js";
 import { z } from "zod";
 import type { StoredOrganization } from "../../../lib/browser-storage.ts";
-import { parseRpcResult } from "../../../lib/rpc.ts";
+import { parseRpcResult, RpcError } from "../../../lib/rpc.ts";
 import { SIGN_IN_TIMEOUT_MS } from "../session/timing.ts";
 import type { Credentials } from "./schemas.ts";
 
@@ -70,6 +70,14 @@ export interface SignInBackend {
   rememberOrganization(organization: StoredOrganization): void;
 }
 
+/**
+ * Too many sign-in attempts from this client: the database's throttle (`too_many_attempts`,
+ * with retry_after_seconds) or Auth's rate limit (HTTP 429). Nothing is repaired or retried then.
+ */
+export function isThrottled(error: unknown): boolean {
+  return (error instanceof RpcError && error.code === "too_many_attempts") || (isAuthApiError(error) && error.status === 429);
+}
+
 /** Auth refused a password the database has just accepted: its copy is missing or stale. */
 function authUserNeedsRepair(error: AuthError): boolean {
   return isAuthApiError(error) && ["invalid_credentials", "user_not_found", "email_not_confirmed"].includes(error.code ?? "");
@@ -93,8 +101,11 @@ async function signInToAuth(
   if (!error) return;
   if (!authUserNeedsRepair(error)) throw error;
   const repairArgs = { p_email: user.email, p_password: password };
-  const synced = await call("sync_user_password", repairArgs);
-  if (!succeededSchema.safeParse(synced).success) {
+  try {
+    parseRpcResult(succeededSchema, await call("sync_user_password", repairArgs));
+  } catch (refusal) {
+    // The password could not be synchronised: the Auth user is missing, so it is created.
+    if (!(refusal instanceof RpcError) || isThrottled(refusal)) throw refusal;
     parseRpcResult(
       succeededSchema,
       await call("create_auth_user_admin", { ...repairArgs, p_first_name: user.first_name, p_last_name: user.last_name }),
@@ -103,6 +114,7 @@ async function signInToAuth(
   ({ error } = await backend.signInWithPassword(credentials));
   abandonIfLate(signal);
   if (error) {
+    if (isThrottled(error)) throw error;
     throw new SignInError("session_creation_failed", `Authentication session creation failed: ${error.message}`, {
       cause: error,
     });

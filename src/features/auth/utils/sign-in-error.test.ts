@@ -10,9 +10,22 @@ describe("signInErrorMessage", () => {
     expect(signInErrorMessage(error)).toEqual({ key: "auth.errors.invalidCredentials" });
   });
 
-  it("recognises rate limiting", () => {
-    const error = new AuthApiError("Request rate limit reached", 429, "over_request_rate_limit");
-    expect(signInErrorMessage(error)).toEqual({ key: "auth.errors.rateLimited" });
+  it("tells a throttled client how many minutes to wait, rounded up", () => {
+    const throttled = (seconds: unknown) =>
+      new RpcError("Too many sign-in attempts. Please wait 15 minutes and try again.", "too_many_attempts", {
+        retry_after_seconds: seconds,
+      });
+    expect(signInErrorMessage(throttled(900))).toEqual({ key: "auth.errors.tooManyAttempts", values: { count: 15 } });
+    expect(signInErrorMessage(throttled(61))).toEqual({ key: "auth.errors.tooManyAttempts", values: { count: 2 } });
+    expect(signInErrorMessage(throttled(1))).toEqual({ key: "auth.errors.tooManyAttempts", values: { count: 1 } });
+    expect(signInErrorMessage(throttled(undefined))).toEqual({ key: "auth.errors.rateLimited" });
+  });
+
+  it("recognises Auth's rate limit (HTTP 429), with the minutes when its text names them", () => {
+    const hosted = new AuthApiError("Request rate limit reached", 429, "over_request_rate_limit");
+    expect(signInErrorMessage(hosted)).toEqual({ key: "auth.errors.rateLimited" });
+    const local = new AuthApiError("Too many sign-in attempts. Please wait 3 minutes and try again.", 429, "over_request_rate_limit");
+    expect(signInErrorMessage(local)).toEqual({ key: "auth.errors.tooManyAttempts", values: { count: 3 } });
   });
 
   it("recognises an unreachable server", () => {

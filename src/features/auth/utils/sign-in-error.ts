@@ -1,6 +1,6 @@
 import { isAuthApiError, isAuthRetryableFetchError } from "@supabase/supabase-js";
 import { RpcError } from "../../../lib/rpc.ts";
-import { SignInError, type SignInFailure } from "../api/sign-in-flow.ts";
+import { isThrottled, SignInError, type SignInFailure } from "../api/sign-in-flow.ts";
 
 export type SignInErrorKey =
   | "auth.errors.invalidCredentials"
@@ -18,6 +18,7 @@ export type SignInErrorKey =
   | "auth.errors.organizationRequired"
   | "auth.errors.userNotFound"
   | "auth.errors.network"
+  | "auth.errors.tooManyAttempts"
   | "auth.errors.rateLimited"
   | "auth.errors.unknown"
   | "organizations.errors.switchDisabled";
@@ -25,6 +26,19 @@ export type SignInErrorKey =
 export interface SignInErrorMessage {
   key: SignInErrorKey;
   values?: { count: number } | { email: string };
+}
+
+/**
+ * Whole minutes to wait: the throttle's retry_after_seconds, or the minutes a 429 answer's
+ * text names (the local stack words it like the throttle); undefined when unknown.
+ */
+function minutesToWait(error: unknown): number | undefined {
+  if (error instanceof RpcError) {
+    const seconds = error.details.retry_after_seconds;
+    return typeof seconds === "number" && seconds > 0 ? Math.ceil(seconds / 60) : undefined;
+  }
+  const minutes = error instanceof Error ? /\b(\d+) minutes?\b/.exec(error.message)?.[1] : undefined;
+  return minutes ? Number(minutes) : undefined;
 }
 
 /** The database's refusal codes (the RPCs' `code`) and the message each one gets. */
@@ -53,6 +67,10 @@ const flowKeys: Record<SignInFailure, SignInErrorKey> = {
  * spec's catalogue, section 8), so raw errors never reach the screen.
  */
 export function signInErrorMessage(error: unknown): SignInErrorMessage {
+  if (isThrottled(error)) {
+    const minutes = minutesToWait(error);
+    return minutes ? { key: "auth.errors.tooManyAttempts", values: { count: minutes } } : { key: "auth.errors.rateLimited" };
+  }
   if (error instanceof RpcError) {
     if (error.code === "account_locked") {
       const minutes = error.details.locked_minutes;
@@ -69,7 +87,6 @@ export function signInErrorMessage(error: unknown): SignInErrorMessage {
   if (error instanceof SignInError) return { key: flowKeys[error.code] };
   if (isAuthApiError(error)) {
     if (error.code === "invalid_credentials") return { key: "auth.errors.invalidCredentials" };
-    if (error.status === 429) return { key: "auth.errors.rateLimited" };
     return { key: "auth.errors.loginError" };
   }
   if (isAuthRetryableFetchError(error)) return { key: "auth.errors.network" };

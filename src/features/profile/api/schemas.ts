@@ -26,5 +26,5 @@ export const loginAttemptsSchema = z.object({
 
 export type LoginAttempt = z.infer<typeof loginAttemptSchema>;
 
-/** `secure_login_prepare_auth` with the right password answers success: true. */
-export const passwordCheckSchema = z.looseObject({ success: z.literal(true) });
+/** Answer of `change_my_password` when the password was changed. */
+export const passwordChangedSchema = z.looseObject({ success: z.literal(true) });

@@ -3,6 +3,7 @@ import { notifications } from "@mantine/notifications";
 import type { ParseKeys } from "i18next";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
+import { fitsPasswordBytes, MIN_PASSWORD_LENGTH } from "../../../lib/password-rules.ts";
 import { useChangePassword } from "../api/change-password.ts";
 import { passwordChangeError } from "../utils/profile-errors.ts";
 
@@ -15,16 +16,12 @@ interface Values {
 interface Props {
   userId: string;
   email: string;
-  organizationSlug: string | undefined;
 }
-
-/** Spec §9: at least 6 characters. */
-export const minimumPasswordLength = 6;
 
 const emptyValues: Values = { currentPassword: "", newPassword: "", confirmPassword: "" };
 
-/** Changes the signed-in user's password after checking the current one. */
-export function ChangePasswordForm({ userId, email, organizationSlug }: Props) {
+/** Changes the signed-in user's password; the database checks the current one. */
+export function ChangePasswordForm({ userId, email }: Props) {
   const { t } = useTranslation();
   const change = useChangePassword(userId);
   const {
@@ -42,7 +39,7 @@ export function ChangePasswordForm({ userId, email, organizationSlug }: Props) {
 
   const onSubmit = handleSubmit(({ currentPassword, newPassword }) => {
     change.mutate(
-      { email, organizationSlug, currentPassword, newPassword },
+      { currentPassword, newPassword },
       {
         onSuccess: () => {
           reset(emptyValues);
@@ -72,15 +69,18 @@ export function ChangePasswordForm({ userId, email, organizationSlug }: Props) {
         />
         <PasswordInput
           label={t("profile.password.new")}
-          description={t("profile.password.newHint", { min: minimumPasswordLength })}
+          description={t("profile.password.newHint", { min: MIN_PASSWORD_LENGTH })}
           autoComplete="new-password"
           required
           error={message(errors.newPassword?.message)}
           visibilityToggleButtonProps={toggleProps}
           {...register("newPassword", {
-            required: "profile.password.errors.tooShort",
-            minLength: { value: minimumPasswordLength, message: "profile.password.errors.tooShort" },
-            validate: (value, values) => value !== values.currentPassword || "profile.password.errors.samePassword",
+            required: "passwordRules.tooShort",
+            minLength: { value: MIN_PASSWORD_LENGTH, message: "passwordRules.tooShort" },
+            validate: {
+              fits: (value) => fitsPasswordBytes(value) || "passwordRules.tooLong",
+              differs: (value, values) => value !== values.currentPassword || "passwordRules.same",
+            },
           })}
         />
         <PasswordInput

@@ -83,7 +83,7 @@ export function ProfilePage() {
           <Title order={2} size="h4" mb="md" id={ids.password}>
             {t("profile.password.title")}
           </Title>
-          <ChangePasswordForm userId={user.id} email={user.email} organizationSlug={organization?.slug} />
+          <ChangePasswordForm userId={user.id} email={user.email} />
         </Card>
       </SimpleGrid>
 

@@ -1,13 +1,12 @@
-import { isAuthApiError, isAuthRetryableFetchError } from "@supabase/supabase-js";
-import { RpcError } from "../../../lib/rpc.ts";
+import { passwordRefusalKey, type PasswordRuleKey } from "../../../lib/password-rules.ts";
+import { isLostConnection, RpcError } from "../../../lib/rpc.ts";
 
 export type PasswordChangeErrorKey =
   | "profile.password.errors.currentWrong"
   | "profile.password.errors.locked"
-  | "profile.password.errors.samePassword"
-  | "profile.password.errors.weak"
   | "profile.password.errors.network"
-  | "profile.password.errors.unknown";
+  | "profile.password.errors.unknown"
+  | PasswordRuleKey;
 
 export interface PasswordChangeError {
   /** The field the message belongs under; none for a message about the whole form. */
@@ -16,8 +15,13 @@ export interface PasswordChangeError {
   values?: { minutes: number };
 }
 
-/** Maps a failed password change to a translated message, so raw errors never reach the screen. */
+/**
+ * Maps a failed password change (`change_my_password`'s codes) to a translated message under
+ * the field it concerns, so raw errors never reach the screen.
+ */
 export function passwordChangeError(error: unknown): PasswordChangeError {
+  const newPasswordKey = passwordRefusalKey(error);
+  if (newPasswordKey) return { field: "newPassword", key: newPasswordKey };
   if (error instanceof RpcError) {
     if (error.code === "invalid_credentials") return { field: "currentPassword", key: "profile.password.errors.currentWrong" };
     const minutes = error.details.locked_minutes;
@@ -26,12 +30,7 @@ export function passwordChangeError(error: unknown): PasswordChangeError {
     }
     return { key: "profile.password.errors.unknown" };
   }
-  if (isAuthApiError(error)) {
-    if (error.code === "same_password") return { field: "newPassword", key: "profile.password.errors.samePassword" };
-    if (error.code === "weak_password") return { field: "newPassword", key: "profile.password.errors.weak" };
-  }
-  if (isAuthRetryableFetchError(error)) return { key: "profile.password.errors.network" };
-  return { key: "profile.password.errors.unknown" };
+  return { key: isLostConnection(error) ? "profile.password.errors.network" : "profile.password.errors.unknown" };
 }
 
 export type ProfileNameErrorKey =

@@ -9,6 +9,8 @@ export const knownAuditActions = {
   "user.locked": "userLocked",
   "user.unlocked": "userUnlocked",
   "user.password_reset": "userPasswordReset",
+  "user.password_changed": "userPasswordChanged",
+  "user.password_synced": "userPasswordSynced",
   "user.records_transferred": "userRecordsTransferred",
   "organization.created": "organizationCreated",
   "organization.updated": "organizationUpdated",

@@ -16,10 +16,15 @@ describe("userAdminError", () => {
     });
     expect(userAdminError(new RpcError("Şifre en az 6 karakter olmalı", "password_too_short"))).toEqual({
       field: "password",
-      key: "adminUsers.errors.password_too_short",
+      key: "passwordRules.tooShort",
     });
-    expect(userAdminError(new RpcError("Şifre en fazla 72 bayt olabilir", "password_too_long"))).toMatchObject({
+    expect(userAdminError(new RpcError("Şifre en fazla 72 bayt olabilir", "password_too_long"))).toEqual({
       field: "password",
+      key: "passwordRules.tooLong",
+    });
+    expect(userAdminError(new RpcError("Bu şifre çok yaygın; daha güçlü bir şifre seçin", "password_common"))).toEqual({
+      field: "password",
+      key: "passwordRules.common",
     });
     expect(userAdminError(new RpcError("Ad ve soyad en fazla 100 karakter olabilir", "name_too_long"))).toMatchObject({
       field: "firstName",
@@ -28,7 +33,7 @@ describe("userAdminError", () => {
   });
 
   it("keeps refusals about the whole action off the fields", () => {
-    for (const code of ["admin_required", "organization_required", "self_delete", "self_action", "super_admin_required", "user_not_found"]) {
+    for (const code of ["admin_required", "organization_required", "self_delete", "self_action", "super_admin_required", "shared_account", "user_not_found"]) {
       expect(userAdminError(new RpcError("refused", code))).toEqual({ key: `adminUsers.errors.${code}` });
     }
   });

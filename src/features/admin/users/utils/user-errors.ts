@@ -1,5 +1,5 @@
-import { FunctionsFetchError, FunctionsRelayError } from "@supabase/supabase-js";
-import { RpcError } from "../../../../lib/rpc.ts";
+import { passwordRefusalKey, type PasswordRuleKey } from "../../../../lib/password-rules.ts";
+import { isLostConnection, RpcError } from "../../../../lib/rpc.ts";
 
 /** The form fields a refusal can belong under (the create, edit and reset forms share them). */
 export type UserField = "email" | "password" | "firstName" | "lastName" | "role";
@@ -7,12 +7,11 @@ export type UserField = "email" | "password" | "firstName" | "lastName" | "role"
 /** Refusal codes of `admin-users` and `admin-transfer` the screen has a text for. */
 export const knownErrorCodes = [
   "invalid_email",
-  "password_too_short",
-  "password_too_long",
   "organization_required",
   "email_in_use",
   "admin_required",
   "super_admin_required",
+  "shared_account",
   "self_delete",
   "self_action",
   "has_records",
@@ -24,7 +23,7 @@ export const knownErrorCodes = [
 ] as const;
 export type KnownErrorCode = (typeof knownErrorCodes)[number];
 
-export type UserErrorKey = `adminUsers.errors.${KnownErrorCode | "network" | "unknown"}`;
+export type UserErrorKey = `adminUsers.errors.${KnownErrorCode | "network" | "unknown"}` | PasswordRuleKey;
 
 export interface UserAdminError {
   /** The field the message belongs under; none for a message about the whole action. */
@@ -37,8 +36,6 @@ export interface UserAdminError {
 const fieldByCode: Partial<Record<KnownErrorCode, UserField>> = {
   invalid_email: "email",
   email_in_use: "email",
-  password_too_short: "password",
-  password_too_long: "password",
   name_too_long: "firstName",
   invalid_role: "role",
 };
@@ -59,6 +56,8 @@ function recordCounts(value: unknown): Record<string, number> {
  * so that no raw error text reaches the screen.
  */
 export function userAdminError(error: unknown): UserAdminError {
+  const passwordKey = passwordRefusalKey(error);
+  if (passwordKey) return { field: "password", key: passwordKey };
   if (error instanceof RpcError) {
     if (!isKnownCode(error.code)) return { key: "adminUsers.errors.unknown" };
     const mapped: UserAdminError = { key: `adminUsers.errors.${error.code}` };
@@ -67,11 +66,7 @@ export function userAdminError(error: unknown): UserAdminError {
     if (error.code === "has_records") mapped.records = recordCounts(error.details.records);
     return mapped;
   }
-  if (error instanceof FunctionsFetchError || error instanceof FunctionsRelayError) {
-    return { key: "adminUsers.errors.network" };
-  }
-  if (error instanceof TypeError && /fetch/i.test(error.message)) return { key: "adminUsers.errors.network" };
-  return { key: "adminUsers.errors.unknown" };
+  return { key: isLostConnection(error) ? "adminUsers.errors.network" : "adminUsers.errors.unknown" };
 }
 
 /** Tables a has_records refusal counts, with their labels (adminUsers.records.*). */

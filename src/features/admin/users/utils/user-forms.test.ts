@@ -28,7 +28,7 @@ describe("createUserSchema", () => {
     const result = createUserSchema.safeParse({ ...emptyCreateValues, email: "nope", password: "12345" });
     expect(messages(result)).toEqual({
       email: "adminUsers.errors.invalid_email",
-      password: "adminUsers.errors.password_too_short",
+      password: "passwordRules.tooShort",
     });
   });
 
@@ -41,7 +41,7 @@ describe("createUserSchema", () => {
       lastName: ` ${"y".repeat(100)} `,
     });
     expect(messages(result)).toEqual({
-      password: "adminUsers.errors.password_too_long",
+      password: "passwordRules.tooLong",
       firstName: "adminUsers.errors.name_too_long",
     });
   });
@@ -101,7 +101,7 @@ describe("userDataChanges", () => {
 describe("resetPasswordSchema", () => {
   it("asks for at least 6 characters", () => {
     expect(messages(resetPasswordSchema.safeParse({ password: "abc" }))).toEqual({
-      password: "adminUsers.errors.password_too_short",
+      password: "passwordRules.tooShort",
     });
     expect(resetPasswordSchema.safeParse({ password: "abcdef" }).success).toBe(true);
   });

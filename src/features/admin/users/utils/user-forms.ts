@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { fitsPasswordBytes, MIN_PASSWORD_LENGTH } from "../../../../lib/password-rules.ts";
 import type { OrganizationUser } from "../api/schemas.ts";
 import { organizationRoles } from "./list-params.ts";
 
@@ -6,9 +7,6 @@ import { organizationRoles } from "./list-params.ts";
  * The forms' rules: the database's own (spec section 5), checked first in the browser with
  * the same messages. Messages are catalogue keys the forms translate when they show them.
  */
-export const MIN_PASSWORD_LENGTH = 6;
-/** bcrypt reads at most 72 bytes; the database refuses longer passwords. */
-export const MAX_PASSWORD_BYTES = 72;
 export const MAX_NAME_LENGTH = 100;
 const MAX_EMAIL_LENGTH = 254;
 
@@ -29,10 +27,8 @@ const email = z.string().refine(isValidEmail, { error: "adminUsers.errors.invali
 
 export const passwordSchema = z
   .string()
-  .min(MIN_PASSWORD_LENGTH, { error: "adminUsers.errors.password_too_short" })
-  .refine((value) => new TextEncoder().encode(value).length <= MAX_PASSWORD_BYTES, {
-    error: "adminUsers.errors.password_too_long",
-  });
+  .min(MIN_PASSWORD_LENGTH, { error: "passwordRules.tooShort" })
+  .refine(fitsPasswordBytes, { error: "passwordRules.tooLong" });
 
 const name = z.string().refine((value) => value.trim().length <= MAX_NAME_LENGTH, {
   error: "adminUsers.errors.name_too_long",
