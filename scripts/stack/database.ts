@@ -3,6 +3,7 @@
  * (DATABASE_URL), with @supabase/lite's Auth/REST/Storage over it. Prepares it the way a
  * hosted project is prepared: lite's system schemas, the platform bootstrap, every
  * migration in order (recorded like the Supabase CLI does), then optionally the seed.
+ * Requests then run under the API roles' statement timeout, as PostgREST runs them.
  */
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
@@ -21,7 +22,10 @@ export interface DatabaseOptions {
   seed?: boolean;
 }
 
-/** Plain SQL access used for bootstrapping, tests and benchmarks. */
+/**
+ * The stack's own SQL access (superuser): bootstrapping, the front's sign-in checks,
+ * scheduled jobs, tests and benchmarks.
+ */
 export interface SqlRunner {
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
   /** Runs a script of one or more statements inside one transaction. */
@@ -130,16 +134,9 @@ function keepExitCodeAcrossCalls(pglite: PgliteConnection["driver"]) {
   }
 }
 
-export async function openBackend(options: DatabaseOptions, keys: LocalKeys): Promise<Backend> {
-  let connection: PgliteConnection | PostgresConnection;
-  if (options.databaseUrl) {
-    connection = createPostgresConnection({ url: options.databaseUrl, postgresOptions: { onnotice: () => {} } });
-  } else {
-    // lite loads pgcrypto into PGlite itself and creates the data directory when missing.
-    connection = await createPgliteConnection(options.dataDir ? { url: options.dataDir } : {});
-    keepExitCodeAcrossCalls(connection.driver);
-  }
-  const app = new App({
+/** lite over a connection, configured the way this server plays production. */
+function liteApp(connection: PgliteConnection | PostgresConnection, keys: LocalKeys) {
+  return new App({
     connection,
     api: { schemas: ["public"] },
     auth: {
@@ -153,9 +150,16 @@ export async function openBackend(options: DatabaseOptions, keys: LocalKeys): Pr
     // Keyless requests must never be served as service_role: this server plays production.
     options: { server: { admin: false } },
   } as ConstructorParameters<typeof App>[0]);
+}
 
+type LiteApp = ReturnType<typeof liteApp>;
+
+/**
+ * Prepares the database like a hosted project: lite's system schemas, the platform
+ * bootstrap, pending migrations, the seed when asked, then every organization's tables.
+ */
+async function prepare(app: LiteApp, sql: SqlRunner, options: DatabaseOptions): Promise<void> {
   await app.ensureSystemSchema();
-  const sql = sqlRunnerFor(connection);
   await sql.execScript(readFileSync(`${projectRoot}scripts/stack/platform.sql`, "utf8"));
   await applyMigrations(sql);
   if (options.seed) await applySeedOnce(sql);
@@ -164,17 +168,76 @@ export async function openBackend(options: DatabaseOptions, keys: LocalKeys): Pr
   for (const failure of tenants.failed) {
     console.warn(`tables of organization ${failure.organizationId} not migrated: ${failure.error}`);
   }
+}
 
-  // lite decides once per connection whether to switch to the request's role, and when it
-  // first decides so it grants ALL on every schema holding an RLS table to the API roles.
-  // The roles exist (platform.sql) and grants are the migrations' business, as on hosted
-  // Supabase, so mark the decision as taken. Guarded by the integration tests that prove
-  // anon and users cannot reach the private schema.
+/**
+ * The statement_timeout the migrations give the API roles (alter role … set), or undefined.
+ * PostgREST applies a role's settings per request; lite switches roles with SET LOCAL ROLE,
+ * which applies none, so the stack gives lite's connection this value itself.
+ */
+async function apiStatementTimeout(sql: SqlRunner): Promise<string | undefined> {
+  const values = await sql.query<{ value: string }>(
+    `select distinct substr(setting, length('statement_timeout=') + 1) as value
+       from pg_db_role_setting s
+       join pg_roles r on r.oid = s.setrole
+      cross join unnest(s.setconfig) as setting
+      where r.rolname in ('anon', 'authenticated') and s.setdatabase = 0 and setting like 'statement_timeout=%'`,
+  );
+  if (values.length > 1) throw new Error("anon and authenticated have different statement timeouts; lite serves both on one connection");
+  return values[0]?.value;
+}
+
+/**
+ * The backend serving lite over its connection. lite decides once per connection whether
+ * to switch to the request's role, and when it first decides so it grants ALL on every
+ * schema holding an RLS table to the API roles. The roles exist (platform.sql) and grants
+ * are the migrations' business, as on hosted Supabase, so mark the decision as taken.
+ * Guarded by the integration tests that prove anon and users cannot reach the private schema.
+ */
+function servingBackend(
+  connection: PgliteConnection | PostgresConnection,
+  app: LiteApp,
+  sql: SqlRunner,
+  close: () => Promise<void>,
+): Backend {
   (connection as unknown as { rlsState: string }).rlsState = "active";
+  return { api: app, sql, close };
+}
 
-  return {
-    api: app,
-    sql,
-    close: () => connection.close(),
-  };
+/**
+ * PostgreSQL: the stack's own pool (preparation, then the stack's SQL, with no timeout, so
+ * migrations are never cut short) and lite's pool, whose connections start with the API
+ * roles' statement timeout (libpq's `options` startup parameter).
+ */
+async function openPostgresBackend(databaseUrl: string, options: DatabaseOptions, keys: LocalKeys): Promise<Backend> {
+  const postgresOptions = { onnotice: () => {} };
+  const stackConnection = createPostgresConnection({ url: databaseUrl, postgresOptions });
+  const sql = sqlRunnerFor(stackConnection);
+  await prepare(liteApp(stackConnection, keys), sql, options);
+  const statementTimeout = await apiStatementTimeout(sql);
+  const apiConnection = createPostgresConnection({
+    url: databaseUrl,
+    postgresOptions: { ...postgresOptions, connection: statementTimeout ? { options: `-c statement_timeout=${statementTimeout}` } : {} },
+  });
+  return servingBackend(apiConnection, liteApp(apiConnection, keys), sql, async () => {
+    await apiConnection.close();
+    await stackConnection.close();
+  });
+}
+
+/** PGlite: one in-process connection; after preparation, the API roles' timeout for the session. */
+async function openPgliteBackend(options: DatabaseOptions, keys: LocalKeys): Promise<Backend> {
+  // lite loads pgcrypto into PGlite itself and creates the data directory when missing.
+  const connection = await createPgliteConnection(options.dataDir ? { url: options.dataDir } : {});
+  keepExitCodeAcrossCalls(connection.driver);
+  const app = liteApp(connection, keys);
+  const sql = sqlRunnerFor(connection);
+  await prepare(app, sql, options);
+  const statementTimeout = await apiStatementTimeout(sql);
+  if (statementTimeout) await sql.query("select set_config('statement_timeout', $1, false)", [statementTimeout]);
+  return servingBackend(connection, app, sql, () => connection.close());
+}
+
+export async function openBackend(options: DatabaseOptions, keys: LocalKeys): Promise<Backend> {
+  return options.databaseUrl ? openPostgresBackend(options.databaseUrl, options, keys) : openPgliteBackend(options, keys);
 }

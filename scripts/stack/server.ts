@@ -1,6 +1,8 @@
 /**
  * The whole local product on ONE origin: /auth/v1, /rest/v1 and /storage/v1 go to
  * @supabase/lite, /functions/v1 to the Deno edge runtime, everything else to the built app.
+ * Requests reach lite and the functions with the client's address from the socket, and
+ * Auth's password routes pass the database's lockout first (auth-front.ts).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -8,8 +10,10 @@ import { createServer, type AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
+import { clientHeaders, clientRequest, guardAuth } from "./auth-front.ts";
 import { openBackend, type Backend, type DatabaseOptions } from "./database.ts";
 import { localKeys, projectRoot, type LocalKeys } from "./env.ts";
+import { startScheduledJobs } from "./scheduled-jobs.ts";
 
 export interface StackOptions extends DatabaseOptions {
   port: number;
@@ -97,12 +101,13 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const edge = await startEdgeRuntime(url, keys, options.databaseUrl);
 
   const front = new Hono();
+  guardAuth(front, backend);
   for (const prefix of apiPrefixes) {
-    front.all(`${prefix}/*`, (c) => backend.api.fetch(c.req.raw));
+    front.all(`${prefix}/*`, (c) => backend.api.fetch(clientRequest(c)));
   }
   front.all("/functions/v1/*", async (c) => {
     const incoming = new URL(c.req.url);
-    const headers = new Headers(c.req.raw.headers);
+    const headers = clientHeaders(c);
     // Node's fetch would decode a compressed answer but keep its Content-Encoding header.
     headers.delete("accept-encoding");
     const hasBody = !["GET", "HEAD"].includes(c.req.method);
@@ -142,6 +147,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     server.headersTimeout = 66_000;
   }
 
+  const jobs = startScheduledJobs(backend.sql);
+
   let stopped = false;
   return {
     url,
@@ -152,6 +159,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       stopped = true;
       edge.child.kill("SIGTERM");
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await jobs.stop();
       await backend.close();
     },
   };

@@ -1,6 +1,6 @@
 import { describe, expect, inject, it } from "vitest";
 import { createMember } from "../support/accounts.ts";
-import { acmeOrganizationId, signedInClient } from "../support/clients.ts";
+import { acmeOrganizationId, demoOrganizationId, signedInClient } from "../support/clients.ts";
 import { invokeFunction, requestToken } from "../support/functions.ts";
 
 const url = inject("stackUrl");
@@ -57,13 +57,18 @@ describe("admin-users for an admin", () => {
     const created = await invokeFunction(
       client,
       "admin-users",
-      { action: "create", email, password: "Yeni.123", first_name: " Yeni ", last_name: "Kişi" },
+      { action: "create", email, password: "Yeni.123", organization_id: demoOrganizationId, first_name: " Yeni ", last_name: "Kişi" },
       token,
     );
     expect(created).toMatchObject({ status: 200, body: { success: true, user: { email, first_name: "Yeni" } } });
     const userId = (created.body.user as { id: string }).id;
 
-    const duplicate = await invokeFunction(client, "admin-users", { action: "create", email, password: "Yeni.123" }, token);
+    const duplicate = await invokeFunction(
+      client,
+      "admin-users",
+      { action: "create", email, password: "Yeni.123", organization_id: demoOrganizationId },
+      token,
+    );
     expect(duplicate).toMatchObject({ status: 409, body: { error: "Bu email adresi zaten kullanımda" } });
 
     expect(await invokeFunction(client, "admin-users", { action: "lock", user_id: userId }, token)).toMatchObject({

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, inject, it } from "vitest";
 import { createMember, testPassword } from "../support/accounts.ts";
-import { anonClient, rpc, signedInClient } from "../support/clients.ts";
+import { anonClient, demoOrganizationId, rpc, signedInClient } from "../support/clients.ts";
 
 const url = inject("stackUrl");
 
@@ -67,7 +67,7 @@ describe("user administration through supabase-js", () => {
       rpc(client, "create_user_secure", {
         p_email: "yeni@demo.test",
         p_password: "Yeni.123",
-        p_organization_id: null,
+        p_organization_id: demoOrganizationId,
         p_first_name: "Yeni",
         p_last_name: "Kişi",
         p_role: "user",
@@ -75,6 +75,7 @@ describe("user administration through supabase-js", () => {
       });
     expect(await create({ p_email: "not-an-email" })).toMatchObject({ error: "Geçerli bir email adresi girin" });
     expect(await create({ p_password: "12345" })).toMatchObject({ error: "Şifre en az 6 karakter olmalı" });
+    expect(await create({ p_organization_id: null })).toMatchObject({ error: "Şirket bilgisi gerekli", code: "organization_required" });
     expect(await create({ p_email: " SATIS@demo.test " })).toMatchObject({ error: "Bu email adresi zaten kullanımda" });
     const { client: plainUser } = await signedInClient(url, "satis@demo.test");
     expect(await rpc(plainUser, "create_user_secure", { p_email: "x@demo.test", p_password: "Yeni.123", p_organization_id: null })).toMatchObject({

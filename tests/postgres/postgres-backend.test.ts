@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, startStack, type RunningStack } from "../../scripts/stack/server.ts";
 import { createTestDatabase, type TestDatabase } from "../../scripts/stack/test-database.ts";
 import { createMember, expectTenConcurrentFailuresToLockAtFive } from "../support/accounts.ts";
-import { signedInClient } from "../support/clients.ts";
+import { anonClient, rpc, signedInClient } from "../support/clients.ts";
 
 // The same migrations, seed, Auth and REST over a real PostgreSQL 15 (DATABASE_URL mode).
 describe("the local stack on PostgreSQL", () => {
@@ -49,6 +49,14 @@ describe("the local stack on PostgreSQL", () => {
       [email],
     );
     expect(logged).toBe(11);
+  });
+
+  it("runs API requests under the API roles' statement timeout, and the stack's own work (migrations) without one", async () => {
+    expect(await rpc(anonClient(stack.url), "test_auth_uid")).toMatchObject({ statement_timeout: "8s" });
+    const { client } = await signedInClient(stack.url, "admin@acme.test");
+    expect(await rpc(client, "test_auth_uid")).toMatchObject({ role: "authenticated", statement_timeout: "8s" });
+    const [{ timeout }] = await stack.backend.sql.query<{ timeout: string }>("select current_setting('statement_timeout') as timeout");
+    expect(timeout).toBe("0");
   });
 
   it("provisions every organization's tables and keeps them equal to the template", async () => {
