@@ -8,7 +8,16 @@ import { adminUsersAnswerSchema, transferResultSchema } from "./schemas.ts";
 import type { UsersScope } from "./scope.ts";
 
 export type UserAction =
-  | { action: "create"; email: string; password: string; first_name: string; last_name: string; role: string }
+  | {
+      action: "create";
+      email: string;
+      password: string;
+      /** Required by the database (spec section 5: 'Şirket bilgisi gerekli' without it). */
+      organization_id: string | null;
+      first_name: string;
+      last_name: string;
+      role: string;
+    }
   | { action: "update"; user_id: string; user_data: UserData }
   | { action: "delete"; user_id: string }
   | { action: "lock"; user_id: string }

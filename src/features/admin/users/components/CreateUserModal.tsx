@@ -36,7 +36,8 @@ export function CreateUserModal({ scope, onClose }: Props) {
   const onSubmit = handleSubmit((values) => {
     const request = createUserRequest(values);
     create.mutate(
-      { action: "create", ...request },
+      // The session's organization; unknown (not loaded yet) it is sent as none and refused.
+      { action: "create", organization_id: scope.organizationId === "none" ? null : scope.organizationId, ...request },
       {
         onSuccess: () => {
           notifySuccess(t("adminUsers.notifications.created", { email: request.email }));
