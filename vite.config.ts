@@ -1,4 +1,5 @@
 import react from "@vitejs/plugin-react";
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 import { localKeys } from "./scripts/stack/env.ts";
 
@@ -8,6 +9,8 @@ const publishableKey = process.env.VITE_SUPABASE_PUBLISHABLE_KEY ?? localKeys().
 
 export default defineConfig({
   plugins: [react()],
+  // `@/…` is src/, as tsconfig.json's paths say.
+  resolve: { alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) } },
   define: {
     "import.meta.env.VITE_SUPABASE_PUBLISHABLE_KEY": JSON.stringify(publishableKey),
   },

@@ -1,7 +1,7 @@
-import "./i18n/index.ts";
+import "@/i18n/index.ts";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { App } from "./app/App.tsx";
+import { App } from "@/app/App.tsx";
 
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");

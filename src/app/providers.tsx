@@ -12,9 +12,9 @@ import { Notifications } from "@mantine/notifications";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useMemo, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { ErrorBoundary } from "../components/ErrorBoundary.tsx";
-import { SessionProvider } from "../features/auth/session/SessionProvider.tsx";
-import { RpcError } from "../lib/rpc.ts";
+import { ErrorBoundary } from "@/components/ErrorBoundary.tsx";
+import { SessionProvider } from "@/features/auth/session/SessionProvider.tsx";
+import { RpcError } from "@/lib/rpc.ts";
 
 // Mantine's default light shades put white on blue-6 and red-6 text on white, both below the
 // WCAG AA contrast of 4.5:1; the darker shades pass it. The same holds for "dimmed" text

@@ -1,13 +1,13 @@
 import { lazy, Suspense, type ComponentType } from "react";
 import { createBrowserRouter, Navigate, Outlet, type RouteObject } from "react-router-dom";
-import { ErrorScreen } from "../components/ErrorScreen.tsx";
-import { LoadingScreen } from "../components/LoadingScreen.tsx";
-import { RequireAuth } from "../features/auth/components/RequireAuth.tsx";
-import type { ModuleKey } from "../features/shell/navigation.ts";
+import { ErrorScreen } from "@/components/ErrorScreen.tsx";
+import { LoadingScreen } from "@/components/LoadingScreen.tsx";
+import { RequireAuth } from "@/features/auth/components/RequireAuth.tsx";
+import type { ModuleKey } from "@/features/shell/navigation.ts";
 import { hiddenOrganizationManagerPath } from "./paths.ts";
 // The login page is the first screen of nearly every visit: it comes with the entry chunk
 // rather than as a second round trip; every other page loads on demand.
-import { LoginPage } from "../features/auth/routes/LoginPage.tsx";
+import { LoginPage } from "@/features/auth/routes/LoginPage.tsx";
 
 /**
  * A page loaded on demand: each becomes its own chunk, so the first screen (/login) downloads
@@ -18,59 +18,59 @@ function lazyPage<Module>(load: () => Promise<Module>, name: keyof Module) {
   return lazy(async () => ({ default: (await load())[name] as ComponentType }));
 }
 
-const TermsPage = lazyPage(() => import("../features/auth/routes/TermsPage.tsx"), "TermsPage");
+const TermsPage = lazyPage(() => import("@/features/auth/routes/TermsPage.tsx"), "TermsPage");
 const SelectOrganizationPage = lazyPage(
-  () => import("../features/organizations/routes/SelectOrganizationPage.tsx"),
+  () => import("@/features/organizations/routes/SelectOrganizationPage.tsx"),
   "SelectOrganizationPage",
 );
-const AppLayout = lazyPage(() => import("../features/shell/components/AppLayout.tsx"), "AppLayout");
-const HomePage = lazyPage(() => import("../features/home/routes/HomePage.tsx"), "HomePage");
-const ProfilePage = lazyPage(() => import("../features/profile/routes/ProfilePage.tsx"), "ProfilePage");
+const AppLayout = lazyPage(() => import("@/features/shell/components/AppLayout.tsx"), "AppLayout");
+const HomePage = lazyPage(() => import("@/features/home/routes/HomePage.tsx"), "HomePage");
+const ProfilePage = lazyPage(() => import("@/features/profile/routes/ProfilePage.tsx"), "ProfilePage");
 
-const CustomersPage = lazyPage(() => import("../features/customers/routes/CustomersPage.tsx"), "CustomersPage");
+const CustomersPage = lazyPage(() => import("@/features/customers/routes/CustomersPage.tsx"), "CustomersPage");
 const CustomerDetailPage = lazyPage(
-  () => import("../features/customers/routes/CustomerDetailPage.tsx"),
+  () => import("@/features/customers/routes/CustomerDetailPage.tsx"),
   "CustomerDetailPage",
 );
-const ContactsPage = lazyPage(() => import("../features/contacts/routes/ContactsPage.tsx"), "ContactsPage");
-const ContactDetailPage = lazyPage(() => import("../features/contacts/routes/ContactDetailPage.tsx"), "ContactDetailPage");
-const DealsPage = lazyPage(() => import("../features/deals/routes/DealsPage.tsx"), "DealsPage");
-const DealDetailPage = lazyPage(() => import("../features/deals/routes/DealDetailPage.tsx"), "DealDetailPage");
-const QuotesPage = lazyPage(() => import("../features/quotes/routes/QuotesPage.tsx"), "QuotesPage");
-const ContractsPage = lazyPage(() => import("../features/contracts/routes/ContractsPage.tsx"), "ContractsPage");
-const DocumentsPage = lazyPage(() => import("../features/documents/routes/DocumentsPage.tsx"), "DocumentsPage");
-const TasksPage = lazyPage(() => import("../features/tasks/routes/TasksPage.tsx"), "TasksPage");
-const ImportExportPage = lazyPage(() => import("../features/import-export/routes/ImportExportPage.tsx"), "ImportExportPage");
+const ContactsPage = lazyPage(() => import("@/features/contacts/routes/ContactsPage.tsx"), "ContactsPage");
+const ContactDetailPage = lazyPage(() => import("@/features/contacts/routes/ContactDetailPage.tsx"), "ContactDetailPage");
+const DealsPage = lazyPage(() => import("@/features/deals/routes/DealsPage.tsx"), "DealsPage");
+const DealDetailPage = lazyPage(() => import("@/features/deals/routes/DealDetailPage.tsx"), "DealDetailPage");
+const QuotesPage = lazyPage(() => import("@/features/quotes/routes/QuotesPage.tsx"), "QuotesPage");
+const ContractsPage = lazyPage(() => import("@/features/contracts/routes/ContractsPage.tsx"), "ContractsPage");
+const DocumentsPage = lazyPage(() => import("@/features/documents/routes/DocumentsPage.tsx"), "DocumentsPage");
+const TasksPage = lazyPage(() => import("@/features/tasks/routes/TasksPage.tsx"), "TasksPage");
+const ImportExportPage = lazyPage(() => import("@/features/import-export/routes/ImportExportPage.tsx"), "ImportExportPage");
 
 // A module's pages open only for a role that may view it (it takes the module as a prop).
 const RequireModule = lazy(async () => ({
-  default: (await import("../features/permissions/components/RequireModule.tsx")).RequireModule,
+  default: (await import("@/features/permissions/components/RequireModule.tsx")).RequireModule,
 }));
-const RequireAdmin = lazyPage(() => import("../features/admin/components/RequireAdmin.tsx"), "RequireAdmin");
-const RequireSuperAdmin = lazyPage(() => import("../features/admin/components/RequireAdmin.tsx"), "RequireSuperAdmin");
-const AdminPanelPage = lazyPage(() => import("../features/admin/routes/AdminPanelPage.tsx"), "AdminPanelPage");
-const UsersPage = lazyPage(() => import("../features/admin/routes/UsersPage.tsx"), "UsersPage");
+const RequireAdmin = lazyPage(() => import("@/features/admin/components/RequireAdmin.tsx"), "RequireAdmin");
+const RequireSuperAdmin = lazyPage(() => import("@/features/admin/components/RequireAdmin.tsx"), "RequireSuperAdmin");
+const AdminPanelPage = lazyPage(() => import("@/features/admin/routes/AdminPanelPage.tsx"), "AdminPanelPage");
+const UsersPage = lazyPage(() => import("@/features/admin/routes/UsersPage.tsx"), "UsersPage");
 const GeneralSettingsPage = lazyPage(
-  () => import("../features/admin/routes/GeneralSettingsPage.tsx"),
+  () => import("@/features/admin/routes/GeneralSettingsPage.tsx"),
   "GeneralSettingsPage",
 );
 const OperationsSettingsPage = lazyPage(
-  () => import("../features/admin/routes/OperationsSettingsPage.tsx"),
+  () => import("@/features/admin/routes/OperationsSettingsPage.tsx"),
   "OperationsSettingsPage",
 );
-const RolesPage = lazyPage(() => import("../features/admin/routes/RolesPage.tsx"), "RolesPage");
-const DatabasePage = lazyPage(() => import("../features/admin/routes/DatabasePage.tsx"), "DatabasePage");
+const RolesPage = lazyPage(() => import("@/features/admin/routes/RolesPage.tsx"), "RolesPage");
+const DatabasePage = lazyPage(() => import("@/features/admin/routes/DatabasePage.tsx"), "DatabasePage");
 const DocumentTemplatesPage = lazyPage(
-  () => import("../features/admin/routes/DocumentTemplatesPage.tsx"),
+  () => import("@/features/admin/routes/DocumentTemplatesPage.tsx"),
   "DocumentTemplatesPage",
 );
-const AuditLogPage = lazyPage(() => import("../features/admin/routes/AuditLogPage.tsx"), "AuditLogPage");
+const AuditLogPage = lazyPage(() => import("@/features/admin/routes/AuditLogPage.tsx"), "AuditLogPage");
 const SuperAdminSwitcherPage = lazyPage(
-  () => import("../features/admin/routes/SuperAdminSwitcherPage.tsx"),
+  () => import("@/features/admin/routes/SuperAdminSwitcherPage.tsx"),
   "SuperAdminSwitcherPage",
 );
 const OrganizationManagerPage = lazyPage(
-  () => import("../features/admin/routes/OrganizationManagerPage.tsx"),
+  () => import("@/features/admin/routes/OrganizationManagerPage.tsx"),
   "OrganizationManagerPage",
 );
 

@@ -1,6 +1,6 @@
 import { SegmentedControl } from "@mantine/core";
 import { useTranslation } from "react-i18next";
-import { languages } from "../i18n/index.ts";
+import { languages } from "@/i18n/index.ts";
 
 export function LanguageSwitcher() {
   const { t, i18n } = useTranslation();

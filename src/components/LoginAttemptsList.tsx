@@ -1,7 +1,7 @@
 import { Badge, Table, Text } from "@mantine/core";
 import type { UseQueryResult } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
-import { formatDateTime } from "../lib/format.ts";
+import { formatDateTime } from "@/lib/format.ts";
 import { LoadingScreen } from "./LoadingScreen.tsx";
 import { LoadError } from "./LoadError.tsx";
 

@@ -1,5 +1,5 @@
 import { createClient } from "@supabase/supabase-js";
-import type { Database } from "../types/database.types.ts";
+import type { Database } from "@/types/database.types.ts";
 import { storageKeys } from "./browser-storage.ts";
 import { createSessionAwareFetch } from "./supabase-fetch.ts";
 

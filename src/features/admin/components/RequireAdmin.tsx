@@ -2,9 +2,9 @@ import { notifications } from "@mantine/notifications";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, Outlet } from "react-router-dom";
-import { LoadingScreen } from "../../../components/LoadingScreen.tsx";
+import { LoadingScreen } from "@/components/LoadingScreen.tsx";
 import { useAccess } from "../api/use-access.ts";
-import { LoadError } from "../../../components/LoadError.tsx";
+import { LoadError } from "@/components/LoadError.tsx";
 
 interface Props {
   /** Super admins only (the organization manager and the super-admin switcher). */

@@ -1,6 +1,6 @@
 import { Stack, Text, Title } from "@mantine/core";
 import { useTranslation } from "react-i18next";
-import { LinkCard, LinkCardGrid } from "../../../components/LinkCard.tsx";
+import { LinkCard, LinkCardGrid } from "@/components/LinkCard.tsx";
 import { useAccess } from "../api/use-access.ts";
 import { visibleAdminSections } from "../sections.ts";
 

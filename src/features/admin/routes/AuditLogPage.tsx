@@ -1,15 +1,15 @@
 import { Alert, Button, Card, Code, Group, Stack, Table, Text, Title } from "@mantine/core";
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
-import { LoadingScreen } from "../../../components/LoadingScreen.tsx";
-import { formatDateTime } from "../../../lib/format.ts";
-import { useCurrentUserContext } from "../../auth/api/get-current-user-context.ts";
-import { useSignedInSession } from "../../auth/session/session-context.ts";
+import { LoadingScreen } from "@/components/LoadingScreen.tsx";
+import { formatDateTime } from "@/lib/format.ts";
+import { useCurrentUserContext } from "@/features/auth/api/get-current-user-context.ts";
+import { useSignedInSession } from "@/features/auth/session/session-context.ts";
 import { useAuditLog } from "../audit-log/api/audit-log.ts";
 import type { AuditEntry } from "../audit-log/api/schemas.ts";
 import { auditActionLabel, auditActorName, isKnownTargetType } from "../audit-log/utils/actions.ts";
 import { consoleErrorReason } from "../utils/console-errors.ts";
-import { LoadError } from "../../../components/LoadError.tsx";
+import { LoadError } from "@/components/LoadError.tsx";
 
 /** admin/audit-log: what was done in the organization, by whom, newest first. */
 export function AuditLogPage() {

@@ -3,15 +3,15 @@ import { notifications } from "@mantine/notifications";
 import { IconDatabaseCog } from "@tabler/icons-react";
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
-import { LoadingScreen } from "../../../components/LoadingScreen.tsx";
-import { formatDateTime } from "../../../lib/format.ts";
-import { useCurrentUserContext } from "../../auth/api/get-current-user-context.ts";
-import { useSignedInSession } from "../../auth/session/session-context.ts";
+import { LoadingScreen } from "@/components/LoadingScreen.tsx";
+import { formatDateTime } from "@/lib/format.ts";
+import { useCurrentUserContext } from "@/features/auth/api/get-current-user-context.ts";
+import { useSignedInSession } from "@/features/auth/session/session-context.ts";
 import { useOrganizationTables, useProvisionTables } from "../database/api/database.ts";
 import type { OrganizationTables } from "../database/api/schemas.ts";
 import { formatBytes, formatCount, templateStatus, templateStatusColor } from "../database/utils/database.ts";
 import { consoleErrorReason } from "../utils/console-errors.ts";
-import { LoadError } from "../../../components/LoadError.tsx";
+import { LoadError } from "@/components/LoadError.tsx";
 
 /** admin/database: the organization's own tables, their row counts and sizes, and the template's state. */
 export function DatabasePage() {

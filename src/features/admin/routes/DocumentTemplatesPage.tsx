@@ -2,9 +2,9 @@ import { Button, Card, Group, Stack, Tabs, Text, Title } from "@mantine/core";
 import { IconPlus } from "@tabler/icons-react";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { LoadingScreen } from "../../../components/LoadingScreen.tsx";
-import { useCurrentUserContext } from "../../auth/api/get-current-user-context.ts";
-import { useSignedInSession } from "../../auth/session/session-context.ts";
+import { LoadingScreen } from "@/components/LoadingScreen.tsx";
+import { useCurrentUserContext } from "@/features/auth/api/get-current-user-context.ts";
+import { useSignedInSession } from "@/features/auth/session/session-context.ts";
 import type { DocumentTemplate, TemplateKind } from "../templates/api/schemas.ts";
 import { templateKinds } from "../templates/api/schemas.ts";
 import { useDocumentTemplates, useSaveTemplate, type TemplatesScope } from "../templates/api/templates.ts";
@@ -12,7 +12,7 @@ import { DeleteTemplateModal } from "../templates/components/DeleteTemplateModal
 import { TemplateEditorModal } from "../templates/components/TemplateEditorModal.tsx";
 import { TemplatesTable, type TemplateAction } from "../templates/components/TemplatesTable.tsx";
 import { notifyFailure, notifySuccess } from "../templates/utils/notify.ts";
-import { LoadError } from "../../../components/LoadError.tsx";
+import { LoadError } from "@/components/LoadError.tsx";
 
 type Editing = { template: DocumentTemplate | null } | null;
 

@@ -2,10 +2,10 @@ import { Button, Card, Group, Stack, Text, Title } from "@mantine/core";
 import { IconPlus } from "@tabler/icons-react";
 import { useId, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { LoadingScreen } from "../../../components/LoadingScreen.tsx";
-import { SearchField } from "../../../components/SearchField.tsx";
-import { useCurrentUserContext } from "../../auth/api/get-current-user-context.ts";
-import { useSignedInSession } from "../../auth/session/session-context.ts";
+import { LoadingScreen } from "@/components/LoadingScreen.tsx";
+import { SearchField } from "@/components/SearchField.tsx";
+import { useCurrentUserContext } from "@/features/auth/api/get-current-user-context.ts";
+import { useSignedInSession } from "@/features/auth/session/session-context.ts";
 import { useManagedOrganizations } from "../organizations/api/organizations.ts";
 import type { ManagedOrganization } from "../organizations/api/schemas.ts";
 import { ConfirmActivityModal } from "../organizations/components/ConfirmActivityModal.tsx";
@@ -13,7 +13,7 @@ import { CreateOrganizationModal } from "../organizations/components/CreateOrgan
 import { EditOrganizationModal } from "../organizations/components/EditOrganizationModal.tsx";
 import { OrganizationsTable } from "../organizations/components/OrganizationsTable.tsx";
 import { filterOrganizations } from "../organizations/utils/organizations.ts";
-import { LoadError } from "../../../components/LoadError.tsx";
+import { LoadError } from "@/components/LoadError.tsx";
 
 /**
  * The organization manager (super admins only; RequireSuperAdmin guards the route and the

@@ -2,14 +2,14 @@ import { Button, Grid, Group, NavLink, Stack, Text, Title } from "@mantine/core"
 import { IconPlus, IconUserShield } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { LoadingScreen } from "../../../components/LoadingScreen.tsx";
+import { LoadingScreen } from "@/components/LoadingScreen.tsx";
 import { useRoles, useSaveRole } from "../roles/api/roles.ts";
 import type { Role } from "../roles/api/schemas.ts";
 import { DeleteRoleModal } from "../roles/components/DeleteRoleModal.tsx";
 import { NewRoleModal } from "../roles/components/NewRoleModal.tsx";
 import { RoleEditor } from "../roles/components/RoleEditor.tsx";
 import { useUsersScope } from "../users/api/scope.ts";
-import { LoadError } from "../../../components/LoadError.tsx";
+import { LoadError } from "@/components/LoadError.tsx";
 
 /** Admin page "roles": the organization's roles and what each may do in each module. */
 export function RolesPage() {

@@ -4,16 +4,16 @@ import { IconSwitchHorizontal } from "@tabler/icons-react";
 import { useId, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
-import { LoadingScreen } from "../../../components/LoadingScreen.tsx";
-import { SearchField } from "../../../components/SearchField.tsx";
-import { useCurrentUserContext } from "../../auth/api/get-current-user-context.ts";
-import { useSignedInSession } from "../../auth/session/session-context.ts";
+import { LoadingScreen } from "@/components/LoadingScreen.tsx";
+import { SearchField } from "@/components/SearchField.tsx";
+import { useCurrentUserContext } from "@/features/auth/api/get-current-user-context.ts";
+import { useSignedInSession } from "@/features/auth/session/session-context.ts";
 import { useManagedOrganizations } from "../organizations/api/organizations.ts";
 import type { ManagedOrganization } from "../organizations/api/schemas.ts";
 import { useSwitchOrganization } from "../switcher/api/switch-organization.ts";
 import { switchChoices } from "../switcher/utils/switcher.ts";
 import { consoleErrorReason } from "../utils/console-errors.ts";
-import { LoadError } from "../../../components/LoadError.tsx";
+import { LoadError } from "@/components/LoadError.tsx";
 
 /**
  * admin/super-admin-switcher (super admins only; RequireSuperAdmin guards the route and the

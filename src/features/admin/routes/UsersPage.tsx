@@ -3,8 +3,8 @@ import { useDebouncedCallback } from "@mantine/hooks";
 import { IconPlus } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ListPagination } from "../../../components/ListPagination.tsx";
-import { LoadingScreen } from "../../../components/LoadingScreen.tsx";
+import { ListPagination } from "@/components/ListPagination.tsx";
+import { LoadingScreen } from "@/components/LoadingScreen.tsx";
 import { useUserAction } from "../users/api/mutations.ts";
 import { useOrganizationUsers } from "../users/api/queries.ts";
 import type { OrganizationUser } from "../users/api/schemas.ts";
@@ -19,7 +19,7 @@ import { TransferRecordsModal } from "../users/components/TransferRecordsModal.t
 import { UserFilters } from "../users/components/UserFilters.tsx";
 import { UsersTable, type RowAction } from "../users/components/UsersTable.tsx";
 import { initialListState, pageCount, sortBy, withFilter, type UserListState } from "../users/utils/list-params.ts";
-import { LoadError } from "../../../components/LoadError.tsx";
+import { LoadError } from "@/components/LoadError.tsx";
 
 type Dialog =
   | { kind: "create" }

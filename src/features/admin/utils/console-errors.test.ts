@@ -1,6 +1,6 @@
 import { FunctionsFetchError } from "@supabase/supabase-js";
 import { describe, expect, it } from "vitest";
-import { RpcError } from "../../../lib/rpc.ts";
+import { RpcError } from "@/lib/rpc.ts";
 import { consoleErrorReason } from "./console-errors.ts";
 
 describe("consoleErrorReason", () => {

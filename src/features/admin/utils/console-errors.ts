@@ -1,4 +1,4 @@
-import { isLostConnection, RpcError } from "../../../lib/rpc.ts";
+import { isLostConnection, RpcError } from "@/lib/rpc.ts";
 
 /** Why an admin console call (database view, audit log, switcher) failed, as the screens word it. */
 export type ConsoleErrorReason =

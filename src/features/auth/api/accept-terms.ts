@@ -1,8 +1,8 @@
 import { useMutation } from "@tanstack/react-query";
 import { z } from "zod";
-import { recordTermsAccepted } from "../../../lib/browser-storage.ts";
-import { parseRpcResult } from "../../../lib/rpc.ts";
-import { supabase } from "../../../lib/supabase.ts";
+import { recordTermsAccepted } from "@/lib/browser-storage.ts";
+import { parseRpcResult } from "@/lib/rpc.ts";
+import { supabase } from "@/lib/supabase.ts";
 
 /**
  * Accepts the terms: recorded in the database (the first time only) and on this browser for

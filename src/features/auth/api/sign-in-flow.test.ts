@@ -1,6 +1,6 @@
 import { AuthApiError, AuthRetryableFetchError, type AuthError } from "@supabase/supabase-js";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { RpcError } from "../../../lib/rpc.ts";
+import { RpcError } from "@/lib/rpc.ts";
 import { SIGN_IN_TIMEOUT_MS } from "../session/timing.ts";
 import { SignInError, signInTimeoutMessage, signInWithDeadline, type SignInBackend } from "./sign-in-flow.ts";
 

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { forgetSignIn, recordSignIn, writeCurrentOrganization } from "../../../lib/browser-storage.ts";
-import { supabase } from "../../../lib/supabase.ts";
+import { forgetSignIn, recordSignIn, writeCurrentOrganization } from "@/lib/browser-storage.ts";
+import { supabase } from "@/lib/supabase.ts";
 import { SignInError, signInTimeoutMessage, signInWithDeadline, type SignInBackend, type SignInInput } from "./sign-in-flow.ts";
 
 /** The app's backend: the one Supabase client and the browser's storage. */

@@ -2,9 +2,9 @@ import { Alert, Anchor, Button, Checkbox, Container, Group, List, Paper, Stack, 
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation, useNavigate } from "react-router-dom";
-import { LanguageSwitcher } from "../../../components/LanguageSwitcher.tsx";
-import { LoadingScreen } from "../../../components/LoadingScreen.tsx";
-import { hasAcceptedTerms } from "../../../lib/browser-storage.ts";
+import { LanguageSwitcher } from "@/components/LanguageSwitcher.tsx";
+import { LoadingScreen } from "@/components/LoadingScreen.tsx";
+import { hasAcceptedTerms } from "@/lib/browser-storage.ts";
 import { useAcceptTerms } from "../api/accept-terms.ts";
 import { useSignOut } from "../api/sign-out.ts";
 import { useSession } from "../session/session-context.ts";

@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState, useSyncExternalStore, type ReactNode } from "react";
-import { clearSessionData, hasSignInRecord, signedInAt } from "../../../lib/browser-storage.ts";
-import { authStorageKey, onUnauthorizedResponse, supabase } from "../../../lib/supabase.ts";
+import { clearSessionData, hasSignInRecord, signedInAt } from "@/lib/browser-storage.ts";
+import { authStorageKey, onUnauthorizedResponse, supabase } from "@/lib/supabase.ts";
 import { SessionActionsContext, SessionContext } from "./session-context.ts";
 import { SessionController } from "./session-controller.ts";
 

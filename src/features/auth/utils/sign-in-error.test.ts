@@ -1,6 +1,6 @@
 import { AuthApiError, AuthRetryableFetchError, AuthUnknownError } from "@supabase/supabase-js";
 import { describe, expect, it } from "vitest";
-import { RpcError } from "../../../lib/rpc.ts";
+import { RpcError } from "@/lib/rpc.ts";
 import { SignInError } from "../api/sign-in-flow.ts";
 import { signInErrorMessage } from "./sign-in-error.ts";
 

@@ -1,5 +1,5 @@
 import { isAuthApiError, isAuthRetryableFetchError } from "@supabase/supabase-js";
-import { RpcError } from "../../../lib/rpc.ts";
+import { RpcError } from "@/lib/rpc.ts";
 import { isThrottled, SignInError, type SignInFailure } from "../api/sign-in-flow.ts";
 
 export type SignInErrorKey =

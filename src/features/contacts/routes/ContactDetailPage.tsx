@@ -2,7 +2,7 @@ import { Button } from "@mantine/core";
 import { IconArrowLeft, IconAddressBook } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
-import { ModulePlaceholder } from "../../../components/ModulePlaceholder.tsx";
+import { ModulePlaceholder } from "@/components/ModulePlaceholder.tsx";
 
 /** One record of the contacts module; until the module holds records, none is found. */
 export function ContactDetailPage() {

@@ -1,10 +1,10 @@
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
-import { parseRpcResult, RpcError } from "../../../lib/rpc.ts";
-import { supabase } from "../../../lib/supabase.ts";
-import { useCurrentUserContext } from "../../auth/api/get-current-user-context.ts";
-import { useSignedInSession } from "../../auth/session/session-context.ts";
-import { myPermissionsQueryOptions } from "../../permissions/api/permissions.ts";
+import { parseRpcResult, RpcError } from "@/lib/rpc.ts";
+import { supabase } from "@/lib/supabase.ts";
+import { useCurrentUserContext } from "@/features/auth/api/get-current-user-context.ts";
+import { useSignedInSession } from "@/features/auth/session/session-context.ts";
+import { myPermissionsQueryOptions } from "@/features/permissions/api/permissions.ts";
 import { customerKeys, customerListArgs, type CustomerListArgs, type CustomerListState } from "../utils/list-params.ts";
 
 const customerRowSchema = z.object({

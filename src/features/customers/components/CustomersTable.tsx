@@ -1,7 +1,7 @@
 import { Table } from "@mantine/core";
 import { useTranslation } from "react-i18next";
-import { SortableHeader } from "../../../components/SortableHeader.tsx";
-import { formatDate } from "../../../lib/format.ts";
+import { SortableHeader } from "@/components/SortableHeader.tsx";
+import { formatDate } from "@/lib/format.ts";
 import type { CustomerRow } from "../api/customers.ts";
 import type { CustomerListState, CustomerSortKey } from "../utils/list-params.ts";
 

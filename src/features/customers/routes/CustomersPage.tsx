@@ -3,15 +3,15 @@ import { useDebouncedCallback } from "@mantine/hooks";
 import { IconBuilding } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ListPagination } from "../../../components/ListPagination.tsx";
-import { LoadingScreen } from "../../../components/LoadingScreen.tsx";
-import { SearchField } from "../../../components/SearchField.tsx";
-import { RpcError } from "../../../lib/rpc.ts";
-import { ModuleDenied } from "../../permissions/components/RequireModule.tsx";
+import { ListPagination } from "@/components/ListPagination.tsx";
+import { LoadingScreen } from "@/components/LoadingScreen.tsx";
+import { SearchField } from "@/components/SearchField.tsx";
+import { RpcError } from "@/lib/rpc.ts";
+import { ModuleDenied } from "@/features/permissions/components/RequireModule.tsx";
 import { useCustomerList } from "../api/customers.ts";
 import { CustomersTable } from "../components/CustomersTable.tsx";
 import { customerPageCount, initialCustomerListState, sortCustomersBy, type CustomerListState } from "../utils/list-params.ts";
-import { LoadError } from "../../../components/LoadError.tsx";
+import { LoadError } from "@/components/LoadError.tsx";
 
 const SEARCH_DEBOUNCE_MS = 300;
 

@@ -1,5 +1,5 @@
 /** The customer list's state on screen and what it asks `list_customers` for. */
-import { pageCountOf, pageOffset, sortedBy, type SortedPage } from "../../../lib/list-state.ts";
+import { pageCountOf, pageOffset, sortedBy, type SortedPage } from "@/lib/list-state.ts";
 
 export const customerSortKeys = ["name", "created_at"] as const;
 export type CustomerSortKey = (typeof customerSortKeys)[number];

@@ -1,6 +1,6 @@
 import { IconTargetArrow } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
-import { ModulePlaceholder } from "../../../components/ModulePlaceholder.tsx";
+import { ModulePlaceholder } from "@/components/ModulePlaceholder.tsx";
 
 /** The deals module's page; it stays empty until the module is built. */
 export function DealsPage() {

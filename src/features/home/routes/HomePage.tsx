@@ -1,12 +1,12 @@
 import { Stack, Text, Title } from "@mantine/core";
 import { useTranslation } from "react-i18next";
-import { LinkCard, LinkCardGrid } from "../../../components/LinkCard.tsx";
-import { LoadingScreen } from "../../../components/LoadingScreen.tsx";
-import { useCurrentUserContext } from "../../auth/api/get-current-user-context.ts";
-import { useSignedInSession } from "../../auth/session/session-context.ts";
-import { displayName } from "../../auth/utils/display-name.ts";
-import { usePermittedModules } from "../../permissions/api/use-permitted-modules.ts";
-import { LoadError } from "../../../components/LoadError.tsx";
+import { LinkCard, LinkCardGrid } from "@/components/LinkCard.tsx";
+import { LoadingScreen } from "@/components/LoadingScreen.tsx";
+import { useCurrentUserContext } from "@/features/auth/api/get-current-user-context.ts";
+import { useSignedInSession } from "@/features/auth/session/session-context.ts";
+import { displayName } from "@/features/auth/utils/display-name.ts";
+import { usePermittedModules } from "@/features/permissions/api/use-permitted-modules.ts";
+import { LoadError } from "@/components/LoadError.tsx";
 
 /** The signed-in home: a greeting and the way into each module. */
 export function HomePage() {

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { writeCurrentOrganization } from "../../../lib/browser-storage.ts";
-import { parseRpcResult } from "../../../lib/rpc.ts";
-import { supabase } from "../../../lib/supabase.ts";
+import { writeCurrentOrganization } from "@/lib/browser-storage.ts";
+import { parseRpcResult } from "@/lib/rpc.ts";
+import { supabase } from "@/lib/supabase.ts";
 import { boundOrganizationSchema } from "./schemas.ts";
 
 /**

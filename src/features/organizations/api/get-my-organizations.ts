@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { parseRpcResult } from "../../../lib/rpc.ts";
-import { supabase } from "../../../lib/supabase.ts";
+import { parseRpcResult } from "@/lib/rpc.ts";
+import { supabase } from "@/lib/supabase.ts";
 import { myOrganizationsSchema, type MyOrganizations } from "./schemas.ts";
 
 async function getMyOrganizations(): Promise<MyOrganizations> {

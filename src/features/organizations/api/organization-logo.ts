@@ -1,8 +1,8 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { z } from "zod";
-import { parseRpcResult } from "../../../lib/rpc.ts";
-import { supabase } from "../../../lib/supabase.ts";
-import { useSignedInSession } from "../../auth/session/session-context.ts";
+import { parseRpcResult } from "@/lib/rpc.ts";
+import { supabase } from "@/lib/supabase.ts";
+import { useSignedInSession } from "@/features/auth/session/session-context.ts";
 import { logoContentTypes } from "../utils/logo-types.ts";
 
 const organizationLogoSchema = z.object({

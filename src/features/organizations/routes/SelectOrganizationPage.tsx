@@ -2,11 +2,11 @@ import { Alert, Button, Container, Group, Paper, Radio, Stack, Text, Title } fro
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, useLocation, useNavigate } from "react-router-dom";
-import { LoadingScreen } from "../../../components/LoadingScreen.tsx";
-import { useSignOut } from "../../auth/api/sign-out.ts";
-import { useSession } from "../../auth/session/session-context.ts";
-import { signInErrorMessage } from "../../auth/utils/sign-in-error.ts";
-import { returnPath, returnState } from "../../auth/utils/return-to.ts";
+import { LoadingScreen } from "@/components/LoadingScreen.tsx";
+import { useSignOut } from "@/features/auth/api/sign-out.ts";
+import { useSession } from "@/features/auth/session/session-context.ts";
+import { signInErrorMessage } from "@/features/auth/utils/sign-in-error.ts";
+import { returnPath, returnState } from "@/features/auth/utils/return-to.ts";
 import { useBindOrganization } from "../api/bind-organization.ts";
 import { useMyOrganizations } from "../api/get-my-organizations.ts";
 import type { MyOrganizations } from "../api/schemas.ts";

@@ -2,11 +2,11 @@ import { Button, EmptyState } from "@mantine/core";
 import { IconLock } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { Link, Outlet } from "react-router-dom";
-import { LoadingScreen } from "../../../components/LoadingScreen.tsx";
-import type { ModuleKey } from "../../shell/navigation.ts";
+import { LoadingScreen } from "@/components/LoadingScreen.tsx";
+import type { ModuleKey } from "@/features/shell/navigation.ts";
 import { useMyPermissions } from "../api/permissions.ts";
 import { canOpenModule } from "../utils/module-access.ts";
-import { LoadError } from "../../../components/LoadError.tsx";
+import { LoadError } from "@/components/LoadError.tsx";
 
 /**
  * Layout route of one module's pages: renders them when the role may open the module and

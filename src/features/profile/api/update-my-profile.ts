@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { parseRpcResult } from "../../../lib/rpc.ts";
-import { supabase } from "../../../lib/supabase.ts";
-import { currentUserContextQueryOptions } from "../../auth/api/get-current-user-context.ts";
+import { parseRpcResult } from "@/lib/rpc.ts";
+import { supabase } from "@/lib/supabase.ts";
+import { currentUserContextQueryOptions } from "@/features/auth/api/get-current-user-context.ts";
 import { updatedProfileSchema } from "./schemas.ts";
 
 export interface ProfileName {

@@ -3,7 +3,7 @@ import { notifications } from "@mantine/notifications";
 import type { ParseKeys } from "i18next";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { fitsPasswordBytes, MIN_PASSWORD_LENGTH } from "../../../lib/password-rules.ts";
+import { fitsPasswordBytes, MIN_PASSWORD_LENGTH } from "@/lib/password-rules.ts";
 import { useChangePassword } from "../api/change-password.ts";
 import { passwordChangeError } from "../utils/profile-errors.ts";
 

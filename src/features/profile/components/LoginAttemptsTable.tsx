@@ -1,4 +1,4 @@
-import { LoginAttemptsList } from "../../../components/LoginAttemptsList.tsx";
+import { LoginAttemptsList } from "@/components/LoginAttemptsList.tsx";
 import { useLoginAttempts } from "../api/get-login-attempts.ts";
 
 /** The signed-in user's own recent login attempts, newest first (spec §9: 20). */

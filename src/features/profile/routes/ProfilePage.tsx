@@ -1,14 +1,14 @@
 import { Card, DataList, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
-import { LoadingScreen } from "../../../components/LoadingScreen.tsx";
-import { useCurrentUserContext } from "../../auth/api/get-current-user-context.ts";
-import { useSignedInSession } from "../../auth/session/session-context.ts";
+import { LoadingScreen } from "@/components/LoadingScreen.tsx";
+import { useCurrentUserContext } from "@/features/auth/api/get-current-user-context.ts";
+import { useSignedInSession } from "@/features/auth/session/session-context.ts";
 import { ChangePasswordForm } from "../components/ChangePasswordForm.tsx";
 import { LoginAttemptsTable } from "../components/LoginAttemptsTable.tsx";
 import { ProfileNameForm } from "../components/ProfileNameForm.tsx";
-import { formatDateTime } from "../../../lib/format.ts";
-import { LoadError } from "../../../components/LoadError.tsx";
+import { formatDateTime } from "@/lib/format.ts";
+import { LoadError } from "@/components/LoadError.tsx";
 
 const knownRoles = ["super_admin", "admin", "sales", "user"] as const;
 type KnownRole = (typeof knownRoles)[number];

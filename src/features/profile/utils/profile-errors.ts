@@ -1,5 +1,5 @@
-import { passwordRefusalKey, type PasswordRuleKey } from "../../../lib/password-rules.ts";
-import { isLostConnection, RpcError } from "../../../lib/rpc.ts";
+import { passwordRefusalKey, type PasswordRuleKey } from "@/lib/password-rules.ts";
+import { isLostConnection, RpcError } from "@/lib/rpc.ts";
 
 export type PasswordChangeErrorKey =
   | "profile.password.errors.currentWrong"

@@ -3,7 +3,7 @@ import { useDisclosure, useMediaQuery } from "@mantine/hooks";
 import { Suspense, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, Outlet, useLocation } from "react-router-dom";
-import { LoadingScreen } from "../../../components/LoadingScreen.tsx";
+import { LoadingScreen } from "@/components/LoadingScreen.tsx";
 import classes from "./AppLayout.module.css";
 import { Sidebar } from "./Sidebar.tsx";
 

@@ -3,12 +3,12 @@ import { IconLayoutDashboard, IconShieldLock, type Icon } from "@tabler/icons-re
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router-dom";
-import { useCurrentUserContext } from "../../auth/api/get-current-user-context.ts";
-import { useSignedInSession } from "../../auth/session/session-context.ts";
-import { useAccess } from "../../admin/api/use-access.ts";
-import { visibleAdminSections } from "../../admin/sections.ts";
-import { useOrganizationLogo } from "../../organizations/api/organization-logo.ts";
-import { usePermittedModules } from "../../permissions/api/use-permitted-modules.ts";
+import { useCurrentUserContext } from "@/features/auth/api/get-current-user-context.ts";
+import { useSignedInSession } from "@/features/auth/session/session-context.ts";
+import { useAccess } from "@/features/admin/api/use-access.ts";
+import { visibleAdminSections } from "@/features/admin/sections.ts";
+import { useOrganizationLogo } from "@/features/organizations/api/organization-logo.ts";
+import { usePermittedModules } from "@/features/permissions/api/use-permitted-modules.ts";
 import { homeNavigation, isCurrentPath, moduleNavigation } from "../navigation.ts";
 import { UserMenu } from "./UserMenu.tsx";
 

@@ -1,6 +1,6 @@
 import { infiniteQueryOptions, useInfiniteQuery } from "@tanstack/react-query";
-import { parseRpcResult } from "../../../../lib/rpc.ts";
-import { supabase } from "../../../../lib/supabase.ts";
+import { parseRpcResult } from "@/lib/rpc.ts";
+import { supabase } from "@/lib/supabase.ts";
 import { AUDIT_LOG_PAGE_SIZE, nextBeforeId } from "../utils/paging.ts";
 import { auditLogSchema, type AuditEntry } from "./schemas.ts";
 

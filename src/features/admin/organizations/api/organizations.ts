@@ -1,9 +1,9 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { invokePrivileged } from "../../../../lib/privileged-functions.ts";
-import { parseRpcResult } from "../../../../lib/rpc.ts";
-import { supabase } from "../../../../lib/supabase.ts";
-import { currentUserContextQueryOptions } from "../../../auth/api/get-current-user-context.ts";
-import { myOrganizationsQueryOptions } from "../../../organizations/api/get-my-organizations.ts";
+import { invokePrivileged } from "@/lib/privileged-functions.ts";
+import { parseRpcResult } from "@/lib/rpc.ts";
+import { supabase } from "@/lib/supabase.ts";
+import { currentUserContextQueryOptions } from "@/features/auth/api/get-current-user-context.ts";
+import { myOrganizationsQueryOptions } from "@/features/organizations/api/get-my-organizations.ts";
 import { organizationListSchema, organizationWriteSchema, slugValidationSchema, type ManagedOrganization } from "./schemas.ts";
 
 const functionName = "admin-organizations";

@@ -2,7 +2,7 @@ import { Badge, Button, Stack, Table, Text, VisuallyHidden } from "@mantine/core
 import { IconPencil } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import type { ManagedOrganization } from "../api/schemas.ts";
-import { formatDate } from "../../../../lib/format.ts";
+import { formatDate } from "@/lib/format.ts";
 import { tablesStatus } from "../utils/organizations.ts";
 import { usePlanLabel, useStatusLabel } from "./labels.ts";
 

@@ -1,5 +1,5 @@
 import { FunctionsFetchError, FunctionsRelayError } from "@supabase/supabase-js";
-import { RpcError } from "../../../../lib/rpc.ts";
+import { RpcError } from "@/lib/rpc.ts";
 
 export type OrganizationErrorKey =
   | "organizationManager.errors.slugTaken"

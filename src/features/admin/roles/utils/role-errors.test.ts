@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RpcError } from "../../../../lib/rpc.ts";
+import { RpcError } from "@/lib/rpc.ts";
 import { newRoleSchema } from "../api/schemas.ts";
 import { roleError } from "./role-errors.ts";
 

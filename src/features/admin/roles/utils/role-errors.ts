@@ -1,4 +1,4 @@
-import { RpcError } from "../../../../lib/rpc.ts";
+import { RpcError } from "@/lib/rpc.ts";
 
 export const knownRoleErrorCodes = [
   "invalid_role_key",

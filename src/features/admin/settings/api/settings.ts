@@ -1,10 +1,10 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { currentUserContextQueryOptions } from "../../../auth/api/get-current-user-context.ts";
-import { organizationLogoQueryOptions } from "../../../organizations/api/organization-logo.ts";
-import type { LogoContentType } from "../../../organizations/utils/logo-types.ts";
-import type { Json } from "../../../../types/database.types.ts";
-import { parseRpcResult } from "../../../../lib/rpc.ts";
-import { supabase } from "../../../../lib/supabase.ts";
+import { currentUserContextQueryOptions } from "@/features/auth/api/get-current-user-context.ts";
+import { organizationLogoQueryOptions } from "@/features/organizations/api/organization-logo.ts";
+import type { LogoContentType } from "@/features/organizations/utils/logo-types.ts";
+import type { Json } from "@/types/database.types.ts";
+import { parseRpcResult } from "@/lib/rpc.ts";
+import { supabase } from "@/lib/supabase.ts";
 import type { UsersScope } from "../../users/api/scope.ts";
 import { settingsAnswerSchema, type OrganizationSettings } from "./schemas.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RpcError } from "../../../../lib/rpc.ts";
+import { RpcError } from "@/lib/rpc.ts";
 import { formFieldOf, settingsError } from "./settings-errors.ts";
 
 describe("settingsError", () => {

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
-import { writeCurrentOrganization } from "../../../../lib/browser-storage.ts";
-import { parseRpcResult } from "../../../../lib/rpc.ts";
-import { supabase } from "../../../../lib/supabase.ts";
+import { writeCurrentOrganization } from "@/lib/browser-storage.ts";
+import { parseRpcResult } from "@/lib/rpc.ts";
+import { supabase } from "@/lib/supabase.ts";
 
 /** Answer of `super_admin_switch_organization`. */
 export const switchedOrganizationSchema = z.object({

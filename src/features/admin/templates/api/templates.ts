@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { parseRpcResult } from "../../../../lib/rpc.ts";
-import { supabase } from "../../../../lib/supabase.ts";
+import { parseRpcResult } from "@/lib/rpc.ts";
+import { supabase } from "@/lib/supabase.ts";
 import { templateDeletedSchema, templateListSchema, templateSavedSchema, type DocumentTemplate, type TemplateKind } from "./schemas.ts";
 
 /** Who is asking and for which organization: the start of every query key of this screen. */

@@ -1,7 +1,7 @@
 import { Badge, Button, Group, Table, Text } from "@mantine/core";
 import { IconEdit, IconStar, IconTrash } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
-import { formatDateTime } from "../../../../lib/format.ts";
+import { formatDateTime } from "@/lib/format.ts";
 import type { DocumentTemplate } from "../api/schemas.ts";
 
 export type TemplateAction = "edit" | "makeDefault" | "delete";

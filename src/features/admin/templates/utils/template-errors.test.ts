@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RpcError } from "../../../../lib/rpc.ts";
+import { RpcError } from "@/lib/rpc.ts";
 import { templateError } from "./template-errors.ts";
 
 describe("templateError", () => {

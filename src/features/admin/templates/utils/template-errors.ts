@@ -1,4 +1,4 @@
-import { RpcError } from "../../../../lib/rpc.ts";
+import { RpcError } from "@/lib/rpc.ts";
 
 /** Refusal codes of the template RPCs the screen has a text for (adminTemplates.errors.*). */
 export const knownTemplateErrorCodes = [

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { invokePrivileged } from "../../../../lib/privileged-functions.ts";
-import { parseRpcResult } from "../../../../lib/rpc.ts";
+import { invokePrivileged } from "@/lib/privileged-functions.ts";
+import { parseRpcResult } from "@/lib/rpc.ts";
 import { transferRequest, type TransferOptions } from "../utils/transfer.ts";
 import { adminUserKeys } from "../utils/list-params.ts";
 import type { UserData } from "../utils/user-forms.ts";

@@ -1,5 +1,5 @@
-import { useCurrentUserContext } from "../../../auth/api/get-current-user-context.ts";
-import { useSignedInSession } from "../../../auth/session/session-context.ts";
+import { useCurrentUserContext } from "@/features/auth/api/get-current-user-context.ts";
+import { useSignedInSession } from "@/features/auth/session/session-context.ts";
 
 export interface UsersScope {
   sessionUserId: string;

@@ -2,7 +2,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { Alert, Button, Group, Modal, NativeSelect, PasswordInput, SimpleGrid, Stack, TextInput } from "@mantine/core";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { organizationRoleLabel } from "../../../organizations/utils/role-label.ts";
+import { organizationRoleLabel } from "@/features/organizations/utils/role-label.ts";
 import { useUserAction } from "../api/mutations.ts";
 import type { UsersScope } from "../api/scope.ts";
 import { organizationRoles } from "../utils/list-params.ts";

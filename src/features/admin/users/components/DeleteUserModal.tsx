@@ -1,6 +1,6 @@
 import { Alert, Button, Group, List, Modal, Stack, Text } from "@mantine/core";
 import { useTranslation } from "react-i18next";
-import { displayName } from "../../../auth/utils/display-name.ts";
+import { displayName } from "@/features/auth/utils/display-name.ts";
 import { useUserAction } from "../api/mutations.ts";
 import type { OrganizationUser } from "../api/schemas.ts";
 import type { UsersScope } from "../api/scope.ts";

@@ -1,8 +1,8 @@
 import { Drawer, Stack, Text } from "@mantine/core";
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
-import { LoginAttemptsList } from "../../../../components/LoginAttemptsList.tsx";
-import { displayName } from "../../../auth/utils/display-name.ts";
+import { LoginAttemptsList } from "@/components/LoginAttemptsList.tsx";
+import { displayName } from "@/features/auth/utils/display-name.ts";
 import { useUserLoginAttempts } from "../api/queries.ts";
 import type { OrganizationUser } from "../api/schemas.ts";
 import type { UsersScope } from "../api/scope.ts";

@@ -1,8 +1,8 @@
 import { Alert, Button, Checkbox, Group, Modal, Select, Stack, Table, Text } from "@mantine/core";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { LoadingScreen } from "../../../../components/LoadingScreen.tsx";
-import { displayName } from "../../../auth/utils/display-name.ts";
+import { LoadingScreen } from "@/components/LoadingScreen.tsx";
+import { displayName } from "@/features/auth/utils/display-name.ts";
 import { useTransferRecords } from "../api/mutations.ts";
 import { useRecordAnalysis, useTransferCandidates } from "../api/queries.ts";
 import { transferKinds, type OrganizationUser } from "../api/schemas.ts";

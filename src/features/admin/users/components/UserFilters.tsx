@@ -1,7 +1,7 @@
 import { CloseButton, Group, NativeSelect, TextInput } from "@mantine/core";
 import { IconSearch } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
-import { organizationRoleLabel } from "../../../organizations/utils/role-label.ts";
+import { organizationRoleLabel } from "@/features/organizations/utils/role-label.ts";
 import {
   isOrganizationRole,
   isUserStatus,

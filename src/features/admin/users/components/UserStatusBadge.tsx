@@ -1,6 +1,6 @@
 import { Badge, Stack, Text } from "@mantine/core";
 import { useTranslation } from "react-i18next";
-import { formatDateTime } from "../../../../lib/format.ts";
+import { formatDateTime } from "@/lib/format.ts";
 import type { OrganizationUser } from "../api/schemas.ts";
 import { userStatus } from "../utils/user-status.ts";
 

@@ -10,10 +10,10 @@ import {
   IconTrash,
 } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
-import { SortableHeader } from "../../../../components/SortableHeader.tsx";
-import { displayName } from "../../../auth/utils/display-name.ts";
-import { organizationRoleLabel } from "../../../organizations/utils/role-label.ts";
-import { formatDateTime } from "../../../../lib/format.ts";
+import { SortableHeader } from "@/components/SortableHeader.tsx";
+import { displayName } from "@/features/auth/utils/display-name.ts";
+import { organizationRoleLabel } from "@/features/organizations/utils/role-label.ts";
+import { formatDateTime } from "@/lib/format.ts";
 import type { OrganizationUser } from "../api/schemas.ts";
 import type { SortKey, UserListState } from "../utils/list-params.ts";
 import { UserStatusBadge } from "./UserStatusBadge.tsx";

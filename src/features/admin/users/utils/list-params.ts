@@ -1,5 +1,5 @@
 /** The list's state on screen and what it asks `get_organization_users` for. */
-import { pageCountOf, pageOffset, sortedBy, type SortedPage } from "../../../../lib/list-state.ts";
+import { pageCountOf, pageOffset, sortedBy, type SortedPage } from "@/lib/list-state.ts";
 
 /** Membership roles an admin can give (labels: organizations.roles.*). */
 export const organizationRoles = ["admin", "manager", "sales", "user", "viewer"] as const;

@@ -1,7 +1,7 @@
 import { FunctionsFetchError, FunctionsHttpError } from "@supabase/supabase-js";
 import { describe, expect, it } from "vitest";
 import { ZodError } from "zod";
-import { RpcError } from "../../../../lib/rpc.ts";
+import { RpcError } from "@/lib/rpc.ts";
 import { userAdminError } from "./user-errors.ts";
 
 describe("userAdminError", () => {

@@ -1,5 +1,5 @@
-import { passwordRefusalKey, type PasswordRuleKey } from "../../../../lib/password-rules.ts";
-import { isLostConnection, RpcError } from "../../../../lib/rpc.ts";
+import { passwordRefusalKey, type PasswordRuleKey } from "@/lib/password-rules.ts";
+import { isLostConnection, RpcError } from "@/lib/rpc.ts";
 
 /** The form fields a refusal can belong under (the create, edit and reset forms share them). */
 export type UserField = "email" | "password" | "firstName" | "lastName" | "role";

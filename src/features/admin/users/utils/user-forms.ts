@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { fitsPasswordBytes, MIN_PASSWORD_LENGTH } from "../../../../lib/password-rules.ts";
+import { fitsPasswordBytes, MIN_PASSWORD_LENGTH } from "@/lib/password-rules.ts";
 import type { OrganizationUser } from "../api/schemas.ts";
 import { organizationRoles } from "./list-params.ts";
 
