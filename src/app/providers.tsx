@@ -13,7 +13,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useMemo, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { ErrorBoundary } from "@/components/ErrorBoundary.tsx";
-import { SessionProvider } from "@/features/auth/session/SessionProvider.tsx";
+import { SessionProvider } from "@/session/SessionProvider.tsx";
 import { RpcError } from "@/lib/rpc.ts";
 
 // Mantine's default light shades put white on blue-6 and red-6 text on white, both below the

@@ -1,5 +1,5 @@
-import { useCurrentUserContext } from "@/features/auth/api/get-current-user-context.ts";
-import { useSignedInSession } from "@/features/auth/session/session-context.ts";
+import { useCurrentUserContext } from "@/session/current-user-context.ts";
+import { useSignedInSession } from "@/session/session-context.ts";
 import { isAdmin, isSuperAdmin } from "../utils/access.ts";
 
 export type Access =

@@ -3,8 +3,7 @@ import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
 import { formatDateTime } from "@/lib/format.ts";
-import { useCurrentUserContext } from "@/features/auth/api/get-current-user-context.ts";
-import { useSignedInSession } from "@/features/auth/session/session-context.ts";
+import { useOrganizationScope } from "@/session/organization-scope.ts";
 import { useAuditLog } from "../audit-log/api/audit-log.ts";
 import type { AuditEntry } from "../audit-log/api/schemas.ts";
 import { auditActionLabel, auditActorName, isKnownTargetType } from "../audit-log/utils/actions.ts";
@@ -14,9 +13,7 @@ import { LoadError } from "@/components/LoadError.tsx";
 /** admin/audit-log: what was done in the organization, by whom, newest first. */
 export function AuditLogPage() {
   const { t } = useTranslation();
-  const session = useSignedInSession();
-  const context = useCurrentUserContext(session.user.id);
-  const log = useAuditLog({ sessionUserId: session.user.id, organizationId: context.data?.organization?.id ?? "none" });
+  const log = useAuditLog(useOrganizationScope());
   const tableTitleId = useId();
   const entries = log.data?.pages.flat() ?? [];
 

@@ -5,8 +5,9 @@ import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
 import { formatDateTime } from "@/lib/format.ts";
-import { useCurrentUserContext } from "@/features/auth/api/get-current-user-context.ts";
-import { useSignedInSession } from "@/features/auth/session/session-context.ts";
+import { useCurrentUserContext } from "@/session/current-user-context.ts";
+import { useOrganizationScope, type OrganizationScope } from "@/session/organization-scope.ts";
+import { useSignedInSession } from "@/session/session-context.ts";
 import { useOrganizationTables, useProvisionTables } from "../database/api/database.ts";
 import type { OrganizationTables } from "../database/api/schemas.ts";
 import { formatBytes, formatCount, templateStatus, templateStatusColor } from "../database/utils/database.ts";
@@ -19,7 +20,7 @@ export function DatabasePage() {
   const session = useSignedInSession();
   const context = useCurrentUserContext(session.user.id);
   const organization = context.data?.organization ?? null;
-  const scope = { sessionUserId: session.user.id, organizationId: organization?.id ?? "none" };
+  const scope = useOrganizationScope();
   const tables = useOrganizationTables(scope);
 
   return (
@@ -44,7 +45,7 @@ export function DatabasePage() {
 }
 
 interface ViewProps {
-  scope: { sessionUserId: string; organizationId: string };
+  scope: OrganizationScope;
   slug: string | undefined;
   data: OrganizationTables;
 }

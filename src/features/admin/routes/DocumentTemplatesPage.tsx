@@ -3,11 +3,10 @@ import { IconPlus } from "@tabler/icons-react";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
-import { useCurrentUserContext } from "@/features/auth/api/get-current-user-context.ts";
-import { useSignedInSession } from "@/features/auth/session/session-context.ts";
+import { useOrganizationScope } from "@/session/organization-scope.ts";
 import type { DocumentTemplate, TemplateKind } from "../templates/api/schemas.ts";
 import { templateKinds } from "../templates/api/schemas.ts";
-import { useDocumentTemplates, useSaveTemplate, type TemplatesScope } from "../templates/api/templates.ts";
+import { useDocumentTemplates, useSaveTemplate } from "../templates/api/templates.ts";
 import { DeleteTemplateModal } from "../templates/components/DeleteTemplateModal.tsx";
 import { TemplateEditorModal } from "../templates/components/TemplateEditorModal.tsx";
 import { TemplatesTable, type TemplateAction } from "../templates/components/TemplatesTable.tsx";
@@ -19,9 +18,7 @@ type Editing = { template: DocumentTemplate | null } | null;
 /** Admin page "documentTemplates": the organization's quote and contract templates. */
 export function DocumentTemplatesPage() {
   const { t } = useTranslation();
-  const session = useSignedInSession();
-  const context = useCurrentUserContext(session.user.id);
-  const scope: TemplatesScope = { sessionUserId: session.user.id, organizationId: context.data?.organization?.id ?? "none" };
+  const scope = useOrganizationScope();
   const templates = useDocumentTemplates(scope);
   const save = useSaveTemplate(scope);
   const [kind, setKind] = useState<TemplateKind>("quote");

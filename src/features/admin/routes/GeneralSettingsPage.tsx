@@ -2,12 +2,12 @@ import { useTranslation } from "react-i18next";
 import { OrganizationLogoCard } from "../settings/components/OrganizationLogoCard.tsx";
 import { GeneralSettingsForm } from "../settings/components/GeneralSettingsForm.tsx";
 import { SettingsPageFrame } from "../settings/components/SettingsPageFrame.tsx";
-import { useUsersScope } from "../users/api/scope.ts";
+import { useOrganizationScope } from "@/session/organization-scope.ts";
 
 /** Admin page "generalSettings": the organization's name, logo, currency, KDV, locale and time zone. */
 export function GeneralSettingsPage() {
   const { t } = useTranslation();
-  const scope = useUsersScope();
+  const scope = useOrganizationScope();
   return (
     <SettingsPageFrame scope={scope} title={t("adminSettings.general.title")} description={t("adminSettings.general.description")}>
       {(settings) => (

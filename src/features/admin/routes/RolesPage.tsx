@@ -8,13 +8,13 @@ import type { Role } from "../roles/api/schemas.ts";
 import { DeleteRoleModal } from "../roles/components/DeleteRoleModal.tsx";
 import { NewRoleModal } from "../roles/components/NewRoleModal.tsx";
 import { RoleEditor } from "../roles/components/RoleEditor.tsx";
-import { useUsersScope } from "../users/api/scope.ts";
+import { useOrganizationScope } from "@/session/organization-scope.ts";
 import { LoadError } from "@/components/LoadError.tsx";
 
 /** Admin page "roles": the organization's roles and what each may do in each module. */
 export function RolesPage() {
   const { t } = useTranslation();
-  const scope = useUsersScope();
+  const scope = useOrganizationScope();
   const roles = useRoles(scope);
   const save = useSaveRole(scope);
   const [selectedKey, setSelectedKey] = useState<string | null>(null);

@@ -8,7 +8,7 @@ import { LoadingScreen } from "@/components/LoadingScreen.tsx";
 import { useUserAction } from "../users/api/mutations.ts";
 import { useOrganizationUsers } from "../users/api/queries.ts";
 import type { OrganizationUser } from "../users/api/schemas.ts";
-import { useUsersScope } from "../users/api/scope.ts";
+import { useOrganizationScope } from "@/session/organization-scope.ts";
 import { CreateUserModal } from "../users/components/CreateUserModal.tsx";
 import { DeleteUserModal } from "../users/components/DeleteUserModal.tsx";
 import { EditUserModal } from "../users/components/EditUserModal.tsx";
@@ -30,7 +30,7 @@ const SEARCH_DEBOUNCE_MS = 300;
 /** Admin page "users": the organization's members and what an admin can do with them. */
 export function UsersPage() {
   const { t } = useTranslation();
-  const scope = useUsersScope();
+  const scope = useOrganizationScope();
   const [state, setState] = useState<UserListState>(initialListState);
   const [searchInput, setSearchInput] = useState("");
   const [dialog, setDialog] = useState<Dialog | null>(null);

@@ -1,7 +1,7 @@
 import { AuthApiError, AuthRetryableFetchError, type AuthError } from "@supabase/supabase-js";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { RpcError } from "@/lib/rpc.ts";
-import { SIGN_IN_TIMEOUT_MS } from "../session/timing.ts";
+import { SIGN_IN_TIMEOUT_MS } from "@/session/timing.ts";
 import { SignInError, signInTimeoutMessage, signInWithDeadline, type SignInBackend } from "./sign-in-flow.ts";
 
 const demo = { id: "0a000000-0000-4000-8000-000000000001", slug: "demo", name: "Demo Ticaret A.Ş.", role: "sales" };

@@ -2,7 +2,7 @@ import { isAuthApiError, type AuthError } from "@supabase/supabase-js";
 import { z } from "zod";
 import type { StoredOrganization } from "@/lib/browser-storage.ts";
 import { parseRpcResult, RpcError } from "@/lib/rpc.ts";
-import { SIGN_IN_TIMEOUT_MS } from "../session/timing.ts";
+import { SIGN_IN_TIMEOUT_MS } from "@/session/timing.ts";
 import type { Credentials } from "./schemas.ts";
 
 /** Failures of the flow itself, with the spec's catalogue texts (section 8). */

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { forgetSignIn, recordSignIn, writeCurrentOrganization } from "@/lib/browser-storage.ts";
 import { supabase } from "@/lib/supabase.ts";
+import { queryKeys } from "@/session/query-keys.ts";
 import { SignInError, signInTimeoutMessage, signInWithDeadline, type SignInBackend, type SignInInput } from "./sign-in-flow.ts";
 
 /** The app's backend: the one Supabase client and the browser's storage. */
@@ -32,6 +33,6 @@ export function useSignIn() {
     mutationKey: signInMutationKey,
     mutationFn: (input: SignInInput) => signInWithDeadline(supabaseSignInBackend, input),
     // Nothing cached before this sign-in (or before the binding) may answer for this session.
-    onSuccess: ({ userId }) => queryClient.removeQueries({ queryKey: ["users", userId] }),
+    onSuccess: ({ userId }) => queryClient.removeQueries({ queryKey: queryKeys.user(userId) }),
   });
 }

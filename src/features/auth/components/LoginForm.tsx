@@ -6,7 +6,7 @@ import { useTranslation } from "react-i18next";
 import { useSignIn } from "../api/sign-in.ts";
 import type { SignInResult } from "../api/sign-in-flow.ts";
 import { credentialsSchema, type Credentials } from "../api/schemas.ts";
-import type { SignOutReason } from "../session/session-context.ts";
+import type { SignOutReason } from "@/session/session-context.ts";
 import { signInErrorMessage } from "../utils/sign-in-error.ts";
 
 const endedSessionKeys: Partial<Record<SignOutReason, ParseKeys>> = {

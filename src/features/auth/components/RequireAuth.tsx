@@ -6,9 +6,9 @@ import { Navigate, Outlet, useLocation } from "react-router-dom";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
 import { hasAcceptedTerms, writeCurrentOrganization } from "@/lib/browser-storage.ts";
 import { RpcError } from "@/lib/rpc.ts";
-import { useCurrentUserContext } from "../api/get-current-user-context.ts";
-import { useSession, useSessionActions } from "../session/session-context.ts";
-import { returnState } from "../utils/return-to.ts";
+import { useCurrentUserContext } from "@/session/current-user-context.ts";
+import { useSession, useSessionActions } from "@/session/session-context.ts";
+import { returnState } from "@/session/return-to.ts";
 
 /**
  * Layout route for everything behind the sign-in: a signed-in session, bound to an

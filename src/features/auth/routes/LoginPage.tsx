@@ -5,8 +5,8 @@ import { Navigate, useLocation, useNavigate } from "react-router-dom";
 import { LanguageSwitcher } from "@/components/LanguageSwitcher.tsx";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
 import { LoginForm } from "../components/LoginForm.tsx";
-import { useSession } from "../session/session-context.ts";
-import { returnPath } from "../utils/return-to.ts";
+import { useSession } from "@/session/session-context.ts";
+import { returnPath } from "@/session/return-to.ts";
 
 export function LoginPage() {
   const { t } = useTranslation();

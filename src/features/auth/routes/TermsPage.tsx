@@ -6,9 +6,9 @@ import { LanguageSwitcher } from "@/components/LanguageSwitcher.tsx";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
 import { hasAcceptedTerms } from "@/lib/browser-storage.ts";
 import { useAcceptTerms } from "../api/accept-terms.ts";
-import { useSignOut } from "../api/sign-out.ts";
-import { useSession } from "../session/session-context.ts";
-import { returnPath } from "../utils/return-to.ts";
+import { useSignOut } from "@/session/use-sign-out.ts";
+import { useSession } from "@/session/session-context.ts";
+import { returnPath } from "@/session/return-to.ts";
 import { signInErrorMessage } from "../utils/sign-in-error.ts";
 
 const sections = ["use", "account", "data", "security", "changes"] as const;

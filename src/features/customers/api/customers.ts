@@ -2,9 +2,8 @@ import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-quer
 import { z } from "zod";
 import { parseRpcResult, RpcError } from "@/lib/rpc.ts";
 import { supabase } from "@/lib/supabase.ts";
-import { useCurrentUserContext } from "@/features/auth/api/get-current-user-context.ts";
-import { useSignedInSession } from "@/features/auth/session/session-context.ts";
-import { myPermissionsQueryOptions } from "@/features/permissions/api/permissions.ts";
+import { useOrganizationScope } from "@/session/organization-scope.ts";
+import { queryKeys } from "@/session/query-keys.ts";
 import { customerKeys, customerListArgs, type CustomerListArgs, type CustomerListState } from "../utils/list-params.ts";
 
 const customerRowSchema = z.object({
@@ -37,18 +36,17 @@ async function listCustomers(args: CustomerListArgs): Promise<CustomerPage> {
  * since the page opened: the permissions are read again, and the module's guard answers.
  */
 export function useCustomerList(state: CustomerListState) {
-  const session = useSignedInSession();
-  const context = useCurrentUserContext(session.user.id);
+  const scope = useOrganizationScope();
   const queryClient = useQueryClient();
   const args = customerListArgs(state);
   return useQuery({
-    queryKey: customerKeys.list(session.user.id, context.data?.organization?.id ?? "none", args),
+    queryKey: customerKeys.list(scope, args),
     queryFn: async () => {
       try {
         return await listCustomers(args);
       } catch (error) {
         if (error instanceof RpcError && error.code === "permission_denied") {
-          void queryClient.invalidateQueries({ queryKey: myPermissionsQueryOptions(session.user.id).queryKey });
+          void queryClient.invalidateQueries({ queryKey: queryKeys.modulePermissions(scope.sessionUserId) });
         }
         throw error;
       }

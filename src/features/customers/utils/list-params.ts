@@ -1,5 +1,7 @@
 /** The customer list's state on screen and what it asks `list_customers` for. */
 import { pageCountOf, pageOffset, sortedBy, type SortedPage } from "@/lib/list-state.ts";
+import type { OrganizationScope } from "@/session/organization-scope.ts";
+import { queryKeys } from "@/session/query-keys.ts";
 
 export const customerSortKeys = ["name", "created_at"] as const;
 export type CustomerSortKey = (typeof customerSortKeys)[number];
@@ -41,12 +43,8 @@ export function customerPageCount(total: number): number {
   return pageCountOf(total, CUSTOMERS_PAGE_SIZE);
 }
 
-/**
- * Query keys: the signed-in user's id first (signing in again or binding the session drops
- * them), then the organization the customers belong to.
- */
+/** Query keys of the module, under the session's organization. */
 export const customerKeys = {
-  all: (sessionUserId: string, organizationId: string) => ["users", sessionUserId, "customers", organizationId] as const,
-  list: (sessionUserId: string, organizationId: string, args: CustomerListArgs) =>
-    [...customerKeys.all(sessionUserId, organizationId), "list", args] as const,
+  all: (scope: OrganizationScope) => queryKeys.organization(scope, "customers"),
+  list: (scope: OrganizationScope, args: CustomerListArgs) => [...customerKeys.all(scope), "list", args] as const,
 };

@@ -2,9 +2,9 @@ import { Stack, Text, Title } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { LinkCard, LinkCardGrid } from "@/components/LinkCard.tsx";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
-import { useCurrentUserContext } from "@/features/auth/api/get-current-user-context.ts";
-import { useSignedInSession } from "@/features/auth/session/session-context.ts";
-import { displayName } from "@/features/auth/utils/display-name.ts";
+import { useCurrentUserContext } from "@/session/current-user-context.ts";
+import { useSignedInSession } from "@/session/session-context.ts";
+import { displayName } from "@/lib/display-name.ts";
 import { usePermittedModules } from "@/features/permissions/api/use-permitted-modules.ts";
 import { LoadError } from "@/components/LoadError.tsx";
 

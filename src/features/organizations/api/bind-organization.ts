@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { writeCurrentOrganization } from "@/lib/browser-storage.ts";
 import { parseRpcResult } from "@/lib/rpc.ts";
 import { supabase } from "@/lib/supabase.ts";
+import { queryKeys } from "@/session/query-keys.ts";
 import { boundOrganizationSchema } from "./schemas.ts";
 
 /**
@@ -22,6 +23,6 @@ export function useBindOrganization(userId: string) {
     mutationFn: bindOrganization,
     // Drop (not just mark stale) what was read before the binding, so the guards wait for
     // the bound context instead of acting on the old one.
-    onSuccess: () => queryClient.removeQueries({ queryKey: ["users", userId] }),
+    onSuccess: () => queryClient.removeQueries({ queryKey: queryKeys.user(userId) }),
   });
 }

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { parseRpcResult } from "@/lib/rpc.ts";
 import { supabase } from "@/lib/supabase.ts";
+import { queryKeys } from "@/session/query-keys.ts";
 import { myOrganizationsSchema, type MyOrganizations } from "./schemas.ts";
 
 async function getMyOrganizations(): Promise<MyOrganizations> {
@@ -13,7 +14,7 @@ async function getMyOrganizations(): Promise<MyOrganizations> {
 // (as the current user context's does).
 export function myOrganizationsQueryOptions(userId: string) {
   return queryOptions({
-    queryKey: ["users", userId, "organizations"],
+    queryKey: queryKeys.myOrganizations(userId),
     queryFn: getMyOrganizations,
   });
 }

@@ -2,7 +2,8 @@ import { queryOptions, useQuery } from "@tanstack/react-query";
 import { z } from "zod";
 import { parseRpcResult } from "@/lib/rpc.ts";
 import { supabase } from "@/lib/supabase.ts";
-import { useSignedInSession } from "@/features/auth/session/session-context.ts";
+import { queryKeys } from "@/session/query-keys.ts";
+import { useSignedInSession } from "@/session/session-context.ts";
 
 const scopeSchema = z.enum(["own", "all"]);
 
@@ -28,7 +29,7 @@ async function getMyPermissions(): Promise<MyPermissions> {
  */
 export function myPermissionsQueryOptions(userId: string) {
   return queryOptions({
-    queryKey: ["users", userId, "module-permissions"],
+    queryKey: queryKeys.modulePermissions(userId),
     queryFn: getMyPermissions,
     staleTime: 0,
   });

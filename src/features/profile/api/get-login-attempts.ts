@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { parseRpcResult } from "@/lib/rpc.ts";
 import { supabase } from "@/lib/supabase.ts";
+import { queryKeys } from "@/session/query-keys.ts";
 import { loginAttemptsSchema, type LoginAttempt } from "./schemas.ts";
 
 async function getLoginAttempts(): Promise<LoginAttempt[]> {
@@ -13,7 +14,7 @@ async function getLoginAttempts(): Promise<LoginAttempt[]> {
 // The user's own account data, not an organization's: keyed by the user like the user context.
 export function loginAttemptsQueryOptions(userId: string) {
   return queryOptions({
-    queryKey: ["users", userId, "login-attempts"],
+    queryKey: [...queryKeys.user(userId), "login-attempts"],
     queryFn: getLoginAttempts,
   });
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { parseRpcResult } from "@/lib/rpc.ts";
 import { supabase } from "@/lib/supabase.ts";
-import { currentUserContextQueryOptions } from "@/features/auth/api/get-current-user-context.ts";
+import { queryKeys } from "@/session/query-keys.ts";
 import { updatedProfileSchema } from "./schemas.ts";
 
 export interface ProfileName {
@@ -20,6 +20,6 @@ export function useUpdateMyProfile(userId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: updateMyProfile,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: currentUserContextQueryOptions(userId).queryKey }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.currentUserContext(userId) }),
   });
 }

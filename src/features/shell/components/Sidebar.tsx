@@ -3,11 +3,11 @@ import { IconLayoutDashboard, IconShieldLock, type Icon } from "@tabler/icons-re
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router-dom";
-import { useCurrentUserContext } from "@/features/auth/api/get-current-user-context.ts";
-import { useSignedInSession } from "@/features/auth/session/session-context.ts";
+import { useCurrentUserContext } from "@/session/current-user-context.ts";
+import { useSignedInSession } from "@/session/session-context.ts";
 import { useAccess } from "@/features/admin/api/use-access.ts";
 import { visibleAdminSections } from "@/features/admin/sections.ts";
-import { useOrganizationLogo } from "@/features/organizations/api/organization-logo.ts";
+import { useOrganizationLogo } from "@/session/organization-logo.ts";
 import { usePermittedModules } from "@/features/permissions/api/use-permitted-modules.ts";
 import { homeNavigation, isCurrentPath, moduleNavigation } from "../navigation.ts";
 import { UserMenu } from "./UserMenu.tsx";

@@ -4,10 +4,10 @@ import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 import { languages } from "@/i18n/index.ts";
-import { useCurrentUserContext } from "@/features/auth/api/get-current-user-context.ts";
-import { useSignOut } from "@/features/auth/api/sign-out.ts";
-import { useSignedInSession } from "@/features/auth/session/session-context.ts";
-import { displayName } from "@/features/auth/utils/display-name.ts";
+import { useCurrentUserContext } from "@/session/current-user-context.ts";
+import { useSignOut } from "@/session/use-sign-out.ts";
+import { useSignedInSession } from "@/session/session-context.ts";
+import { displayName } from "@/lib/display-name.ts";
 import classes from "./UserMenu.module.css";
 
 const colorSchemes = ["light", "dark"] as const;

@@ -1,17 +1,13 @@
 import { infiniteQueryOptions, useInfiniteQuery } from "@tanstack/react-query";
 import { parseRpcResult } from "@/lib/rpc.ts";
 import { supabase } from "@/lib/supabase.ts";
+import type { OrganizationScope } from "@/session/organization-scope.ts";
+import { queryKeys } from "@/session/query-keys.ts";
 import { AUDIT_LOG_PAGE_SIZE, nextBeforeId } from "../utils/paging.ts";
 import { auditLogSchema, type AuditEntry } from "./schemas.ts";
 
-
-export interface AuditLogScope {
-  sessionUserId: string;
-  organizationId: string;
-}
-
 export const auditLogKeys = {
-  all: (userId: string, organizationId: string) => ["users", userId, "organizations", organizationId, "audit-log"] as const,
+  all: (scope: OrganizationScope) => queryKeys.organization(scope, "audit-log"),
 };
 
 async function getAuditLogPage(beforeId: number | null): Promise<AuditEntry[]> {
@@ -23,15 +19,15 @@ async function getAuditLogPage(beforeId: number | null): Promise<AuditEntry[]> {
   return parseRpcResult(auditLogSchema, data).entries;
 }
 
-export function auditLogQueryOptions(scope: AuditLogScope) {
+export function auditLogQueryOptions(scope: OrganizationScope) {
   return infiniteQueryOptions({
-    queryKey: auditLogKeys.all(scope.sessionUserId, scope.organizationId),
+    queryKey: auditLogKeys.all(scope),
     queryFn: ({ pageParam }) => getAuditLogPage(pageParam),
     initialPageParam: null as number | null,
     getNextPageParam: (page) => nextBeforeId(page),
   });
 }
 
-export function useAuditLog(scope: AuditLogScope) {
+export function useAuditLog(scope: OrganizationScope) {
   return useInfiniteQuery(auditLogQueryOptions(scope));
 }

@@ -1,17 +1,13 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { parseRpcResult } from "@/lib/rpc.ts";
 import { supabase } from "@/lib/supabase.ts";
+import type { OrganizationScope } from "@/session/organization-scope.ts";
+import { queryKeys } from "@/session/query-keys.ts";
 import { organizationTablesSchema, provisionedTablesSchema, type OrganizationTables } from "./schemas.ts";
 
-/** Who is asking and for which organization: the start of every query key of this screen. */
-export interface DatabaseScope {
-  sessionUserId: string;
-  organizationId: string;
-}
-
 export const adminDatabaseKeys = {
-  all: (userId: string, organizationId: string) => ["users", userId, "organizations", organizationId, "admin-database"] as const,
-  tables: (userId: string, organizationId: string) => [...adminDatabaseKeys.all(userId, organizationId), "tables"] as const,
+  all: (scope: OrganizationScope) => queryKeys.organization(scope, "admin-database"),
+  tables: (scope: OrganizationScope) => [...adminDatabaseKeys.all(scope), "tables"] as const,
 };
 
 async function getOrganizationTables(): Promise<OrganizationTables> {
@@ -20,14 +16,14 @@ async function getOrganizationTables(): Promise<OrganizationTables> {
   return parseRpcResult(organizationTablesSchema, data);
 }
 
-export function organizationTablesQueryOptions(scope: DatabaseScope) {
+export function organizationTablesQueryOptions(scope: OrganizationScope) {
   return queryOptions({
-    queryKey: adminDatabaseKeys.tables(scope.sessionUserId, scope.organizationId),
+    queryKey: adminDatabaseKeys.tables(scope),
     queryFn: getOrganizationTables,
   });
 }
 
-export function useOrganizationTables(scope: DatabaseScope) {
+export function useOrganizationTables(scope: OrganizationScope) {
   return useQuery(organizationTablesQueryOptions(scope));
 }
 
@@ -38,11 +34,11 @@ async function provisionTables(slug: string) {
 }
 
 /** Provisions the missing tables or upgrades them to the latest template, then reads the view again. */
-export function useProvisionTables(scope: DatabaseScope) {
+export function useProvisionTables(scope: OrganizationScope) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: provisionTables,
     onSettled: () =>
-      queryClient.invalidateQueries({ queryKey: adminDatabaseKeys.all(scope.sessionUserId, scope.organizationId) }),
+      queryClient.invalidateQueries({ queryKey: adminDatabaseKeys.all(scope) }),
   });
 }

@@ -2,8 +2,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/r
 import { invokePrivileged } from "@/lib/privileged-functions.ts";
 import { parseRpcResult } from "@/lib/rpc.ts";
 import { supabase } from "@/lib/supabase.ts";
-import { currentUserContextQueryOptions } from "@/features/auth/api/get-current-user-context.ts";
-import { myOrganizationsQueryOptions } from "@/features/organizations/api/get-my-organizations.ts";
+import { queryKeys } from "@/session/query-keys.ts";
 import { organizationListSchema, organizationWriteSchema, slugValidationSchema, type ManagedOrganization } from "./schemas.ts";
 
 const functionName = "admin-organizations";
@@ -16,7 +15,7 @@ async function listOrganizations(): Promise<ManagedOrganization[]> {
 // Every organization, as the super admin sees it: keyed by the user like their other data.
 export function managedOrganizationsQueryOptions(userId: string) {
   return queryOptions({
-    queryKey: ["users", userId, "organization-manager", "organizations"],
+    queryKey: [...queryKeys.user(userId), "organization-manager", "organizations"],
     queryFn: listOrganizations,
   });
 }
@@ -34,7 +33,7 @@ async function validateSlug(slug: string): Promise<boolean> {
 
 export function useSlugValidation(userId: string, slug: string, enabled: boolean) {
   return useQuery({
-    queryKey: ["users", userId, "organization-manager", "slug-validation", slug],
+    queryKey: [...queryKeys.user(userId), "organization-manager", "slug-validation", slug],
     queryFn: () => validateSlug(slug),
     enabled,
     staleTime: Infinity,
@@ -74,8 +73,8 @@ function useRefetchAfterWrite(userId: string) {
   return () =>
     Promise.all([
       queryClient.invalidateQueries({ queryKey: managedOrganizationsQueryOptions(userId).queryKey }),
-      queryClient.invalidateQueries({ queryKey: myOrganizationsQueryOptions(userId).queryKey }),
-      queryClient.invalidateQueries({ queryKey: currentUserContextQueryOptions(userId).queryKey }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.myOrganizations(userId) }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.currentUserContext(userId) }),
     ]);
 }
 

@@ -1,16 +1,17 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { parseRpcResult } from "@/lib/rpc.ts";
 import { supabase } from "@/lib/supabase.ts";
-import type { UsersScope } from "../../users/api/scope.ts";
+import type { OrganizationScope } from "@/session/organization-scope.ts";
+import { queryKeys } from "@/session/query-keys.ts";
 import { deleteRoleAnswerSchema, rolesAnswerSchema, saveRoleAnswerSchema, type Permissions } from "./schemas.ts";
 
 export const adminRoleKeys = {
-  all: (sessionUserId: string, organizationId: string) => ["users", sessionUserId, "admin-roles", organizationId] as const,
+  all: (scope: OrganizationScope) => queryKeys.organization(scope, "admin-roles"),
 };
 
-export function rolesQueryOptions(scope: UsersScope) {
+export function rolesQueryOptions(scope: OrganizationScope) {
   return queryOptions({
-    queryKey: adminRoleKeys.all(scope.sessionUserId, scope.organizationId),
+    queryKey: adminRoleKeys.all(scope),
     queryFn: async () => {
       const { data, error } = await supabase.rpc("get_roles");
       if (error) throw error;
@@ -19,7 +20,7 @@ export function rolesQueryOptions(scope: UsersScope) {
   });
 }
 
-export function useRoles(scope: UsersScope) {
+export function useRoles(scope: OrganizationScope) {
   return useQuery(rolesQueryOptions(scope));
 }
 
@@ -30,7 +31,7 @@ export interface SaveRoleInput {
 }
 
 /** Creates or replaces a role (its name and whole matrix); the list is read again either way. */
-export function useSaveRole(scope: UsersScope) {
+export function useSaveRole(scope: OrganizationScope) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async ({ key, name, permissions }: SaveRoleInput) => {
@@ -38,11 +39,11 @@ export function useSaveRole(scope: UsersScope) {
       if (error) throw error;
       return parseRpcResult(saveRoleAnswerSchema, data).role;
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: adminRoleKeys.all(scope.sessionUserId, scope.organizationId) }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: adminRoleKeys.all(scope) }),
   });
 }
 
-export function useDeleteRole(scope: UsersScope) {
+export function useDeleteRole(scope: OrganizationScope) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (key: string) => {
@@ -50,6 +51,6 @@ export function useDeleteRole(scope: UsersScope) {
       if (error) throw error;
       return parseRpcResult(deleteRoleAnswerSchema, data);
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: adminRoleKeys.all(scope.sessionUserId, scope.organizationId) }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: adminRoleKeys.all(scope) }),
   });
 }

@@ -1,14 +1,14 @@
 import { Alert, Button, Group, Modal, Stack, Text } from "@mantine/core";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { UsersScope } from "../../users/api/scope.ts";
+import type { OrganizationScope } from "@/session/organization-scope.ts";
 import { useDeleteRole } from "../api/roles.ts";
 import type { Role } from "../api/schemas.ts";
 import { roleError, type RoleError } from "../utils/role-errors.ts";
 import { notifySuccess } from "./notify.ts";
 
 interface Props {
-  scope: UsersScope;
+  scope: OrganizationScope;
   role: Role | null;
   onClose: () => void;
   onDeleted: () => void;

@@ -3,14 +3,14 @@ import { Button, Group, Modal, Stack, TextInput } from "@mantine/core";
 import type { ParseKeys } from "i18next";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import type { UsersScope } from "../../users/api/scope.ts";
+import type { OrganizationScope } from "@/session/organization-scope.ts";
 import { useSaveRole } from "../api/roles.ts";
 import { newRoleSchema, type NewRoleValues } from "../api/schemas.ts";
 import { roleError } from "../utils/role-errors.ts";
 import { notifyFailure, notifySuccess } from "./notify.ts";
 
 interface Props {
-  scope: UsersScope;
+  scope: OrganizationScope;
   opened: boolean;
   existingKeys: readonly string[];
   onClose: () => void;

@@ -1,20 +1,19 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { currentUserContextQueryOptions } from "@/features/auth/api/get-current-user-context.ts";
-import { organizationLogoQueryOptions } from "@/features/organizations/api/organization-logo.ts";
-import type { LogoContentType } from "@/features/organizations/utils/logo-types.ts";
+import type { LogoContentType } from "@/lib/logo-types.ts";
 import type { Json } from "@/types/database.types.ts";
 import { parseRpcResult } from "@/lib/rpc.ts";
 import { supabase } from "@/lib/supabase.ts";
-import type { UsersScope } from "../../users/api/scope.ts";
+import type { OrganizationScope } from "@/session/organization-scope.ts";
+import { queryKeys } from "@/session/query-keys.ts";
 import { settingsAnswerSchema, type OrganizationSettings } from "./schemas.ts";
 
 export const adminSettingsKeys = {
-  all: (sessionUserId: string, organizationId: string) => ["users", sessionUserId, "admin-settings", organizationId] as const,
+  all: (scope: OrganizationScope) => queryKeys.organization(scope, "admin-settings"),
 };
 
-export function settingsQueryOptions(scope: UsersScope) {
+export function settingsQueryOptions(scope: OrganizationScope) {
   return queryOptions({
-    queryKey: adminSettingsKeys.all(scope.sessionUserId, scope.organizationId),
+    queryKey: adminSettingsKeys.all(scope),
     queryFn: async () => {
       const { data, error } = await supabase.rpc("get_organization_settings");
       if (error) throw error;
@@ -23,14 +22,14 @@ export function settingsQueryOptions(scope: UsersScope) {
   });
 }
 
-export function useOrganizationSettings(scope: UsersScope) {
+export function useOrganizationSettings(scope: OrganizationScope) {
   return useQuery(settingsQueryOptions(scope));
 }
 
 /** Sends only the changed fields; the saved settings replace the cached ones. */
-export function useUpdateSettings(scope: UsersScope) {
+export function useUpdateSettings(scope: OrganizationScope) {
   const queryClient = useQueryClient();
-  const key = adminSettingsKeys.all(scope.sessionUserId, scope.organizationId);
+  const key = adminSettingsKeys.all(scope);
   return useMutation({
     mutationFn: async (changes: Partial<OrganizationSettings>) => {
       const { data, error } = await supabase.rpc("update_organization_settings", { p_changes: changes as Json });
@@ -40,7 +39,7 @@ export function useUpdateSettings(scope: UsersScope) {
     onSuccess: (settings, changes) => {
       queryClient.setQueryData(key, settings);
       // The organization's name also shows in the shell.
-      if ("name" in changes) void queryClient.invalidateQueries({ queryKey: currentUserContextQueryOptions(scope.sessionUserId).queryKey });
+      if ("name" in changes) void queryClient.invalidateQueries({ queryKey: queryKeys.currentUserContext(scope.sessionUserId) });
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: key }),
   });
@@ -49,9 +48,9 @@ export function useUpdateSettings(scope: UsersScope) {
 export type LogoChange = { action: "set"; contentType: LogoContentType; base64: string } | { action: "remove" };
 
 /** Sets or removes the logo; the settings (logo_updated_at) and the logo everyone sees follow. */
-export function useChangeLogo(scope: UsersScope) {
+export function useChangeLogo(scope: OrganizationScope) {
   const queryClient = useQueryClient();
-  const key = adminSettingsKeys.all(scope.sessionUserId, scope.organizationId);
+  const key = adminSettingsKeys.all(scope);
   return useMutation({
     mutationFn: async (change: LogoChange) => {
       const { data, error } =
@@ -63,6 +62,6 @@ export function useChangeLogo(scope: UsersScope) {
     },
     onSuccess: (settings) => queryClient.setQueryData(key, settings),
     onSettled: () =>
-      queryClient.invalidateQueries({ queryKey: organizationLogoQueryOptions(scope.sessionUserId).queryKey }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.organizationLogo(scope.sessionUserId) }),
   });
 }

@@ -3,7 +3,7 @@ import { Button, Group, NumberInput, Paper, Select, SimpleGrid, Stack, TextInput
 import type { ParseKeys } from "i18next";
 import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import type { UsersScope } from "../../users/api/scope.ts";
+import type { OrganizationScope } from "@/session/organization-scope.ts";
 import {
   currencies,
   generalSettingsSchema,
@@ -34,7 +34,7 @@ export function valuesOf(settings: OrganizationSettings): GeneralSettingsValues 
 }
 
 /** Name, currency, KDV, locale and time zone; sends only what changed. */
-export function GeneralSettingsForm({ scope, settings }: { scope: UsersScope; settings: OrganizationSettings }) {
+export function GeneralSettingsForm({ scope, settings }: { scope: OrganizationScope; settings: OrganizationSettings }) {
   const { t } = useTranslation();
   const update = useUpdateSettings(scope);
   const {

@@ -20,7 +20,7 @@ import type { ParseKeys } from "i18next";
 import { useId } from "react";
 import { Controller, useFieldArray, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import type { UsersScope } from "../../users/api/scope.ts";
+import type { OrganizationScope } from "@/session/organization-scope.ts";
 import {
   operationsSettingsSchema,
   stageOutcomes,
@@ -44,7 +44,7 @@ export function operationsValuesOf(settings: OrganizationSettings): OperationsSe
 }
 
 /** Deal pipeline stages, task types and the quote numbering; sends only what changed. */
-export function OperationsSettingsForm({ scope, settings }: { scope: UsersScope; settings: OrganizationSettings }) {
+export function OperationsSettingsForm({ scope, settings }: { scope: OrganizationScope; settings: OrganizationSettings }) {
   const { t } = useTranslation();
   const update = useUpdateSettings(scope);
   const stagesTitleId = useId();

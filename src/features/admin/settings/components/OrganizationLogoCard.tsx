@@ -3,9 +3,9 @@ import { notifications } from "@mantine/notifications";
 import { IconPhotoUp, IconTrash } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useOrganizationLogo } from "@/features/organizations/api/organization-logo.ts";
-import { logoContentTypes, type LogoContentType } from "@/features/organizations/utils/logo-types.ts";
-import type { UsersScope } from "../../users/api/scope.ts";
+import { useOrganizationLogo } from "@/session/organization-logo.ts";
+import { logoContentTypes, type LogoContentType } from "@/lib/logo-types.ts";
+import type { OrganizationScope } from "@/session/organization-scope.ts";
 import type { OrganizationSettings } from "../api/schemas.ts";
 import { useChangeLogo, type LogoChange } from "../api/settings.ts";
 import { base64Of, logoFileProblem } from "../utils/logo-file.ts";
@@ -13,7 +13,7 @@ import { settingsError } from "../utils/settings-errors.ts";
 import { notifyFailure } from "./notify.ts";
 
 /** The organization's logo: a preview, upload (checked here first) and removal; saved at once. */
-export function OrganizationLogoCard({ scope, settings }: { scope: UsersScope; settings: OrganizationSettings }) {
+export function OrganizationLogoCard({ scope, settings }: { scope: OrganizationScope; settings: OrganizationSettings }) {
   const { t } = useTranslation();
   const logo = useOrganizationLogo();
   const change = useChangeLogo(scope);

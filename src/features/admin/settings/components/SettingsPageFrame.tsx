@@ -2,13 +2,13 @@ import { Stack, Text, Title } from "@mantine/core";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
-import type { UsersScope } from "../../users/api/scope.ts";
+import type { OrganizationScope } from "@/session/organization-scope.ts";
 import { useOrganizationSettings } from "../api/settings.ts";
 import type { OrganizationSettings } from "../api/schemas.ts";
 import { LoadError } from "@/components/LoadError.tsx";
 
 interface Props {
-  scope: UsersScope;
+  scope: OrganizationScope;
   title: string;
   description: string;
   children: (settings: OrganizationSettings) => ReactNode;

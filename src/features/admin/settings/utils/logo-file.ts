@@ -1,4 +1,4 @@
-import { logoContentTypes, type LogoContentType } from "@/features/organizations/utils/logo-types.ts";
+import { logoContentTypes, type LogoContentType } from "@/lib/logo-types.ts";
 
 /** The largest logo the database takes (256 KB). */
 export const MAX_LOGO_BYTES = 262_144;

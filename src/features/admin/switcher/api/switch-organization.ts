@@ -3,6 +3,7 @@ import { z } from "zod";
 import { writeCurrentOrganization } from "@/lib/browser-storage.ts";
 import { parseRpcResult } from "@/lib/rpc.ts";
 import { supabase } from "@/lib/supabase.ts";
+import { queryKeys } from "@/session/query-keys.ts";
 
 /** Answer of `super_admin_switch_organization`. */
 export const switchedOrganizationSchema = z.object({
@@ -33,7 +34,7 @@ export function useSwitchOrganization(userId: string, onSwitched: (organization:
     // Here rather than in mutate(): the reset unmounts the guarded page while its context reloads.
     onSuccess: (organization) => {
       onSwitched(organization);
-      void queryClient.resetQueries({ queryKey: ["users", userId] });
+      void queryClient.resetQueries({ queryKey: queryKeys.user(userId) });
     },
   });
 }

@@ -1,16 +1,12 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { parseRpcResult } from "@/lib/rpc.ts";
 import { supabase } from "@/lib/supabase.ts";
+import type { OrganizationScope } from "@/session/organization-scope.ts";
+import { queryKeys } from "@/session/query-keys.ts";
 import { templateDeletedSchema, templateListSchema, templateSavedSchema, type DocumentTemplate, type TemplateKind } from "./schemas.ts";
 
-/** Who is asking and for which organization: the start of every query key of this screen. */
-export interface TemplatesScope {
-  sessionUserId: string;
-  organizationId: string;
-}
-
 export const templateKeys = {
-  all: (scope: TemplatesScope) => ["users", scope.sessionUserId, "document-templates", scope.organizationId] as const,
+  all: (scope: OrganizationScope) => queryKeys.organization(scope, "document-templates"),
 };
 
 async function listTemplates(): Promise<DocumentTemplate[]> {
@@ -19,11 +15,11 @@ async function listTemplates(): Promise<DocumentTemplate[]> {
   return parseRpcResult(templateListSchema, data).templates;
 }
 
-export function documentTemplatesQueryOptions(scope: TemplatesScope) {
+export function documentTemplatesQueryOptions(scope: OrganizationScope) {
   return queryOptions({ queryKey: [...templateKeys.all(scope), "list"], queryFn: listTemplates });
 }
 
-export function useDocumentTemplates(scope: TemplatesScope) {
+export function useDocumentTemplates(scope: OrganizationScope) {
   return useQuery(documentTemplatesQueryOptions(scope));
 }
 
@@ -56,17 +52,17 @@ async function deleteTemplate(id: string): Promise<void> {
 }
 
 /** Whatever the outcome, the list is read again (a refusal can mean it is out of date). */
-function useRefetchTemplates(scope: TemplatesScope) {
+function useRefetchTemplates(scope: OrganizationScope) {
   const queryClient = useQueryClient();
   return () => queryClient.invalidateQueries({ queryKey: templateKeys.all(scope) });
 }
 
-export function useSaveTemplate(scope: TemplatesScope) {
+export function useSaveTemplate(scope: OrganizationScope) {
   const refetch = useRefetchTemplates(scope);
   return useMutation({ mutationFn: saveTemplate, onSettled: refetch });
 }
 
-export function useDeleteTemplate(scope: TemplatesScope) {
+export function useDeleteTemplate(scope: OrganizationScope) {
   const refetch = useRefetchTemplates(scope);
   return useMutation({ mutationFn: deleteTemplate, onSettled: refetch });
 }

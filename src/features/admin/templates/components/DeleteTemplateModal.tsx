@@ -1,11 +1,12 @@
 import { Button, Group, Modal, Stack, Text } from "@mantine/core";
 import { useTranslation } from "react-i18next";
-import { useDeleteTemplate, type TemplatesScope } from "../api/templates.ts";
+import type { OrganizationScope } from "@/session/organization-scope.ts";
+import { useDeleteTemplate } from "../api/templates.ts";
 import type { DocumentTemplate } from "../api/schemas.ts";
 import { notifyFailure, notifySuccess } from "../utils/notify.ts";
 
 interface Props {
-  scope: TemplatesScope;
+  scope: OrganizationScope;
   template: DocumentTemplate | null;
   onClose(): void;
 }

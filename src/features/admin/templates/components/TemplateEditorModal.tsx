@@ -4,7 +4,8 @@ import type { ParseKeys, TFunction } from "i18next";
 import { useId, useRef } from "react";
 import { Controller, useForm, useWatch } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { useSaveTemplate, type TemplatesScope } from "../api/templates.ts";
+import type { OrganizationScope } from "@/session/organization-scope.ts";
+import { useSaveTemplate } from "../api/templates.ts";
 import { templateFormSchema, templateKinds, type DocumentTemplate, type TemplateFormOutput, type TemplateFormValues, type TemplateKind } from "../api/schemas.ts";
 import { notifySuccess } from "../utils/notify.ts";
 import { insertAt, placeholders, placeholderToken, type Placeholder } from "../utils/render.ts";
@@ -12,7 +13,7 @@ import { templateError } from "../utils/template-errors.ts";
 import { TemplatePreview } from "./TemplatePreview.tsx";
 
 interface Props {
-  scope: TemplatesScope;
+  scope: OrganizationScope;
   /** The template to edit, or null for a new one of `kind`. */
   template: DocumentTemplate | null;
   kind: TemplateKind;

@@ -5,7 +5,7 @@ import { transferRequest, type TransferOptions } from "../utils/transfer.ts";
 import { adminUserKeys } from "../utils/list-params.ts";
 import type { UserData } from "../utils/user-forms.ts";
 import { adminUsersAnswerSchema, transferResultSchema } from "./schemas.ts";
-import type { UsersScope } from "./scope.ts";
+import type { OrganizationScope } from "@/session/organization-scope.ts";
 
 export type UserAction =
   | {
@@ -32,11 +32,11 @@ async function runUserAction(request: UserAction) {
  * Any write of the `admin-users` function. Whatever the outcome, everything this screen read
  * for the organization is read again (a refusal can mean the list is out of date too).
  */
-export function useUserAction(scope: UsersScope) {
+export function useUserAction(scope: OrganizationScope) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: runUserAction,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: adminUserKeys.all(scope.sessionUserId, scope.organizationId) }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: adminUserKeys.all(scope) }),
   });
 }
 
@@ -46,11 +46,11 @@ export interface TransferInput {
   options: TransferOptions;
 }
 
-export function useTransferRecords(scope: UsersScope) {
+export function useTransferRecords(scope: OrganizationScope) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async ({ fromUserId, toUserId, options }: TransferInput) =>
       parseRpcResult(transferResultSchema, await invokePrivileged("admin-transfer", transferRequest(fromUserId, toUserId, options))),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: adminUserKeys.all(scope.sessionUserId, scope.organizationId) }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: adminUserKeys.all(scope) }),
   });
 }

@@ -10,7 +10,7 @@ import {
   transferCandidatesSchema,
   type OrganizationUsers,
 } from "./schemas.ts";
-import type { UsersScope } from "./scope.ts";
+import type { OrganizationScope } from "@/session/organization-scope.ts";
 
 /** Login attempts an admin sees for a member (spec section 9: the 20 newest). */
 export const LOGIN_ATTEMPTS_LIMIT = 20;
@@ -27,23 +27,23 @@ async function getOrganizationUsers(args: UserListArgs): Promise<OrganizationUse
   return parseRpcResult(organizationUsersSchema, data);
 }
 
-export function organizationUsersQueryOptions(scope: UsersScope, state: UserListState) {
+export function organizationUsersQueryOptions(scope: OrganizationScope, state: UserListState) {
   const args = userListArgs(state);
   return queryOptions({
-    queryKey: adminUserKeys.list(scope.sessionUserId, scope.organizationId, args),
+    queryKey: adminUserKeys.list(scope, args),
     queryFn: () => getOrganizationUsers(args),
     // The previous page stays on screen while the next one loads.
     placeholderData: keepPreviousData,
   });
 }
 
-export function useOrganizationUsers(scope: UsersScope, state: UserListState) {
+export function useOrganizationUsers(scope: OrganizationScope, state: UserListState) {
   return useQuery(organizationUsersQueryOptions(scope, state));
 }
 
-export function useUserLoginAttempts(scope: UsersScope, userId: string) {
+export function useUserLoginAttempts(scope: OrganizationScope, userId: string) {
   return useQuery({
-    queryKey: adminUserKeys.loginAttempts(scope.sessionUserId, scope.organizationId, userId),
+    queryKey: adminUserKeys.loginAttempts(scope, userId),
     queryFn: async () => {
       const { data, error } = await supabase.rpc("get_login_attempts", { p_user_id: userId, p_limit: LOGIN_ATTEMPTS_LIMIT });
       if (error) throw error;
@@ -52,17 +52,17 @@ export function useUserLoginAttempts(scope: UsersScope, userId: string) {
   });
 }
 
-export function useRecordAnalysis(scope: UsersScope, userId: string) {
+export function useRecordAnalysis(scope: OrganizationScope, userId: string) {
   return useQuery({
-    queryKey: adminUserKeys.recordAnalysis(scope.sessionUserId, scope.organizationId, userId),
+    queryKey: adminUserKeys.recordAnalysis(scope, userId),
     queryFn: async () =>
       parseRpcResult(recordAnalysisSchema, await invokePrivileged("admin-transfer", { action: "analyze", user_id: userId })),
   });
 }
 
-export function useTransferCandidates(scope: UsersScope, excludeUserId: string) {
+export function useTransferCandidates(scope: OrganizationScope, excludeUserId: string) {
   return useQuery({
-    queryKey: adminUserKeys.transferCandidates(scope.sessionUserId, scope.organizationId, excludeUserId),
+    queryKey: adminUserKeys.transferCandidates(scope, excludeUserId),
     queryFn: async () =>
       parseRpcResult(
         transferCandidatesSchema,

@@ -4,7 +4,7 @@ import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { organizationRoleLabel } from "@/features/organizations/utils/role-label.ts";
 import { useUserAction } from "../api/mutations.ts";
-import type { UsersScope } from "../api/scope.ts";
+import type { OrganizationScope } from "@/session/organization-scope.ts";
 import { organizationRoles } from "../utils/list-params.ts";
 import { userAdminError } from "../utils/user-errors.ts";
 import {
@@ -17,7 +17,7 @@ import { formMessage } from "./form-message.ts";
 import { notifySuccess } from "./notify.ts";
 
 interface Props {
-  scope: UsersScope;
+  scope: OrganizationScope;
   onClose(): void;
 }
 

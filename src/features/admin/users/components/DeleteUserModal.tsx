@@ -1,14 +1,14 @@
 import { Alert, Button, Group, List, Modal, Stack, Text } from "@mantine/core";
 import { useTranslation } from "react-i18next";
-import { displayName } from "@/features/auth/utils/display-name.ts";
+import { displayName } from "@/lib/display-name.ts";
 import { useUserAction } from "../api/mutations.ts";
 import type { OrganizationUser } from "../api/schemas.ts";
-import type { UsersScope } from "../api/scope.ts";
+import type { OrganizationScope } from "@/session/organization-scope.ts";
 import { isRecordTable, userAdminError } from "../utils/user-errors.ts";
 import { notifyFailure, notifySuccess } from "./notify.ts";
 
 interface Props {
-  scope: UsersScope;
+  scope: OrganizationScope;
   user: OrganizationUser;
   onClose(): void;
   /** has_records: the records must go to someone else first. */

@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { organizationRoleLabel } from "@/features/organizations/utils/role-label.ts";
 import { useUserAction } from "../api/mutations.ts";
 import type { OrganizationUser } from "../api/schemas.ts";
-import type { UsersScope } from "../api/scope.ts";
+import type { OrganizationScope } from "@/session/organization-scope.ts";
 import { organizationRoles } from "../utils/list-params.ts";
 import { userAdminError } from "../utils/user-errors.ts";
 import { editUserSchema, editValuesOf, userDataChanges, type EditUserValues } from "../utils/user-forms.ts";
@@ -13,7 +13,7 @@ import { formMessage } from "./form-message.ts";
 import { notifySuccess } from "./notify.ts";
 
 interface Props {
-  scope: UsersScope;
+  scope: OrganizationScope;
   user: OrganizationUser;
   onClose(): void;
 }

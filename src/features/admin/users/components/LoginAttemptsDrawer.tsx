@@ -2,13 +2,13 @@ import { Drawer, Stack, Text } from "@mantine/core";
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { LoginAttemptsList } from "@/components/LoginAttemptsList.tsx";
-import { displayName } from "@/features/auth/utils/display-name.ts";
+import { displayName } from "@/lib/display-name.ts";
 import { useUserLoginAttempts } from "../api/queries.ts";
 import type { OrganizationUser } from "../api/schemas.ts";
-import type { UsersScope } from "../api/scope.ts";
+import type { OrganizationScope } from "@/session/organization-scope.ts";
 
 interface Props {
-  scope: UsersScope;
+  scope: OrganizationScope;
   user: OrganizationUser;
   onClose(): void;
 }

@@ -2,17 +2,17 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { Alert, Button, Group, Modal, PasswordInput, Stack, Text } from "@mantine/core";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { displayName } from "@/features/auth/utils/display-name.ts";
+import { displayName } from "@/lib/display-name.ts";
 import { useUserAction } from "../api/mutations.ts";
 import type { OrganizationUser } from "../api/schemas.ts";
-import type { UsersScope } from "../api/scope.ts";
+import type { OrganizationScope } from "@/session/organization-scope.ts";
 import { userAdminError } from "../utils/user-errors.ts";
 import { resetPasswordSchema, type ResetPasswordValues } from "../utils/user-forms.ts";
 import { formMessage } from "./form-message.ts";
 import { notifySuccess } from "./notify.ts";
 
 interface Props {
-  scope: UsersScope;
+  scope: OrganizationScope;
   user: OrganizationUser;
   onClose(): void;
 }

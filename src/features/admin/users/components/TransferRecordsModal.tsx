@@ -2,17 +2,17 @@ import { Alert, Button, Checkbox, Group, Modal, Select, Stack, Table, Text } fro
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
-import { displayName } from "@/features/auth/utils/display-name.ts";
+import { displayName } from "@/lib/display-name.ts";
 import { useTransferRecords } from "../api/mutations.ts";
 import { useRecordAnalysis, useTransferCandidates } from "../api/queries.ts";
 import { transferKinds, type OrganizationUser } from "../api/schemas.ts";
-import type { UsersScope } from "../api/scope.ts";
+import type { OrganizationScope } from "@/session/organization-scope.ts";
 import { anyKindChosen, defaultTransferOptions, type TransferOptions } from "../utils/transfer.ts";
 import { userAdminError } from "../utils/user-errors.ts";
 import { notifyFailure, notifySuccess } from "./notify.ts";
 
 interface Props {
-  scope: UsersScope;
+  scope: OrganizationScope;
   user: OrganizationUser;
   onClose(): void;
 }

@@ -11,7 +11,7 @@ import {
 } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { SortableHeader } from "@/components/SortableHeader.tsx";
-import { displayName } from "@/features/auth/utils/display-name.ts";
+import { displayName } from "@/lib/display-name.ts";
 import { organizationRoleLabel } from "@/features/organizations/utils/role-label.ts";
 import { formatDateTime } from "@/lib/format.ts";
 import type { OrganizationUser } from "../api/schemas.ts";

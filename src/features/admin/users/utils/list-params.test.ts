@@ -57,25 +57,27 @@ describe("withFilter and pageCount", () => {
   });
 });
 
+const scope = (sessionUserId: string, organizationId: string) => ({ sessionUserId, organizationId });
+
 describe("adminUserKeys", () => {
   it("start with the signed-in user and the organization, so that one invalidation covers the screen", () => {
     const args = userListArgs(initialListState);
-    const all = adminUserKeys.all("me", "org");
+    const all = adminUserKeys.all(scope("me", "org"));
     expect(all).toEqual(["users", "me", "admin-users", "org"]);
     for (const key of [
-      adminUserKeys.list("me", "org", args),
-      adminUserKeys.loginAttempts("me", "org", "u1"),
-      adminUserKeys.recordAnalysis("me", "org", "u1"),
-      adminUserKeys.transferCandidates("me", "org", "u1"),
+      adminUserKeys.list(scope("me", "org"), args),
+      adminUserKeys.loginAttempts(scope("me", "org"), "u1"),
+      adminUserKeys.recordAnalysis(scope("me", "org"), "u1"),
+      adminUserKeys.transferCandidates(scope("me", "org"), "u1"),
     ]) {
       expect(key.slice(0, all.length)).toEqual(all);
     }
-    expect(adminUserKeys.list("me", "org", args)).toEqual([...all, "list", args]);
+    expect(adminUserKeys.list(scope("me", "org"), args)).toEqual([...all, "list", args]);
   });
 
   it("keep organizations and signed-in users apart", () => {
     const args = userListArgs(initialListState);
-    expect(adminUserKeys.list("me", "a", args)).not.toEqual(adminUserKeys.list("me", "b", args));
-    expect(adminUserKeys.list("me", "a", args)).not.toEqual(adminUserKeys.list("you", "a", args));
+    expect(adminUserKeys.list(scope("me", "a"), args)).not.toEqual(adminUserKeys.list(scope("me", "b"), args));
+    expect(adminUserKeys.list(scope("me", "a"), args)).not.toEqual(adminUserKeys.list(scope("you", "a"), args));
   });
 });

@@ -1,5 +1,7 @@
 /** The list's state on screen and what it asks `get_organization_users` for. */
 import { pageCountOf, pageOffset, sortedBy, type SortedPage } from "@/lib/list-state.ts";
+import type { OrganizationScope } from "@/session/organization-scope.ts";
+import { queryKeys } from "@/session/query-keys.ts";
 
 /** Membership roles an admin can give (labels: organizations.roles.*). */
 export const organizationRoles = ["admin", "manager", "sales", "user", "viewer"] as const;
@@ -74,18 +76,12 @@ export function isUserStatus(value: string | null): value is UserStatus {
   return userStatuses.includes(value as UserStatus);
 }
 
-/**
- * Query keys. They start with the signed-in user's id (like the user context's), so signing
- * in again or binding the session drops them; then the organization the list belongs to.
- */
+/** This screen's query keys, all under one organization-scoped key that a write invalidates. */
 export const adminUserKeys = {
-  all: (sessionUserId: string, organizationId: string) => ["users", sessionUserId, "admin-users", organizationId] as const,
-  list: (sessionUserId: string, organizationId: string, args: UserListArgs) =>
-    [...adminUserKeys.all(sessionUserId, organizationId), "list", args] as const,
-  loginAttempts: (sessionUserId: string, organizationId: string, userId: string) =>
-    [...adminUserKeys.all(sessionUserId, organizationId), "login-attempts", userId] as const,
-  recordAnalysis: (sessionUserId: string, organizationId: string, userId: string) =>
-    [...adminUserKeys.all(sessionUserId, organizationId), "records", userId] as const,
-  transferCandidates: (sessionUserId: string, organizationId: string, excludeUserId: string) =>
-    [...adminUserKeys.all(sessionUserId, organizationId), "transfer-candidates", excludeUserId] as const,
+  all: (scope: OrganizationScope) => queryKeys.organization(scope, "admin-users"),
+  list: (scope: OrganizationScope, args: UserListArgs) => [...adminUserKeys.all(scope), "list", args] as const,
+  loginAttempts: (scope: OrganizationScope, userId: string) => [...adminUserKeys.all(scope), "login-attempts", userId] as const,
+  recordAnalysis: (scope: OrganizationScope, userId: string) => [...adminUserKeys.all(scope), "records", userId] as const,
+  transferCandidates: (scope: OrganizationScope, excludeUserId: string) =>
+    [...adminUserKeys.all(scope), "transfer-candidates", excludeUserId] as const,
 };

@@ -1,5 +1,5 @@
 import { useMutation } from "@tanstack/react-query";
-import { useSessionActions } from "../session/session-context.ts";
+import { useSessionActions } from "./session-context.ts";
 
 /**
  * Signs out of this browser (spec §4): the session and the app's session data are cleared and,

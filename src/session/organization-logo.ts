@@ -2,8 +2,9 @@ import { queryOptions, useQuery } from "@tanstack/react-query";
 import { z } from "zod";
 import { parseRpcResult } from "@/lib/rpc.ts";
 import { supabase } from "@/lib/supabase.ts";
-import { useSignedInSession } from "@/features/auth/session/session-context.ts";
-import { logoContentTypes } from "../utils/logo-types.ts";
+import { queryKeys } from "./query-keys.ts";
+import { useSignedInSession } from "./session-context.ts";
+import { logoContentTypes } from "@/lib/logo-types.ts";
 
 const organizationLogoSchema = z.object({
   success: z.literal(true),
@@ -13,7 +14,7 @@ const organizationLogoSchema = z.object({
 /** The session organization's logo as a data URL an <img> can show, or null. */
 export function organizationLogoQueryOptions(userId: string) {
   return queryOptions({
-    queryKey: ["users", userId, "organization-logo"],
+    queryKey: queryKeys.organizationLogo(userId),
     queryFn: async () => {
       const { data, error } = await supabase.rpc("get_organization_logo");
       if (error) throw error;
