@@ -3,7 +3,7 @@ import { createBrowserRouter, Navigate, Outlet, type RouteObject } from "react-r
 import { ErrorScreen } from "@/components/ErrorScreen.tsx";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
 import { RequireAuth } from "@/features/auth/components/RequireAuth.tsx";
-import type { ModuleKey } from "@/features/shell/navigation.ts";
+import type { ModuleKey } from "./shell/navigation.ts";
 import { hiddenOrganizationManagerPath } from "./paths.ts";
 // The login page is the first screen of nearly every visit: it comes with the entry chunk
 // rather than as a second round trip; every other page loads on demand.
@@ -23,7 +23,7 @@ const SelectOrganizationPage = lazyPage(
   () => import("@/features/organizations/routes/SelectOrganizationPage.tsx"),
   "SelectOrganizationPage",
 );
-const AppLayout = lazyPage(() => import("@/features/shell/components/AppLayout.tsx"), "AppLayout");
+const AppLayout = lazyPage(() => import("./shell/AppLayout.tsx"), "AppLayout");
 const HomePage = lazyPage(() => import("@/features/home/routes/HomePage.tsx"), "HomePage");
 const ProfilePage = lazyPage(() => import("@/features/profile/routes/ProfilePage.tsx"), "ProfilePage");
 

@@ -1,4 +1,4 @@
-import { moduleNavigation } from "@/features/shell/navigation.ts";
+import { moduleNavigation } from "@/app/shell/navigation.ts";
 import { canOpenModule } from "../utils/module-access.ts";
 import { useMyPermissions } from "./permissions.ts";
 

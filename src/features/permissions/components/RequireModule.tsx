@@ -3,7 +3,7 @@ import { IconLock } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { Link, Outlet } from "react-router-dom";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
-import type { ModuleKey } from "@/features/shell/navigation.ts";
+import type { ModuleKey } from "@/app/shell/navigation.ts";
 import { useMyPermissions } from "../api/permissions.ts";
 import { canOpenModule } from "../utils/module-access.ts";
 import { LoadError } from "@/components/LoadError.tsx";

@@ -1,4 +1,4 @@
-import type { ModuleKey } from "@/features/shell/navigation.ts";
+import type { ModuleKey } from "@/app/shell/navigation.ts";
 import type { MyPermissions } from "../api/permissions.ts";
 
 /**

@@ -9,7 +9,7 @@ import { useAccess } from "@/features/admin/api/use-access.ts";
 import { visibleAdminSections } from "@/features/admin/sections.ts";
 import { useOrganizationLogo } from "@/session/organization-logo.ts";
 import { usePermittedModules } from "@/features/permissions/api/use-permitted-modules.ts";
-import { homeNavigation, isCurrentPath, moduleNavigation } from "../navigation.ts";
+import { homeNavigation, isCurrentPath, moduleNavigation } from "./navigation.ts";
 import { UserMenu } from "./UserMenu.tsx";
 
 interface Props {
