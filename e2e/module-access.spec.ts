@@ -102,11 +102,11 @@ test("a user lists, searches and sorts the organization's customers", async ({ p
   await sidebar(page).getByRole("link", { name: "Müşteriler" }).click();
   const table = page.getByRole("table", { name: "Müşteri listesi" });
   const firstCell = table.getByRole("row").nth(1).getByRole("cell").first();
-  await expect(page.getByText(/^Toplam 12 müşteri$/)).toBeVisible();
-  // By name, Turkish letters beside their Latin ones: Anadolu, Boğaziçi, Çınar, ...
-  await expect(table.getByRole("row").nth(3).getByRole("cell").first()).toHaveText("Çınar Gıda Ltd. Şti.");
+  await expect(page.getByText(/^Toplam 200 müşteri$/)).toBeVisible();
+  // By name, Turkish letters beside their Latin ones (ğ as g): Ağaoğlu Enerji, Ağaoğlu Kimya, Ağaoğlu Tekstil, Ahmet ...
+  await expect(table.getByRole("row").nth(3).getByRole("cell").first()).toHaveText("Ağaoğlu Tekstil A.Ş.");
   await page.getByRole("button", { name: "Eklenme tarihi" }).click();
-  await expect(firstCell).toHaveText("Işık Tekstil A.Ş.");
+  await expect(firstCell).toHaveText("Işık Yazılım A.Ş.");
   await page.getByRole("searchbox", { name: "Ara" }).fill("ISIK");
   await expect(page.getByText(/^Toplam 1 müşteri$/)).toBeVisible();
   await expect(table.getByRole("row").nth(1)).toContainText("Mehmet Demir");

@@ -2,6 +2,7 @@
  * `npm run bench`: timings of the local stack, p50/p95 over repeated runs, each compared
  * with the raw-SQL baseline of the same work (the database alone, no HTTP, no Auth).
  * Numbers, not pass/fail: run it before and after a change that may cost speed.
+ * BENCH_ORGANIZATIONS, BENCH_CUSTOMERS (PostgreSQL) and BENCH_PGLITE_CUSTOMERS change the scales.
  */
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
@@ -139,6 +140,104 @@ async function badLoginBurst(url: string): Promise<void> {
   );
 }
 
+const demoOrganizationId = "0a000000-0000-4000-8000-000000000001";
+
+/**
+ * Fills the demo organization's customers up to `count` rows with generated Turkish data
+ * (names with İ ı ş ğ ç, statuses, cities, owners spread over the demo members), in
+ * batches of 100,000, then ANALYZE.
+ */
+async function fillCustomers(sql: { query(text: string, params?: unknown[]): Promise<unknown[]> }, schema: string, count: number) {
+  const [{ existing }] = (await sql.query(`select count(*)::int as existing from "${schema}".customers`)) as { existing: number }[];
+  for (let from = existing; from < count; from += 100_000) {
+    const to = Math.min(count, from + 100_000);
+    await sql.query(
+      `insert into "${schema}".customers (name, status, city, phone, email, owner_id, created_by, created_at)
+       select (array['Işık','Çelik','Öztürk','Güneş','Ağaoğlu','Şahin','Yıldız','Doğan','Kılıç','Aydın'])[1 + g % 10] || ' ' ||
+              (array['Yazılım','Gıda','İnşaat','Enerji','Tekstil','Lojistik','Kimya','Turizm','Otomotiv','Danışmanlık'])[1 + (g / 10) % 10] ||
+              ' ' || g || (array[' A.Ş.',' Ltd. Şti.',''])[1 + g % 3],
+              (array['lead','active','passive'])[1 + g % 3],
+              (array['İstanbul','Ankara','İzmir','Bursa','Antalya'])[1 + g % 5],
+              '+90532' || lpad((g % 10000000)::text, 7, '0'),
+              'info' || g || '@ornek.com.tr',
+              m.user_id, m.user_id, now() - (g || ' seconds')::interval
+         from generate_series($1::int + 1, $2::int) g
+         join lateral (select user_id from private.memberships
+                        where organization_id = '${demoOrganizationId}' order by user_id
+                       offset g % (select count(*) from private.memberships where organization_id = '${demoOrganizationId}')
+                       limit 1) m on true`,
+      [from, to],
+    );
+  }
+  await sql.query(`analyze "${schema}".customers`);
+}
+
+/**
+ * The customers module at scale, through the Data API as the admin of the demo
+ * organization, beside the same query in raw SQL and the REST floor (the cheapest RPC).
+ * Goal (issue 11): list and search p95 <= 50 ms; no page waits on an exact count.
+ */
+async function recordScale(label: string, url: string, sql: { query(text: string, params?: unknown[]): Promise<unknown[]> }, count: number) {
+  const [{ schema }] = (await sql.query(`select private.tenant_schema('${demoOrganizationId}') as schema`)) as { schema: string }[];
+  const filled = performance.now();
+  await fillCustomers(sql, schema, count);
+  const fillSeconds = (performance.now() - filled) / 1000;
+  const { client } = await signedInClient(url, "admin@demo.test");
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const { data, error } = await client.rpc(name as never, args as never);
+    if (error || !(data as { success?: boolean })?.success) throw new Error(`${name}: ${error?.message ?? JSON.stringify(data)}`);
+    return data as Record<string, unknown>;
+  };
+  const page = (where: string, order: string) =>
+    `select (select jsonb_agg(t) from (select id, name, status, city, owner_id, created_at from "${schema}".customers
+              where deleted_at is null ${where} order by ${order} limit 50) t),
+            (select count(*) from (select 1 from "${schema}".customers where deleted_at is null ${where} limit 10001) c)`;
+  const [{ id: sampleId }] = (await sql.query(`select id from "${schema}".customers where deleted_at is null order by id limit 1`)) as { id: string }[];
+  let updatedAt = ((await call("get_customer", { p_id: sampleId })).record as { updated_at: string }).updated_at;
+  const runs = 100;
+  const pairs: [Sample, Sample][] = [
+    [await measure("REST floor: get_current_user_context", runs, () => call("get_current_user_context", {})),
+     await measure("raw SQL: select 1", runs, () => sql.query("select 1"))],
+    [await measure("list, 50 by name", runs, () => call("list_customers", { p_limit: 50 })),
+     await measure("  raw SQL", runs, () => sql.query(page("", "private.fold_search(name), id")))],
+    [await measure("list, 50 by date (newest first)", runs, () => call("list_customers", { p_sort: "created_at", p_descending: true, p_limit: 50 })),
+     await measure("  raw SQL", runs, () => sql.query(page("", "created_at desc, id desc")))],
+    [await measure("list, 50 by name, status = active", runs, () => call("list_customers", { p_filters: { status: "active" }, p_limit: 50 })),
+     await measure("  raw SQL", runs, () => sql.query(page("and status = 'active'", "private.fold_search(name), id")))],
+    [await measure("search 'yazilim 12' (3+ characters)", runs, (run) => call("list_customers", { p_search: `yazilim ${12 + (run % 50)}`, p_limit: 50 })),
+     await measure("  raw SQL", runs, (run) => sql.query(page(`and search_text like '%yazilim ${12 + (run % 50)}%'`, "private.fold_search(name), id")))],
+    [await measure("get by id", runs, () => call("get_customer", { p_id: sampleId })),
+     await measure("  raw SQL", runs, () => sql.query(`select to_jsonb(t) from "${schema}".customers t where id = $1`, [sampleId]))],
+    [await measure("update (status)", runs, async (run) => {
+       const answer = await call("update_customer", { p_id: sampleId, p_values: { status: run % 2 ? "active" : "passive" }, p_updated_at: updatedAt });
+       updatedAt = (answer.record as { updated_at: string }).updated_at;
+     }),
+     await measure("  raw SQL", runs, (run) =>
+       sql.query(`update "${schema}".customers set status = $2 where id = $1`, [sampleId, run % 2 ? "active" : "passive"]))],
+  ];
+  const { total_exact: exact } = (await call("list_customers", { p_limit: 1 })) as { total_exact: boolean };
+  printPairs(`customers at scale (${label}, ${count.toLocaleString("en")} customers in one organization; filled in ${fillSeconds.toFixed(0)} s)`, pairs);
+  console.log(`the list's total is ${exact ? "exact" : "capped at 10,000 (no exact count over a million rows)"}`);
+}
+
+/** The customers module on PostgreSQL: a stack over a fresh seeded database (DATABASE_URL mode). */
+async function recordScaleOnPostgres(count: number): Promise<void> {
+  let database;
+  try {
+    database = await createTestDatabase({ prefix: "crm_bench_records", seed: true });
+  } catch (error) {
+    console.log(`\ncustomers at scale on PostgreSQL: skipped, PostgreSQL not reachable (${(error as Error).message})`);
+    return;
+  }
+  const postgresStack = await startStack({ port: await freePort(), databaseUrl: database.url });
+  try {
+    await recordScale("PostgreSQL 15 via the local stack", postgresStack.url, postgresStack.backend.sql, count);
+  } finally {
+    await postgresStack.stop();
+    await database.drop();
+  }
+}
+
 const bootStarted = performance.now();
 const stack = await startStack({ port: await freePort(), seed: true, serveApp: true });
 const bootMs = performance.now() - bootStarted;
@@ -222,9 +321,12 @@ try {
   console.log(
     `navigation to a usable /login: p50 ${usable.p50.toFixed(0)} ms, p95 ${usable.p95.toFixed(0)} ms over ${usable.runs} cold runs (LCP budget 2,500 ms)`,
   );
+  await recordScale("in-memory PGlite", stack.url, stack.backend.sql, Number(process.env.BENCH_PGLITE_CUSTOMERS ?? 100_000));
   await badLoginBurst(stack.url);
 } finally {
   await stack.stop();
 }
+
+await recordScaleOnPostgres(Number(process.env.BENCH_CUSTOMERS ?? 1_000_000));
 
 await organizationScale(Number(process.env.BENCH_ORGANIZATIONS ?? 1000));

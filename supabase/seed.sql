@@ -49,29 +49,273 @@ drop table demo_users;
 -- them too; doing it here keeps `supabase db reset` complete on its own).
 select private.migrate_tenant(id) from private.organizations;
 
--- Demo customers, owned by different members, so the lists show what each role may see.
+-- Demo customers and contacts. The demo organization gets 200 customers (170 companies
+-- with a VKN, 30 persons, şahıs, with a TCKN) and two contacts each, spread over its three
+-- members (created_by = owner); acme keeps three. Built from fixed word lists with
+-- arithmetic over the loop counter (no random()), so every seed gives the same data; only
+-- the ids and the dates (relative to now()) differ. Every tax number, phone, email and
+-- website passes the rules the RPCs apply (private.is_valid_vkn and friends), checked here.
+-- Exactly one customer's search text contains "isik": Işık Yazılım A.Ş., the newest one,
+-- owned by satis@demo.test (the end-to-end tests search for it).
 do $$
 declare
   demo_schema text := private.tenant_schema('0a000000-0000-4000-8000-000000000001');
   acme_schema text := private.tenant_schema('0a000000-0000-4000-8000-000000000002');
+  -- satış, admin, çoklu: the three members of demo who own records.
+  owners uuid[] := array(
+    select p.id from private.profiles p
+     where p.email in ('satis@demo.test', 'admin@demo.test', 'coklu@demo.test')
+     order by array_position(array['satis@demo.test', 'admin@demo.test', 'coklu@demo.test'], p.email::text));
+
+  -- Company names: a stem, a trade (with its sector) and a legal form.
+  stems text[] := array[
+    'Çelik', 'Öztürk', 'Güneş', 'Ağaoğlu', 'Yıldız', 'Doğan', 'Şahin', 'Kılıç', 'Aydın', 'Özdemir',
+    'Arslan', 'Koç', 'Bozkurt', 'Erdoğan', 'Çınar', 'Gökçe', 'Ünal', 'Sönmez', 'Türkmen', 'Karadağ',
+    'Akdağ', 'Tunç', 'Uğur', 'Başaran', 'Bilgiç', 'Çağlar', 'Demirtaş', 'Anadolu', 'Marmara', 'Karadeniz',
+    'Akdeniz', 'Toros', 'Boğaziçi', 'Kapadokya', 'Fırat', 'Dicle', 'Erciyes', 'Uludağ', 'Köroğlu', 'Gürsoy',
+    'Yüksel', 'Özkan', 'Çakır', 'Şimşek', 'Ege', 'Trakya', 'Gülermak', 'Ülkü', 'Kalkan', 'Tekin',
+    'Bayraktar', 'Güven', 'Ateş', 'Yavuz', 'Kaplan', 'Önder', 'Sezgin', 'Ekinci', 'Altun', 'Gündoğdu',
+    'Sarıoğlu', 'Çamlıca', 'Ilgaz', 'Kaçkar', 'Munzur', 'Likya', 'Nemrut', 'Bereket', 'Özgür', 'Yeşil',
+    'Birlik', 'Efe', 'Atlas', 'Akın', 'Zümrüt', 'Pınar', 'Kartal', 'Başak', 'Çağdaş', 'Doruk'];
+  trades text[] := array[
+    'Yazılım', 'Gıda', 'İnşaat', 'Enerji', 'Tekstil', 'Makine', 'Lojistik', 'Mobilya', 'Otomotiv', 'Kozmetik',
+    'Danışmanlık', 'Turizm', 'Tarım', 'Plastik', 'Kimya', 'Ambalaj', 'Elektrik', 'Elektronik', 'Medikal', 'Mühendislik',
+    'Reklamcılık', 'Döküm', 'Cam', 'Seramik', 'Süt Ürünleri', 'Orman Ürünleri', 'Su Ürünleri', 'Hırdavat',
+    'Yapı Malzemeleri', 'Matbaacılık', 'Kuyumculuk', 'Deri', 'Halı', 'Eğitim Hizmetleri', 'Temizlik Hizmetleri',
+    'Güvenlik Sistemleri', 'Nakliyat', 'Bilişim'];
+  trade_sectors text[] := array[
+    'Bilişim', 'Gıda', 'İnşaat', 'Enerji', 'Tekstil', 'Makine', 'Lojistik', 'Mobilya', 'Otomotiv', 'Kozmetik',
+    'Danışmanlık', 'Turizm', 'Tarım', 'Kimya', 'Kimya', 'Ambalaj', 'Elektrik ve Elektronik', 'Elektrik ve Elektronik',
+    'Sağlık', 'Mühendislik', 'Medya ve Reklam', 'Metal', 'Cam ve Seramik', 'Cam ve Seramik', 'Gıda',
+    'Orman Ürünleri', 'Gıda', 'Yapı Malzemeleri', 'Yapı Malzemeleri', 'Matbaa', 'Kuyumculuk', 'Tekstil', 'Tekstil',
+    'Eğitim', 'Hizmet', 'Güvenlik', 'Lojistik', 'Bilişim'];
+  legal_forms text[] := array['A.Ş.', 'Ltd. Şti.', 'San. ve Tic. A.Ş.', 'San. ve Tic. Ltd. Şti.', '', 'Tic. Ltd. Şti.', 'A.Ş.', ''];
+  -- The first companies, written out: [stem, trade, legal form] as indexes into the lists above.
+  featured int[] := array[
+    [0, 1, 1],      -- Işık Yazılım A.Ş. (stem 0: see below)
+    [1, 2, 4],      -- Çelik Gıda San. ve Tic. Ltd. Şti.
+    [2, 3, 5],      -- Öztürk İnşaat
+    [3, 4, 5],      -- Güneş Enerji
+    [4, 5, 1],      -- Ağaoğlu Tekstil A.Ş.
+    [15, 2, 2],     -- Çınar Gıda Ltd. Şti.
+    [2, 6, 3],      -- Öztürk Makine San. ve Tic. A.Ş.
+    [28, 7, 1],     -- Anadolu Lojistik A.Ş.
+    [45, 8, 5],     -- Ege Mobilya
+    [33, 11, 5],    -- Boğaziçi Danışmanlık
+    [30, 27, 5],    -- Karadeniz Su Ürünleri
+    [7, 9, 5],      -- Şahin Otomotiv
+    [29, 3, 1]];    -- Marmara İnşaat A.Ş.
+
+  first_names text[] := array[
+    'Ayşe', 'Mehmet', 'Fatma', 'Mustafa', 'Emine', 'Ahmet', 'Hatice', 'Ali', 'Zeynep', 'Hüseyin',
+    'Elif', 'Hasan', 'Özge', 'İbrahim', 'Şule', 'Murat', 'Gülşen', 'Çağrı', 'Büşra', 'Oğuz',
+    'Gökhan', 'Merve', 'Ümit', 'Sevgi', 'Tuğba', 'Serkan', 'Nurşen', 'Barış', 'Deniz', 'Ömer',
+    'Cansu', 'İsmail', 'Dilek', 'Yusuf', 'Gizem', 'Burak', 'Sibel', 'Kübra', 'Erdem', 'Şeyma', 'Ilgın'];
+  last_names text[] := array[
+    'Yılmaz', 'Kaya', 'Demir', 'Şahin', 'Çelik', 'Yıldız', 'Yıldırım', 'Öztürk', 'Aydın', 'Özdemir',
+    'Arslan', 'Doğan', 'Kılıç', 'Aslan', 'Çetin', 'Kara', 'Koç', 'Kurt', 'Özkan', 'Şimşek',
+    'Polat', 'Korkmaz', 'Çakır', 'Erdoğan', 'Akgül', 'Güneş', 'Aksoy', 'Bulut', 'Keskin', 'Ünal',
+    'Gül', 'Türkoğlu', 'Sarıkaya', 'Başaran', 'Güler', 'Uçar', 'Bozkurt', 'Eğilmez', 'Ölmez', 'Çağlayan', 'Ilıcalı'];
+  titles text[] := array[
+    'Genel Müdür', 'Satın Alma Müdürü', 'Muhasebe Uzmanı', 'Finans Müdürü', 'Satış Müdürü',
+    'Bilgi İşlem Müdürü', 'İnsan Kaynakları Uzmanı', 'Pazarlama Sorumlusu', 'Üretim Şefi', 'Lojistik Sorumlusu',
+    'Kalite Güvence Uzmanı', 'Yönetim Kurulu Başkanı', 'Ön Muhasebe Elemanı', 'Satın Alma Uzmanı', 'Genel Müdür Yardımcısı'];
+  title_tags text[] := array['Karar Verici', 'Satın Alma', 'Finans', 'Finans', '', 'Teknik', '', '', 'Teknik', '',
+                             'Teknik', 'Karar Verici', 'Finans', 'Satın Alma', 'Karar Verici'];
+  person_sectors text[] := array['Perakende', 'Serbest Meslek', 'Tarım', 'Danışmanlık', 'Sağlık', 'Gıda'];
+  -- [city, district, area code]; İstanbul, Ankara and İzmir more often, as in life.
+  places text[] := array[
+    ['İstanbul', 'Kadıköy', '216'], ['İstanbul', 'Şişli', '212'], ['Ankara', 'Çankaya', '312'],
+    ['İzmir', 'Karşıyaka', '232'], ['Bursa', 'Nilüfer', '224'], ['İstanbul', 'Beşiktaş', '212'],
+    ['İstanbul', 'Ümraniye', '216'], ['Ankara', 'Yenimahalle', '312'], ['İzmir', 'Bornova', '232'],
+    ['Antalya', 'Muratpaşa', '242'], ['İstanbul', 'Başakşehir', '212'], ['Konya', 'Selçuklu', '332'],
+    ['Kocaeli', 'Gebze', '262'], ['Adana', 'Seyhan', '322'], ['Gaziantep', 'Şahinbey', '342'],
+    ['İstanbul', 'Ataşehir', '216'], ['Kayseri', 'Melikgazi', '352'], ['Eskişehir', 'Tepebaşı', '222'],
+    ['Trabzon', 'Ortahisar', '462'], ['Samsun', 'Atakum', '362'], ['Denizli', 'Pamukkale', '258'],
+    ['Mersin', 'Yenişehir', '324'], ['Tekirdağ', 'Çorlu', '282'], ['Muğla', 'Bodrum', '252'],
+    ['Ankara', 'Keçiören', '312'], ['Bursa', 'Osmangazi', '224']];
+  streets text[] := array['Atatürk Cad.', 'Cumhuriyet Cad.', 'İnönü Cad.', 'Gazi Mustafa Kemal Bulvarı', 'Fevzi Çakmak Sok.',
+                          'Menekşe Sok.', 'Lale Sok.', 'Organize Sanayi Bölgesi 3. Cad.', 'Çiçek Sok.', 'Ihlamur Sok.',
+                          'Bağdat Cad.', 'Şehit Mehmet Doğan Sok.', 'Gül Sok.', 'Karanfil Sok.'];
+  customer_tags text[] := array['VIP', 'Bayi', 'İhracatçı', 'Fuar 2025', 'Toptan', 'Kamu', 'E-fatura', 'Referans'];
+  descriptions text[] := array[
+    'Yıllık sözleşme yenilemesi mart ayında görüşülecek.', 'Ödemeler 60 gün vadeli; çek kabul ediyor.',
+    'Yeni şubesi için teklif bekliyor.', 'Fuarda tanışıldı; ürün kataloğu gönderildi.', null, null];
+  mobile_prefixes text[] := array['532', '533', '535', '542', '543', '544', '505', '506', '552', '554', '555', '530'];
+  kvkk_channels text[] := array['form', 'email', 'phone', 'in_person', 'other'];
+  kvkk_sources text[] := array['Web formu 2026', 'E-posta ile onay', 'Telefon görüşmesi (kayıt altında)',
+                               'Islak imzalı aydınlatma metni', 'Bayi toplantısı 2025'];
+  mail_providers text[] := array['gmail.com', 'hotmail.com', 'outlook.com', 'yandex.com'];
+
+  names text[] := '{}';
+  n int := 0;                  -- candidate counter for generated company names
+  stem_index int;
+  trade_index int;
+  form_index int;
+  customer_name text;
+  customer_kind text;
+  customer_sector text;
+  domain text;
+  customer_website text;
+  tax_number text;
+  digits int[];
+  tmp int;
+  total int;
+  place text[];
+  customer_phone text;
+  customer_email text;
+  age interval;
+  owner uuid;
+  customer_id uuid;
+  contact_first text;
+  contact_last text;
+  contact_title_index int;
+  contact_emails jsonb;
+  contact_phones jsonb;
+  consent boolean;
+  k int;
 begin
-  execute format($insert$
-    insert into %I.customers (name, owner_id, created_by, created_at)
-    select customer.name, customer.owner_id::uuid, customer.owner_id::uuid, now() - customer.age * interval '1 day'
-      from (values
-        ('Işık Tekstil A.Ş.', '0b000000-0000-4000-8000-000000000003', 2),
-        ('Çınar Gıda Ltd. Şti.', '0b000000-0000-4000-8000-000000000003', 5),
-        ('Öztürk Makine San. ve Tic. A.Ş.', '0b000000-0000-4000-8000-000000000003', 9),
-        ('Güneş Enerji Sistemleri', '0b000000-0000-4000-8000-000000000003', 14),
-        ('Anadolu Lojistik A.Ş.', '0b000000-0000-4000-8000-000000000002', 20),
-        ('Ege Mobilya', '0b000000-0000-4000-8000-000000000002', 31),
-        ('Boğaziçi Danışmanlık', '0b000000-0000-4000-8000-000000000002', 45),
-        ('Karadeniz Su Ürünleri', '0b000000-0000-4000-8000-000000000005', 3),
-        ('Şahin Otomotiv', '0b000000-0000-4000-8000-000000000005', 12),
-        ('Yıldız Yazılım Hizmetleri', '0b000000-0000-4000-8000-000000000005', 60),
-        ('Doğa Kozmetik', '0b000000-0000-4000-8000-000000000003', 75),
-        ('Marmara İnşaat A.Ş.', '0b000000-0000-4000-8000-000000000002', 90)
-      ) as customer (name, owner_id, age)$insert$, demo_schema);
+  for i in 1..200 loop
+    -- The name, kind and sector.
+    if i <= 170 then
+      customer_kind := 'company';
+      if i <= array_length(featured, 1) then
+        stem_index := featured[i][1];
+        trade_index := featured[i][2];
+        form_index := featured[i][3];
+      else
+        loop
+          stem_index := 1 + n % array_length(stems, 1);
+          trade_index := 1 + (n + 7 * (n / array_length(stems, 1))) % array_length(trades, 1);
+          form_index := 1 + (n * 5 + n / array_length(stems, 1)) % array_length(legal_forms, 1);
+          n := n + 1;
+          exit when not (stems[stem_index] || ' ' || trades[trade_index]) = any (names);
+        end loop;
+      end if;
+      customer_name := case when stem_index = 0 then 'Işık' else stems[stem_index] end || ' ' || trades[trade_index];
+      names := names || customer_name;
+      customer_name := btrim(customer_name || ' ' || legal_forms[form_index]);
+      customer_sector := trade_sectors[trade_index];
+      domain := lower(translate(split_part(customer_name, ' ', 1) || trades[trade_index], 'çğıöşüÇĞİÖŞÜ ', 'cgiosucgiosu'))
+                || case when i % 7 = 3 then '.com' else '.com.tr' end;
+      customer_email := case when i % 4 = 2 then 'bilgi@' else 'info@' end || domain;
+      customer_website := case i % 5 when 0 then null when 3 then 'www.' || domain when 4 then 'https://' || domain
+                                     else 'https://www.' || domain end;
+      -- A VKN: nine digits from a bijection of i (7^11 is prime to 9·10^8), then the check digit.
+      tax_number := (100000000 + (i::bigint * 1977326743 + 271828183) % 900000000)::text;
+      total := 0;
+      for d in 1..9 loop
+        tmp := (substr(tax_number, d, 1)::int + 10 - d) % 10;
+        total := total + case when tmp = 9 then 9 else (tmp * (2 ^ (10 - d))::int) % 9 end;
+      end loop;
+      tax_number := tax_number || ((10 - total % 10) % 10)::text;
+      if not private.is_valid_vkn(tax_number) then
+        raise exception 'seed: invalid VKN % for %', tax_number, customer_name;
+      end if;
+    else
+      customer_kind := 'person';
+      customer_name := first_names[1 + (i * 7) % array_length(first_names, 1)] || ' '
+                       || last_names[1 + (i * 13) % array_length(last_names, 1)];
+      customer_sector := person_sectors[1 + i % array_length(person_sectors, 1)];
+      customer_email := lower(translate(customer_name, 'çğıöşüÇĞİÖŞÜ ', 'cgiosucgiosu.'))
+                        || '@' || mail_providers[1 + i % array_length(mail_providers, 1)];
+      domain := null;
+      customer_website := null;
+      -- A TCKN: a first digit 1-9, eight more, then the two check digits.
+      tax_number := (1 + i % 9)::text || lpad(((i::bigint * 40353607 + 31415926) % 100000000)::text, 8, '0');
+      digits := array(select substr(tax_number, d, 1)::int from generate_series(1, 9) as d order by d);
+      tmp := (((digits[1] + digits[3] + digits[5] + digits[7] + digits[9]) * 7
+               - (digits[2] + digits[4] + digits[6] + digits[8])) % 10 + 10) % 10;
+      tax_number := tax_number || tmp::text
+                    || ((digits[1] + digits[2] + digits[3] + digits[4] + digits[5] + digits[6] + digits[7] + digits[8]
+                         + digits[9] + tmp) % 10)::text;
+      if not private.is_valid_tckn(tax_number) then
+        raise exception 'seed: invalid TCKN % for %', tax_number, customer_name;
+      end if;
+    end if;
+
+    -- Where, how to reach them, who owns them, since when.
+    place := places[1 + (i * 3) % array_length(places, 1):1 + (i * 3) % array_length(places, 1)];
+    customer_phone := '+90' || case when customer_kind = 'company'
+                                    then place[1][3] || (2000000 + (i * 7349) % 8000000)::text
+                                    else mobile_prefixes[1 + i % array_length(mobile_prefixes, 1)]
+                                         || (2000000 + (i * 6151) % 8000000)::text end;
+    if private.normalize_phone(customer_phone) is distinct from customer_phone or not private.is_valid_email(customer_email)
+       or (customer_website is not null and not private.is_valid_website(customer_website)) then
+      raise exception 'seed: invalid phone, email or website for %', customer_name;
+    end if;
+    owner := case when i = 1 then owners[1] else owners[1 + i % 3] end;
+    -- Işık Yazılım is the newest; the others go back up to a year and a half.
+    age := case when i = 1 then interval '2 hours'
+                else (1 + (i * 37) % 540) * interval '1 day' + ((i * 7) % 24) * interval '1 hour' end;
+
+    execute format($insert$
+      insert into %I.customers (name, kind, tax_number, tax_office, sector, status, phone, email, website,
+                                city, district, address, tags, description, owner_id, created_by, created_at, updated_at)
+      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15, now() - $16,
+              least(now(), now() - $16 + mod($17, 30) * interval '1 day'))
+      returning id$insert$, demo_schema)
+      into customer_id
+      using customer_name, customer_kind, tax_number, place[1][2] || ' Vergi Dairesi', customer_sector,
+            case when i % 20 < 7 then 'lead' when i % 20 < 16 then 'active' else 'passive' end,
+            customer_phone, customer_email, customer_website, place[1][1], place[1][2],
+            streets[1 + i % array_length(streets, 1)] || ' No: ' || (1 + (i * 11) % 180)::text
+              || case when i % 3 = 0 then ' Kat: ' || (1 + i % 8)::text else '' end
+              || ' ' || place[1][2] || '/' || place[1][1],
+            array(select customer_tags[1 + (i * (t + 2)) % array_length(customer_tags, 1)]
+                    from generate_series(1, i % 4) as t group by 1 order by 1),
+            descriptions[1 + i % array_length(descriptions, 1)], owner, age, i;
+
+    -- Two contacts each: for a person, the person and their accountant.
+    for j in 1..2 loop
+      k := 2 * i + j;
+      if customer_kind = 'person' and j = 1 then
+        contact_first := split_part(customer_name, ' ', 1);
+        contact_last := split_part(customer_name, ' ', 2);
+      else
+        contact_first := first_names[1 + (k * 7) % array_length(first_names, 1)];
+        contact_last := last_names[1 + (k * 11 + i) % array_length(last_names, 1)];
+      end if;
+      contact_title_index := 1 + (k * 3 + i) % array_length(titles, 1);
+      contact_emails := jsonb_build_array(jsonb_build_object('label', 'work', 'value',
+        lower(translate(contact_first || '.' || contact_last, 'çğıöşüÇĞİÖŞÜ ', 'cgiosucgiosu'))
+        || '@' || coalesce(domain, mail_providers[1 + k % array_length(mail_providers, 1)])));
+      if k % 3 = 0 then
+        contact_emails := contact_emails || jsonb_build_array(jsonb_build_object('label', case when k % 2 = 0 then 'home' else 'other' end,
+          'value', lower(translate(contact_first || contact_last, 'çğıöşüÇĞİÖŞÜ ', 'cgiosucgiosu'))
+                   || (10 + k % 90)::text || '@' || mail_providers[1 + (k / 3) % array_length(mail_providers, 1)]));
+      end if;
+      contact_phones := jsonb_build_array(jsonb_build_object('label', 'mobile', 'value',
+        '+90' || mobile_prefixes[1 + k % array_length(mobile_prefixes, 1)] || (2000000 + (k * 4973) % 8000000)::text));
+      if k % 2 = 0 and customer_kind = 'company' then
+        contact_phones := contact_phones || jsonb_build_array(jsonb_build_object('label', 'work', 'value', customer_phone));
+      end if;
+      consent := k % 10 not in (0, 7);
+      execute format($insert$
+        insert into %I.contacts (customer_id, first_name, last_name, title, emails, phones, tags, description,
+                                 kvkk_consent, kvkk_consent_channel, kvkk_consent_at, kvkk_consent_source, iys_consent,
+                                 owner_id, created_by, created_at, updated_at)
+        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $15, $15)$insert$, demo_schema)
+        using customer_id, contact_first, contact_last,
+              case when customer_kind = 'person' then case j when 1 then 'İşletme Sahibi' else 'Mali Müşavir' end
+                   else titles[contact_title_index] end,
+              contact_emails, contact_phones,
+              case when customer_kind = 'person' or title_tags[contact_title_index] = '' then '{}'::text[]
+                   else array[title_tags[contact_title_index]] end,
+              case when k % 9 = 0 then 'Salı ve perşembe günleri ofiste.' when k % 13 = 0 then 'Teklifleri e-postayla istiyor.' end,
+              consent,
+              case when consent then kvkk_channels[1 + k % 5] end,
+              case when consent then now() - age + j * interval '10 minutes' end,
+              case when consent then kvkk_sources[1 + k % 5] end,
+              jsonb_build_object('call', consent and k % 3 <> 0, 'sms', consent and k % 4 < 2, 'email', consent and k % 5 <> 4),
+              owner, now() - age + j * interval '5 minutes';
+    end loop;
+  end loop;
+
+  if (select count(distinct x) from unnest(names) as x) <> 170 then
+    raise exception 'seed: company names are not unique';
+  end if;
+
   execute format($insert$
     insert into %I.customers (name, owner_id, created_by)
     values ('Toros Çelik A.Ş.', $1, $1), ('Kapadokya Turizm', $1, $1), ('Akdeniz Tarım', $1, $1)$insert$, acme_schema)

@@ -8,6 +8,7 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { App } from "@supabase/lite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { createPgliteConnection, type PgliteConnection } from "@supabase/lite/pglite";
 import { createPostgresConnection, type PostgresConnection } from "@supabase/lite/postgres";
 import { projectRoot, type LocalKeys } from "./env.ts";
@@ -205,6 +206,20 @@ function servingBackend(
 }
 
 /**
+ * lite hands an RPC's json and jsonb arguments to postgres.js already as JSON text, and the
+ * serializer it registers encodes every value again: on PostgreSQL an object argument
+ * arrived as a JSON string ("{\"status\": …}"), so every jsonb parameter (update_user_secure,
+ * create_customer, list filters, …) was refused there while PGlite was fine. JSON text now
+ * passes through as it is; anything else is still encoded. Guarded by the PostgreSQL
+ * backend tests that send objects to jsonb parameters.
+ */
+function passJsonTextThrough(connection: PostgresConnection) {
+  const serializers = (connection.driver as unknown as { options: { serializers: Record<number, (value: unknown) => string> } })
+    .options.serializers;
+  for (const oid of [114, 3802]) serializers[oid] = (value) => (typeof value === "string" ? value : JSON.stringify(value));
+}
+
+/**
  * PostgreSQL: the stack's own pool (preparation, then the stack's SQL, with no timeout, so
  * migrations are never cut short) and lite's pool, whose connections start with the API
  * roles' statement timeout (libpq's `options` startup parameter).
@@ -219,6 +234,7 @@ async function openPostgresBackend(databaseUrl: string, options: DatabaseOptions
     url: databaseUrl,
     postgresOptions: { ...postgresOptions, connection: statementTimeout ? { options: `-c statement_timeout=${statementTimeout}` } : {} },
   });
+  passJsonTextThrough(apiConnection);
   return servingBackend(apiConnection, liteApp(apiConnection, keys), sql, async () => {
     await apiConnection.close();
     await stackConnection.close();
@@ -228,7 +244,11 @@ async function openPostgresBackend(databaseUrl: string, options: DatabaseOptions
 /** PGlite: one in-process connection; after preparation, the API roles' timeout for the session. */
 async function openPgliteBackend(options: DatabaseOptions, keys: LocalKeys): Promise<Backend> {
   // lite loads pgcrypto into PGlite itself and creates the data directory when missing.
-  const connection = await createPgliteConnection(options.dataDir ? { url: options.dataDir } : {});
+  // pg_trgm backs the Turkish-folded record search (template v2), as on hosted Supabase.
+  const connection = await createPgliteConnection({
+    ...(options.dataDir ? { url: options.dataDir } : {}),
+    pgliteOptions: { extensions: { pg_trgm } },
+  } as Parameters<typeof createPgliteConnection>[0]);
   keepExitCodeAcrossCalls(connection.driver);
   const app = liteApp(connection, keys);
   const sql = sqlRunnerFor(connection);

@@ -14,17 +14,32 @@ export type Database = {
             "accept_terms":
 { Args: Record<PropertyKey, never>; Returns: Json
                            },
+"add_record_note":
+{ Args: { "p_body": string,"p_id": string,"p_module": string }; Returns: Json
+                           },
 "analyze_user_records":
 { Args: { "organization_slug"?: string,"target_user_id": string }; Returns: Json
                            },
 "bind_session_organization":
 { Args: { "p_organization_id"?: string }; Returns: Json
                            },
+"bulk_update_contacts":
+{ Args: { "p_ids": (string)[],"p_values": Json }; Returns: Json
+                           },
+"bulk_update_customers":
+{ Args: { "p_ids": (string)[],"p_values": Json }; Returns: Json
+                           },
 "change_my_password":
 { Args: { "p_current_password": string,"p_new_password": string }; Returns: Json
                            },
 "create_auth_user_admin":
 { Args: { "p_email": string,"p_first_name"?: string,"p_last_name"?: string,"p_password": string }; Returns: Json
+                           },
+"create_contact":
+{ Args: { "p_values": Json }; Returns: Json
+                           },
+"create_customer":
+{ Args: { "p_values": Json }; Returns: Json
                            },
 "create_organization":
 { Args: { "p_name": string,"p_slug": string,"p_subscription_plan"?: string }; Returns: Json
@@ -35,20 +50,47 @@ export type Database = {
 "create_user_secure":
 { Args: { "p_email": string,"p_first_name"?: string,"p_last_name"?: string,"p_organization_id": string,"p_password": string,"p_role"?: string }; Returns: Json
                            },
+"delete_contacts":
+{ Args: { "p_ids": (string)[] }; Returns: Json
+                           },
+"delete_customers":
+{ Args: { "p_ids": (string)[] }; Returns: Json
+                           },
 "delete_document_template":
 { Args: { "p_id": string }; Returns: Json
                            },
 "delete_role":
 { Args: { "p_key": string }; Returns: Json
                            },
+"delete_saved_view":
+{ Args: { "p_id": string,"p_module": string }; Returns: Json
+                           },
 "delete_user_secure":
 { Args: { "p_organization_id"?: string,"p_user_id": string }; Returns: Json
+                           },
+"erase_contact":
+{ Args: { "p_id": string }; Returns: Json
+                           },
+"export_contact_data":
+{ Args: { "p_id": string }; Returns: Json
+                           },
+"find_contact_duplicates":
+{ Args: { "p_exclude"?: string,"p_values": Json }; Returns: Json
+                           },
+"find_customer_duplicates":
+{ Args: { "p_exclude"?: string,"p_values": Json }; Returns: Json
                            },
 "get_audit_log":
 { Args: { "p_before_id"?: number,"p_limit"?: number,"p_organization_slug"?: string }; Returns: Json
                            },
+"get_contact":
+{ Args: { "p_id": string }; Returns: Json
+                           },
 "get_current_user_context":
 { Args: Record<PropertyKey, never>; Returns: Json
+                           },
+"get_customer":
+{ Args: { "p_id": string }; Returns: Json
                            },
 "get_login_attempts":
 { Args: { "p_limit"?: number,"p_user_id"?: string }; Returns: Json
@@ -71,6 +113,9 @@ export type Database = {
 "get_organization_users":
 { Args: { "p_descending"?: boolean,"p_limit"?: number,"p_offset"?: number,"p_organization_slug"?: string,"p_role"?: string,"p_search"?: string,"p_sort"?: string,"p_status"?: string }; Returns: Json
                            },
+"get_record_timeline":
+{ Args: { "p_id": string,"p_module": string }; Returns: Json
+                           },
 "get_roles":
 { Args: Record<PropertyKey, never>; Returns: Json
                            },
@@ -83,8 +128,11 @@ export type Database = {
 "issue_request_token":
 { Args: Record<PropertyKey, never>; Returns: Json
                            },
+"list_contacts":
+{ Args: { "p_descending"?: boolean,"p_filters"?: Json,"p_limit"?: number,"p_offset"?: number,"p_search"?: string,"p_sort"?: string }; Returns: Json
+                           },
 "list_customers":
-{ Args: { "p_descending"?: boolean,"p_limit"?: number,"p_offset"?: number,"p_search"?: string,"p_sort"?: string }; Returns: Json
+{ Args: { "p_descending"?: boolean,"p_filters"?: Json,"p_limit"?: number,"p_offset"?: number,"p_search"?: string,"p_sort"?: string }; Returns: Json
                            },
 "list_document_templates":
 { Args: Record<PropertyKey, never>; Returns: Json
@@ -92,8 +140,17 @@ export type Database = {
 "list_organizations":
 { Args: Record<PropertyKey, never>; Returns: Json
                            },
+"list_saved_views":
+{ Args: { "p_module": string }; Returns: Json
+                           },
 "lock_user_secure":
 { Args: { "p_user_id": string }; Returns: Json
+                           },
+"merge_contacts":
+{ Args: { "p_other": string,"p_survivor": string,"p_values"?: Json }; Returns: Json
+                           },
+"merge_customers":
+{ Args: { "p_other": string,"p_survivor": string,"p_values"?: Json }; Returns: Json
                            },
 "remove_organization_logo":
 { Args: Record<PropertyKey, never>; Returns: Json
@@ -101,11 +158,20 @@ export type Database = {
 "resolve_table_name_bypass":
 { Args: { "base_table_name": string,"org_slug": string }; Returns: Json
                            },
+"restore_contacts":
+{ Args: { "p_ids": (string)[] }; Returns: Json
+                           },
+"restore_customers":
+{ Args: { "p_ids": (string)[] }; Returns: Json
+                           },
 "save_document_template":
 { Args: { "p_body": string,"p_id": string,"p_is_default"?: boolean,"p_kind": string,"p_name": string }; Returns: Json
                            },
 "save_role":
 { Args: { "p_key": string,"p_name": string,"p_permissions": Json }; Returns: Json
+                           },
+"save_saved_view":
+{ Args: { "p_definition": Json,"p_id": string,"p_is_shared"?: boolean,"p_module": string,"p_name": string }; Returns: Json
                            },
 "secure_login_prepare_auth":
 { Args: { "p_email": string,"p_organization_slug"?: string,"p_password": string }; Returns: Json
@@ -130,6 +196,12 @@ export type Database = {
                            },
 "unlock_user_secure":
 { Args: { "p_user_id": string }; Returns: Json
+                           },
+"update_contact":
+{ Args: { "p_id": string,"p_updated_at": string,"p_values": Json }; Returns: Json
+                           },
+"update_customer":
+{ Args: { "p_id": string,"p_updated_at": string,"p_values": Json }; Returns: Json
                            },
 "update_my_profile":
 { Args: { "p_first_name": string,"p_last_name": string }; Returns: Json

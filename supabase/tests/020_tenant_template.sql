@@ -138,8 +138,9 @@ select is((select name from private.organizations where id = :'gamma'), 'Gamma A
 select is((:'gamma_result'::jsonb) -> 'organization' ->> 'id', :'gamma', 'the answer names the created organization');
 select has_schema(:'gamma_schema', 'the organization has its own schema');
 select tables_are(:'gamma_schema',
-  array['customers', 'contacts', 'deals', 'quotes', 'quote_items', 'contracts', 'documents', 'tasks', 'notes', 'document_templates'],
-  'the schema has exactly the ten template tables');
+  array['customers', 'contacts', 'deals', 'quotes', 'quote_items', 'contracts', 'documents', 'tasks', 'notes', 'document_templates',
+        'field_history', 'saved_views'],
+  'the schema has exactly the twelve template tables');
 select is((select template_version from private.organizations where id = :'gamma'), private.latest_template_version(),
   'the organization is at the latest template version');
 select is(((:'gamma_result'::jsonb) -> 'organization' ->> 'template_version')::int, private.latest_template_version(),
@@ -192,8 +193,8 @@ select is(:'delta_bound'::text, 'true', 'delta''s admin binds a session to delta
 select public.create_organization_tables('delta') as delta_result \gset
 select is((:'delta_result'::jsonb) ->> 'success', 'true', 'the admin of the bound organization provisions it');
 select is((:'delta_result'::jsonb) -> 'tables',
-  '["contacts", "contracts", "customers", "deals", "document_templates", "documents", "notes", "quote_items", "quotes", "tasks"]'::jsonb,
-  'the answer lists the ten tables');
+  '["contacts", "contracts", "customers", "deals", "document_templates", "documents", "field_history", "notes", "quote_items", "quotes", "saved_views", "tasks"]'::jsonb,
+  'the answer lists the twelve tables');
 select is(public.create_organization_tables('delta') ->> 'template_version', (:'delta_result'::jsonb) ->> 'template_version',
   'a second call by the admin answers the same version');
 select tests.reset_role();

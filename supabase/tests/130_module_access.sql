@@ -47,13 +47,13 @@ select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
 select is(public.get_my_permissions() #>> '{permissions,tasks,delete}', 'all', 'an admin may do everything');
 select is((public.get_my_permissions() ->> 'is_admin')::boolean, true, 'and is told so');
 select is((public.list_customers() ->> 'total')::int, 3, 'an admin sees every customer not deleted');
-select is(public.list_customers() #>> '{customers,0,name}', 'Anka 100% Yazılım', 'sorted by name');
-select is(public.list_customers() #>> '{customers,0,owner_name}', 'Ayşe Yönetici', 'with the owner''s name');
-select is(public.list_customers(p_sort => 'name', p_descending => true) #>> '{customers,0,name}', 'Işık Tekstil', 'descending too');
-select is(public.list_customers() #>> '{customers,1,name}', 'Çınar Gıda', 'Turkish letters sort beside their Latin ones');
+select is(public.list_customers() #>> '{records,0,name}', 'Anka 100% Yazılım', 'sorted by name');
+select is(public.list_customers() #>> '{records,0,owner_name}', 'Ayşe Yönetici', 'with the owner''s name');
+select is(public.list_customers(p_sort => 'name', p_descending => true) #>> '{records,0,name}', 'Işık Tekstil', 'descending too');
+select is(public.list_customers() #>> '{records,1,name}', 'Çınar Gıda', 'Turkish letters sort beside their Latin ones');
 select is((public.list_customers(p_search => 'ISIK') ->> 'total')::int, 1, 'search folds Turkish letters');
 select is((public.list_customers(p_search => '%') ->> 'total')::int, 1, 'a wildcard is searched literally');
-select is(jsonb_array_length(public.list_customers(p_limit => 2, p_offset => 2) -> 'customers'), 1, 'pages are cut by limit and offset');
+select is(jsonb_array_length(public.list_customers(p_limit => 2, p_offset => 2) -> 'records'), 1, 'pages are cut by limit and offset');
 select is(public.list_customers(p_sort => 'name; drop table private.profiles') ->> 'code', 'invalid_input', 'an unknown sort is refused');
 select is(public.list_customers(p_offset => -1) ->> 'code', 'invalid_input', 'a negative offset is refused');
 select tests.reset_role();
@@ -74,7 +74,7 @@ update private.role_permissions set scope = 'own'
  where organization_id = :'alpha' and role_key = 'sales' and module = 'customers' and action = 'view';
 select tests.authenticate_as(:'alpha_sales', :'s_sales');
 select is((public.list_customers() ->> 'scope'), 'own', 'the narrowed scope is reported');
-select is((select array_agg(c ->> 'name' order by n) from jsonb_array_elements(public.list_customers() -> 'customers') with ordinality as l (c, n)),
+select is((select array_agg(c ->> 'name' order by n) from jsonb_array_elements(public.list_customers() -> 'records') with ordinality as l (c, n)),
   array['Çınar Gıda', 'Işık Tekstil'], 'and only the caller''s own customers are listed');
 select tests.reset_role();
 delete from private.role_permissions
@@ -87,7 +87,7 @@ select tests.reset_role();
 -- Another organization sees only its own customers; one without tables says so.
 select tests.authenticate_as(:'beta_user', :'s_beta');
 select public.bind_session_organization(:'beta') ->> 'success' as bound \gset
-select is((select array_agg(c ->> 'name') from jsonb_array_elements(public.list_customers() -> 'customers') c),
+select is((select array_agg(c ->> 'name') from jsonb_array_elements(public.list_customers() -> 'records') c),
   array['Beta Müşteri'], 'a member of another organization sees only that organization''s customers');
 select tests.reset_role();
 

@@ -59,6 +59,18 @@ describe("the local stack on PostgreSQL", () => {
     expect(timeout).toBe("0");
   });
 
+  it("passes JSON objects to jsonb parameters (lite encoded them twice on PostgreSQL)", async () => {
+    const { client } = await signedInClient(stack.url, "admin@demo.test");
+    const created = await rpc(client, "create_customer", { p_values: { name: "Jsonb Deneme", status: "active" } });
+    expect(created).toMatchObject({ success: true, record: { name: "Jsonb Deneme", status: "active" } });
+    expect(await rpc(client, "list_customers", { p_filters: { status: "active" }, p_search: "jsonb deneme" })).toMatchObject({ total: 1 });
+    const member = await createMember(stack.url);
+    expect(await rpc(client, "update_user_secure", { p_user_id: member.id, p_user_data: { first_name: "Yeni" } })).toMatchObject({
+      success: true,
+      user: { first_name: "Yeni" },
+    });
+  });
+
   it("provisions every organization's tables and keeps them equal to the template", async () => {
     const drift = await stack.backend.sql.query<{ slug: string; matches_template: boolean }>(
       "select slug, matches_template from private.tenant_schema_drift() order by slug",

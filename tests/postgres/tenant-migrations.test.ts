@@ -30,25 +30,27 @@ describe("applying a template change to every organization", () => {
   });
 
   it("goes on past a failing organization, then resumes it, one transaction each", async () => {
-    expect(await versions()).toEqual({ acme: { version: 1, failed: false }, demo: { version: 1, failed: false } });
+    const [{ latest }] = await sql`select private.latest_template_version() as latest`;
+    const next = latest + 1;
+    expect(await versions()).toEqual({ acme: { version: latest, failed: false }, demo: { version: latest, failed: false } });
     const [acme] = await sql`select schema_name from private.organizations where slug = 'acme'`;
     // Something in acme's schema that the next step will collide with.
     await sql.unsafe(`create table ${acme.schema_name}.deal_stages (id integer)`);
     await sql`insert into private.tenant_template_steps (version, description, ddl)
-              values (2, 'deal stages', 'create table deal_stages (id uuid primary key default gen_random_uuid(), name text not null);')`;
+              values (${next}, 'deal stages', 'create table deal_stages (id uuid primary key default gen_random_uuid(), name text not null);')`;
 
     const first = await migrate();
     expect(first.migrated).toBe(1);
     expect(first.failed).toEqual([{ organizationId: expect.any(String), error: expect.stringContaining("deal_stages") }]);
-    expect(await versions()).toEqual({ acme: { version: 1, failed: true }, demo: { version: 2, failed: false } });
+    expect(await versions()).toEqual({ acme: { version: latest, failed: true }, demo: { version: next, failed: false } });
 
     await sql.unsafe(`drop table ${acme.schema_name}.deal_stages`);
     expect(await migrate()).toEqual({ migrated: 1, failed: [] });
-    expect(await versions()).toEqual({ acme: { version: 2, failed: false }, demo: { version: 2, failed: false } });
+    expect(await versions()).toEqual({ acme: { version: next, failed: false }, demo: { version: next, failed: false } });
 
-    const [{ applied }] = await sql`select count(*)::int as applied from private.tenant_migrations where version = 2`;
+    const [{ applied }] = await sql`select count(*)::int as applied from private.tenant_migrations where version = ${next}`;
     expect(await migrate()).toEqual({ migrated: 0, failed: [] });
-    const [{ again }] = await sql`select count(*)::int as again from private.tenant_migrations where version = 2`;
+    const [{ again }] = await sql`select count(*)::int as again from private.tenant_migrations where version = ${next}`;
     expect([applied, again]).toEqual([2, 2]);
 
     const drift = await sql`select slug, matches_template from private.tenant_schema_drift() order by slug`;
@@ -57,5 +59,31 @@ describe("applying a template change to every organization", () => {
       ["demo", true],
     ]);
     expect(await sql`select * from private.tenant_security_findings()`).toHaveLength(0);
+  });
+
+  it("brings an organization provisioned before template v2 (customers' fields, field history) up to date", async () => {
+    // An organization as it stood before v2 shipped: only step 1 applied to its schema.
+    const [older] = await sql`insert into private.organizations (slug, name) values ('older', 'Eski A.Ş.') returning id, schema_name`;
+    const [{ ddl }] = await sql`select ddl from private.tenant_template_steps where version = 1`;
+    await sql.begin(async (tx) => {
+      await tx.unsafe(`create schema "${older.schema_name}"; set local search_path = "${older.schema_name}", pg_catalog;`);
+      await tx.unsafe(ddl);
+      await tx.unsafe(`select private.seal_tenant_schema('${older.schema_name}')`);
+      await tx`update private.organizations set template_version = 1 where id = ${older.id}`;
+    });
+    const columns = () =>
+      sql`select column_name from information_schema.columns
+           where table_schema = ${older.schema_name} and table_name = 'customers' order by column_name`;
+    expect((await columns()).map((row) => row.column_name)).not.toContain("tax_number");
+
+    expect(await migrate()).toEqual({ migrated: 1, failed: [] });
+    const [{ version, latest }] = await sql`select template_version as version, private.latest_template_version() as latest
+                                              from private.organizations where id = ${older.id}`;
+    expect(version).toBe(latest);
+    expect((await columns()).map((row) => row.column_name)).toEqual(expect.arrayContaining(["tax_number", "status", "tags", "search_text"]));
+    const [{ history }] = await sql`select to_regclass(${`${older.schema_name}.field_history`})::text as history`;
+    expect(history).not.toBeNull();
+    const [drift] = await sql`select matches_template from private.tenant_schema_drift() where slug = 'older'`;
+    expect(drift.matches_template).toBe(true);
   });
 });

@@ -16,14 +16,19 @@ const customerRowSchema = z.object({
 });
 export type CustomerRow = z.infer<typeof customerRowSchema>;
 
-const customerPageSchema = z.object({
-  success: z.literal(true),
-  /** all: every customer of the organization; own: only the caller's. */
-  scope: z.enum(["all", "own"]),
-  total: z.number().int().nonnegative(),
-  customers: z.array(customerRowSchema),
-});
-export type CustomerPage = z.infer<typeof customerPageSchema>;
+/** The record engine's list answer (private.record_list), as this page reads it. */
+const customerPageSchema = z
+  .object({
+    success: z.literal(true),
+    /** all: every customer of the organization; own: only the caller's. */
+    scope: z.enum(["all", "own"]),
+    /** Exact up to 10,000 matches; beyond, total_exact is false and total stays 10,000. */
+    total: z.number().int().nonnegative(),
+    total_exact: z.boolean(),
+    records: z.array(customerRowSchema),
+  })
+  .transform(({ records, ...page }) => ({ ...page, customers: records }));
+export type CustomerPage = z.output<typeof customerPageSchema>;
 
 async function listCustomers(args: CustomerListArgs): Promise<CustomerPage> {
   const { data, error } = await supabase.rpc("list_customers", args);
