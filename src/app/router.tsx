@@ -1,22 +1,14 @@
-import { lazy, Suspense, type ComponentType } from "react";
+import { lazy, Suspense } from "react";
 import { createBrowserRouter, Navigate, Outlet, type RouteObject } from "react-router-dom";
 import { ErrorScreen } from "@/components/ErrorScreen.tsx";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
 import { RequireAuth } from "@/features/auth/components/RequireAuth.tsx";
-import type { ModuleKey } from "./shell/navigation.ts";
+import { lazyPage } from "@/lib/lazy-page.ts";
+import { salesPages, type SalesPage, type SalesPageKey } from "@/modules/registry.ts";
 import { hiddenOrganizationManagerPath } from "./paths.ts";
 // The login page is the first screen of nearly every visit: it comes with the entry chunk
 // rather than as a second round trip; every other page loads on demand.
 import { LoginPage } from "@/features/auth/routes/LoginPage.tsx";
-
-/**
- * A page loaded on demand: each becomes its own chunk, so the first screen (/login) downloads
- * neither the main layout nor the admin pages. While it loads, the nearest Suspense shows
- * 'Yükleniyor...'; if it cannot load, the route's error element shows the error screen.
- */
-function lazyPage<Module>(load: () => Promise<Module>, name: keyof Module) {
-  return lazy(async () => ({ default: (await load())[name] as ComponentType }));
-}
 
 const TermsPage = lazyPage(() => import("@/features/auth/routes/TermsPage.tsx"), "TermsPage");
 const SelectOrganizationPage = lazyPage(
@@ -27,24 +19,9 @@ const AppLayout = lazyPage(() => import("./shell/AppLayout.tsx"), "AppLayout");
 const HomePage = lazyPage(() => import("@/features/home/routes/HomePage.tsx"), "HomePage");
 const ProfilePage = lazyPage(() => import("@/features/profile/routes/ProfilePage.tsx"), "ProfilePage");
 
-const CustomersPage = lazyPage(() => import("@/features/customers/routes/CustomersPage.tsx"), "CustomersPage");
-const CustomerDetailPage = lazyPage(
-  () => import("@/features/customers/routes/CustomerDetailPage.tsx"),
-  "CustomerDetailPage",
-);
-const ContactsPage = lazyPage(() => import("@/features/contacts/routes/ContactsPage.tsx"), "ContactsPage");
-const ContactDetailPage = lazyPage(() => import("@/features/contacts/routes/ContactDetailPage.tsx"), "ContactDetailPage");
-const DealsPage = lazyPage(() => import("@/features/deals/routes/DealsPage.tsx"), "DealsPage");
-const DealDetailPage = lazyPage(() => import("@/features/deals/routes/DealDetailPage.tsx"), "DealDetailPage");
-const QuotesPage = lazyPage(() => import("@/features/quotes/routes/QuotesPage.tsx"), "QuotesPage");
-const ContractsPage = lazyPage(() => import("@/features/contracts/routes/ContractsPage.tsx"), "ContractsPage");
-const DocumentsPage = lazyPage(() => import("@/features/documents/routes/DocumentsPage.tsx"), "DocumentsPage");
-const TasksPage = lazyPage(() => import("@/features/tasks/routes/TasksPage.tsx"), "TasksPage");
-const ImportExportPage = lazyPage(() => import("@/features/import-export/routes/ImportExportPage.tsx"), "ImportExportPage");
-
 // A module's pages open only for a role that may view it (it takes the module as a prop).
 const RequireModule = lazy(async () => ({
-  default: (await import("@/features/permissions/components/RequireModule.tsx")).RequireModule,
+  default: (await import("@/modules/RequireModule.tsx")).RequireModule,
 }));
 const RequireAdmin = lazyPage(() => import("@/features/admin/components/RequireAdmin.tsx"), "RequireAdmin");
 const RequireSuperAdmin = lazyPage(() => import("@/features/admin/components/RequireAdmin.tsx"), "RequireSuperAdmin");
@@ -82,9 +59,11 @@ function RootLayout() {
   );
 }
 
-/** One module's pages behind its permission check. */
-function moduleRoutes(module: ModuleKey, children: RouteObject[]): RouteObject {
-  return { element: <RequireModule module={module} />, children };
+/** A sales page's routes (its list, and its records' pages if it has them) behind its permission check. */
+function salesPageRoutes({ key, path, list: List, detail: Detail }: SalesPage<SalesPageKey>): RouteObject {
+  const children: RouteObject[] = [{ path, element: <List /> }];
+  if (Detail) children.push({ path: `${path}/:id`, element: <Detail /> });
+  return { element: <RequireModule module={key} />, children };
 }
 
 /** Admin group (spec §2): admins and super admins; two pages for super admins only. */
@@ -134,23 +113,7 @@ export const routes: RouteObject[] = [
                 errorElement: <ErrorScreen embedded />,
                 children: [
                   { index: true, element: <HomePage /> },
-                  moduleRoutes("customers", [
-                    { path: "/customers", element: <CustomersPage /> },
-                    { path: "/customers/:id", element: <CustomerDetailPage /> },
-                  ]),
-                  moduleRoutes("contacts", [
-                    { path: "/contacts", element: <ContactsPage /> },
-                    { path: "/contacts/:id", element: <ContactDetailPage /> },
-                  ]),
-                  moduleRoutes("deals", [
-                    { path: "/deals", element: <DealsPage /> },
-                    { path: "/deals/:id", element: <DealDetailPage /> },
-                  ]),
-                  moduleRoutes("quotes", [{ path: "/quotes", element: <QuotesPage /> }]),
-                  moduleRoutes("contracts", [{ path: "/contracts", element: <ContractsPage /> }]),
-                  moduleRoutes("documents", [{ path: "/documents", element: <DocumentsPage /> }]),
-                  moduleRoutes("tasks", [{ path: "/tasks", element: <TasksPage /> }]),
-                  moduleRoutes("importExport", [{ path: "/import-export", element: <ImportExportPage /> }]),
+                  ...salesPages.map(salesPageRoutes),
                   { path: "/profile", element: <ProfilePage /> },
                   adminRoutes,
                 ],

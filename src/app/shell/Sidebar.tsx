@@ -1,5 +1,5 @@
 import { AppShell, Image, NavLink, ScrollArea, Skeleton, Stack, Text } from "@mantine/core";
-import { IconLayoutDashboard, IconShieldLock, type Icon } from "@tabler/icons-react";
+import { IconHome, IconLayoutDashboard, IconShieldLock, type Icon } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router-dom";
@@ -8,8 +8,9 @@ import { useSignedInSession } from "@/session/session-context.ts";
 import { useAccess } from "@/features/admin/api/use-access.ts";
 import { visibleAdminSections } from "@/features/admin/sections.ts";
 import { useOrganizationLogo } from "@/session/organization-logo.ts";
-import { usePermittedModules } from "@/features/permissions/api/use-permitted-modules.ts";
-import { homeNavigation, isCurrentPath, moduleNavigation } from "./navigation.ts";
+import { salesPages } from "@/modules/registry.ts";
+import { usePermittedModules } from "@/modules/use-permitted-modules.ts";
+import { isCurrentPath } from "./navigation.ts";
 import { UserMenu } from "./UserMenu.tsx";
 
 interface Props {
@@ -64,12 +65,12 @@ export function Sidebar({ onNavigate }: Props) {
 
       <AppShell.Section grow component={ScrollArea} px="xs" py="sm">
         <Stack gap={2}>
-          {link(homeNavigation.path, t("nav.home"), homeNavigation.icon)}
+          {link("/", t("nav.home"), IconHome)}
           <Text component="h2" size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" pt="md" pb={4}>
             {t("nav.modules")}
           </Text>
           {permitted.pending
-            ? moduleNavigation.map(({ key }) => <Skeleton key={key} height={36} radius="sm" aria-hidden />)
+            ? salesPages.map(({ key }) => <Skeleton key={key} height={36} radius="sm" aria-hidden />)
             : permitted.modules.map(({ key, path, icon }) => link(path, t(`modules.${key}.title`), icon))}
 
           {access.status === "ready" && access.admin && (

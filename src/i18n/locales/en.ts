@@ -777,15 +777,6 @@ export const en: Catalogue = {
       export: "Export",
       import: "Import",
     },
-    modules: {
-      customers: "Customers",
-      contacts: "Contacts",
-      deals: "Deals",
-      quotes: "Quotes",
-      contracts: "Contracts",
-      documents: "Documents",
-      tasks: "Tasks",
-    },
     newRole: {
       open: "New Role",
       title: "New Role",

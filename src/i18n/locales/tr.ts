@@ -780,15 +780,6 @@ export const tr = {
       export: "Dışa aktarma",
       import: "İçe aktarma",
     },
-    modules: {
-      customers: "Müşteriler",
-      contacts: "Kişiler",
-      deals: "Fırsatlar",
-      quotes: "Teklifler",
-      contracts: "Sözleşmeler",
-      documents: "Belgeler",
-      tasks: "Görevler",
-    },
     newRole: {
       open: "Yeni Rol",
       title: "Yeni Rol",

@@ -64,8 +64,6 @@ export function RolesPage() {
               key={`${selected.key}:${selected.name}:${JSON.stringify(selected.permissions)}`}
               role={selected}
               save={save}
-              modules={roles.data.modules}
-              actions={roles.data.actions}
               onDelete={setDeleting}
             />
           </Grid.Col>

@@ -7,7 +7,7 @@ import { ListPagination } from "@/components/ListPagination.tsx";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
 import { SearchField } from "@/components/SearchField.tsx";
 import { RpcError } from "@/lib/rpc.ts";
-import { ModuleDenied } from "@/features/permissions/components/RequireModule.tsx";
+import { ModuleDenied } from "@/modules/RequireModule.tsx";
 import { useCustomerList } from "../api/customers.ts";
 import { CustomersTable } from "../components/CustomersTable.tsx";
 import { customerPageCount, initialCustomerListState, sortCustomersBy, type CustomerListState } from "../utils/list-params.ts";

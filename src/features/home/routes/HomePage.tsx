@@ -5,7 +5,7 @@ import { LoadingScreen } from "@/components/LoadingScreen.tsx";
 import { useCurrentUserContext } from "@/session/current-user-context.ts";
 import { useSignedInSession } from "@/session/session-context.ts";
 import { displayName } from "@/lib/display-name.ts";
-import { usePermittedModules } from "@/features/permissions/api/use-permitted-modules.ts";
+import { usePermittedModules } from "@/modules/use-permitted-modules.ts";
 import { LoadError } from "@/components/LoadError.tsx";
 
 /** The signed-in home: a greeting and the way into each module. */

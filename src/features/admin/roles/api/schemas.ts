@@ -16,11 +16,9 @@ export const roleSchema = z.object({
 });
 export type Role = z.infer<typeof roleSchema>;
 
-/** `get_roles`: the modules and actions of the matrix and the organization's roles. */
+/** `get_roles`: the organization's roles (the matrix's modules and actions come from the module registry). */
 export const rolesAnswerSchema = z.object({
   success: z.literal(true),
-  modules: z.array(z.string()),
-  actions: z.array(z.string()),
   roles: z.array(roleSchema),
 });
 export type RolesAnswer = z.infer<typeof rolesAnswerSchema>;

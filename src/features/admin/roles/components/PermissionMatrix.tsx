@@ -1,23 +1,21 @@
 import { NativeSelect, Table } from "@mantine/core";
-import type { ParseKeys } from "i18next";
 import { useTranslation } from "react-i18next";
+import { moduleActions, modules, type ModuleAction, type ModuleKey } from "@/modules/registry.ts";
 import { cellScopes, type CellScope, type Matrix } from "../utils/matrix.ts";
 
 interface Props {
   /** The table's accessible name. */
   label: string;
-  modules: readonly string[];
-  actions: readonly string[];
   matrix: Matrix;
   readOnly: boolean;
   onChange: (module: string, action: string, scope: CellScope) => void;
 }
 
-/** Rows are modules, columns actions; each cell says none, own records or all records. */
-export function PermissionMatrix({ label, modules, actions, matrix, readOnly, onChange }: Props) {
+/** Rows are the registry's modules, columns its actions; each cell says none, own records or all records. */
+export function PermissionMatrix({ label, matrix, readOnly, onChange }: Props) {
   const { t } = useTranslation();
-  const moduleLabel = (module: string) => t(`adminRoles.modules.${module}` as ParseKeys, { defaultValue: module });
-  const actionLabel = (action: string) => t(`adminRoles.actions.${action}` as ParseKeys, { defaultValue: action });
+  const moduleLabel = (module: ModuleKey) => t(`modules.${module}.title`);
+  const actionLabel = (action: ModuleAction) => t(`adminRoles.actions.${action}`);
   const scopeOptions = cellScopes.map((scope) => ({ value: scope, label: t(`adminRoles.scopes.${scope}`) }));
 
   return (
@@ -26,7 +24,7 @@ export function PermissionMatrix({ label, modules, actions, matrix, readOnly, on
         <Table.Thead>
           <Table.Tr>
             <Table.Th scope="col">{t("adminRoles.matrix.module")}</Table.Th>
-            {actions.map((action) => (
+            {moduleActions.map((action) => (
               <Table.Th key={action} scope="col">
                 {actionLabel(action)}
               </Table.Th>
@@ -34,10 +32,10 @@ export function PermissionMatrix({ label, modules, actions, matrix, readOnly, on
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {modules.map((module) => (
+          {modules.map(({ key: module }) => (
             <Table.Tr key={module}>
               <Table.Th scope="row">{moduleLabel(module)}</Table.Th>
-              {actions.map((action) => (
+              {moduleActions.map((action) => (
                 <Table.Td key={action}>
                   <NativeSelect
                     size="xs"

@@ -1,6 +1,7 @@
 import { Alert, Badge, Button, Group, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { moduleActions, modules } from "@/modules/registry.ts";
 import type { useSaveRole } from "../api/roles.ts";
 import { roleNameSchema, type Role } from "../api/schemas.ts";
 import {
@@ -16,20 +17,23 @@ import { roleError } from "../utils/role-errors.ts";
 import { notifyFailure, notifySuccess } from "./notify.ts";
 import { PermissionMatrix } from "./PermissionMatrix.tsx";
 
+/** The matrix's rows: every module of the registry. */
+const moduleKeys = modules.map(({ key }) => key);
+
 interface Props {
   role: Role;
-  modules: readonly string[];
-  actions: readonly string[];
   /** Lives in the page, so its callbacks still run when the saved role remounts this editor. */
   save: ReturnType<typeof useSaveRole>;
   onDelete: (role: Role) => void;
 }
 
 /** One role: its name and permission matrix (the admin role only shown). Mount it per role. */
-export function RoleEditor({ role, modules, actions, save, onDelete }: Props) {
+export function RoleEditor({ role, save, onDelete }: Props) {
   const { t } = useTranslation();
   const fixed = isFixedRole(role.key);
-  const saved = fixed ? uniformMatrix(modules, actions, "all") : matrixFromPermissions(modules, actions, role.permissions);
+  const saved = fixed
+    ? uniformMatrix(moduleKeys, moduleActions, "all")
+    : matrixFromPermissions(moduleKeys, moduleActions, role.permissions);
   const [matrix, setMatrix] = useState(saved);
   const [name, setName] = useState(role.name);
   const [nameError, setNameError] = useState<string | undefined>();
@@ -94,8 +98,6 @@ export function RoleEditor({ role, modules, actions, save, onDelete }: Props) {
 
       <PermissionMatrix
         label={t("adminRoles.matrix.label", { name: role.name })}
-        modules={modules}
-        actions={actions}
         matrix={matrix}
         readOnly={fixed}
         onChange={(module, action, cell) => setMatrix((current) => withCell(current, module, action, cell))}

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { transferKinds } from "@/modules/registry.ts";
 
 /** A member of the organization as `get_organization_users` lists them. */
 export const organizationUserSchema = z.object({
@@ -32,9 +33,6 @@ export type OrganizationUsers = z.infer<typeof organizationUsersSchema>;
 
 /** Any successful answer of the `admin-users` function ({success: true, message?, user?}). */
 export const adminUsersAnswerSchema = z.looseObject({ success: z.literal(true) });
-
-export const transferKinds = ["deals", "customers", "tasks", "contracts", "quotes", "templates"] as const;
-export type TransferKind = (typeof transferKinds)[number];
 
 /** `admin-transfer` analyze: how many records of each kind the user owns. */
 export const recordAnalysisSchema = z.object({

@@ -5,9 +5,10 @@ import { LoadingScreen } from "@/components/LoadingScreen.tsx";
 import { displayName } from "@/lib/display-name.ts";
 import { useTransferRecords } from "../api/mutations.ts";
 import { useRecordAnalysis, useTransferCandidates } from "../api/queries.ts";
-import { transferKinds, type OrganizationUser } from "../api/schemas.ts";
+import { transferKinds } from "@/modules/registry.ts";
+import type { OrganizationUser } from "../api/schemas.ts";
 import type { OrganizationScope } from "@/session/organization-scope.ts";
-import { anyKindChosen, defaultTransferOptions, type TransferOptions } from "../utils/transfer.ts";
+import { anyKindChosen, defaultTransferOptions, transferOptionsOf, type TransferOptions } from "../utils/transfer.ts";
 import { userAdminError } from "../utils/user-errors.ts";
 import { notifyFailure, notifySuccess } from "./notify.ts";
 
@@ -33,7 +34,7 @@ export function TransferRecordsModal({ scope, user, onClose }: Props) {
 
   const receiver = candidates.data?.find((candidate) => candidate.id === receiverId);
   const choose = (chosen: string[]) => {
-    setOptions(Object.fromEntries(transferKinds.map((kind) => [kind, chosen.includes(kind)])) as TransferOptions);
+    setOptions(transferOptionsOf(chosen));
     setConfirming(false);
   };
 

@@ -1,16 +1,14 @@
-import { transferKinds, type TransferKind } from "../api/schemas.ts";
+import { initialTransferKinds, transferKinds, type TransferKind } from "@/modules/registry.ts";
 
 export type TransferOptions = Record<TransferKind, boolean>;
 
+/** The options with exactly the given kinds chosen. */
+export function transferOptionsOf(chosen: readonly string[]): TransferOptions {
+  return Object.fromEntries(transferKinds.map((kind) => [kind, chosen.includes(kind)])) as TransferOptions;
+}
+
 /** Spec section 9: deals, customers and tasks on; contracts, quotes and templates off. */
-export const defaultTransferOptions: TransferOptions = {
-  deals: true,
-  customers: true,
-  tasks: true,
-  contracts: false,
-  quotes: false,
-  templates: false,
-};
+export const defaultTransferOptions = transferOptionsOf(initialTransferKinds);
 
 /** The `admin-transfer` request that moves the chosen kinds from one user to another. */
 export function transferRequest(fromUserId: string, toUserId: string, options: TransferOptions) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canOpenModule } from "./module-access.ts";
+import { canOpenModule } from "./access.ts";
 
 describe("canOpenModule", () => {
   it("opens a module the role may view, whether all or own records", () => {

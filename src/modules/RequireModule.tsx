@@ -3,16 +3,16 @@ import { IconLock } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { Link, Outlet } from "react-router-dom";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
-import type { ModuleKey } from "@/app/shell/navigation.ts";
-import { useMyPermissions } from "../api/permissions.ts";
-import { canOpenModule } from "../utils/module-access.ts";
+import { useMyPermissions } from "./permissions.ts";
+import { canOpenModule } from "./access.ts";
+import type { SalesPageKey } from "./registry.ts";
 import { LoadError } from "@/components/LoadError.tsx";
 
 /**
  * Layout route of one module's pages: renders them when the role may open the module and
  * says so plainly when it may not. Navigation only: the module's RPCs refuse again.
  */
-export function RequireModule({ module }: { module: ModuleKey }) {
+export function RequireModule({ module }: { module: SalesPageKey }) {
   const { t } = useTranslation();
   const permissions = useMyPermissions();
 
@@ -26,7 +26,7 @@ export function RequireModule({ module }: { module: ModuleKey }) {
   return <Outlet />;
 }
 
-export function ModuleDenied({ module }: { module: ModuleKey }) {
+export function ModuleDenied({ module }: { module: SalesPageKey }) {
   const { t } = useTranslation();
   return (
     <EmptyState icon={<IconLock size={28} aria-hidden />} withIndicatorBackground py="xl">

@@ -1,0 +1,115 @@
+import {
+  IconAddressBook,
+  IconBuilding,
+  IconChecklist,
+  IconContract,
+  IconFileInvoice,
+  IconFiles,
+  IconTargetArrow,
+  IconTransfer,
+  type Icon,
+} from "@tabler/icons-react";
+import { lazyPage, type LazyPage } from "@/lib/lazy-page.ts";
+
+/** What a role may be granted in every module: the roles matrix's columns, in order. */
+export const moduleActions = ["view", "create", "edit", "delete", "export", "import"] as const;
+export type ModuleAction = (typeof moduleActions)[number];
+
+/** A page of the sidebar's sales group. Its title and description are `modules.<key>.*` texts. */
+export interface SalesPage<Key extends string = string> {
+  key: Key;
+  /** The list page's path; a module with record pages also has `${path}/:id`. */
+  path: string;
+  icon: Icon;
+  list: LazyPage;
+  detail?: LazyPage;
+}
+
+const moduleList = [
+  {
+    key: "customers",
+    path: "/customers",
+    icon: IconBuilding,
+    list: lazyPage(() => import("@/features/customers/routes/CustomersPage.tsx"), "CustomersPage"),
+    detail: lazyPage(() => import("@/features/customers/routes/CustomerDetailPage.tsx"), "CustomerDetailPage"),
+  },
+  {
+    key: "contacts",
+    path: "/contacts",
+    icon: IconAddressBook,
+    list: lazyPage(() => import("@/features/contacts/routes/ContactsPage.tsx"), "ContactsPage"),
+    detail: lazyPage(() => import("@/features/contacts/routes/ContactDetailPage.tsx"), "ContactDetailPage"),
+  },
+  {
+    key: "deals",
+    path: "/deals",
+    icon: IconTargetArrow,
+    list: lazyPage(() => import("@/features/deals/routes/DealsPage.tsx"), "DealsPage"),
+    detail: lazyPage(() => import("@/features/deals/routes/DealDetailPage.tsx"), "DealDetailPage"),
+  },
+  {
+    key: "quotes",
+    path: "/quotes",
+    icon: IconFileInvoice,
+    list: lazyPage(() => import("@/features/quotes/routes/QuotesPage.tsx"), "QuotesPage"),
+  },
+  {
+    key: "contracts",
+    path: "/contracts",
+    icon: IconContract,
+    list: lazyPage(() => import("@/features/contracts/routes/ContractsPage.tsx"), "ContractsPage"),
+  },
+  {
+    key: "documents",
+    path: "/documents",
+    icon: IconFiles,
+    list: lazyPage(() => import("@/features/documents/routes/DocumentsPage.tsx"), "DocumentsPage"),
+  },
+  {
+    key: "tasks",
+    path: "/tasks",
+    icon: IconChecklist,
+    list: lazyPage(() => import("@/features/tasks/routes/TasksPage.tsx"), "TasksPage"),
+  },
+] as const satisfies readonly SalesPage[];
+
+/** A sales module, as the database's registry (private.modules) names it. */
+export type ModuleKey = (typeof moduleList)[number]["key"];
+
+/**
+ * The sales modules (spec §2) in sidebar order: the app's one list of them, mirroring
+ * private.modules. The router, the sidebar and home page, the module guard, the roles matrix,
+ * the import/export page and the transfer options derive from it; a new module is an entry
+ * here plus its feature folder.
+ */
+export const modules: readonly SalesPage<ModuleKey>[] = moduleList;
+
+/** The import/export page: it works across the modules, so it follows them in the sidebar. */
+export const importExportPage: SalesPage<"importExport"> = {
+  key: "importExport",
+  path: "/import-export",
+  icon: IconTransfer,
+  list: lazyPage(() => import("@/features/import-export/routes/ImportExportPage.tsx"), "ImportExportPage"),
+};
+
+export type SalesPageKey = ModuleKey | "importExport";
+
+/** The sidebar's sales group and the home page's cards: every module, then import/export. */
+export const salesPages: readonly SalesPage<SalesPageKey>[] = [...modules, importExportPage];
+
+/**
+ * What an admin's record transfer can move (spec §3), in the spec's order: a module's records
+ * (contacts go with their customers), or the document templates, which belong to no module.
+ */
+export const transferKinds = [
+  "deals",
+  "customers",
+  "tasks",
+  "contracts",
+  "quotes",
+  "templates",
+] as const satisfies readonly (ModuleKey | "templates")[];
+export type TransferKind = (typeof transferKinds)[number];
+
+/** The kinds a transfer starts with (spec §3); the others are chosen by hand. */
+export const initialTransferKinds: readonly TransferKind[] = ["deals", "customers", "tasks"];
