@@ -12,7 +12,7 @@ import { LoginPage } from "@/features/auth/routes/LoginPage.tsx";
 
 const TermsPage = lazyPage(() => import("@/features/auth/routes/TermsPage.tsx"), "TermsPage");
 const SelectOrganizationPage = lazyPage(
-  () => import("@/features/organizations/routes/SelectOrganizationPage.tsx"),
+  () => import("@/features/auth/routes/SelectOrganizationPage.tsx"),
   "SelectOrganizationPage",
 );
 const AppLayout = lazyPage(() => import("./shell/AppLayout.tsx"), "AppLayout");

@@ -2,10 +2,9 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { Alert, Button, Group, Modal, NativeSelect, PasswordInput, SimpleGrid, Stack, TextInput } from "@mantine/core";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { organizationRoleLabel } from "@/features/organizations/utils/role-label.ts";
+import { organizationRoleLabel, organizationRoles } from "@/lib/organization-roles.ts";
 import { useUserAction } from "../api/mutations.ts";
 import type { OrganizationScope } from "@/session/organization-scope.ts";
-import { organizationRoles } from "../utils/list-params.ts";
 import { userAdminError } from "../utils/user-errors.ts";
 import {
   createUserRequest,

@@ -1,15 +1,8 @@
 import { CloseButton, Group, NativeSelect, TextInput } from "@mantine/core";
 import { IconSearch } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
-import { organizationRoleLabel } from "@/features/organizations/utils/role-label.ts";
-import {
-  isOrganizationRole,
-  isUserStatus,
-  organizationRoles,
-  userStatuses,
-  type OrganizationRole,
-  type UserStatus,
-} from "../utils/list-params.ts";
+import { isOrganizationRole, organizationRoleLabel, organizationRoles, type OrganizationRole } from "@/lib/organization-roles.ts";
+import { isUserStatus, userStatuses, type UserStatus } from "../utils/list-params.ts";
 
 interface Props {
   search: string;

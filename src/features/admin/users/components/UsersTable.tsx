@@ -12,7 +12,7 @@ import {
 import { useTranslation } from "react-i18next";
 import { SortableHeader } from "@/components/SortableHeader.tsx";
 import { displayName } from "@/lib/display-name.ts";
-import { organizationRoleLabel } from "@/features/organizations/utils/role-label.ts";
+import { organizationRoleLabel } from "@/lib/organization-roles.ts";
 import { formatDateTime } from "@/lib/format.ts";
 import type { OrganizationUser } from "../api/schemas.ts";
 import type { SortKey, UserListState } from "../utils/list-params.ts";

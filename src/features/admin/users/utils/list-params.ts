@@ -1,11 +1,8 @@
 /** The list's state on screen and what it asks `get_organization_users` for. */
 import { pageCountOf, pageOffset, sortedBy, type SortedPage } from "@/lib/list-state.ts";
+import type { OrganizationRole } from "@/lib/organization-roles.ts";
 import type { OrganizationScope } from "@/session/organization-scope.ts";
 import { queryKeys } from "@/session/query-keys.ts";
-
-/** Membership roles an admin can give (labels: organizations.roles.*). */
-export const organizationRoles = ["admin", "manager", "sales", "user", "viewer"] as const;
-export type OrganizationRole = (typeof organizationRoles)[number];
 
 export const userStatuses = ["active", "inactive", "locked"] as const;
 export type UserStatus = (typeof userStatuses)[number];
@@ -66,10 +63,6 @@ export function withFilter(state: UserListState, change: Partial<Pick<UserListSt
 
 export function pageCount(total: number): number {
   return pageCountOf(total, PAGE_SIZE);
-}
-
-export function isOrganizationRole(value: string | null): value is OrganizationRole {
-  return organizationRoles.includes(value as OrganizationRole);
 }
 
 export function isUserStatus(value: string | null): value is UserStatus {

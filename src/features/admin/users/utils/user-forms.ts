@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { fitsPasswordBytes, MIN_PASSWORD_LENGTH } from "@/lib/password-rules.ts";
 import type { OrganizationUser } from "../api/schemas.ts";
-import { organizationRoles } from "./list-params.ts";
+import { organizationRoles } from "@/lib/organization-roles.ts";
 
 /**
  * The forms' rules: the database's own (spec section 5), checked first in the browser with

@@ -3,7 +3,7 @@ import { writeCurrentOrganization } from "@/lib/browser-storage.ts";
 import { parseRpcResult } from "@/lib/rpc.ts";
 import { supabase } from "@/lib/supabase.ts";
 import { queryKeys } from "@/session/query-keys.ts";
-import { boundOrganizationSchema } from "./schemas.ts";
+import { boundOrganizationSchema } from "./organization-schemas.ts";
 
 /**
  * Binds this Auth session to the organization, once (the database refuses a later switch

@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from "@tanstack/react-query";
 import { parseRpcResult } from "@/lib/rpc.ts";
 import { supabase } from "@/lib/supabase.ts";
 import { queryKeys } from "@/session/query-keys.ts";
-import { myOrganizationsSchema, type MyOrganizations } from "./schemas.ts";
+import { myOrganizationsSchema, type MyOrganizations } from "./organization-schemas.ts";
 
 async function getMyOrganizations(): Promise<MyOrganizations> {
   const { data, error } = await supabase.rpc("get_my_organizations");

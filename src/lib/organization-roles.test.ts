@@ -1,6 +1,6 @@
 import type { TFunction } from "i18next";
 import { describe, expect, it } from "vitest";
-import { organizationRoleLabel } from "./role-label.ts";
+import { organizationRoleLabel } from "./organization-roles.ts";
 
 const t = ((key: string) => `<${key}>`) as unknown as TFunction;
 

@@ -5,12 +5,12 @@ import { Navigate, useLocation, useNavigate } from "react-router-dom";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
 import { useSignOut } from "@/session/use-sign-out.ts";
 import { useSession } from "@/session/session-context.ts";
-import { signInErrorMessage } from "@/features/auth/utils/sign-in-error.ts";
+import { signInErrorMessage } from "../utils/sign-in-error.ts";
 import { returnPath, returnState } from "@/session/return-to.ts";
 import { useBindOrganization } from "../api/bind-organization.ts";
 import { useMyOrganizations } from "../api/get-my-organizations.ts";
-import type { MyOrganizations } from "../api/schemas.ts";
-import { organizationRoleLabel } from "../utils/role-label.ts";
+import type { MyOrganizations } from "../api/organization-schemas.ts";
+import { organizationRoleLabel } from "@/lib/organization-roles.ts";
 
 /**
  * /select-organization (spec section 2): a signed-in user whose session has no organization yet
