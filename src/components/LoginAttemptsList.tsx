@@ -2,15 +2,10 @@ import { Badge, Table, Text } from "@mantine/core";
 import type { UseQueryResult } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { formatDateTime } from "@/lib/format.ts";
+import type { LoginAttempt } from "@/lib/login-attempts.ts";
 import { LoadingScreen } from "./LoadingScreen.tsx";
 import { LoadError } from "./LoadError.tsx";
 
-export interface LoginAttempt {
-  created_at: string;
-  success: boolean;
-  failure_reason: string | null;
-  source?: string | null;
-}
 
 const failureReasons = [
   "invalid_credentials",

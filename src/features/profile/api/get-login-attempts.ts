@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from "@tanstack/react-query";
 import { parseRpcResult } from "@/lib/rpc.ts";
 import { supabase } from "@/lib/supabase.ts";
 import { queryKeys } from "@/session/query-keys.ts";
-import { loginAttemptsSchema, type LoginAttempt } from "./schemas.ts";
+import { loginAttemptsSchema, type LoginAttempt } from "@/lib/login-attempts.ts";
 
 async function getLoginAttempts(): Promise<LoginAttempt[]> {
   // Without arguments: the caller's own attempts, the 20 newest (spec §9).

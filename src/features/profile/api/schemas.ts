@@ -10,21 +10,5 @@ export const updatedProfileSchema = z.object({
   }),
 });
 
-export const loginAttemptSchema = z.object({
-  email: z.string(),
-  success: z.boolean(),
-  failure_reason: z.string().nullable(),
-  source: z.string().nullable(),
-  created_at: z.string().min(1),
-});
-
-/** Answer of `get_login_attempts`: the caller's own attempts, newest first. */
-export const loginAttemptsSchema = z.object({
-  success: z.literal(true),
-  attempts: z.array(loginAttemptSchema),
-});
-
-export type LoginAttempt = z.infer<typeof loginAttemptSchema>;
-
 /** Answer of `change_my_password` when the password was changed. */
 export const passwordChangedSchema = z.looseObject({ success: z.literal(true) });

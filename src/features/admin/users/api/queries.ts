@@ -2,7 +2,7 @@ import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query"
 import { invokePrivileged } from "@/lib/privileged-functions.ts";
 import { parseRpcResult } from "@/lib/rpc.ts";
 import { supabase } from "@/lib/supabase.ts";
-import { loginAttemptsSchema } from "@/features/profile/api/schemas.ts";
+import { loginAttemptsSchema } from "@/lib/login-attempts.ts";
 import { adminUserKeys, userListArgs, type UserListArgs, type UserListState } from "../utils/list-params.ts";
 import {
   organizationUsersSchema,
