@@ -1,5 +1,6 @@
 import { FunctionsHttpError } from "@supabase/supabase-js";
 import { z } from "zod";
+import { rpc } from "./call-rpc.ts";
 import { readRequestToken, writeRequestToken, type StoredRequestToken } from "./browser-storage.ts";
 import { parseRpcResult, RpcError } from "./rpc.ts";
 import { supabase } from "./supabase.ts";
@@ -17,9 +18,7 @@ const issuedSchema = z.object({ success: z.literal(true), token: z.string().min(
 
 /** A new token from the database, bound to this Auth session (32 random bytes, valid 1 hour). */
 async function issueRequestToken(): Promise<StoredRequestToken> {
-  const { data, error } = await supabase.rpc("issue_request_token");
-  if (error) throw error;
-  const issued = parseRpcResult(issuedSchema, data);
+  const issued = await rpc("issue_request_token", {}, issuedSchema);
   const token = { token: issued.token, expiresAt: Date.parse(issued.expires_at), enabled: true };
   writeRequestToken(token);
   return token;

@@ -1,7 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { z } from "zod";
-import { parseRpcResult } from "@/lib/rpc.ts";
-import { supabase } from "@/lib/supabase.ts";
+import { rpc } from "@/lib/call-rpc.ts";
 import { queryKeys } from "@/session/query-keys.ts";
 import { useSignedInSession } from "@/session/session-context.ts";
 
@@ -17,9 +16,7 @@ export const myPermissionsSchema = z.object({
 export type MyPermissions = z.infer<typeof myPermissionsSchema>;
 
 async function getMyPermissions(): Promise<MyPermissions> {
-  const { data, error } = await supabase.rpc("get_my_permissions");
-  if (error) throw error;
-  return parseRpcResult(myPermissionsSchema, data);
+  return rpc("get_my_permissions", {}, myPermissionsSchema);
 }
 
 /**

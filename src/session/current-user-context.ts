@@ -1,14 +1,11 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { parseRpcResult } from "@/lib/rpc.ts";
-import { supabase } from "@/lib/supabase.ts";
+import { rpc } from "@/lib/call-rpc.ts";
 import { queryKeys } from "./query-keys.ts";
 import { currentUserContextSchema, type CurrentUserContext } from "./schemas.ts";
 
 /** The signed-in user, the organization the session is bound to and the ones they may work in. */
 async function getCurrentUserContext(): Promise<CurrentUserContext> {
-  const { data, error } = await supabase.rpc("get_current_user_context");
-  if (error) throw error;
-  return parseRpcResult(currentUserContextSchema, data);
+  return rpc("get_current_user_context", {}, currentUserContextSchema);
 }
 
 /**

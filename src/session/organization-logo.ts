@@ -1,7 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { z } from "zod";
-import { parseRpcResult } from "@/lib/rpc.ts";
-import { supabase } from "@/lib/supabase.ts";
+import { rpc } from "@/lib/call-rpc.ts";
 import { queryKeys } from "./query-keys.ts";
 import { useSignedInSession } from "./session-context.ts";
 import { logoContentTypes } from "@/lib/logo-types.ts";
@@ -16,9 +15,7 @@ export function organizationLogoQueryOptions(userId: string) {
   return queryOptions({
     queryKey: queryKeys.organizationLogo(userId),
     queryFn: async () => {
-      const { data, error } = await supabase.rpc("get_organization_logo");
-      if (error) throw error;
-      const { logo } = parseRpcResult(organizationLogoSchema, data);
+      const { logo } = await rpc("get_organization_logo", {}, organizationLogoSchema);
       return logo ? `data:${logo.content_type};base64,${logo.data_base64}` : null;
     },
     // It changes rarely, and the settings page refreshes it when it does.

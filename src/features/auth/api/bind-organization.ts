@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { rpc } from "@/lib/call-rpc.ts";
 import { writeCurrentOrganization } from "@/lib/browser-storage.ts";
-import { parseRpcResult } from "@/lib/rpc.ts";
-import { supabase } from "@/lib/supabase.ts";
 import { queryKeys } from "@/session/query-keys.ts";
 import { boundOrganizationSchema } from "./organization-schemas.ts";
 
@@ -10,9 +9,7 @@ import { boundOrganizationSchema } from "./organization-schemas.ts";
  * with code organization_switch_disabled, spec section 2).
  */
 async function bindOrganization(organizationId: string) {
-  const { data, error } = await supabase.rpc("bind_session_organization", { p_organization_id: organizationId });
-  if (error) throw error;
-  const { organization } = parseRpcResult(boundOrganizationSchema, data);
+  const { organization } = await rpc("bind_session_organization", { p_organization_id: organizationId }, boundOrganizationSchema);
   writeCurrentOrganization(organization);
   return organization;
 }

@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
-import { parseRpcResult, RpcError } from "@/lib/rpc.ts";
-import { supabase } from "@/lib/supabase.ts";
+import { rpc } from "@/lib/call-rpc.ts";
+import { RpcError } from "@/lib/rpc.ts";
 import { useOrganizationScope } from "@/session/organization-scope.ts";
 import { queryKeys } from "@/session/query-keys.ts";
 import { customerKeys, customerListArgs, type CustomerListArgs, type CustomerListState } from "../utils/list-params.ts";
@@ -31,9 +31,7 @@ const customerPageSchema = z
 export type CustomerPage = z.output<typeof customerPageSchema>;
 
 async function listCustomers(args: CustomerListArgs): Promise<CustomerPage> {
-  const { data, error } = await supabase.rpc("list_customers", args);
-  if (error) throw error;
-  return parseRpcResult(customerPageSchema, data);
+  return rpc("list_customers", args, customerPageSchema);
 }
 
 /**

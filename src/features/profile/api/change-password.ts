@@ -1,6 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { parseRpcResult } from "@/lib/rpc.ts";
-import { supabase } from "@/lib/supabase.ts";
+import { rpc } from "@/lib/call-rpc.ts";
 import { loginAttemptsQueryOptions } from "./get-login-attempts.ts";
 import { passwordChangedSchema } from "./schemas.ts";
 
@@ -15,12 +14,8 @@ export interface PasswordChange {
  * and ends the user's other sessions. Throws RpcError with the refusal's code.
  */
 async function changePassword({ currentPassword, newPassword }: PasswordChange) {
-  const { data, error } = await supabase.rpc("change_my_password", {
-    p_current_password: currentPassword,
-    p_new_password: newPassword,
-  });
-  if (error) throw error;
-  parseRpcResult(passwordChangedSchema, data);
+  const args = { p_current_password: currentPassword, p_new_password: newPassword };
+  await rpc("change_my_password", args, passwordChangedSchema);
 }
 
 /** The password change, after which the user's login attempts (a wrong current password is one) reload. */

@@ -1,6 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { parseRpcResult } from "@/lib/rpc.ts";
-import { supabase } from "@/lib/supabase.ts";
+import { rpc } from "@/lib/call-rpc.ts";
 import { queryKeys } from "@/session/query-keys.ts";
 import { updatedProfileSchema } from "./schemas.ts";
 
@@ -10,9 +9,7 @@ export interface ProfileName {
 }
 
 async function updateMyProfile({ firstName, lastName }: ProfileName) {
-  const { data, error } = await supabase.rpc("update_my_profile", { p_first_name: firstName, p_last_name: lastName });
-  if (error) throw error;
-  return parseRpcResult(updatedProfileSchema, data).user;
+  return (await rpc("update_my_profile", { p_first_name: firstName, p_last_name: lastName }, updatedProfileSchema)).user;
 }
 
 /** Saves the signed-in user's own name; the sidebar and the greeting then show the new one. */

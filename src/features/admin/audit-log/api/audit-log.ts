@@ -1,6 +1,5 @@
 import { infiniteQueryOptions, useInfiniteQuery } from "@tanstack/react-query";
-import { parseRpcResult } from "@/lib/rpc.ts";
-import { supabase } from "@/lib/supabase.ts";
+import { rpc } from "@/lib/call-rpc.ts";
 import type { OrganizationScope } from "@/session/organization-scope.ts";
 import { queryKeys } from "@/session/query-keys.ts";
 import { AUDIT_LOG_PAGE_SIZE, nextBeforeId } from "../utils/paging.ts";
@@ -11,12 +10,8 @@ export const auditLogKeys = {
 };
 
 async function getAuditLogPage(beforeId: number | null): Promise<AuditEntry[]> {
-  const { data, error } = await supabase.rpc("get_audit_log", {
-    p_limit: AUDIT_LOG_PAGE_SIZE,
-    ...(beforeId === null ? {} : { p_before_id: beforeId }),
-  });
-  if (error) throw error;
-  return parseRpcResult(auditLogSchema, data).entries;
+  const args = { p_limit: AUDIT_LOG_PAGE_SIZE, ...(beforeId === null ? {} : { p_before_id: beforeId }) };
+  return (await rpc("get_audit_log", args, auditLogSchema)).entries;
 }
 
 export function auditLogQueryOptions(scope: OrganizationScope) {

@@ -1,6 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { parseRpcResult } from "@/lib/rpc.ts";
-import { supabase } from "@/lib/supabase.ts";
+import { rpc } from "@/lib/call-rpc.ts";
 import type { OrganizationScope } from "@/session/organization-scope.ts";
 import { queryKeys } from "@/session/query-keys.ts";
 import { organizationTablesSchema, provisionedTablesSchema, type OrganizationTables } from "./schemas.ts";
@@ -11,9 +10,7 @@ export const adminDatabaseKeys = {
 };
 
 async function getOrganizationTables(): Promise<OrganizationTables> {
-  const { data, error } = await supabase.rpc("get_organization_tables");
-  if (error) throw error;
-  return parseRpcResult(organizationTablesSchema, data);
+  return rpc("get_organization_tables", {}, organizationTablesSchema);
 }
 
 export function organizationTablesQueryOptions(scope: OrganizationScope) {
@@ -28,9 +25,7 @@ export function useOrganizationTables(scope: OrganizationScope) {
 }
 
 async function provisionTables(slug: string) {
-  const { data, error } = await supabase.rpc("create_organization_tables", { org_slug: slug });
-  if (error) throw error;
-  return parseRpcResult(provisionedTablesSchema, data);
+  return rpc("create_organization_tables", { org_slug: slug }, provisionedTablesSchema);
 }
 
 /** Provisions the missing tables or upgrades them to the latest template, then reads the view again. */

@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { rpc } from "@/lib/call-rpc.ts";
 import { invokePrivileged } from "@/lib/privileged-functions.ts";
 import { parseRpcResult } from "@/lib/rpc.ts";
-import { supabase } from "@/lib/supabase.ts";
 import { queryKeys } from "@/session/query-keys.ts";
 import { organizationListSchema, organizationWriteSchema, slugValidationSchema, type ManagedOrganization } from "./schemas.ts";
 
@@ -26,9 +26,7 @@ export function useManagedOrganizations(userId: string) {
 
 /** The database's verdict on a slug's form (not whether it is free). */
 async function validateSlug(slug: string): Promise<boolean> {
-  const { data, error } = await supabase.rpc("validate_organization_slug", { org_slug: slug });
-  if (error) throw error;
-  return parseRpcResult(slugValidationSchema, data).valid;
+  return (await rpc("validate_organization_slug", { org_slug: slug }, slugValidationSchema)).valid;
 }
 
 export function useSlugValidation(userId: string, slug: string, enabled: boolean) {

@@ -1,6 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { parseRpcResult } from "@/lib/rpc.ts";
-import { supabase } from "@/lib/supabase.ts";
+import { rpc } from "@/lib/call-rpc.ts";
 import type { OrganizationScope } from "@/session/organization-scope.ts";
 import { queryKeys } from "@/session/query-keys.ts";
 import { deleteRoleAnswerSchema, rolesAnswerSchema, saveRoleAnswerSchema, type Permissions } from "./schemas.ts";
@@ -12,11 +11,7 @@ export const adminRoleKeys = {
 export function rolesQueryOptions(scope: OrganizationScope) {
   return queryOptions({
     queryKey: adminRoleKeys.all(scope),
-    queryFn: async () => {
-      const { data, error } = await supabase.rpc("get_roles");
-      if (error) throw error;
-      return parseRpcResult(rolesAnswerSchema, data);
-    },
+    queryFn: () => rpc("get_roles", {}, rolesAnswerSchema),
   });
 }
 
@@ -34,11 +29,8 @@ export interface SaveRoleInput {
 export function useSaveRole(scope: OrganizationScope) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({ key, name, permissions }: SaveRoleInput) => {
-      const { data, error } = await supabase.rpc("save_role", { p_key: key, p_name: name, p_permissions: permissions });
-      if (error) throw error;
-      return parseRpcResult(saveRoleAnswerSchema, data).role;
-    },
+    mutationFn: async ({ key, name, permissions }: SaveRoleInput) =>
+      (await rpc("save_role", { p_key: key, p_name: name, p_permissions: permissions }, saveRoleAnswerSchema)).role,
     onSettled: () => queryClient.invalidateQueries({ queryKey: adminRoleKeys.all(scope) }),
   });
 }
@@ -46,11 +38,7 @@ export function useSaveRole(scope: OrganizationScope) {
 export function useDeleteRole(scope: OrganizationScope) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (key: string) => {
-      const { data, error } = await supabase.rpc("delete_role", { p_key: key });
-      if (error) throw error;
-      return parseRpcResult(deleteRoleAnswerSchema, data);
-    },
+    mutationFn: (key: string) => rpc("delete_role", { p_key: key }, deleteRoleAnswerSchema),
     onSettled: () => queryClient.invalidateQueries({ queryKey: adminRoleKeys.all(scope) }),
   });
 }

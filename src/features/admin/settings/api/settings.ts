@@ -1,10 +1,9 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { rpc } from "@/lib/call-rpc.ts";
 import type { LogoContentType } from "@/lib/logo-types.ts";
-import type { Json } from "@/types/database.types.ts";
-import { parseRpcResult } from "@/lib/rpc.ts";
-import { supabase } from "@/lib/supabase.ts";
 import type { OrganizationScope } from "@/session/organization-scope.ts";
 import { queryKeys } from "@/session/query-keys.ts";
+import type { Json } from "@/types/database.types.ts";
 import { settingsAnswerSchema, type OrganizationSettings } from "./schemas.ts";
 
 export const adminSettingsKeys = {
@@ -14,11 +13,7 @@ export const adminSettingsKeys = {
 export function settingsQueryOptions(scope: OrganizationScope) {
   return queryOptions({
     queryKey: adminSettingsKeys.all(scope),
-    queryFn: async () => {
-      const { data, error } = await supabase.rpc("get_organization_settings");
-      if (error) throw error;
-      return parseRpcResult(settingsAnswerSchema, data).settings;
-    },
+    queryFn: async () => (await rpc("get_organization_settings", {}, settingsAnswerSchema)).settings,
   });
 }
 
@@ -31,11 +26,8 @@ export function useUpdateSettings(scope: OrganizationScope) {
   const queryClient = useQueryClient();
   const key = adminSettingsKeys.all(scope);
   return useMutation({
-    mutationFn: async (changes: Partial<OrganizationSettings>) => {
-      const { data, error } = await supabase.rpc("update_organization_settings", { p_changes: changes as Json });
-      if (error) throw error;
-      return parseRpcResult(settingsAnswerSchema, data).settings;
-    },
+    mutationFn: async (changes: Partial<OrganizationSettings>) =>
+      (await rpc("update_organization_settings", { p_changes: changes as Json }, settingsAnswerSchema)).settings,
     onSuccess: (settings, changes) => {
       queryClient.setQueryData(key, settings);
       // The organization's name also shows in the shell.
@@ -53,12 +45,11 @@ export function useChangeLogo(scope: OrganizationScope) {
   const key = adminSettingsKeys.all(scope);
   return useMutation({
     mutationFn: async (change: LogoChange) => {
-      const { data, error } =
+      const answer =
         change.action === "set"
-          ? await supabase.rpc("set_organization_logo", { p_content_type: change.contentType, p_image_base64: change.base64 })
-          : await supabase.rpc("remove_organization_logo");
-      if (error) throw error;
-      return parseRpcResult(settingsAnswerSchema, data).settings;
+          ? await rpc("set_organization_logo", { p_content_type: change.contentType, p_image_base64: change.base64 }, settingsAnswerSchema)
+          : await rpc("remove_organization_logo", {}, settingsAnswerSchema);
+      return answer.settings;
     },
     onSuccess: (settings) => queryClient.setQueryData(key, settings),
     onSettled: () =>

@@ -1,8 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
+import { rpc } from "@/lib/call-rpc.ts";
 import { writeCurrentOrganization } from "@/lib/browser-storage.ts";
-import { parseRpcResult } from "@/lib/rpc.ts";
-import { supabase } from "@/lib/supabase.ts";
 import { queryKeys } from "@/session/query-keys.ts";
 
 /** Answer of `super_admin_switch_organization`. */
@@ -15,9 +14,7 @@ export type SwitchedOrganization = z.infer<typeof switchedOrganizationSchema>["o
 
 /** Re-binds this session to another organization on the server (audited in both organizations). */
 async function switchOrganization(organizationId: string) {
-  const { data, error } = await supabase.rpc("super_admin_switch_organization", { p_organization_id: organizationId });
-  if (error) throw error;
-  const { organization } = parseRpcResult(switchedOrganizationSchema, data);
+  const { organization } = await rpc("super_admin_switch_organization", { p_organization_id: organizationId }, switchedOrganizationSchema);
   writeCurrentOrganization(organization);
   return organization;
 }

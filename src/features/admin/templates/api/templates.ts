@@ -1,6 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { parseRpcResult } from "@/lib/rpc.ts";
-import { supabase } from "@/lib/supabase.ts";
+import { rpc } from "@/lib/call-rpc.ts";
 import type { OrganizationScope } from "@/session/organization-scope.ts";
 import { queryKeys } from "@/session/query-keys.ts";
 import { templateDeletedSchema, templateListSchema, templateSavedSchema, type DocumentTemplate, type TemplateKind } from "./schemas.ts";
@@ -10,9 +9,7 @@ export const templateKeys = {
 };
 
 async function listTemplates(): Promise<DocumentTemplate[]> {
-  const { data, error } = await supabase.rpc("list_document_templates");
-  if (error) throw error;
-  return parseRpcResult(templateListSchema, data).templates;
+  return (await rpc("list_document_templates", {}, templateListSchema)).templates;
 }
 
 export function documentTemplatesQueryOptions(scope: OrganizationScope) {
@@ -33,22 +30,19 @@ export interface TemplateInput {
 }
 
 async function saveTemplate(input: TemplateInput): Promise<string> {
-  const { data, error } = await supabase.rpc("save_document_template", {
+  const args = {
     // The generated types spell the nullable id as text; null asks for a new template.
     p_id: input.id as string,
     p_kind: input.kind,
     p_name: input.name,
     p_body: input.body,
     p_is_default: input.isDefault,
-  });
-  if (error) throw error;
-  return parseRpcResult(templateSavedSchema, data).id;
+  };
+  return (await rpc("save_document_template", args, templateSavedSchema)).id;
 }
 
 async function deleteTemplate(id: string): Promise<void> {
-  const { data, error } = await supabase.rpc("delete_document_template", { p_id: id });
-  if (error) throw error;
-  parseRpcResult(templateDeletedSchema, data);
+  await rpc("delete_document_template", { p_id: id }, templateDeletedSchema);
 }
 
 /** Whatever the outcome, the list is read again (a refusal can mean it is out of date). */

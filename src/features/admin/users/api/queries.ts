@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
+import { rpc } from "@/lib/call-rpc.ts";
 import { invokePrivileged } from "@/lib/privileged-functions.ts";
 import { parseRpcResult } from "@/lib/rpc.ts";
-import { supabase } from "@/lib/supabase.ts";
 import { loginAttemptsSchema } from "@/lib/login-attempts.ts";
 import { adminUserKeys, userListArgs, type UserListArgs, type UserListState } from "../utils/list-params.ts";
 import {
@@ -16,15 +16,14 @@ import type { OrganizationScope } from "@/session/organization-scope.ts";
 export const LOGIN_ATTEMPTS_LIMIT = 20;
 
 async function getOrganizationUsers(args: UserListArgs): Promise<OrganizationUsers> {
-  const { data, error } = await supabase.rpc("get_organization_users", {
+  const rpcArgs = {
     ...args,
     // The generated types spell optional text arguments as non-null.
     p_search: args.p_search ?? undefined,
     p_role: args.p_role ?? undefined,
     p_status: args.p_status ?? undefined,
-  });
-  if (error) throw error;
-  return parseRpcResult(organizationUsersSchema, data);
+  };
+  return rpc("get_organization_users", rpcArgs, organizationUsersSchema);
 }
 
 export function organizationUsersQueryOptions(scope: OrganizationScope, state: UserListState) {
@@ -44,11 +43,8 @@ export function useOrganizationUsers(scope: OrganizationScope, state: UserListSt
 export function useUserLoginAttempts(scope: OrganizationScope, userId: string) {
   return useQuery({
     queryKey: adminUserKeys.loginAttempts(scope, userId),
-    queryFn: async () => {
-      const { data, error } = await supabase.rpc("get_login_attempts", { p_user_id: userId, p_limit: LOGIN_ATTEMPTS_LIMIT });
-      if (error) throw error;
-      return parseRpcResult(loginAttemptsSchema, data).attempts;
-    },
+    queryFn: async () =>
+      (await rpc("get_login_attempts", { p_user_id: userId, p_limit: LOGIN_ATTEMPTS_LIMIT }, loginAttemptsSchema)).attempts,
   });
 }
 
