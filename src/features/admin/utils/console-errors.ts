@@ -1,4 +1,4 @@
-import { isLostConnection, RpcError } from "@/lib/rpc.ts";
+import { mapFailure } from "@/lib/errors.ts";
 
 /** Why an admin console call (database view, audit log, switcher) failed, as the screens word it. */
 export type ConsoleErrorReason =
@@ -19,6 +19,5 @@ const byCode: Record<string, ConsoleErrorReason> = {
 
 /** Maps a failed call to a reason the catalogue has a text for; raw errors never reach the screen. */
 export function consoleErrorReason(error: unknown): ConsoleErrorReason {
-  if (error instanceof RpcError) return (error.code !== undefined && byCode[error.code]) || "unknown";
-  return isLostConnection(error) ? "network" : "unknown";
+  return mapFailure(error, byCode, { network: "network", unknown: "unknown" });
 }

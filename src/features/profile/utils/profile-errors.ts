@@ -1,5 +1,6 @@
 import { passwordRefusalKey, type PasswordRuleKey } from "@/lib/password-rules.ts";
-import { isLostConnection, RpcError } from "@/lib/rpc.ts";
+import { mapFailure } from "@/lib/errors.ts";
+import { RpcError } from "@/lib/rpc.ts";
 
 export type PasswordChangeErrorKey =
   | "profile.password.errors.currentWrong"
@@ -22,15 +23,13 @@ export interface PasswordChangeError {
 export function passwordChangeError(error: unknown): PasswordChangeError {
   const newPasswordKey = passwordRefusalKey(error);
   if (newPasswordKey) return { field: "newPassword", key: newPasswordKey };
-  if (error instanceof RpcError) {
-    if (error.code === "invalid_credentials") return { field: "currentPassword", key: "profile.password.errors.currentWrong" };
-    const minutes = error.details.locked_minutes;
-    if (error.code === "account_locked" && typeof minutes === "number") {
-      return { key: "profile.password.errors.locked", values: { minutes } };
-    }
-    return { key: "profile.password.errors.unknown" };
-  }
-  return { key: isLostConnection(error) ? "profile.password.errors.network" : "profile.password.errors.unknown" };
+  const minutes = error instanceof RpcError && error.code === "account_locked" ? error.details.locked_minutes : undefined;
+  if (typeof minutes === "number") return { key: "profile.password.errors.locked", values: { minutes } };
+  return mapFailure<PasswordChangeError>(
+    error,
+    { invalid_credentials: { field: "currentPassword", key: "profile.password.errors.currentWrong" } },
+    { network: { key: "profile.password.errors.network" }, unknown: { key: "profile.password.errors.unknown" } },
+  );
 }
 
 export type ProfileNameErrorKey =
@@ -40,9 +39,9 @@ export type ProfileNameErrorKey =
 
 /** Maps a refused name change (`update_my_profile`'s codes) to a translated message. */
 export function profileNameError(error: unknown): ProfileNameErrorKey {
-  if (error instanceof RpcError) {
-    if (error.code === "first_name_required") return "profile.name.errors.firstNameRequired";
-    if (error.code === "name_too_long") return "profile.name.errors.tooLong";
-  }
-  return "profile.name.errors.unknown";
+  return mapFailure<ProfileNameErrorKey>(
+    error,
+    { first_name_required: "profile.name.errors.firstNameRequired", name_too_long: "profile.name.errors.tooLong" },
+    { network: "profile.name.errors.unknown", unknown: "profile.name.errors.unknown" },
+  );
 }

@@ -1,5 +1,4 @@
-import { FunctionsFetchError, FunctionsRelayError } from "@supabase/supabase-js";
-import { RpcError } from "@/lib/rpc.ts";
+import { mapFailure } from "@/lib/errors.ts";
 
 export type OrganizationErrorKey =
   | "organizationManager.errors.slugTaken"
@@ -36,11 +35,8 @@ const byCode: Record<string, OrganizationError> = {
  * concerns when there is one, so raw errors never reach the screen.
  */
 export function organizationError(error: unknown): OrganizationError {
-  if (error instanceof RpcError) {
-    return (error.code !== undefined && byCode[error.code]) || { key: "organizationManager.errors.unknown" };
-  }
-  if (error instanceof FunctionsFetchError || error instanceof FunctionsRelayError) {
-    return { key: "organizationManager.errors.network" };
-  }
-  return { key: "organizationManager.errors.unknown" };
+  return mapFailure(error, byCode, {
+    network: { key: "organizationManager.errors.network" },
+    unknown: { key: "organizationManager.errors.unknown" },
+  });
 }

@@ -1,3 +1,4 @@
+import { failureKey } from "@/lib/errors.ts";
 import { RpcError } from "@/lib/rpc.ts";
 
 export const knownRoleErrorCodes = [
@@ -20,23 +21,14 @@ export interface RoleError {
   count?: number;
 }
 
-function isKnown(code: string | undefined): code is KnownRoleErrorCode {
-  return knownRoleErrorCodes.includes(code as KnownRoleErrorCode);
-}
-
 /** Maps a failed role call to a catalogue key (never the raw error text). */
 export function roleError(error: unknown): RoleError {
-  if (error instanceof RpcError) {
-    if (!isKnown(error.code)) return { key: "adminRoles.errors.unknown" };
-    const mapped: RoleError = { key: `adminRoles.errors.${error.code}` };
-    if (error.code === "invalid_role_key") mapped.field = "key";
-    if (error.code === "invalid_role_name") mapped.field = "name";
-    if (error.code === "role_in_use") {
-      const count = Number(error.details.member_count);
-      mapped.count = Number.isFinite(count) ? count : 0;
-    }
-    return mapped;
+  const key = failureKey(error, "adminRoles.errors", knownRoleErrorCodes);
+  if (key === "adminRoles.errors.invalid_role_key") return { key, field: "key" };
+  if (key === "adminRoles.errors.invalid_role_name") return { key, field: "name" };
+  if (key === "adminRoles.errors.role_in_use") {
+    const count = Number(error instanceof RpcError ? error.details.member_count : undefined);
+    return { key, count: Number.isFinite(count) ? count : 0 };
   }
-  if (error instanceof TypeError && /fetch/i.test(error.message)) return { key: "adminRoles.errors.network" };
-  return { key: "adminRoles.errors.unknown" };
+  return { key };
 }

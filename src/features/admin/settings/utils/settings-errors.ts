@@ -1,3 +1,4 @@
+import { failureKey } from "@/lib/errors.ts";
 import { RpcError } from "@/lib/rpc.ts";
 
 export const knownSettingsErrorCodes = [
@@ -19,14 +20,9 @@ export interface SettingsError {
 
 /** Maps a failed settings call to a catalogue key and, for invalid_setting, the field it names. */
 export function settingsError(error: unknown): SettingsError {
-  if (error instanceof RpcError) {
-    if (!knownSettingsErrorCodes.includes(error.code as KnownSettingsErrorCode)) return { key: "adminSettings.errors.unknown" };
-    const mapped: SettingsError = { key: `adminSettings.errors.${error.code as KnownSettingsErrorCode}` };
-    if (error.code === "invalid_setting" && typeof error.details.field === "string") mapped.field = error.details.field;
-    return mapped;
-  }
-  if (error instanceof TypeError && /fetch/i.test(error.message)) return { key: "adminSettings.errors.network" };
-  return { key: "adminSettings.errors.unknown" };
+  const key = failureKey(error, "adminSettings.errors", knownSettingsErrorCodes);
+  const field = key === "adminSettings.errors.invalid_setting" && error instanceof RpcError ? error.details.field : undefined;
+  return typeof field === "string" ? { key, field } : { key };
 }
 
 /** Narrows a refused field to one of a form's fields, so the message goes under it. */

@@ -1,4 +1,4 @@
-import { RpcError } from "@/lib/rpc.ts";
+import { failureKey } from "@/lib/errors.ts";
 
 /** Refusal codes of the template RPCs the screen has a text for (adminTemplates.errors.*). */
 export const knownTemplateErrorCodes = [
@@ -19,21 +19,15 @@ export interface TemplateError {
   key: `adminTemplates.errors.${KnownCode | "network" | "unknown"}`;
 }
 
-const fieldByCode: Partial<Record<KnownCode, TemplateField>> = {
-  invalid_kind: "kind",
-  invalid_name: "name",
-  body_too_long: "body",
+const fieldByKey: Partial<Record<TemplateError["key"], TemplateField>> = {
+  "adminTemplates.errors.invalid_kind": "kind",
+  "adminTemplates.errors.invalid_name": "name",
+  "adminTemplates.errors.body_too_long": "body",
 };
-
-const isKnown = (code: string | undefined): code is KnownCode => knownTemplateErrorCodes.includes(code as KnownCode);
 
 /** Maps a failed template call to a translated message, so raw errors never reach the screen. */
 export function templateError(error: unknown): TemplateError {
-  if (error instanceof RpcError) {
-    if (!isKnown(error.code)) return { key: "adminTemplates.errors.unknown" };
-    const field = fieldByCode[error.code];
-    return field ? { field, key: `adminTemplates.errors.${error.code}` } : { key: `adminTemplates.errors.${error.code}` };
-  }
-  if (error instanceof TypeError && /fetch/i.test(error.message)) return { key: "adminTemplates.errors.network" };
-  return { key: "adminTemplates.errors.unknown" };
+  const key = failureKey(error, "adminTemplates.errors", knownTemplateErrorCodes);
+  const field = fieldByKey[key];
+  return field ? { field, key } : { key };
 }

@@ -1,5 +1,6 @@
 import { passwordRefusalKey, type PasswordRuleKey } from "@/lib/password-rules.ts";
-import { isLostConnection, RpcError } from "@/lib/rpc.ts";
+import { failureKey } from "@/lib/errors.ts";
+import { RpcError } from "@/lib/rpc.ts";
 
 /** The form fields a refusal can belong under (the create, edit and reset forms share them). */
 export type UserField = "email" | "password" | "firstName" | "lastName" | "role";
@@ -33,16 +34,12 @@ export interface UserAdminError {
   records?: Record<string, number>;
 }
 
-const fieldByCode: Partial<Record<KnownErrorCode, UserField>> = {
-  invalid_email: "email",
-  email_in_use: "email",
-  name_too_long: "firstName",
-  invalid_role: "role",
+const fieldByKey: Partial<Record<UserErrorKey, UserField>> = {
+  "adminUsers.errors.invalid_email": "email",
+  "adminUsers.errors.email_in_use": "email",
+  "adminUsers.errors.name_too_long": "firstName",
+  "adminUsers.errors.invalid_role": "role",
 };
-
-function isKnownCode(code: string | undefined): code is KnownErrorCode {
-  return knownErrorCodes.includes(code as KnownErrorCode);
-}
 
 function recordCounts(value: unknown): Record<string, number> {
   if (typeof value !== "object" || value === null) return {};
@@ -58,15 +55,11 @@ function recordCounts(value: unknown): Record<string, number> {
 export function userAdminError(error: unknown): UserAdminError {
   const passwordKey = passwordRefusalKey(error);
   if (passwordKey) return { field: "password", key: passwordKey };
-  if (error instanceof RpcError) {
-    if (!isKnownCode(error.code)) return { key: "adminUsers.errors.unknown" };
-    const mapped: UserAdminError = { key: `adminUsers.errors.${error.code}` };
-    const field = fieldByCode[error.code];
-    if (field) mapped.field = field;
-    if (error.code === "has_records") mapped.records = recordCounts(error.details.records);
-    return mapped;
-  }
-  return { key: isLostConnection(error) ? "adminUsers.errors.network" : "adminUsers.errors.unknown" };
+  const key = failureKey(error, "adminUsers.errors", knownErrorCodes);
+  const field = fieldByKey[key];
+  const mapped: UserAdminError = field ? { field, key } : { key };
+  if (key === "adminUsers.errors.has_records" && error instanceof RpcError) mapped.records = recordCounts(error.details.records);
+  return mapped;
 }
 
 /** Tables a has_records refusal counts, with their labels (adminUsers.records.*). */
