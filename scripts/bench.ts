@@ -145,7 +145,7 @@ const demoOrganizationId = "0a000000-0000-4000-8000-000000000001";
 /**
  * Fills the demo organization's customers up to `count` rows with generated Turkish data
  * (names with İ ı ş ğ ç, statuses, cities, owners spread over the demo members), in
- * batches of 100,000, then ANALYZE.
+ * batches of 100,000, then VACUUM ANALYZE.
  */
 async function fillCustomers(sql: { query(text: string, params?: unknown[]): Promise<unknown[]> }, schema: string, count: number) {
   const [{ existing }] = (await sql.query(`select count(*)::int as existing from "${schema}".customers`)) as { existing: number }[];
@@ -169,7 +169,9 @@ async function fillCustomers(sql: { query(text: string, params?: unknown[]): Pro
       [from, to],
     );
   }
-  await sql.query(`analyze "${schema}".customers`);
+  // A settled table, as in production: the visibility map and the trigram index's pending
+  // list done (measured right after the bulk insert, search p95 was 200 ms while vacuum ran).
+  await sql.query(`vacuum analyze "${schema}".customers`);
 }
 
 /**
