@@ -1,7 +1,7 @@
-import { notifications } from "@mantine/notifications";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, Outlet } from "react-router-dom";
+import { notifyFailure } from "@/components/notify.ts";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
 import { useAccess } from "../api/use-access.ts";
 import { LoadError } from "@/components/LoadError.tsx";
@@ -39,7 +39,7 @@ function Refused({ message }: { message: string }) {
   const { t } = useTranslation();
   useEffect(() => {
     // A fixed id: shown once even when React runs the effect twice (StrictMode).
-    notifications.show({ id: "admin-access-denied", color: "red", title: t("admin.denied.title"), message });
+    notifyFailure(t("admin.denied.title"), message, "admin-access-denied");
   }, [message, t]);
   return <Navigate to="/" replace />;
 }

@@ -1,8 +1,8 @@
 import { Alert, Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
-import { notifications } from "@mantine/notifications";
 import { IconDatabaseCog } from "@tabler/icons-react";
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
+import { notifyFailure, notifySuccess } from "@/components/notify.ts";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
 import { formatDateTime } from "@/lib/format.ts";
 import { useCurrentUserContext } from "@/session/current-user-context.ts";
@@ -62,16 +62,9 @@ function DatabaseView({ scope, slug, data }: ViewProps) {
     if (!slug) return;
     provision.mutate(slug, {
       onSuccess: (answer) =>
-        notifications.show({
-          color: "green",
-          message: t("adminDatabase.provisioned", { version: answer.template_version }),
-        }),
+        notifySuccess(t("adminDatabase.provisioned", { version: answer.template_version })),
       onError: (error) =>
-        notifications.show({
-          color: "red",
-          title: t("adminDatabase.provisionFailed"),
-          message: t(`adminDatabase.errors.${consoleErrorReason(error)}`),
-        }),
+        notifyFailure(t("adminDatabase.provisionFailed"), t(`adminDatabase.errors.${consoleErrorReason(error)}`)),
     });
   };
 

@@ -2,6 +2,7 @@ import { Button, Card, Group, Stack, Tabs, Text, Title } from "@mantine/core";
 import { IconPlus } from "@tabler/icons-react";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { notifySuccess } from "@/components/notify.ts";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
 import { useOrganizationScope } from "@/session/organization-scope.ts";
 import type { DocumentTemplate, TemplateKind } from "../templates/api/schemas.ts";
@@ -10,7 +11,7 @@ import { useDocumentTemplates, useSaveTemplate } from "../templates/api/template
 import { DeleteTemplateModal } from "../templates/components/DeleteTemplateModal.tsx";
 import { TemplateEditorModal } from "../templates/components/TemplateEditorModal.tsx";
 import { TemplatesTable, type TemplateAction } from "../templates/components/TemplatesTable.tsx";
-import { notifyFailure, notifySuccess } from "../templates/utils/notify.ts";
+import { notifyTemplateFailure } from "../templates/utils/notify.ts";
 import { LoadError } from "@/components/LoadError.tsx";
 
 type Editing = { template: DocumentTemplate | null } | null;
@@ -35,7 +36,7 @@ export function DocumentTemplatesPage() {
       { id: template.id, kind: template.kind, name: template.name, body: template.body, isDefault: true },
       {
         onSuccess: () => notifySuccess(t("adminTemplates.notifications.madeDefault", { name: template.name })),
-        onError: (error) => notifyFailure(t, error),
+        onError: (error) => notifyTemplateFailure(t, error),
       },
     );
 

@@ -1,9 +1,9 @@
 import { Alert, Badge, Button, Card, Group, Modal, Stack, Text, Title } from "@mantine/core";
-import { notifications } from "@mantine/notifications";
 import { IconSwitchHorizontal } from "@tabler/icons-react";
 import { useId, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
+import { notifyFailure, notifySuccess } from "@/components/notify.ts";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
 import { SearchField } from "@/components/SearchField.tsx";
 import { useCurrentUserContext } from "@/session/current-user-context.ts";
@@ -31,7 +31,7 @@ export function SuperAdminSwitcherPage() {
   const [confirming, setConfirming] = useState<ManagedOrganization | null>(null);
   const switchOrganization = useSwitchOrganization(userId, (organization) => {
     setConfirming(null);
-    notifications.show({ color: "green", message: t("superAdminSwitcher.switched", { name: organization.name }) });
+    notifySuccess(t("superAdminSwitcher.switched", { name: organization.name }));
     void navigate("/", { replace: true });
   });
   const listTitleId = useId();
@@ -46,11 +46,7 @@ export function SuperAdminSwitcherPage() {
     if (!confirming) return;
     switchOrganization.mutate(confirming.id, {
       onError: (error) =>
-        notifications.show({
-          color: "red",
-          title: t("superAdminSwitcher.failed"),
-          message: t(`superAdminSwitcher.errors.${consoleErrorReason(error)}`),
-        }),
+        notifyFailure(t("superAdminSwitcher.failed"), t(`superAdminSwitcher.errors.${consoleErrorReason(error)}`)),
     });
   };
 

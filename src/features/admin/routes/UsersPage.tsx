@@ -3,6 +3,7 @@ import { useDebouncedCallback } from "@mantine/hooks";
 import { IconPlus } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { notifySuccess } from "@/components/notify.ts";
 import { ListPagination } from "@/components/ListPagination.tsx";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
 import { useUserAction } from "../users/api/mutations.ts";
@@ -13,7 +14,7 @@ import { CreateUserModal } from "../users/components/CreateUserModal.tsx";
 import { DeleteUserModal } from "../users/components/DeleteUserModal.tsx";
 import { EditUserModal } from "../users/components/EditUserModal.tsx";
 import { LoginAttemptsDrawer } from "../users/components/LoginAttemptsDrawer.tsx";
-import { notifyFailure, notifySuccess } from "../users/components/notify.ts";
+import { notifyUserFailure } from "../users/components/notify.ts";
 import { ResetPasswordModal } from "../users/components/ResetPasswordModal.tsx";
 import { TransferRecordsModal } from "../users/components/TransferRecordsModal.tsx";
 import { UserFilters } from "../users/components/UserFilters.tsx";
@@ -54,7 +55,7 @@ export function UsersPage() {
         { action, user_id: user.id },
         {
           onSuccess: () => notifySuccess(t(action === "lock" ? "adminUsers.notifications.locked" : "adminUsers.notifications.unlocked")),
-          onError: (error) => notifyFailure(t, error),
+          onError: (error) => notifyUserFailure(t, error),
         },
       );
       return;

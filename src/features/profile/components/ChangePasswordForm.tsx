@@ -1,8 +1,8 @@
 import { Alert, Button, Group, PasswordInput, Stack } from "@mantine/core";
-import { notifications } from "@mantine/notifications";
 import type { ParseKeys } from "i18next";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
+import { notifySuccess } from "@/components/notify.ts";
 import { fitsPasswordBytes, MIN_PASSWORD_LENGTH } from "@/lib/password-rules.ts";
 import { useChangePassword } from "../api/change-password.ts";
 import { passwordChangeError } from "../utils/profile-errors.ts";
@@ -43,7 +43,7 @@ export function ChangePasswordForm({ userId, email }: Props) {
       {
         onSuccess: () => {
           reset(emptyValues);
-          notifications.show({ color: "green", message: t("profile.password.changed") });
+          notifySuccess(t("profile.password.changed"));
         },
         onError: (error) => {
           const { field, key } = passwordChangeError(error);

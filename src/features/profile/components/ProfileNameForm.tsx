@@ -1,8 +1,8 @@
 import { Alert, Button, Group, Stack, TextInput } from "@mantine/core";
-import { notifications } from "@mantine/notifications";
 import type { ParseKeys } from "i18next";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
+import { notifySuccess } from "@/components/notify.ts";
 import { useUpdateMyProfile } from "../api/update-my-profile.ts";
 import { profileNameError } from "../utils/profile-errors.ts";
 
@@ -41,7 +41,7 @@ export function ProfileNameForm({ userId, firstName, lastName }: Props) {
       {
         onSuccess: (user) => {
           reset({ firstName: user.first_name ?? "", lastName: user.last_name ?? "" });
-          notifications.show({ color: "green", message: t("profile.name.saved") });
+          notifySuccess(t("profile.name.saved"));
         },
       },
     );

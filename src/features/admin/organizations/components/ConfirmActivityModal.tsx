@@ -1,9 +1,9 @@
 import { Button, Group, Modal, Stack, Text } from "@mantine/core";
-import { notifications } from "@mantine/notifications";
 import { useTranslation } from "react-i18next";
+import { notifySuccess } from "@/components/notify.ts";
 import { useUpdateOrganization } from "../api/organizations.ts";
 import type { ManagedOrganization } from "../api/schemas.ts";
-import { notifyFailure } from "../utils/notify.ts";
+import { notifyOrganizationFailure } from "../utils/notify.ts";
 import { organizationError } from "../utils/organization-errors.ts";
 
 interface Props {
@@ -33,15 +33,11 @@ export function ConfirmActivityModal({ userId, organization, onClose }: Props) {
       { organizationId: organization.id, changes: { is_active: !organization.is_active } },
       {
         onSuccess: () => {
-          notifications.show({
-            color: "green",
-            message: t(deactivating ? "organizationManager.confirm.deactivated" : "organizationManager.confirm.reactivated", {
-              name: organization.name,
-            }),
-          });
+          const done = deactivating ? "organizationManager.confirm.deactivated" : "organizationManager.confirm.reactivated";
+          notifySuccess(t(done, { name: organization.name }));
           close();
         },
-        onError: (error) => notifyFailure(t, organizationError(error)),
+        onError: (error) => notifyOrganizationFailure(t, organizationError(error)),
       },
     );
   };

@@ -1,10 +1,10 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Button, Group, Modal, Select, Stack, Text, TextInput } from "@mantine/core";
 import { useDebouncedValue } from "@mantine/hooks";
-import { notifications } from "@mantine/notifications";
 import type { ParseKeys } from "i18next";
 import { Controller, useForm, useWatch } from "react-hook-form";
 import { useTranslation } from "react-i18next";
+import { notifySuccess } from "@/components/notify.ts";
 import { useCreateOrganization, useSlugValidation } from "../api/organizations.ts";
 import {
   createOrganizationSchema,
@@ -12,7 +12,7 @@ import {
   type CreateOrganizationInput,
   type CreateOrganizationValues,
 } from "../api/schemas.ts";
-import { notifyFailure } from "../utils/notify.ts";
+import { notifyOrganizationFailure } from "../utils/notify.ts";
 import { organizationError } from "../utils/organization-errors.ts";
 import { isSlugTaken, slugProblem } from "../utils/slug.ts";
 
@@ -72,13 +72,13 @@ export function CreateOrganizationModal({ userId, opened, onClose, knownSlugs }:
   const onSubmit = handleSubmit((values) => {
     create.mutate(values, {
       onSuccess: (organization) => {
-        notifications.show({ color: "green", message: t("organizationManager.createForm.created", { name: organization.name }) });
+        notifySuccess(t("organizationManager.createForm.created", { name: organization.name }));
         close();
       },
       onError: (error) => {
         const failure = organizationError(error);
         if (failure.field) setError(failure.field, { type: "server", message: failure.key }, { shouldFocus: true });
-        else notifyFailure(t, failure);
+        else notifyOrganizationFailure(t, failure);
       },
     });
   });

@@ -1,10 +1,10 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Badge, Button, Divider, Group, Modal, Select, Stack, Text, TextInput, Title } from "@mantine/core";
-import { notifications } from "@mantine/notifications";
 import type { ParseKeys } from "i18next";
 import { useId } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
+import { notifySuccess } from "@/components/notify.ts";
 import { useUpdateOrganization, type OrganizationChanges } from "../api/organizations.ts";
 import {
   editOrganizationSchema,
@@ -13,7 +13,7 @@ import {
   type EditOrganizationValues,
   type ManagedOrganization,
 } from "../api/schemas.ts";
-import { notifyFailure } from "../utils/notify.ts";
+import { notifyOrganizationFailure } from "../utils/notify.ts";
 import { organizationError } from "../utils/organization-errors.ts";
 import { changedFields } from "../utils/organizations.ts";
 import { usePlanLabel, useStatusLabel } from "./labels.ts";
@@ -83,7 +83,7 @@ function EditForm({
       { organizationId: organization.id, changes: changed },
       {
         onSuccess: (saved) => {
-          notifications.show({ color: "green", message: t("organizationManager.editForm.saved", { name: saved.name }) });
+          notifySuccess(t("organizationManager.editForm.saved", { name: saved.name }));
           onClose();
         },
         onError: (error) => {
@@ -91,7 +91,7 @@ function EditForm({
           if (failure.field === "name" || failure.field === "plan") {
             setError(failure.field, { type: "server", message: failure.key }, { shouldFocus: true });
           } else {
-            notifyFailure(t, failure);
+            notifyOrganizationFailure(t, failure);
           }
         },
       },

@@ -1,11 +1,11 @@
 import { Alert, Button, Group, Modal, Stack, Text } from "@mantine/core";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { notifySuccess } from "@/components/notify.ts";
 import type { OrganizationScope } from "@/session/organization-scope.ts";
 import { useDeleteRole } from "../api/roles.ts";
 import type { Role } from "../api/schemas.ts";
 import { roleError, type RoleError } from "../utils/role-errors.ts";
-import { notifySuccess } from "./notify.ts";
 
 interface Props {
   scope: OrganizationScope;

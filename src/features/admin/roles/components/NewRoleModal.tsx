@@ -3,11 +3,12 @@ import { Button, Group, Modal, Stack, TextInput } from "@mantine/core";
 import type { ParseKeys } from "i18next";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
+import { notifySuccess } from "@/components/notify.ts";
 import type { OrganizationScope } from "@/session/organization-scope.ts";
 import { useSaveRole } from "../api/roles.ts";
 import { newRoleSchema, type NewRoleValues } from "../api/schemas.ts";
 import { roleError } from "../utils/role-errors.ts";
-import { notifyFailure, notifySuccess } from "./notify.ts";
+import { notifyRoleFailure } from "./notify.ts";
 
 interface Props {
   scope: OrganizationScope;
@@ -49,7 +50,7 @@ function NewRoleForm({ scope, existingKeys, onClose, onCreated }: Omit<Props, "o
         onError: (error) => {
           const failure = roleError(error);
           if (failure.field) setError(failure.field, { type: "server", message: failure.key }, { shouldFocus: true });
-          else notifyFailure(t, failure);
+          else notifyRoleFailure(t, failure);
         },
       },
     );

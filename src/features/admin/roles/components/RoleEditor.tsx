@@ -1,6 +1,7 @@
 import { Alert, Badge, Button, Group, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { notifySuccess } from "@/components/notify.ts";
 import { moduleActions, modules } from "@/modules/registry.ts";
 import type { useSaveRole } from "../api/roles.ts";
 import { roleNameSchema, type Role } from "../api/schemas.ts";
@@ -14,7 +15,7 @@ import {
   withCell,
 } from "../utils/matrix.ts";
 import { roleError } from "../utils/role-errors.ts";
-import { notifyFailure, notifySuccess } from "./notify.ts";
+import { notifyRoleFailure } from "./notify.ts";
 import { PermissionMatrix } from "./PermissionMatrix.tsx";
 
 /** The matrix's rows: every module of the registry. */
@@ -52,7 +53,7 @@ export function RoleEditor({ role, save, onDelete }: Props) {
         onError: (error) => {
           const failure = roleError(error);
           if (failure.field === "name") setNameError(t(failure.key));
-          else notifyFailure(t, failure);
+          else notifyRoleFailure(t, failure);
         },
       },
     );

@@ -1,12 +1,8 @@
-import { notifications } from "@mantine/notifications";
 import type { TFunction } from "i18next";
+import { notifyFailure } from "@/components/notify.ts";
 import type { RoleError } from "../utils/role-errors.ts";
 
-export function notifySuccess(message: string) {
-  notifications.show({ color: "green", message });
-}
-
-/** A refused or failed action, in words from the catalogue (never the raw error). */
-export function notifyFailure(t: TFunction, failure: RoleError) {
-  notifications.show({ color: "red", title: t("adminRoles.errors.title"), message: t(failure.key, { count: failure.count ?? 0 }) });
+/** A refused or failed role action that belongs to no form field, as a notification. */
+export function notifyRoleFailure(t: TFunction, failure: RoleError) {
+  notifyFailure(t("adminRoles.errors.title"), t(failure.key, { count: failure.count ?? 0 }));
 }

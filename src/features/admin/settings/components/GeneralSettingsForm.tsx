@@ -3,6 +3,7 @@ import { Button, Group, NumberInput, Paper, Select, SimpleGrid, Stack, TextInput
 import type { ParseKeys } from "i18next";
 import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
+import { notifySuccess } from "@/components/notify.ts";
 import type { OrganizationScope } from "@/session/organization-scope.ts";
 import {
   currencies,
@@ -15,7 +16,7 @@ import {
 import { useUpdateSettings } from "../api/settings.ts";
 import { changedSettings } from "../utils/pipeline.ts";
 import { formFieldOf, settingsError } from "../utils/settings-errors.ts";
-import { notifyFailure, notifySaved } from "./notify.ts";
+import { notifySettingsFailure } from "./notify.ts";
 
 const fields = ["name", "default_currency", "default_vat_rate", "locale", "time_zone"] as const;
 
@@ -53,14 +54,14 @@ export function GeneralSettingsForm({ scope, settings }: { scope: OrganizationSc
     if (Object.keys(changes).length === 0) return;
     update.mutate(changes, {
       onSuccess: (next) => {
-        notifySaved(t);
+        notifySuccess(t("adminSettings.saved"));
         reset(valuesOf(next));
       },
       onError: (error) => {
         const failure = settingsError(error);
         const field = formFieldOf(failure, fields);
         if (field) setError(field, { type: "server", message: "adminSettings.errors.invalid_setting" }, { shouldFocus: true });
-        else notifyFailure(t, failure);
+        else notifySettingsFailure(t, failure);
       },
     });
   });

@@ -20,6 +20,7 @@ import type { ParseKeys } from "i18next";
 import { useId } from "react";
 import { Controller, useFieldArray, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
+import { notifySuccess } from "@/components/notify.ts";
 import type { OrganizationScope } from "@/session/organization-scope.ts";
 import {
   operationsSettingsSchema,
@@ -30,7 +31,7 @@ import {
 import { useUpdateSettings } from "../api/settings.ts";
 import { changedSettings, MAX_STAGES, newStageKey } from "../utils/pipeline.ts";
 import { formFieldOf, settingsError } from "../utils/settings-errors.ts";
-import { notifyFailure, notifySaved } from "./notify.ts";
+import { notifySettingsFailure } from "./notify.ts";
 
 const fields = ["deal_stages", "task_types", "quote_number_pattern", "quote_validity_days"] as const;
 
@@ -71,7 +72,7 @@ export function OperationsSettingsForm({ scope, settings }: { scope: Organizatio
     if (Object.keys(changes).length === 0) return;
     update.mutate(changes, {
       onSuccess: (next) => {
-        notifySaved(t);
+        notifySuccess(t("adminSettings.saved"));
         reset(operationsValuesOf(next));
       },
       onError: (error) => {
@@ -79,7 +80,7 @@ export function OperationsSettingsForm({ scope, settings }: { scope: Organizatio
         const field = formFieldOf(failure, fields);
         if (field === "deal_stages") setError("deal_stages", { type: "server", message: "adminSettings.errors.invalid_setting" });
         else if (field) setError(field, { type: "server", message: "adminSettings.errors.invalid_setting" }, { shouldFocus: true });
-        else notifyFailure(t, failure);
+        else notifySettingsFailure(t, failure);
       },
     });
   });

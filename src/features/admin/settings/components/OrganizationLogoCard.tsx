@@ -1,8 +1,8 @@
 import { Button, FileButton, Group, Image, Paper, Stack, Text, Title } from "@mantine/core";
-import { notifications } from "@mantine/notifications";
 import { IconPhotoUp, IconTrash } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { notifySuccess } from "@/components/notify.ts";
 import { useOrganizationLogo } from "@/session/organization-logo.ts";
 import { logoContentTypes, type LogoContentType } from "@/lib/logo-types.ts";
 import type { OrganizationScope } from "@/session/organization-scope.ts";
@@ -10,7 +10,7 @@ import type { OrganizationSettings } from "../api/schemas.ts";
 import { useChangeLogo, type LogoChange } from "../api/settings.ts";
 import { base64Of, logoFileProblem } from "../utils/logo-file.ts";
 import { settingsError } from "../utils/settings-errors.ts";
-import { notifyFailure } from "./notify.ts";
+import { notifySettingsFailure } from "./notify.ts";
 
 /** The organization's logo: a preview, upload (checked here first) and removal; saved at once. */
 export function OrganizationLogoCard({ scope, settings }: { scope: OrganizationScope; settings: OrganizationSettings }) {
@@ -24,14 +24,11 @@ export function OrganizationLogoCard({ scope, settings }: { scope: OrganizationS
     setProblem(null);
     change.mutate(logoChange, {
       onSuccess: () =>
-        notifications.show({
-          color: "green",
-          message: t(logoChange.action === "set" ? "adminSettings.logo.saved" : "adminSettings.logo.removed"),
-        }),
+        notifySuccess(t(logoChange.action === "set" ? "adminSettings.logo.saved" : "adminSettings.logo.removed")),
       onError: (error) => {
         const failure = settingsError(error);
         if (failure.key.includes("logo")) setProblem(t(failure.key));
-        else notifyFailure(t, failure);
+        else notifySettingsFailure(t, failure);
       },
     });
   };

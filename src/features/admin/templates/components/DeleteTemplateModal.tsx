@@ -1,9 +1,10 @@
 import { Button, Group, Modal, Stack, Text } from "@mantine/core";
 import { useTranslation } from "react-i18next";
+import { notifySuccess } from "@/components/notify.ts";
 import type { OrganizationScope } from "@/session/organization-scope.ts";
 import { useDeleteTemplate } from "../api/templates.ts";
 import type { DocumentTemplate } from "../api/schemas.ts";
-import { notifyFailure, notifySuccess } from "../utils/notify.ts";
+import { notifyTemplateFailure } from "../utils/notify.ts";
 
 interface Props {
   scope: OrganizationScope;
@@ -22,7 +23,7 @@ export function DeleteTemplateModal({ scope, template, onClose }: Props) {
         notifySuccess(t("adminTemplates.notifications.deleted", { name: template.name }));
         onClose();
       },
-      onError: (error) => notifyFailure(t, error),
+      onError: (error) => notifyTemplateFailure(t, error),
     });
   };
 

@@ -4,10 +4,10 @@ import type { ParseKeys, TFunction } from "i18next";
 import { useId, useRef } from "react";
 import { Controller, useForm, useWatch } from "react-hook-form";
 import { useTranslation } from "react-i18next";
+import { notifySuccess } from "@/components/notify.ts";
 import type { OrganizationScope } from "@/session/organization-scope.ts";
 import { useSaveTemplate } from "../api/templates.ts";
 import { templateFormSchema, templateKinds, type DocumentTemplate, type TemplateFormOutput, type TemplateFormValues, type TemplateKind } from "../api/schemas.ts";
-import { notifySuccess } from "../utils/notify.ts";
 import { insertAt, placeholders, placeholderToken, type Placeholder } from "../utils/render.ts";
 import { templateError } from "../utils/template-errors.ts";
 import { TemplatePreview } from "./TemplatePreview.tsx";
@@ -63,7 +63,8 @@ export function TemplateEditorModal({ scope, template, kind, onClose }: Props) {
       { id: template?.id ?? null, ...values },
       {
         onSuccess: () => {
-          notifySuccess(t(template ? "adminTemplates.notifications.updated" : "adminTemplates.notifications.created", { name: values.name }));
+          const done = template ? "adminTemplates.notifications.updated" : "adminTemplates.notifications.created";
+          notifySuccess(t(done, { name: values.name }));
           onClose();
         },
         onError: (error) => {

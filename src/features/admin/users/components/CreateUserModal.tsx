@@ -2,6 +2,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { Alert, Button, Group, Modal, NativeSelect, PasswordInput, SimpleGrid, Stack, TextInput } from "@mantine/core";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
+import { notifySuccess } from "@/components/notify.ts";
 import { organizationRoleLabel, organizationRoles } from "@/lib/organization-roles.ts";
 import { useUserAction } from "../api/mutations.ts";
 import type { OrganizationScope } from "@/session/organization-scope.ts";
@@ -13,7 +14,6 @@ import {
   type CreateUserValues,
 } from "../utils/user-forms.ts";
 import { formMessage } from "./form-message.ts";
-import { notifySuccess } from "./notify.ts";
 
 interface Props {
   scope: OrganizationScope;

@@ -1,11 +1,12 @@
 import { Alert, Button, Group, List, Modal, Stack, Text } from "@mantine/core";
 import { useTranslation } from "react-i18next";
+import { notifySuccess } from "@/components/notify.ts";
 import { displayName } from "@/lib/display-name.ts";
 import { useUserAction } from "../api/mutations.ts";
 import type { OrganizationUser } from "../api/schemas.ts";
 import type { OrganizationScope } from "@/session/organization-scope.ts";
 import { isRecordTable, userAdminError } from "../utils/user-errors.ts";
-import { notifyFailure, notifySuccess } from "./notify.ts";
+import { notifyUserFailure } from "./notify.ts";
 
 interface Props {
   scope: OrganizationScope;
@@ -31,7 +32,7 @@ export function DeleteUserModal({ scope, user, onClose, onTransfer }: Props) {
           onClose();
         },
         onError: (error) => {
-          if (userAdminError(error).records === undefined) notifyFailure(t, error);
+          if (userAdminError(error).records === undefined) notifyUserFailure(t, error);
         },
       },
     );

@@ -2,6 +2,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { Alert, Button, Group, Modal, PasswordInput, Stack, Text } from "@mantine/core";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
+import { notifySuccess } from "@/components/notify.ts";
 import { displayName } from "@/lib/display-name.ts";
 import { useUserAction } from "../api/mutations.ts";
 import type { OrganizationUser } from "../api/schemas.ts";
@@ -9,7 +10,6 @@ import type { OrganizationScope } from "@/session/organization-scope.ts";
 import { userAdminError } from "../utils/user-errors.ts";
 import { resetPasswordSchema, type ResetPasswordValues } from "../utils/user-forms.ts";
 import { formMessage } from "./form-message.ts";
-import { notifySuccess } from "./notify.ts";
 
 interface Props {
   scope: OrganizationScope;

@@ -1,6 +1,7 @@
 import { Alert, Button, Checkbox, Group, Modal, Select, Stack, Table, Text } from "@mantine/core";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { notifySuccess } from "@/components/notify.ts";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
 import { displayName } from "@/lib/display-name.ts";
 import { useTransferRecords } from "../api/mutations.ts";
@@ -10,7 +11,7 @@ import type { OrganizationUser } from "../api/schemas.ts";
 import type { OrganizationScope } from "@/session/organization-scope.ts";
 import { anyKindChosen, defaultTransferOptions, transferOptionsOf, type TransferOptions } from "../utils/transfer.ts";
 import { userAdminError } from "../utils/user-errors.ts";
-import { notifyFailure, notifySuccess } from "./notify.ts";
+import { notifyUserFailure } from "./notify.ts";
 
 interface Props {
   scope: OrganizationScope;
@@ -49,7 +50,7 @@ export function TransferRecordsModal({ scope, user, onClose }: Props) {
           onClose();
         },
         onError: (error) => {
-          notifyFailure(t, error);
+          notifyUserFailure(t, error);
           setConfirming(false);
         },
       },

@@ -1,12 +1,8 @@
-import { notifications } from "@mantine/notifications";
 import type { TFunction } from "i18next";
+import { notifyFailure } from "@/components/notify.ts";
 import { userAdminError } from "../utils/user-errors.ts";
 
-export function notifySuccess(message: string) {
-  notifications.show({ color: "green", message });
-}
-
-/** A refused or failed action, in words from the catalogue (never the raw error). */
-export function notifyFailure(t: TFunction, error: unknown) {
-  notifications.show({ color: "red", title: t("adminUsers.notifications.failed"), message: t(userAdminError(error).key) });
+/** A refused or failed user action, as a notification. */
+export function notifyUserFailure(t: TFunction, error: unknown) {
+  notifyFailure(t("adminUsers.notifications.failed"), t(userAdminError(error).key));
 }

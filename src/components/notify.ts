@@ -1,0 +1,14 @@
+import { notifications } from "@mantine/notifications";
+
+/** Tells that an action succeeded (a green notification). */
+export function notifySuccess(message: string): void {
+  notifications.show({ color: "green", message });
+}
+
+/**
+ * Tells that an action failed or was refused (a red notification), in words from the
+ * catalogue, never the raw error. A fixed `id` shows it once however often it is asked for.
+ */
+export function notifyFailure(title: string, message: string, id?: string): void {
+  notifications.show({ id, color: "red", title, message });
+}
