@@ -3,6 +3,7 @@ import { Alert, Button, PasswordInput, Stack, TextInput } from "@mantine/core";
 import type { ParseKeys } from "i18next";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
+import { formMessage } from "@/i18n/form-message.ts";
 import { useSignIn } from "../api/sign-in.ts";
 import type { SignInResult } from "../api/sign-in-flow.ts";
 import { credentialsSchema, type Credentials } from "../api/schemas.ts";
@@ -32,10 +33,7 @@ export function LoginForm({ endedReason, onAttempt, onSignedIn }: LoginFormProps
   } = useForm<Credentials>({ resolver: zodResolver(credentialsSchema), defaultValues: { email: "", password: "" } });
 
   // The schema's messages are catalogue keys (see api/schemas.ts).
-  const fieldError = (field: keyof Credentials) => {
-    const key = errors[field]?.message;
-    return key ? t(key as ParseKeys) : undefined;
-  };
+  const fieldError = (field: keyof Credentials) => formMessage(t, errors[field]?.message);
 
   const refusal = signIn.isError ? signInErrorMessage(signIn.error) : undefined;
   const endedKey = signIn.isIdle && endedReason ? endedSessionKeys[endedReason] : undefined;

@@ -1,7 +1,7 @@
 import { Alert, Button, Group, PasswordInput, Stack } from "@mantine/core";
-import type { ParseKeys } from "i18next";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
+import { formMessage } from "@/i18n/form-message.ts";
 import { notifySuccess } from "@/components/notify.ts";
 import { fitsPasswordBytes, MIN_PASSWORD_LENGTH } from "@/lib/password-rules.ts";
 import { useChangePassword } from "../api/change-password.ts";
@@ -33,7 +33,6 @@ export function ChangePasswordForm({ userId, email }: Props) {
   } = useForm<Values>({ defaultValues: emptyValues });
 
   // Validation messages are catalogue keys, translated when shown (so they follow the language).
-  const message = (key: string | undefined) => (key ? t(key as ParseKeys) : undefined);
   const failure = change.isError ? passwordChangeError(change.error) : undefined;
   const toggleProps = { "aria-label": t("auth.login.togglePasswordVisibility") };
 
@@ -63,7 +62,7 @@ export function ChangePasswordForm({ userId, email }: Props) {
           label={t("profile.password.current")}
           autoComplete="current-password"
           required
-          error={message(errors.currentPassword?.message)}
+          error={formMessage(t, errors.currentPassword?.message)}
           visibilityToggleButtonProps={toggleProps}
           {...register("currentPassword", { required: "profile.password.errors.currentRequired" })}
         />
@@ -72,7 +71,7 @@ export function ChangePasswordForm({ userId, email }: Props) {
           description={t("profile.password.newHint", { min: MIN_PASSWORD_LENGTH })}
           autoComplete="new-password"
           required
-          error={message(errors.newPassword?.message)}
+          error={formMessage(t, errors.newPassword?.message)}
           visibilityToggleButtonProps={toggleProps}
           {...register("newPassword", {
             required: "passwordRules.tooShort",
@@ -87,7 +86,7 @@ export function ChangePasswordForm({ userId, email }: Props) {
           label={t("profile.password.confirm")}
           autoComplete="new-password"
           required
-          error={message(errors.confirmPassword?.message)}
+          error={formMessage(t, errors.confirmPassword?.message)}
           visibilityToggleButtonProps={toggleProps}
           {...register("confirmPassword", {
             validate: (value, values) => value === values.newPassword || "profile.password.errors.mismatch",

@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Stack, TextInput } from "@mantine/core";
-import type { ParseKeys } from "i18next";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
+import { formMessage } from "@/i18n/form-message.ts";
 import { notifySuccess } from "@/components/notify.ts";
 import { useUpdateMyProfile } from "../api/update-my-profile.ts";
 import { profileNameError } from "../utils/profile-errors.ts";
@@ -32,7 +32,6 @@ export function ProfileNameForm({ userId, firstName, lastName }: Props) {
   } = useForm<Values>({ defaultValues: { firstName: firstName ?? "", lastName: lastName ?? "" } });
 
   // Validation messages are catalogue keys, translated when shown (so they follow the language).
-  const message = (key: string | undefined) => (key ? t(key as ParseKeys) : undefined);
   const notTooLong = (value: string) => value.trim().length <= maxNameLength || "profile.name.errors.tooLong";
 
   const onSubmit = handleSubmit((values) => {
@@ -55,7 +54,7 @@ export function ProfileNameForm({ userId, firstName, lastName }: Props) {
           label={t("profile.name.firstName")}
           autoComplete="given-name"
           required
-          error={message(errors.firstName?.message)}
+          error={formMessage(t, errors.firstName?.message)}
           {...register("firstName", {
             validate: {
               required: (value) => value.trim() !== "" || "profile.name.errors.firstNameRequired",
@@ -66,7 +65,7 @@ export function ProfileNameForm({ userId, firstName, lastName }: Props) {
         <TextInput
           label={t("profile.name.lastName")}
           autoComplete="family-name"
-          error={message(errors.lastName?.message)}
+          error={formMessage(t, errors.lastName?.message)}
           {...register("lastName", { validate: { notTooLong } })}
         />
         <Group justify="flex-end">

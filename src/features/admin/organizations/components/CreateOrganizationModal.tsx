@@ -1,9 +1,9 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Button, Group, Modal, Select, Stack, Text, TextInput } from "@mantine/core";
 import { useDebouncedValue } from "@mantine/hooks";
-import type { ParseKeys } from "i18next";
 import { Controller, useForm, useWatch } from "react-hook-form";
 import { useTranslation } from "react-i18next";
+import { formMessage } from "@/i18n/form-message.ts";
 import { notifySuccess } from "@/components/notify.ts";
 import { useCreateOrganization, useSlugValidation } from "../api/organizations.ts";
 import {
@@ -50,8 +50,7 @@ export function CreateOrganizationModal({ userId, opened, onClose, knownSlugs }:
   const askDatabase = opened && settledSlug !== "" && settledSlug === slug && !localProblem && !taken;
   const validation = useSlugValidation(userId, settledSlug, askDatabase);
 
-  const message = (key: string | undefined) => (key ? t(key as ParseKeys) : undefined);
-  let slugError = message(errors.slug?.message);
+  let slugError = formMessage(t, errors.slug?.message);
   let slugDescription = t("organizationManager.fields.slugHint");
   if (!slugError && dirtyFields.slug) {
     if (localProblem) slugError = t(`organizationManager.slugRules.${localProblem}`);
@@ -106,7 +105,7 @@ export function CreateOrganizationModal({ userId, opened, onClose, knownSlugs }:
             label={t("organizationManager.fields.name")}
             required
             autoComplete="organization"
-            error={message(errors.name?.message)}
+            error={formMessage(t, errors.name?.message)}
             {...register("name")}
           />
           <Controller
@@ -122,7 +121,7 @@ export function CreateOrganizationModal({ userId, opened, onClose, knownSlugs }:
                 onChange={(value) => field.onChange(value ?? "basic")}
                 onBlur={field.onBlur}
                 ref={field.ref}
-                error={message(errors.plan?.message)}
+                error={formMessage(t, errors.plan?.message)}
               />
             )}
           />

@@ -1,9 +1,9 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Badge, Button, Divider, Group, Modal, Select, Stack, Text, TextInput, Title } from "@mantine/core";
-import type { ParseKeys } from "i18next";
 import { useId } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
+import { formMessage } from "@/i18n/form-message.ts";
 import { notifySuccess } from "@/components/notify.ts";
 import { useUpdateOrganization, type OrganizationChanges } from "../api/organizations.ts";
 import {
@@ -67,7 +67,6 @@ function EditForm({
     formState: { errors, isDirty },
   } = useForm<EditOrganizationValues>({ resolver: zodResolver(editOrganizationSchema), defaultValues: initial });
 
-  const message = (key: string | undefined) => (key ? t(key as ParseKeys) : undefined);
   // A plan the form does not list stays selectable, under its own name.
   const plans: string[] = [...subscriptionPlans];
   if (!plans.includes(organization.subscription_plan)) plans.push(organization.subscription_plan);
@@ -109,7 +108,7 @@ function EditForm({
             label={t("organizationManager.fields.name")}
             required
             autoComplete="organization"
-            error={message(errors.name?.message)}
+            error={formMessage(t, errors.name?.message)}
             {...register("name")}
           />
           <Controller
@@ -125,7 +124,7 @@ function EditForm({
                 onChange={(value) => field.onChange(value ?? field.value)}
                 onBlur={field.onBlur}
                 ref={field.ref}
-                error={message(errors.plan?.message)}
+                error={formMessage(t, errors.plan?.message)}
               />
             )}
           />
@@ -142,7 +141,7 @@ function EditForm({
                 onChange={(value) => field.onChange(value ?? field.value)}
                 onBlur={field.onBlur}
                 ref={field.ref}
-                error={message(errors.status?.message)}
+                error={formMessage(t, errors.status?.message)}
               />
             )}
           />

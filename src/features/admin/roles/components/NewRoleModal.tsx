@@ -1,8 +1,8 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Button, Group, Modal, Stack, TextInput } from "@mantine/core";
-import type { ParseKeys } from "i18next";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
+import { formMessage } from "@/i18n/form-message.ts";
 import { notifySuccess } from "@/components/notify.ts";
 import type { OrganizationScope } from "@/session/organization-scope.ts";
 import { useSaveRole } from "../api/roles.ts";
@@ -37,7 +37,6 @@ function NewRoleForm({ scope, existingKeys, onClose, onCreated }: Omit<Props, "o
     setError,
     formState: { errors },
   } = useForm<NewRoleValues>({ resolver: zodResolver(newRoleSchema(existingKeys)), defaultValues: { key: "", name: "" } });
-  const message = (key: string | undefined) => (key ? t(key as ParseKeys) : undefined);
 
   const onSubmit = handleSubmit((values) => {
     save.mutate(
@@ -65,14 +64,14 @@ function NewRoleForm({ scope, existingKeys, onClose, onCreated }: Omit<Props, "o
           description={t("adminRoles.newRole.keyHelp")}
           required
           autoComplete="off"
-          error={message(errors.key?.message)}
+          error={formMessage(t, errors.key?.message)}
         />
         <TextInput
           {...register("name")}
           label={t("adminRoles.form.name")}
           required
           autoComplete="off"
-          error={message(errors.name?.message)}
+          error={formMessage(t, errors.name?.message)}
         />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>

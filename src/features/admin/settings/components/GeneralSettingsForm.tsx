@@ -3,6 +3,7 @@ import { Button, Group, NumberInput, Paper, Select, SimpleGrid, Stack, TextInput
 import type { ParseKeys } from "i18next";
 import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
+import { formMessage } from "@/i18n/form-message.ts";
 import { notifySuccess } from "@/components/notify.ts";
 import type { OrganizationScope } from "@/session/organization-scope.ts";
 import {
@@ -46,7 +47,6 @@ export function GeneralSettingsForm({ scope, settings }: { scope: OrganizationSc
     reset,
     formState: { errors, isDirty },
   } = useForm<GeneralSettingsValues>({ resolver: zodResolver(generalSettingsSchema), defaultValues: valuesOf(settings) });
-  const message = (key: string | undefined) => (key ? t(key as ParseKeys) : undefined);
 
   const onSubmit = handleSubmit((values) => {
     const saved = valuesOf(settings);
@@ -71,7 +71,7 @@ export function GeneralSettingsForm({ scope, settings }: { scope: OrganizationSc
       <form onSubmit={onSubmit} noValidate>
         <Stack>
           <TextInput {...register("name")} label={t("adminSettings.general.name")} required autoComplete="organization"
-            error={message(errors.name?.message)} />
+            error={formMessage(t, errors.name?.message)} />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <Controller control={control} name="default_currency" render={({ field }) => (
               <Select label={t("adminSettings.general.currency")} required allowDeselect={false}
@@ -79,25 +79,25 @@ export function GeneralSettingsForm({ scope, settings }: { scope: OrganizationSc
                   value: code, label: t(`adminSettings.currencies.${code}` as ParseKeys, { defaultValue: code }),
                 }))}
                 value={field.value} onChange={(value) => field.onChange(value ?? field.value)} onBlur={field.onBlur} ref={field.ref}
-                error={message(errors.default_currency?.message)} />
+                error={formMessage(t, errors.default_currency?.message)} />
             )} />
             <Controller control={control} name="default_vat_rate" render={({ field }) => (
               <NumberInput label={t("adminSettings.general.vatRate")} required min={0} max={100} decimalScale={2} suffix=" %"
                 clampBehavior="none" value={field.value}
                 onChange={(value) => field.onChange(typeof value === "number" ? value : Number.NaN)}
-                onBlur={field.onBlur} ref={field.ref} name={field.name} error={message(errors.default_vat_rate?.message)} />
+                onBlur={field.onBlur} ref={field.ref} name={field.name} error={formMessage(t, errors.default_vat_rate?.message)} />
             )} />
             <Controller control={control} name="locale" render={({ field }) => (
               <Select label={t("adminSettings.general.locale")} required allowDeselect={false}
                 data={settingsLocales.map((locale) => ({ value: locale, label: t(`adminSettings.locales.${locale}`) }))}
                 value={field.value} onChange={(value) => field.onChange(value ?? field.value)} onBlur={field.onBlur} ref={field.ref}
-                error={message(errors.locale?.message)} />
+                error={formMessage(t, errors.locale?.message)} />
             )} />
             <Controller control={control} name="time_zone" render={({ field }) => (
               <Select label={t("adminSettings.general.timeZone")} required allowDeselect={false} searchable
                 data={withSaved(timeZones, settings.time_zone)}
                 value={field.value} onChange={(value) => field.onChange(value ?? field.value)} onBlur={field.onBlur} ref={field.ref}
-                error={message(errors.time_zone?.message)} />
+                error={formMessage(t, errors.time_zone?.message)} />
             )} />
           </SimpleGrid>
           <Group justify="flex-end">

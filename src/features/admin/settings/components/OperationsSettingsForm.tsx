@@ -16,10 +16,10 @@ import {
   Title,
 } from "@mantine/core";
 import { IconArrowDown, IconArrowUp, IconPlus, IconTrash } from "@tabler/icons-react";
-import type { ParseKeys } from "i18next";
 import { useId } from "react";
 import { Controller, useFieldArray, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
+import { formMessage } from "@/i18n/form-message.ts";
 import { notifySuccess } from "@/components/notify.ts";
 import type { OrganizationScope } from "@/session/organization-scope.ts";
 import {
@@ -63,9 +63,8 @@ export function OperationsSettingsForm({ scope, settings }: { scope: Organizatio
     defaultValues: operationsValuesOf(settings),
   });
   const stages = useFieldArray({ control, name: "deal_stages" });
-  const message = (key: string | undefined) => (key ? t(key as ParseKeys) : undefined);
   // A problem of the whole pipeline (no won stage...) rather than of one stage's field.
-  const pipelineMessage = message(errors.deal_stages?.root?.message ?? errors.deal_stages?.message);
+  const pipelineMessage = formMessage(t, errors.deal_stages?.root?.message ?? errors.deal_stages?.message);
 
   const onSubmit = handleSubmit((values) => {
     const changes = changedSettings(operationsValuesOf(settings), values);
@@ -126,18 +125,18 @@ export function OperationsSettingsForm({ scope, settings }: { scope: Organizatio
                         <Table.Td>{n}</Table.Td>
                         <Table.Td>
                           <TextInput {...register(`deal_stages.${index}.key`)} size="xs" autoComplete="off"
-                            aria-label={t("adminSettings.pipeline.keyLabel", { n })} error={message(rowErrors?.key?.message)} />
+                            aria-label={t("adminSettings.pipeline.keyLabel", { n })} error={formMessage(t, rowErrors?.key?.message)} />
                         </Table.Td>
                         <Table.Td>
                           <TextInput {...register(`deal_stages.${index}.name`)} size="xs" autoComplete="off"
-                            aria-label={t("adminSettings.pipeline.nameLabel", { n })} error={message(rowErrors?.name?.message)} />
+                            aria-label={t("adminSettings.pipeline.nameLabel", { n })} error={formMessage(t, rowErrors?.name?.message)} />
                         </Table.Td>
                         <Table.Td>
                           <Controller control={control} name={`deal_stages.${index}.probability`} render={({ field }) => (
                             <NumberInput size="xs" min={0} max={100} clampBehavior="none" allowDecimal={false} w={90}
                               aria-label={t("adminSettings.pipeline.probabilityLabel", { n })} value={field.value}
                               onChange={(value) => field.onChange(typeof value === "number" ? value : Number.NaN)}
-                              onBlur={field.onBlur} ref={field.ref} name={field.name} error={message(rowErrors?.probability?.message)} />
+                              onBlur={field.onBlur} ref={field.ref} name={field.name} error={formMessage(t, rowErrors?.probability?.message)} />
                           )} />
                         </Table.Td>
                         <Table.Td>
@@ -183,17 +182,17 @@ export function OperationsSettingsForm({ scope, settings }: { scope: Organizatio
             <Controller control={control} name="task_types" render={({ field }) => (
               <TagsInput label={t("adminSettings.operations.taskTypes")} description={t("adminSettings.operations.taskTypesHelp")}
                 value={field.value} onChange={field.onChange} onBlur={field.onBlur} ref={field.ref} maxTags={30}
-                error={message(errors.task_types?.message ?? errors.task_types?.root?.message ?? errors.task_types?.find?.((e) => e)?.message)} />
+                error={formMessage(t, errors.task_types?.message ?? errors.task_types?.root?.message ?? errors.task_types?.find?.((e) => e)?.message)} />
             )} />
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
               <TextInput {...register("quote_number_pattern")} label={t("adminSettings.operations.quotePattern")} required
                 description={t("adminSettings.operations.quotePatternHelp")} autoComplete="off"
-                error={message(errors.quote_number_pattern?.message)} />
+                error={formMessage(t, errors.quote_number_pattern?.message)} />
               <Controller control={control} name="quote_validity_days" render={({ field }) => (
                 <NumberInput label={t("adminSettings.operations.validityDays")} required min={1} max={365} allowDecimal={false}
                   clampBehavior="none" value={field.value}
                   onChange={(value) => field.onChange(typeof value === "number" ? value : Number.NaN)}
-                  onBlur={field.onBlur} ref={field.ref} name={field.name} error={message(errors.quote_validity_days?.message)} />
+                  onBlur={field.onBlur} ref={field.ref} name={field.name} error={formMessage(t, errors.quote_validity_days?.message)} />
               )} />
             </SimpleGrid>
           </Stack>

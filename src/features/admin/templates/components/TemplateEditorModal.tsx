@@ -1,9 +1,9 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Alert, Button, Group, Modal, NativeSelect, SimpleGrid, Stack, Switch, Text, TextInput, Textarea, Title } from "@mantine/core";
-import type { ParseKeys, TFunction } from "i18next";
 import { useId, useRef } from "react";
 import { Controller, useForm, useWatch } from "react-hook-form";
 import { useTranslation } from "react-i18next";
+import { formMessage } from "@/i18n/form-message.ts";
 import { notifySuccess } from "@/components/notify.ts";
 import type { OrganizationScope } from "@/session/organization-scope.ts";
 import { useSaveTemplate } from "../api/templates.ts";
@@ -19,8 +19,6 @@ interface Props {
   kind: TemplateKind;
   onClose(): void;
 }
-
-const message = (t: TFunction, key: string | undefined) => (key ? t(key as ParseKeys) : undefined);
 
 /** Creates or edits a template, with the placeholders to insert and a live preview beside it. */
 export function TemplateEditorModal({ scope, template, kind, onClose }: Props) {
@@ -92,14 +90,14 @@ export function TemplateEditorModal({ scope, template, kind, onClose }: Props) {
               label={t("adminTemplates.editor.name")}
               required
               autoComplete="off"
-              error={message(t, errors.name?.message)}
+              error={formMessage(t, errors.name?.message)}
               data-autofocus
             />
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
               <NativeSelect
                 {...register("kind")}
                 label={t("adminTemplates.editor.kind")}
-                error={message(t, errors.kind?.message)}
+                error={formMessage(t, errors.kind?.message)}
                 data={templateKinds.map((value) => ({ value, label: t(`adminTemplates.kinds.${value}`) }))}
               />
               {/* Mantine's Switch keeps its own checked state: controlled, so it shows the saved value. */}
@@ -142,7 +140,7 @@ export function TemplateEditorModal({ scope, template, kind, onClose }: Props) {
               }}
               label={t("adminTemplates.editor.body")}
               description={t("adminTemplates.editor.bodyHint")}
-              error={message(t, errors.body?.message)}
+              error={formMessage(t, errors.body?.message)}
               autosize
               minRows={12}
               maxRows={24}

@@ -13,7 +13,7 @@ import {
   emptyCreateValues,
   type CreateUserValues,
 } from "../utils/user-forms.ts";
-import { formMessage } from "./form-message.ts";
+import { formMessage } from "@/i18n/form-message.ts";
 
 interface Props {
   scope: OrganizationScope;

@@ -9,7 +9,7 @@ import type { OrganizationUser } from "../api/schemas.ts";
 import type { OrganizationScope } from "@/session/organization-scope.ts";
 import { userAdminError } from "../utils/user-errors.ts";
 import { editUserSchema, editValuesOf, userDataChanges, type EditUserValues } from "../utils/user-forms.ts";
-import { formMessage } from "./form-message.ts";
+import { formMessage } from "@/i18n/form-message.ts";
 
 interface Props {
   scope: OrganizationScope;
