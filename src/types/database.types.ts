@@ -26,7 +26,22 @@ export type Database = {
 "bulk_update_contacts":
 { Args: { "p_ids": (string)[],"p_values": Json }; Returns: Json
                            },
+"bulk_update_contracts":
+{ Args: { "p_ids": (string)[],"p_values": Json }; Returns: Json
+                           },
 "bulk_update_customers":
+{ Args: { "p_ids": (string)[],"p_values": Json }; Returns: Json
+                           },
+"bulk_update_deals":
+{ Args: { "p_ids": (string)[],"p_values": Json }; Returns: Json
+                           },
+"bulk_update_documents":
+{ Args: { "p_ids": (string)[],"p_values": Json }; Returns: Json
+                           },
+"bulk_update_quotes":
+{ Args: { "p_ids": (string)[],"p_values": Json }; Returns: Json
+                           },
+"bulk_update_tasks":
 { Args: { "p_ids": (string)[],"p_values": Json }; Returns: Json
                            },
 "change_my_password":
@@ -38,7 +53,16 @@ export type Database = {
 "create_contact":
 { Args: { "p_values": Json }; Returns: Json
                            },
+"create_contract":
+{ Args: { "p_values": Json }; Returns: Json
+                           },
 "create_customer":
+{ Args: { "p_values": Json }; Returns: Json
+                           },
+"create_deal":
+{ Args: { "p_values": Json }; Returns: Json
+                           },
+"create_document":
 { Args: { "p_values": Json }; Returns: Json
                            },
 "create_organization":
@@ -47,23 +71,44 @@ export type Database = {
 "create_organization_tables":
 { Args: { "org_slug": string }; Returns: Json
                            },
+"create_quote":
+{ Args: { "p_values": Json }; Returns: Json
+                           },
+"create_task":
+{ Args: { "p_values": Json }; Returns: Json
+                           },
 "create_user_secure":
 { Args: { "p_email": string,"p_first_name"?: string,"p_last_name"?: string,"p_organization_id": string,"p_password": string,"p_role"?: string }; Returns: Json
                            },
 "delete_contacts":
 { Args: { "p_ids": (string)[] }; Returns: Json
                            },
+"delete_contracts":
+{ Args: { "p_ids": (string)[] }; Returns: Json
+                           },
 "delete_customers":
+{ Args: { "p_ids": (string)[] }; Returns: Json
+                           },
+"delete_deals":
 { Args: { "p_ids": (string)[] }; Returns: Json
                            },
 "delete_document_template":
 { Args: { "p_id": string }; Returns: Json
+                           },
+"delete_documents":
+{ Args: { "p_ids": (string)[] }; Returns: Json
+                           },
+"delete_quotes":
+{ Args: { "p_ids": (string)[] }; Returns: Json
                            },
 "delete_role":
 { Args: { "p_key": string }; Returns: Json
                            },
 "delete_saved_view":
 { Args: { "p_id": string,"p_module": string }; Returns: Json
+                           },
+"delete_tasks":
+{ Args: { "p_ids": (string)[] }; Returns: Json
                            },
 "delete_user_secure":
 { Args: { "p_organization_id"?: string,"p_user_id": string }; Returns: Json
@@ -86,10 +131,19 @@ export type Database = {
 "get_contact":
 { Args: { "p_id": string }; Returns: Json
                            },
+"get_contract":
+{ Args: { "p_id": string }; Returns: Json
+                           },
 "get_current_user_context":
 { Args: Record<PropertyKey, never>; Returns: Json
                            },
 "get_customer":
+{ Args: { "p_id": string }; Returns: Json
+                           },
+"get_deal":
+{ Args: { "p_id": string }; Returns: Json
+                           },
+"get_document":
 { Args: { "p_id": string }; Returns: Json
                            },
 "get_login_attempts":
@@ -113,11 +167,17 @@ export type Database = {
 "get_organization_users":
 { Args: { "p_descending"?: boolean,"p_limit"?: number,"p_offset"?: number,"p_organization_slug"?: string,"p_role"?: string,"p_search"?: string,"p_sort"?: string,"p_status"?: string }; Returns: Json
                            },
+"get_quote":
+{ Args: { "p_id": string }; Returns: Json
+                           },
 "get_record_timeline":
 { Args: { "p_id": string,"p_module": string }; Returns: Json
                            },
 "get_roles":
 { Args: Record<PropertyKey, never>; Returns: Json
+                           },
+"get_task":
+{ Args: { "p_id": string }; Returns: Json
                            },
 "get_user_info_by_email":
 { Args: { "user_email": string }; Returns: Json
@@ -131,17 +191,32 @@ export type Database = {
 "list_contacts":
 { Args: { "p_descending"?: boolean,"p_filters"?: Json,"p_limit"?: number,"p_offset"?: number,"p_search"?: string,"p_sort"?: string }; Returns: Json
                            },
+"list_contracts":
+{ Args: { "p_descending"?: boolean,"p_filters"?: Json,"p_limit"?: number,"p_offset"?: number,"p_search"?: string,"p_sort"?: string }; Returns: Json
+                           },
 "list_customers":
+{ Args: { "p_descending"?: boolean,"p_filters"?: Json,"p_limit"?: number,"p_offset"?: number,"p_search"?: string,"p_sort"?: string }; Returns: Json
+                           },
+"list_deals":
 { Args: { "p_descending"?: boolean,"p_filters"?: Json,"p_limit"?: number,"p_offset"?: number,"p_search"?: string,"p_sort"?: string }; Returns: Json
                            },
 "list_document_templates":
 { Args: Record<PropertyKey, never>; Returns: Json
                            },
+"list_documents":
+{ Args: { "p_descending"?: boolean,"p_filters"?: Json,"p_limit"?: number,"p_offset"?: number,"p_search"?: string,"p_sort"?: string }; Returns: Json
+                           },
 "list_organizations":
 { Args: Record<PropertyKey, never>; Returns: Json
                            },
+"list_quotes":
+{ Args: { "p_descending"?: boolean,"p_filters"?: Json,"p_limit"?: number,"p_offset"?: number,"p_search"?: string,"p_sort"?: string }; Returns: Json
+                           },
 "list_saved_views":
 { Args: { "p_module": string }; Returns: Json
+                           },
+"list_tasks":
+{ Args: { "p_descending"?: boolean,"p_filters"?: Json,"p_limit"?: number,"p_offset"?: number,"p_search"?: string,"p_sort"?: string }; Returns: Json
                            },
 "lock_user_secure":
 { Args: { "p_user_id": string }; Returns: Json
@@ -161,7 +236,22 @@ export type Database = {
 "restore_contacts":
 { Args: { "p_ids": (string)[] }; Returns: Json
                            },
+"restore_contracts":
+{ Args: { "p_ids": (string)[] }; Returns: Json
+                           },
 "restore_customers":
+{ Args: { "p_ids": (string)[] }; Returns: Json
+                           },
+"restore_deals":
+{ Args: { "p_ids": (string)[] }; Returns: Json
+                           },
+"restore_documents":
+{ Args: { "p_ids": (string)[] }; Returns: Json
+                           },
+"restore_quotes":
+{ Args: { "p_ids": (string)[] }; Returns: Json
+                           },
+"restore_tasks":
 { Args: { "p_ids": (string)[] }; Returns: Json
                            },
 "save_document_template":
@@ -200,7 +290,16 @@ export type Database = {
 "update_contact":
 { Args: { "p_id": string,"p_updated_at": string,"p_values": Json }; Returns: Json
                            },
+"update_contract":
+{ Args: { "p_id": string,"p_updated_at": string,"p_values": Json }; Returns: Json
+                           },
 "update_customer":
+{ Args: { "p_id": string,"p_updated_at": string,"p_values": Json }; Returns: Json
+                           },
+"update_deal":
+{ Args: { "p_id": string,"p_updated_at": string,"p_values": Json }; Returns: Json
+                           },
+"update_document":
 { Args: { "p_id": string,"p_updated_at": string,"p_values": Json }; Returns: Json
                            },
 "update_my_profile":
@@ -211,6 +310,12 @@ export type Database = {
                            },
 "update_organization_settings":
 { Args: { "p_changes": Json }; Returns: Json
+                           },
+"update_quote":
+{ Args: { "p_id": string,"p_updated_at": string,"p_values": Json }; Returns: Json
+                           },
+"update_task":
+{ Args: { "p_id": string,"p_updated_at": string,"p_values": Json }; Returns: Json
                            },
 "update_user_last_login":
 { Args: { "p_user_id": string }; Returns: Json

@@ -11,7 +11,7 @@
 --   to the audit log and each changed field to the record's field history.
 -- * Template v2 gives customers and contacts their real columns, a Turkish-folded search
 --   column with a trigram index, and every organization a field history.
--- * A thin typed public façade per module action (customers and contacts here).
+-- * A thin typed public façade per module action, installed from the registry.
 
 create extension if not exists pg_trgm with schema extensions;
 
@@ -1174,77 +1174,59 @@ $$;
 
 drop function public.list_customers(text, text, boolean, integer, integer);
 
-/** Customers the caller may see: search, filters, sort, one page (private.record_list). */
-create function public.list_customers(p_search text default null, p_filters jsonb default null, p_sort text default null,
-                                      p_descending boolean default null, p_limit integer default 50, p_offset integer default 0)
-returns jsonb language sql stable security definer set search_path = ''
-as $$ select private.record_list('customers', p_search, p_filters, p_sort, p_descending, p_limit, p_offset); $$;
+/**
+ * Installs a module's public façade from its registry row: list_<key>, get_<entity>,
+ * create_<entity>, update_<entity>, bulk_update_<key>, delete_<key> and restore_<key>, each
+ * a one-line call into the record engine (security definer, empty search_path) with a
+ * comment and its own grant to authenticated. So registering a module gives it its API;
+ * the generated types name every call with its arguments.
+ */
+create function private.install_module_facade(p_module text)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  module private.modules;
+  facade record;
+begin
+  select * into module from private.modules m where m.key = p_module;
+  if not found or module.entity_type !~ '^[a-z][a-z_]{0,39}$' then
+    raise exception 'no module %', p_module;
+  end if;
+  for facade in
+    select * from (values
+      ('list_' || module.key,
+       'p_search text default null, p_filters jsonb default null, p_sort text default null, '
+       || 'p_descending boolean default null, p_limit integer default 50, p_offset integer default 0',
+       'stable', format('private.record_list(%L, p_search, p_filters, p_sort, p_descending, p_limit, p_offset)', module.key),
+       format('The %s the caller may see: search, filters, sort, one page.', module.key)),
+      ('get_' || module.entity_type, 'p_id uuid', 'stable', format('private.record_get(%L, p_id)', module.key),
+       format('One %s the caller may see.', module.entity_type)),
+      ('create_' || module.entity_type, 'p_values jsonb', 'volatile', format('private.record_create(%L, p_values)', module.key),
+       format('Creates a %s.', module.entity_type)),
+      ('update_' || module.entity_type, 'p_id uuid, p_values jsonb, p_updated_at timestamptz', 'volatile',
+       format('private.record_update(%L, p_id, p_values, p_updated_at)', module.key),
+       format('Updates a %s read at p_updated_at (a stale read is refused).', module.entity_type)),
+      ('bulk_update_' || module.key, 'p_ids uuid[], p_values jsonb', 'volatile',
+       format('private.record_bulk_update(%L, p_ids, p_values)', module.key), format('The same change for many %s.', module.key)),
+      ('delete_' || module.key, 'p_ids uuid[]', 'volatile', format('private.record_set_deleted(%L, p_ids, true)', module.key),
+       format('Soft-deletes %s.', module.key)),
+      ('restore_' || module.key, 'p_ids uuid[]', 'volatile', format('private.record_set_deleted(%L, p_ids, false)', module.key),
+       format('Restores deleted %s.', module.key))
+    ) as f (name, arguments, volatility, body, doc)
+  loop
+    execute format('create or replace function public.%I(%s) returns jsonb language sql %s security definer set search_path = %L '
+                   'as $facade$ select %s; $facade$', facade.name, facade.arguments, facade.volatility, '', facade.body);
+    execute format('comment on function public.%I is %L', facade.name, facade.doc);
+    execute format('revoke execute on function public.%I from public, anon, authenticated', facade.name);
+    execute format('grant execute on function public.%I to authenticated', facade.name);
+  end loop;
+end;
+$$;
 
-/** One customer. */
-create function public.get_customer(p_id uuid)
-returns jsonb language sql stable security definer set search_path = ''
-as $$ select private.record_get('customers', p_id); $$;
-
-/** Creates a customer. */
-create function public.create_customer(p_values jsonb)
-returns jsonb language sql security definer set search_path = ''
-as $$ select private.record_create('customers', p_values); $$;
-
-/** Updates a customer read at p_updated_at. */
-create function public.update_customer(p_id uuid, p_values jsonb, p_updated_at timestamptz)
-returns jsonb language sql security definer set search_path = ''
-as $$ select private.record_update('customers', p_id, p_values, p_updated_at); $$;
-
-/** The same change for many customers. */
-create function public.bulk_update_customers(p_ids uuid[], p_values jsonb)
-returns jsonb language sql security definer set search_path = ''
-as $$ select private.record_bulk_update('customers', p_ids, p_values); $$;
-
-/** Soft-deletes customers. */
-create function public.delete_customers(p_ids uuid[])
-returns jsonb language sql security definer set search_path = ''
-as $$ select private.record_set_deleted('customers', p_ids, true); $$;
-
-/** Restores deleted customers. */
-create function public.restore_customers(p_ids uuid[])
-returns jsonb language sql security definer set search_path = ''
-as $$ select private.record_set_deleted('customers', p_ids, false); $$;
-
-/** Contacts the caller may see. */
-create function public.list_contacts(p_search text default null, p_filters jsonb default null, p_sort text default null,
-                                     p_descending boolean default null, p_limit integer default 50, p_offset integer default 0)
-returns jsonb language sql stable security definer set search_path = ''
-as $$ select private.record_list('contacts', p_search, p_filters, p_sort, p_descending, p_limit, p_offset); $$;
-
-/** One contact. */
-create function public.get_contact(p_id uuid)
-returns jsonb language sql stable security definer set search_path = ''
-as $$ select private.record_get('contacts', p_id); $$;
-
-/** Creates a contact. */
-create function public.create_contact(p_values jsonb)
-returns jsonb language sql security definer set search_path = ''
-as $$ select private.record_create('contacts', p_values); $$;
-
-/** Updates a contact read at p_updated_at. */
-create function public.update_contact(p_id uuid, p_values jsonb, p_updated_at timestamptz)
-returns jsonb language sql security definer set search_path = ''
-as $$ select private.record_update('contacts', p_id, p_values, p_updated_at); $$;
-
-/** The same change for many contacts. */
-create function public.bulk_update_contacts(p_ids uuid[], p_values jsonb)
-returns jsonb language sql security definer set search_path = ''
-as $$ select private.record_bulk_update('contacts', p_ids, p_values); $$;
-
-/** Soft-deletes contacts. */
-create function public.delete_contacts(p_ids uuid[])
-returns jsonb language sql security definer set search_path = ''
-as $$ select private.record_set_deleted('contacts', p_ids, true); $$;
-
-/** Restores deleted contacts. */
-create function public.restore_contacts(p_ids uuid[])
-returns jsonb language sql security definer set search_path = ''
-as $$ select private.record_set_deleted('contacts', p_ids, false); $$;
+select private.install_module_facade(m.key) from private.modules m order by m.position;
 
 /** A record's timeline (notes, field history, audit) in any registered module. */
 create function public.get_record_timeline(p_module text, p_id uuid)
@@ -1265,10 +1247,7 @@ begin
   for facade in
     select p.oid::regprocedure from pg_catalog.pg_proc p
      where p.pronamespace = 'public'::regnamespace
-       and p.proname in ('list_customers', 'get_customer', 'create_customer', 'update_customer', 'bulk_update_customers',
-                         'delete_customers', 'restore_customers', 'list_contacts', 'get_contact', 'create_contact',
-                         'update_contact', 'bulk_update_contacts', 'delete_contacts', 'restore_contacts',
-                         'get_record_timeline', 'add_record_note')
+       and p.proname in ('get_record_timeline', 'add_record_note')
   loop
     execute format('revoke execute on function %s from public, anon, authenticated', facade);
     execute format('grant execute on function %s to authenticated', facade);
