@@ -1,7 +1,6 @@
-import i18n from "i18next";
+import i18n, { type BackendModule } from "i18next";
 import { initReactI18next } from "react-i18next";
-import { en } from "./locales/en.ts";
-import { tr, type Catalogue } from "./locales/tr.ts";
+import type { Catalogue } from "./tr.ts";
 
 declare module "i18next" {
   interface CustomTypeOptions {
@@ -24,6 +23,25 @@ function storedLanguage(): Language {
   return isLanguage(stored) ? stored : "tr";
 }
 
+/** Each language's catalogue is a chunk of its own: only the language in use is downloaded. */
+const catalogues: Record<Language, () => Promise<Catalogue>> = {
+  tr: async () => (await import("./tr.ts")).tr,
+  en: async () => (await import("./en.ts")).en,
+};
+
+/** Hands i18next a language's catalogue when it first needs it (at start-up, or on a switch). */
+const lazyCatalogues: BackendModule = {
+  type: "backend",
+  init() {},
+  read(language, _namespace, callback) {
+    if (!isLanguage(language)) return callback(new Error(`No catalogue for ${language}`), false);
+    catalogues[language]().then(
+      (catalogue) => callback(null, catalogue),
+      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), false),
+    );
+  },
+};
+
 // Keep the document (screen readers, browser tab) and the stored choice in step with i18next.
 i18n.on("languageChanged", (language) => {
   document.documentElement.lang = language;
@@ -31,13 +49,19 @@ i18n.on("languageChanged", (language) => {
   localStorage.setItem(storageKey, language);
 });
 
-void i18n.use(initReactI18next).init({
-  resources: { tr: { translation: tr }, en: { translation: en } },
-  lng: storedLanguage(),
-  fallbackLng: "tr",
-  supportedLngs: languages,
-  // React escapes rendered text already.
-  interpolation: { escapeValue: false },
-  // The catalogues are bundled, so initialise synchronously: the first render is already translated.
-  initAsync: false,
-});
+/**
+ * Resolves once the stored language's catalogue is loaded, so the first render is already
+ * translated. A switch (`i18n.changeLanguage`) loads the other catalogue first, then changes.
+ */
+export const i18nReady = i18n
+  .use(lazyCatalogues)
+  .use(initReactI18next)
+  .init({
+    lng: storedLanguage(),
+    // Both catalogues have the same keys (a test checks it), so nothing falls back to another language.
+    fallbackLng: false,
+    supportedLngs: languages,
+    load: "currentOnly",
+    // React escapes rendered text already.
+    interpolation: { escapeValue: false },
+  });

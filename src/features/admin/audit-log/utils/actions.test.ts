@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { en } from "@/i18n/locales/en.ts";
-import { tr } from "@/i18n/locales/tr.ts";
+import { en } from "../../i18n/en.ts";
+import { tr } from "../../i18n/tr.ts";
 import { auditActionKey, auditActionLabel, auditActorName, knownAuditActions } from "./actions.ts";
 import { AUDIT_LOG_PAGE_SIZE, nextBeforeId } from "./paging.ts";
 

@@ -11,7 +11,25 @@ function entries(catalogue: object, prefix = ""): [string, unknown][] {
 
 const interpolations = (text: unknown) => String(text).match(/\{\{\w+\}\}/g)?.sort() ?? [];
 
+// Every folder's own texts (src/<folder>/i18n and src/features/<feature>/i18n), found on disk.
+const parts = {
+  tr: import.meta.glob<object>("../**/i18n/tr.ts", { eager: true, import: "tr" }),
+  en: import.meta.glob<object>("../**/i18n/en.ts", { eager: true, import: "en" }),
+};
+
 describe("translation catalogues", () => {
+  it.each([
+    ["tr", tr],
+    ["en", en],
+  ] as const)("%s holds every folder's texts", (language, catalogue) => {
+    const assembled = new Map(entries(catalogue));
+    const found = Object.entries(parts[language]).filter(([file]) => file !== `./${language}.ts`);
+    expect(found.length).toBeGreaterThan(10);
+    for (const [file, part] of found) {
+      for (const [key, text] of entries(part)) expect(assembled.get(key), `${file}: ${key}`).toBe(text);
+    }
+  });
+
   const trTexts = new Map(entries(tr));
   const enTexts = new Map(entries(en));
 

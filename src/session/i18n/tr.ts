@@ -1,0 +1,12 @@
+/** Turkish texts of the session kernel; src/i18n assembles them with every other folder's. */
+export const tr = {
+  auth: {
+    signOut: {
+      button: "Çıkış Yap",
+    },
+  },
+  shell: {
+    noOrganization: "Şirket seçilmedi",
+    contextLoadError: "Kullanıcı bilgileri yüklenemedi.",
+  },
+};
