@@ -2,8 +2,64 @@ import js from "@eslint/js";
 import { defineConfig, globalIgnores, includeIgnoreFile } from "eslint/config";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import tseslint from "typescript-eslint";
+
+// Import boundaries (DESIGN D9). A feature imports shared code (src/components, lib, i18n,
+// session, modules, types) by `@/` and its own files; never another feature's, nor the app's
+// wiring. Shared code imports no feature and not the app, except the i18n assembly reading each
+// feature's texts (and the module registry, whose feature pages are dynamic imports).
+const featuresDir = fileURLToPath(new URL("src/features/", import.meta.url));
+const features = readdirSync(featuresDir, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
+/** How many folder levels a feature has below its own folder. */
+function folderDepth(dir) {
+  const folders = readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory());
+  return Math.max(0, ...folders.map((entry) => 1 + folderDepth(join(dir, entry.name))));
+}
+
+const sharedOnly =
+  "Features import shared code (src/components, lib, i18n, session, modules, types) and their own files only: move what two features share into shared code.";
+
+/**
+ * One override per feature and folder depth: its files may not name another feature or the app
+ * with `@/`, nor climb out of the feature with `../` (so a file n folders deep may go up n).
+ */
+const featureBoundaries = features.flatMap((feature) =>
+  Array.from({ length: folderDepth(join(featuresDir, feature)) + 1 }, (_, depth) => ({
+    files: [`src/features/${feature}/${"*/".repeat(depth)}*.{ts,tsx}`],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { regex: `^@/features/(?!${feature}/)`, message: sharedOnly },
+            { regex: "^@/app/", message: sharedOnly },
+            { regex: `^(\\.\\./){${depth + 1},}`, message: `${sharedOnly} Name shared code by @/.` },
+          ],
+        },
+      ],
+    },
+  })),
+);
+
+/** Shared code imports no feature and not the app; src/i18n reads the folders' texts only. */
+const sharedBoundaries = [
+  { folders: "{components,lib,session,modules,types}", regex: "^(@/|(\\.\\./)+)(app|features)/" },
+  { folders: "i18n", regex: "^(@/|(\\.\\./)+)(app|features/[^/]+)/(?!i18n/)" },
+].map(({ folders, regex }) => ({
+  files: [`src/${folders}/**/*.{ts,tsx}`],
+  rules: {
+    "no-restricted-imports": [
+      "error",
+      { patterns: [{ regex, message: "Shared code imports no feature and not the app (src/i18n only their texts)." }] },
+    ],
+  },
+}));
 
 export default defineConfig([
   includeIgnoreFile(fileURLToPath(new URL(".gitignore", import.meta.url))),
@@ -33,4 +89,6 @@ export default defineConfig([
     ignores: ["src/**"],
     languageOptions: { globals: globals.node },
   },
+  ...featureBoundaries,
+  ...sharedBoundaries,
 ]);
