@@ -5,7 +5,7 @@ import { LoadingScreen } from "@/components/LoadingScreen.tsx";
 import { RequireAuth } from "@/features/auth/components/RequireAuth.tsx";
 import { lazyPage } from "@/lib/lazy-page.ts";
 import { salesPages, type SalesPage, type SalesPageKey } from "@/modules/registry.ts";
-import { hiddenOrganizationManagerPath } from "./paths.ts";
+import { adminSections, type AdminSection } from "@/features/admin/sections.ts";
 // The login page is the first screen of nearly every visit: it comes with the entry chunk
 // rather than as a second round trip; every other page loads on demand.
 import { LoginPage } from "@/features/auth/routes/LoginPage.tsx";
@@ -26,31 +26,6 @@ const RequireModule = lazy(async () => ({
 const RequireAdmin = lazyPage(() => import("@/features/admin/components/RequireAdmin.tsx"), "RequireAdmin");
 const RequireSuperAdmin = lazyPage(() => import("@/features/admin/components/RequireAdmin.tsx"), "RequireSuperAdmin");
 const AdminPanelPage = lazyPage(() => import("@/features/admin/routes/AdminPanelPage.tsx"), "AdminPanelPage");
-const UsersPage = lazyPage(() => import("@/features/admin/routes/UsersPage.tsx"), "UsersPage");
-const GeneralSettingsPage = lazyPage(
-  () => import("@/features/admin/routes/GeneralSettingsPage.tsx"),
-  "GeneralSettingsPage",
-);
-const OperationsSettingsPage = lazyPage(
-  () => import("@/features/admin/routes/OperationsSettingsPage.tsx"),
-  "OperationsSettingsPage",
-);
-const RolesPage = lazyPage(() => import("@/features/admin/routes/RolesPage.tsx"), "RolesPage");
-const DatabasePage = lazyPage(() => import("@/features/admin/routes/DatabasePage.tsx"), "DatabasePage");
-const DocumentTemplatesPage = lazyPage(
-  () => import("@/features/admin/routes/DocumentTemplatesPage.tsx"),
-  "DocumentTemplatesPage",
-);
-const AuditLogPage = lazyPage(() => import("@/features/admin/routes/AuditLogPage.tsx"), "AuditLogPage");
-const SuperAdminSwitcherPage = lazyPage(
-  () => import("@/features/admin/routes/SuperAdminSwitcherPage.tsx"),
-  "SuperAdminSwitcherPage",
-);
-const OrganizationManagerPage = lazyPage(
-  () => import("@/features/admin/routes/OrganizationManagerPage.tsx"),
-  "OrganizationManagerPage",
-);
-
 function RootLayout() {
   return (
     <Suspense fallback={<LoadingScreen />}>
@@ -66,28 +41,23 @@ function salesPageRoutes({ key, path, list: List, detail: Detail }: SalesPage<Sa
   return { element: <RequireModule module={key} />, children };
 }
 
-/** Admin group (spec §2): admins and super admins; two pages for super admins only. */
+/** An admin page's routes: its path and further paths, and the older paths that lead to it. */
+function adminSectionRoutes({ path, page: Page, aliases = [], redirectsFrom = [] }: AdminSection): RouteObject[] {
+  return [
+    ...[path, ...aliases].map((sectionPath) => ({ path: sectionPath, element: <Page /> })),
+    ...redirectsFrom.map((from) => ({ path: from, element: <Navigate to={path} replace /> })),
+  ];
+}
+
+/** Admin group (spec §2): admins and super admins; some pages for super admins only. */
 const adminRoutes: RouteObject = {
   element: <RequireAdmin />,
   children: [
     { path: "/admin", element: <AdminPanelPage /> },
-    { path: "/admin/users", element: <UsersPage /> },
-    { path: "/admin/general-settings", element: <GeneralSettingsPage /> },
-    { path: "/admin/operations-settings", element: <OperationsSettingsPage /> },
-    { path: "/admin/roles", element: <RolesPage /> },
-    { path: "/admin/authorization", element: <Navigate to="/admin/roles" replace /> },
-    { path: "/admin/modern-roles", element: <Navigate to="/admin/roles" replace /> },
-    { path: "/admin/database", element: <DatabasePage /> },
-    { path: "/admin/document-templates", element: <DocumentTemplatesPage /> },
-    { path: "/admin/audit-log", element: <AuditLogPage /> },
+    ...adminSections.filter((section) => !section.superAdminOnly).flatMap(adminSectionRoutes),
     {
       element: <RequireSuperAdmin />,
-      children: [
-        { path: "/admin/super-admin-switcher", element: <SuperAdminSwitcherPage /> },
-        { path: "/admin/organization-manager", element: <OrganizationManagerPage /> },
-        { path: "/organization-manager", element: <OrganizationManagerPage /> },
-        { path: hiddenOrganizationManagerPath, element: <OrganizationManagerPage /> },
-      ],
+      children: adminSections.filter((section) => section.superAdminOnly).flatMap(adminSectionRoutes),
     },
   ],
 };

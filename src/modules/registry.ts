@@ -85,7 +85,7 @@ export type ModuleKey = (typeof moduleList)[number]["key"];
 export const modules: readonly SalesPage<ModuleKey>[] = moduleList;
 
 /** The import/export page: it works across the modules, so it follows them in the sidebar. */
-export const importExportPage: SalesPage<"importExport"> = {
+const importExportPage: SalesPage<"importExport"> = {
   key: "importExport",
   path: "/import-export",
   icon: IconTransfer,
