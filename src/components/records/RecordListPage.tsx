@@ -1,0 +1,291 @@
+import {
+  Button,
+  Checkbox,
+  EmptyState,
+  Group,
+  Paper,
+  Popover,
+  Select,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from "@mantine/core";
+import { useDebouncedCallback, useMediaQuery } from "@mantine/hooks";
+import { IconColumns } from "@tabler/icons-react";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router-dom";
+import { ListPagination } from "@/components/ListPagination.tsx";
+import { LoadError } from "@/components/LoadError.tsx";
+import { LoadingScreen } from "@/components/LoadingScreen.tsx";
+import { SearchField } from "@/components/SearchField.tsx";
+import { SortableHeader } from "@/components/SortableHeader.tsx";
+import { RpcError } from "@/lib/rpc.ts";
+import { ModuleDenied } from "@/modules/RequireModule.tsx";
+import { useRecordList, type RecordBase } from "./record-api.ts";
+import type { RecordColumn, RecordListConfig } from "./record-config.ts";
+import { recordListArgs, recordPageCount, TOTAL_CAP, type RecordListState } from "./record-list-state.ts";
+import { RecordBulkBar } from "./RecordBulkBar.tsx";
+import { SavedViewsMenu } from "./SavedViewsMenu.tsx";
+
+const SEARCH_DEBOUNCE_MS = 300;
+const DEFAULT_PAGE_SIZE = 25;
+
+/**
+ * A module's list page: search (debounced), filters, sortable headers, column choice, saved
+ * views, row selection with bulk actions, pages, and the loading, empty, error and denied
+ * states. On a phone the rows become cards, so nothing scrolls sideways.
+ */
+export function RecordListPage<Row extends RecordBase>({ config }: { config: RecordListConfig<Row> }) {
+  const { t, i18n } = useTranslation();
+  const pageSize = config.pageSize ?? DEFAULT_PAGE_SIZE;
+  const [initial] = useState<RecordListState>(() => ({
+    search: "",
+    filters: {},
+    sort: config.defaultSort,
+    descending: config.defaultDescending,
+    page: 1,
+    columns: config.columns.filter((column) => !column.hidden).map((column) => column.key),
+  }));
+  const [state, setState] = useState<RecordListState>(initial);
+  const [searchInput, setSearchInput] = useState("");
+  const [selected, setSelected] = useState<Map<string, Row>>(new Map());
+  const narrow = useMediaQuery("(max-width: 48em)") ?? false;
+  const list = useRecordList(config.module, config.row, recordListArgs(state, pageSize));
+
+  const applySearch = useDebouncedCallback((search: string) => {
+    setState((current) => (current.search === search ? current : { ...current, search, page: 1 }));
+  }, SEARCH_DEBOUNCE_MS);
+  const onSearch = (search: string) => {
+    setSearchInput(search);
+    applySearch(search);
+  };
+  const applyState = (next: RecordListState) => {
+    setState(next);
+    setSearchInput(next.search);
+  };
+  const clearSelection = () => setSelected(new Map());
+
+  if (list.error instanceof RpcError && list.error.code === "permission_denied") return <ModuleDenied module={config.module} />;
+
+  const rows = (list.data?.records ?? []) as Row[];
+  const total = list.data?.total ?? 0;
+  const narrowed = state.search.trim() !== "" || Object.values(state.filters).some((value) => value !== "");
+  const [titleColumn, ...otherColumns] = config.columns;
+  const shown = otherColumns.filter((column) => state.columns.includes(column.key));
+  const allSelected = rows.length > 0 && rows.every((row) => selected.has(row.id));
+  const toggle = (row: Row) =>
+    setSelected((current) => {
+      const next = new Map(current);
+      if (next.has(row.id)) next.delete(row.id);
+      else next.set(row.id, row);
+      return next;
+    });
+  const toggleAll = () =>
+    setSelected((current) => {
+      const next = new Map(current);
+      for (const row of rows) {
+        if (allSelected) next.delete(row.id);
+        else next.set(row.id, row);
+      }
+      return next;
+    });
+  const cell = (column: RecordColumn<Row>, row: Row) => {
+    if (column.render) return column.render(row);
+    const value = row[column.key];
+    if (value === null || value === undefined || value === "") return "—";
+    if (column.key === "created_at" || column.key === "updated_at") {
+      return new Intl.DateTimeFormat(i18n.resolvedLanguage === "en" ? "en-GB" : "tr-TR", { dateStyle: "medium" }).format(
+        new Date(String(value)),
+      );
+    }
+    return Array.isArray(value) ? value.join(", ") : String(value);
+  };
+  const totalText = list.data?.total_exact === false
+    ? t("records.list.totalCapped", { count: TOTAL_CAP })
+    : t("records.list.total", { count: total });
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="flex-start" gap="sm">
+        <Stack gap={4} style={{ minWidth: 0 }}>
+          <Title order={1}>{config.title}</Title>
+          <Text c="dimmed">{config.description}</Text>
+        </Stack>
+        {config.actions}
+      </Group>
+
+      <Group align="flex-end" gap="sm" wrap="wrap">
+        <SearchField label={t("records.list.search")} placeholder={config.searchPlaceholder} value={searchInput} onChange={onSearch} />
+        {config.filters.map((filter) => (
+          <Select
+            key={filter.key}
+            label={filter.label}
+            data={[{ value: "", label: t("records.list.filterAll") }, ...filter.options]}
+            value={state.filters[filter.key] ?? ""}
+            allowDeselect={false}
+            onChange={(value) =>
+              setState((current) => ({ ...current, filters: { ...current.filters, [filter.key]: value ?? "" }, page: 1 }))
+            }
+            w={{ base: "100%", xs: 160 }}
+          />
+        ))}
+        <Group gap="xs" wrap="nowrap">
+          <ColumnChooser
+            columns={otherColumns}
+            chosen={state.columns}
+            onChange={(columns) => setState((current) => ({ ...current, columns }))}
+          />
+          <SavedViewsMenu module={config.module} state={state} initial={initial} onApply={applyState} />
+        </Group>
+      </Group>
+
+      {selected.size > 0 && (
+        <RecordBulkBar
+          module={config.module}
+          rows={[...selected.values()]}
+          statusField={config.statusField}
+          onDone={clearSelection}
+          extra={config.selectionActions?.([...selected.values()], clearSelection)}
+        />
+      )}
+
+      {list.isPending && <LoadingScreen compact />}
+      {list.isError && <LoadError title={config.loadError} onRetry={() => void list.refetch()} />}
+      {list.isSuccess && total === 0 && !narrowed && (
+        <EmptyState icon={config.icon} withIndicatorBackground py="xl">
+          <EmptyState.Title order={2}>{config.emptyTitle}</EmptyState.Title>
+          <EmptyState.Description>{config.emptyDescription}</EmptyState.Description>
+        </EmptyState>
+      )}
+      {list.isSuccess && (total > 0 || narrowed) && (
+        <Stack gap="sm">
+          <Text size="sm" aria-live="polite">
+            {totalText}
+            {list.data.scope === "own" && ` · ${t("records.list.ownOnly")}`}
+          </Text>
+          {rows.length === 0 ? (
+            <Text>{t("records.list.noMatch")}</Text>
+          ) : narrow ? (
+            <Stack gap="xs" component="ul" p={0} m={0} style={{ listStyle: "none" }} aria-label={config.title}>
+              {rows.map((row) => (
+                <Paper component="li" key={row.id} withBorder p="sm">
+                  <Group wrap="nowrap" align="flex-start" gap="sm">
+                    <Checkbox
+                      aria-label={t("records.list.selectRow", { name: config.titleOf(row) })}
+                      checked={selected.has(row.id)}
+                      onChange={() => toggle(row)}
+                    />
+                    <Stack gap={2} style={{ minWidth: 0, flex: 1 }}>
+                      <Text component={Link} to={config.detailPath(row)} fw={600} c="blue" style={{ overflowWrap: "anywhere" }}>
+                        {config.titleOf(row)}
+                      </Text>
+                      {shown.slice(0, 4).map((column) => (
+                        <Text key={column.key} size="sm" style={{ overflowWrap: "anywhere" }}>
+                          <Text span c="dimmed" size="sm">{column.label}: </Text>
+                          {cell(column, row)}
+                        </Text>
+                      ))}
+                    </Stack>
+                  </Group>
+                </Paper>
+              ))}
+            </Stack>
+          ) : (
+            <Table.ScrollContainer minWidth={640} type="native" tabIndex={0}>
+              <Table striped highlightOnHover aria-label={config.title}>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th w={40}>
+                      <Checkbox aria-label={t("records.list.selectAll")} checked={allSelected} onChange={toggleAll} />
+                    </Table.Th>
+                    {[titleColumn, ...shown].map((column) =>
+                      column.sort ? (
+                        <SortableHeader
+                          key={column.key}
+                          column={column.sort}
+                          label={column.label}
+                          state={state}
+                          onSort={(sort) =>
+                            setState((current) =>
+                              current.sort === sort
+                                ? { ...current, descending: !current.descending, page: 1 }
+                                : { ...current, sort, descending: sort.endsWith("_at"), page: 1 },
+                            )
+                          }
+                        />
+                      ) : (
+                        <Table.Th key={column.key} scope="col">
+                          {column.label}
+                        </Table.Th>
+                      ),
+                    )}
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {rows.map((row) => (
+                    <Table.Tr key={row.id}>
+                      <Table.Td>
+                        <Checkbox
+                          aria-label={t("records.list.selectRow", { name: config.titleOf(row) })}
+                          checked={selected.has(row.id)}
+                          onChange={() => toggle(row)}
+                        />
+                      </Table.Td>
+                      <Table.Td style={{ overflowWrap: "anywhere" }}>
+                        <Text component={Link} to={config.detailPath(row)} size="sm" fw={600} c="blue">
+                          {config.titleOf(row)}
+                        </Text>
+                      </Table.Td>
+                      {shown.map((column) => (
+                        <Table.Td key={column.key} style={{ overflowWrap: "anywhere" }}>
+                          {cell(column, row)}
+                        </Table.Td>
+                      ))}
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          )}
+          <ListPagination
+            pages={recordPageCount(total, pageSize)}
+            page={state.page}
+            onChange={(page) => setState((current) => ({ ...current, page }))}
+          />
+        </Stack>
+      )}
+    </Stack>
+  );
+}
+
+function ColumnChooser<Row>({ columns, chosen, onChange }: {
+  columns: RecordColumn<Row>[];
+  chosen: string[];
+  onChange(columns: string[]): void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Popover position="bottom-end" withinPortal>
+      <Popover.Target>
+        <Button variant="default" leftSection={<IconColumns size={16} aria-hidden />}>
+          {t("records.list.columns")}
+        </Button>
+      </Popover.Target>
+      <Popover.Dropdown>
+        <Checkbox.Group
+          label={t("records.list.columnsLabel")}
+          value={chosen}
+          onChange={(value) => onChange(columns.map((column) => column.key).filter((key) => value.includes(key)))}
+        >
+          <Stack gap="xs" mt="xs">
+            {columns.map((column) => (
+              <Checkbox key={column.key} value={column.key} label={column.label} />
+            ))}
+          </Stack>
+        </Checkbox.Group>
+      </Popover.Dropdown>
+    </Popover>
+  );
+}

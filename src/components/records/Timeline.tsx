@@ -1,0 +1,123 @@
+import { Badge, Button, Group, Paper, Stack, Text, Textarea, Timeline as MantineTimeline } from "@mantine/core";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { LoadError } from "@/components/LoadError.tsx";
+import { LoadingScreen } from "@/components/LoadingScreen.tsx";
+import { notifyFailure, notifySuccess } from "@/components/notify.ts";
+import { formatDateTime } from "@/lib/format.ts";
+import type { ModuleKey } from "@/modules/registry.ts";
+import { useAddNote, useTimeline, type TimelineEntry } from "./record-api.ts";
+import { recordFailureKey } from "./record-form.ts";
+
+const knownEvents = ["create", "update", "delete", "restore", "note", "merge", "merged_away"] as const;
+
+interface Props {
+  module: ModuleKey;
+  id: string;
+  /** A field's label in the module's words. */
+  fieldLabel(field: string): string;
+  /** A stored value as the user reads it (default: as text, lists joined). */
+  formatValue?(field: string, value: unknown): string | null;
+  canAddNote: boolean;
+}
+
+function plain(value: unknown): string | null {
+  if (value === null || value === undefined || value === "") return null;
+  if (Array.isArray(value)) return value.length === 0 ? null : value.map((item) => (typeof item === "object" ? JSON.stringify(item) : String(item))).join(", ");
+  if (typeof value === "object") return JSON.stringify(value);
+  return String(value as string | number | boolean);
+}
+
+/** A record's notes, field changes ("field: old → new") and events, newest first, with a box for a new note. */
+export function Timeline({ module, id, fieldLabel, formatValue, canAddNote }: Props) {
+  const { t, i18n } = useTranslation();
+  const timeline = useTimeline(module, id);
+  const addNote = useAddNote(module, id);
+  const [body, setBody] = useState("");
+
+  const show = (field: string, value: unknown) => (formatValue?.(field, value) ?? plain(value)) ?? t("records.timeline.emptyValue");
+  const describe = (entry: TimelineEntry) => {
+    switch (entry.kind) {
+      case "note":
+        return <Text size="sm" style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>{entry.body}</Text>;
+      case "change":
+        return (
+          <Text size="sm" style={{ overflowWrap: "anywhere" }}>
+            {fieldLabel(entry.field)}: {show(entry.field, entry.old)} → {show(entry.field, entry.new)}
+          </Text>
+        );
+      case "event": {
+        const action = entry.action.slice(entry.action.indexOf(".") + 1);
+        const known = knownEvents.find((event) => event === action);
+        return (
+          <Text size="sm">
+            {known ? t(`records.timeline.events.${known}`) : t("records.timeline.events.other", { action: entry.action })}
+          </Text>
+        );
+      }
+    }
+  };
+
+  return (
+    <Stack gap="md">
+      {canAddNote && (
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (body.trim() === "") return;
+            addNote.mutate(body, {
+              onSuccess: () => {
+                setBody("");
+                notifySuccess(t("records.timeline.noteAdded"));
+              },
+              onError: (error) => notifyFailure(t("records.timeline.noteFailed"), t(recordFailureKey(error))),
+            });
+          }}
+        >
+          <Stack gap="xs">
+            <Textarea
+              label={t("records.timeline.noteLabel")}
+              placeholder={t("records.timeline.notePlaceholder")}
+              autosize
+              minRows={2}
+              maxLength={20000}
+              value={body}
+              onChange={(event) => setBody(event.currentTarget.value)}
+            />
+            <Group justify="flex-end">
+              <Button type="submit" loading={addNote.isPending} disabled={body.trim() === ""}>
+                {t("records.timeline.addNote")}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      )}
+      {timeline.isPending && <LoadingScreen compact />}
+      {timeline.isError && <LoadError title={t("records.timeline.loadError")} onRetry={() => void timeline.refetch()} />}
+      {timeline.isSuccess && timeline.data.length === 0 && <Text c="dimmed">{t("records.timeline.empty")}</Text>}
+      {timeline.isSuccess && timeline.data.length > 0 && (
+        <Paper withBorder p="md">
+          <MantineTimeline bulletSize={14} lineWidth={2}>
+            {timeline.data.map((entry, index) => (
+              <MantineTimeline.Item
+                key={`${entry.kind}-${entry.at}-${index}`}
+                title={
+                  <Group gap="xs">
+                    <Badge size="xs" variant="light" color={entry.kind === "note" ? "blue" : entry.kind === "change" ? "grape" : "gray"}>
+                      {t(`records.timeline.kinds.${entry.kind}`)}
+                    </Badge>
+                    <Text size="xs" c="dimmed">
+                      {entry.by_name ?? t("records.timeline.someone")} · {formatDateTime(entry.at, i18n.resolvedLanguage)}
+                    </Text>
+                  </Group>
+                }
+              >
+                {describe(entry)}
+              </MantineTimeline.Item>
+            ))}
+          </MantineTimeline>
+        </Paper>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,241 @@
+/**
+ * The record engine's RPCs as every sales module's screens use them: list, read, bulk edit,
+ * delete, saved views, timeline and notes, and the organization's members for owner
+ * changes. The module's façade names follow the registry (`list_<module>`,
+ * `get_<entity>`, ...), so nothing here names a module.
+ */
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { z } from "zod";
+import { rpc, type RpcName } from "@/lib/call-rpc.ts";
+import { RpcError } from "@/lib/rpc.ts";
+import type { ModuleKey } from "@/modules/registry.ts";
+import { useOrganizationScope, type OrganizationScope } from "@/session/organization-scope.ts";
+import { queryKeys } from "@/session/query-keys.ts";
+import type { Json } from "@/types/database.types.ts";
+
+/** What every module's list row and record carry besides the module's own columns. */
+export const recordBaseSchema = z.looseObject({
+  id: z.string(),
+  owner_id: z.string(),
+  owner_name: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type RecordBase = z.infer<typeof recordBaseSchema>;
+
+/** Calls one of a module's façade functions; their names are built from the registry's key. */
+export function callRecordRpc<Schema extends z.ZodType>(name: string, args: object, schema: Schema): Promise<z.output<Schema>> {
+  return rpc(name as RpcName, args as never, schema);
+}
+
+export const recordKeys = {
+  all: (scope: OrganizationScope, module: ModuleKey) => queryKeys.organization(scope, `records:${module}`),
+  list: (scope: OrganizationScope, module: ModuleKey, args: object) => [...recordKeys.all(scope, module), "list", args] as const,
+  record: (scope: OrganizationScope, module: ModuleKey, id: string) => [...recordKeys.all(scope, module), "record", id] as const,
+  timeline: (scope: OrganizationScope, module: ModuleKey, id: string) =>
+    [...recordKeys.all(scope, module), "timeline", id] as const,
+  views: (scope: OrganizationScope, module: ModuleKey) => [...recordKeys.all(scope, module), "views"] as const,
+  members: (scope: OrganizationScope) => queryKeys.organization(scope, "record-owners"),
+};
+
+export interface RecordListArgs {
+  p_search?: string;
+  p_filters: Json;
+  p_sort: string;
+  p_descending: boolean;
+  p_limit: number;
+  p_offset: number;
+}
+
+export function recordPageSchema<Row extends z.ZodType>(row: Row) {
+  return z.object({
+    success: z.literal(true),
+    scope: z.enum(["all", "own"]),
+    total: z.number().int().nonnegative(),
+    /** False beyond 10,000 matches: the total then reads "10,000+". */
+    total_exact: z.boolean(),
+    records: z.array(row),
+  });
+}
+
+/** One page of a module's records; a refusal makes the permissions be read again. */
+export function useRecordList<Row extends z.ZodType>(module: ModuleKey, row: Row, args: RecordListArgs) {
+  const scope = useOrganizationScope();
+  const queryClient = useQueryClient();
+  return useQuery({
+    queryKey: recordKeys.list(scope, module, args),
+    queryFn: async () => {
+      try {
+        return await callRecordRpc(`list_${module}`, args, recordPageSchema(row));
+      } catch (error) {
+        if (error instanceof RpcError && error.code === "permission_denied") {
+          void queryClient.invalidateQueries({ queryKey: queryKeys.modulePermissions(scope.sessionUserId) });
+        }
+        throw error;
+      }
+    },
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** One record (`get_<entity>`); a record the caller may not see answers not_found. */
+export function useRecord<Row extends z.ZodType>(module: ModuleKey, entity: string, id: string, row: Row) {
+  const scope = useOrganizationScope();
+  return useQuery({
+    queryKey: recordKeys.record(scope, module, id),
+    queryFn: async (): Promise<z.output<Row>> => {
+      const answer = (await callRecordRpc(`get_${entity}`, { p_id: id }, z.object({ record: row }))) as { record: z.output<Row> };
+      return answer.record;
+    },
+    retry: (count, error) => !(error instanceof RpcError) && count < 2,
+  });
+}
+
+/** Drops every cached list, record and timeline of the module after a write. */
+export function useInvalidateRecords(module: ModuleKey) {
+  const scope = useOrganizationScope();
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: recordKeys.all(scope, module) });
+}
+
+const bulkAnswer = z.object({ updated: z.number(), skipped: z.number() });
+const changedAnswer = z.object({ changed: z.number(), skipped: z.number() });
+
+export function useBulkUpdate(module: ModuleKey) {
+  const invalidate = useInvalidateRecords(module);
+  return useMutation({
+    mutationFn: ({ ids, values }: { ids: string[]; values: Record<string, unknown> }) =>
+      callRecordRpc(`bulk_update_${module}`, { p_ids: ids, p_values: values }, bulkAnswer),
+    onSettled: invalidate,
+  });
+}
+
+export function useDeleteRecords(module: ModuleKey) {
+  const invalidate = useInvalidateRecords(module);
+  return useMutation({
+    mutationFn: (ids: string[]) => callRecordRpc(`delete_${module}`, { p_ids: ids }, changedAnswer),
+    onSettled: invalidate,
+  });
+}
+
+// ---------------------------------------------------------------------------------
+// Saved views
+// ---------------------------------------------------------------------------------
+
+export const viewDefinitionSchema = z.object({
+  search: z.string().optional(),
+  filters: z.record(z.string(), z.string()).optional(),
+  sort: z.string().optional(),
+  descending: z.boolean().optional(),
+  columns: z.array(z.string()).optional(),
+});
+export type ViewDefinition = z.infer<typeof viewDefinitionSchema>;
+
+const savedViewSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  is_shared: z.boolean(),
+  is_mine: z.boolean().optional(),
+  definition: viewDefinitionSchema.catch({}),
+});
+export type SavedView = z.infer<typeof savedViewSchema>;
+
+export function useSavedViews(module: ModuleKey) {
+  const scope = useOrganizationScope();
+  return useQuery({
+    queryKey: recordKeys.views(scope, module),
+    queryFn: async () =>
+      (await callRecordRpc("list_saved_views", { p_module: module }, z.object({ views: z.array(savedViewSchema) }))).views,
+  });
+}
+
+export function useSaveView(module: ModuleKey) {
+  const scope = useOrganizationScope();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ name, shared, definition }: { name: string; shared: boolean; definition: ViewDefinition }) =>
+      callRecordRpc(
+        "save_saved_view",
+        { p_id: null, p_module: module, p_name: name, p_definition: definition, p_is_shared: shared },
+        z.object({ view: z.looseObject({ id: z.string() }) }),
+      ),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: recordKeys.views(scope, module) }),
+  });
+}
+
+export function useDeleteView(module: ModuleKey) {
+  const scope = useOrganizationScope();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => callRecordRpc("delete_saved_view", { p_module: module, p_id: id }, z.looseObject({})),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: recordKeys.views(scope, module) }),
+  });
+}
+
+// ---------------------------------------------------------------------------------
+// Timeline and notes
+// ---------------------------------------------------------------------------------
+
+const entryBase = { by: z.string().nullable().optional(), by_name: z.string().nullable().optional(), at: z.string() };
+export const timelineEntrySchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("note"), id: z.string(), body: z.string(), ...entryBase }),
+  z.object({ kind: z.literal("change"), field: z.string(), old: z.unknown(), new: z.unknown(), ...entryBase }),
+  z.object({ kind: z.literal("event"), action: z.string(), ...entryBase }),
+]);
+export type TimelineEntry = z.infer<typeof timelineEntrySchema>;
+
+export function useTimeline(module: ModuleKey, id: string) {
+  const scope = useOrganizationScope();
+  return useQuery({
+    queryKey: recordKeys.timeline(scope, module, id),
+    queryFn: async () =>
+      (
+        await callRecordRpc(
+          "get_record_timeline",
+          { p_module: module, p_id: id },
+          z.object({ entries: z.array(timelineEntrySchema) }),
+        )
+      ).entries,
+  });
+}
+
+export function useAddNote(module: ModuleKey, id: string) {
+  const scope = useOrganizationScope();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: string) => callRecordRpc("add_record_note", { p_module: module, p_id: id, p_body: body }, z.looseObject({})),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: recordKeys.timeline(scope, module, id) }),
+  });
+}
+
+// ---------------------------------------------------------------------------------
+// The organization's members (owners)
+// ---------------------------------------------------------------------------------
+
+const memberSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  first_name: z.string().nullable(),
+  last_name: z.string().nullable(),
+});
+export type OrganizationMember = z.infer<typeof memberSchema>;
+
+/**
+ * The active members a record may be given to (the transfer list: admins only). For others
+ * the query fails and the owner change is not offered.
+ */
+export function useOrganizationMembers(enabled: boolean) {
+  const scope = useOrganizationScope();
+  return useQuery({
+    queryKey: recordKeys.members(scope),
+    queryFn: async () =>
+      (await callRecordRpc("get_users_for_transfer", {}, z.object({ users: z.array(memberSchema) }))).users,
+    enabled,
+    retry: false,
+    staleTime: 60_000,
+  });
+}
+
+export function memberName(member: OrganizationMember): string {
+  return [member.first_name, member.last_name].filter(Boolean).join(" ").trim() || member.email;
+}

@@ -1,0 +1,54 @@
+import type { ReactNode } from "react";
+import type { z } from "zod";
+import type { ModuleKey } from "@/modules/registry.ts";
+import type { RecordBase } from "./record-api.ts";
+
+export interface RecordOption {
+  value: string;
+  label: string;
+}
+
+/** A list column: one of the module's list columns (or owner_name, created_at, updated_at). */
+export interface RecordColumn<Row> {
+  key: string;
+  label: string;
+  /** The sort key when the module may sort by it. */
+  sort?: string;
+  /** Left out until the user chooses it. */
+  hidden?: boolean;
+  render?(row: Row): ReactNode;
+}
+
+/** A select filter on one of the module's filterable columns. */
+export interface RecordFilter {
+  key: string;
+  label: string;
+  options: RecordOption[];
+}
+
+/** How one module's list looks and behaves; the record kit does the rest. */
+export interface RecordListConfig<Row extends RecordBase> {
+  module: ModuleKey;
+  row: z.ZodType<Row>;
+  /** The first column is the record's title, always shown, a link to its page. */
+  columns: RecordColumn<Row>[];
+  filters: RecordFilter[];
+  defaultSort: string;
+  defaultDescending: boolean;
+  /** The field a bulk status change sets, with its values. */
+  statusField?: RecordFilter;
+  pageSize?: number;
+  title: string;
+  description: string;
+  searchPlaceholder: string;
+  emptyTitle: string;
+  emptyDescription: string;
+  loadError: string;
+  icon: ReactNode;
+  titleOf(row: Row): string;
+  detailPath(row: Row): string;
+  /** Buttons beside the title (e.g. a new record). */
+  actions?: ReactNode;
+  /** Extra bulk actions for the selected rows (e.g. merging two). */
+  selectionActions?(rows: Row[], clear: () => void): ReactNode;
+}

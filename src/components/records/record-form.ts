@@ -1,0 +1,75 @@
+/**
+ * What a record form does with the engine's refusals: field errors (`invalid_fields`) go on
+ * their field as catalogue keys (translated when shown, with formMessage), a stale record
+ * (`stale_record`) becomes a refusal the form shows with a reload action, anything else a
+ * message from the one error mapper.
+ */
+import type { FieldValues, Path, UseFormSetError } from "react-hook-form";
+import { failureKey } from "@/lib/errors.ts";
+import { RpcError } from "@/lib/rpc.ts";
+
+/** The field error codes the engine and the modules' rules answer; others read "invalid". */
+export const fieldErrorCodes = [
+  "required",
+  "invalid",
+  "invalid_vkn",
+  "invalid_tckn",
+  "invalid_phone",
+  "invalid_email",
+  "invalid_website",
+  "invalid_tags",
+  "invalid_owner",
+  "unknown_field",
+  "duplicate",
+  "not_found",
+  "too_long",
+] as const;
+export type FieldErrorCode = (typeof fieldErrorCodes)[number];
+
+/** The catalogue key of a field error code. */
+export function fieldErrorKey(code: string): `records.form.fieldErrors.${FieldErrorCode}` {
+  const known = (fieldErrorCodes as readonly string[]).includes(code) ? (code as FieldErrorCode) : "invalid";
+  return `records.form.fieldErrors.${known}`;
+}
+
+/** The {column: code} of an `invalid_fields` refusal, or null. */
+export function serverFieldErrors(error: unknown): Record<string, string> | null {
+  if (!(error instanceof RpcError) || error.code !== "invalid_fields") return null;
+  const fields = error.details.fields;
+  if (typeof fields !== "object" || fields === null) return null;
+  return Object.fromEntries(Object.entries(fields).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
+}
+
+export function isStaleRecord(error: unknown): boolean {
+  return error instanceof RpcError && error.code === "stale_record";
+}
+
+/**
+ * Puts a refusal's field errors on the form's fields (the first one focused). Returns the
+ * codes of fields the form does not have, so the caller can tell them another way; null
+ * when the refusal was not about fields.
+ */
+export function applyServerFieldErrors<Values extends FieldValues>(
+  error: unknown,
+  setError: UseFormSetError<Values>,
+  formFields: readonly string[],
+): string[] | null {
+  const fields = serverFieldErrors(error);
+  if (!fields) return null;
+  const unplaced: string[] = [];
+  let first = true;
+  for (const [field, code] of Object.entries(fields)) {
+    if (!formFields.includes(field)) {
+      unplaced.push(code);
+      continue;
+    }
+    setError(field as Path<Values>, { type: "server", message: fieldErrorKey(code) }, { shouldFocus: first });
+    first = false;
+  }
+  return unplaced;
+}
+
+/** The catalogue key of a refusal that is neither about fields nor stale. */
+export function recordFailureKey(error: unknown) {
+  return failureKey(error, "records.form.errors", ["not_found", "permission_denied", "invalid_input"]);
+}
