@@ -1,11 +1,17 @@
 import { z } from "zod";
 
-// Ids are checked as GUIDs rather than RFC 9562 UUIDs: seeded fixtures may use fixed ids.
-const organizationSchema = z.object({
+/**
+ * An organization as the RPCs name it. Ids are checked as GUIDs rather than RFC 9562 UUIDs:
+ * seeded fixtures may use fixed ids.
+ */
+export const organizationSchema = z.object({
   id: z.guid(),
   slug: z.string().min(1),
   name: z.string().min(1),
 });
+
+/** An organization with the signed-in user's role in it. */
+export const memberOrganizationSchema = organizationSchema.extend({ role: z.string().min(1) });
 
 /** Payload of the `get_current_user_context` RPC (returned as untyped JSON, so checked here). */
 export const currentUserContextSchema = z.object({
@@ -25,7 +31,7 @@ export const currentUserContextSchema = z.object({
     organization_role: z.record(z.string(), z.string()).optional(),
   }),
   organization: organizationSchema.nullable(),
-  organizations: z.array(organizationSchema.extend({ role: z.string().min(1) })),
+  organizations: z.array(memberOrganizationSchema),
 });
 
 export type CurrentUserContext = z.infer<typeof currentUserContextSchema>;

@@ -1,13 +1,8 @@
 import { z } from "zod";
+import { memberOrganizationSchema } from "@/session/schemas.ts";
 
 /** An organization the signed-in user may work in, as get_my_organizations lists it. */
-export const availableOrganizationSchema = z.object({
-  id: z.guid(),
-  slug: z.string().min(1),
-  name: z.string().min(1),
-  role: z.string().min(1),
-  is_current: z.boolean(),
-});
+export const availableOrganizationSchema = memberOrganizationSchema.extend({ is_current: z.boolean() });
 
 /** Payload of the `get_my_organizations` RPC. */
 export const myOrganizationsSchema = z.object({
@@ -22,5 +17,5 @@ export type MyOrganizations = z.infer<typeof myOrganizationsSchema>;
 /** Payload of a successful `bind_session_organization`. */
 export const boundOrganizationSchema = z.object({
   success: z.literal(true),
-  organization: z.object({ id: z.guid(), slug: z.string().min(1), name: z.string().min(1), role: z.string().min(1) }),
+  organization: memberOrganizationSchema,
 });

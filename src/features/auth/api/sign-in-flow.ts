@@ -2,6 +2,7 @@ import { isAuthApiError, type AuthError } from "@supabase/supabase-js";
 import { z } from "zod";
 import type { StoredOrganization } from "@/lib/browser-storage.ts";
 import { parseRpcResult, RpcError } from "@/lib/rpc.ts";
+import { memberOrganizationSchema } from "@/session/schemas.ts";
 import { SIGN_IN_TIMEOUT_MS } from "@/session/timing.ts";
 import type { Credentials } from "./schemas.ts";
 
@@ -21,13 +22,6 @@ export class SignInError extends Error {
 
 export const signInTimeoutMessage = "Login timeout - 25 seconds exceeded. Please check your connection.";
 
-const organizationSchema = z.object({
-  id: z.guid(),
-  slug: z.string().min(1),
-  name: z.string().min(1),
-  role: z.string().min(1),
-});
-
 const preparedSchema = z.object({
   success: z.literal(true),
   user: z.object({
@@ -36,13 +30,13 @@ const preparedSchema = z.object({
     first_name: z.string().nullable(),
     last_name: z.string().nullable(),
   }),
-  organization: organizationSchema,
-  organizations: z.array(organizationSchema),
+  organization: memberOrganizationSchema,
+  organizations: z.array(memberOrganizationSchema),
 });
 
 const succeededSchema = z.looseObject({ success: z.literal(true) });
 
-export type SignInOrganization = z.infer<typeof organizationSchema>;
+export type SignInOrganization = z.infer<typeof memberOrganizationSchema>;
 
 export interface SignInInput extends Credentials {
   /** Sign in to this organization (its slug) rather than to the first available one. */

@@ -3,11 +3,12 @@ import { z } from "zod";
 import { rpc } from "@/lib/call-rpc.ts";
 import { writeCurrentOrganization } from "@/lib/browser-storage.ts";
 import { queryKeys } from "@/session/query-keys.ts";
+import { memberOrganizationSchema } from "@/session/schemas.ts";
 
 /** Answer of `super_admin_switch_organization`. */
 export const switchedOrganizationSchema = z.object({
   success: z.literal(true),
-  organization: z.looseObject({ id: z.guid(), slug: z.string().min(1), name: z.string().min(1), role: z.string().min(1) }),
+  organization: memberOrganizationSchema,
 });
 
 export type SwitchedOrganization = z.infer<typeof switchedOrganizationSchema>["organization"];
