@@ -102,9 +102,11 @@ export function RecordListPage<Row extends RecordBase>({ config }: { config: Rec
     }
     return Array.isArray(value) ? value.join(", ") : String(value);
   };
-  const totalText = list.data?.total_exact === false
-    ? t("records.list.totalCapped", { count: TOTAL_CAP })
-    : t("records.list.total", { count: total });
+  const capped = list.data?.total_exact === false;
+  const count = new Intl.NumberFormat(i18n.resolvedLanguage === "en" ? "en-GB" : "tr-TR").format(capped ? TOTAL_CAP : total);
+  const totalText = config.totalText
+    ? config.totalText(count, capped)
+    : t(capped ? "records.list.totalCapped" : "records.list.total", { count });
 
   return (
     <Stack gap="lg">
@@ -166,9 +168,9 @@ export function RecordListPage<Row extends RecordBase>({ config }: { config: Rec
             {list.data.scope === "own" && ` · ${t("records.list.ownOnly")}`}
           </Text>
           {rows.length === 0 ? (
-            <Text>{t("records.list.noMatch")}</Text>
+            <Text>{config.noMatch ?? t("records.list.noMatch")}</Text>
           ) : narrow ? (
-            <Stack gap="xs" component="ul" p={0} m={0} style={{ listStyle: "none" }} aria-label={config.title}>
+            <Stack gap="xs" component="ul" p={0} m={0} style={{ listStyle: "none" }} aria-label={config.listLabel}>
               {rows.map((row) => (
                 <Paper component="li" key={row.id} withBorder p="sm">
                   <Group wrap="nowrap" align="flex-start" gap="sm">
@@ -194,7 +196,7 @@ export function RecordListPage<Row extends RecordBase>({ config }: { config: Rec
             </Stack>
           ) : (
             <Table.ScrollContainer minWidth={640} type="native" tabIndex={0}>
-              <Table striped highlightOnHover aria-label={config.title}>
+              <Table striped highlightOnHover aria-label={config.listLabel}>
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th w={40}>

@@ -44,6 +44,11 @@ export interface RecordListConfig<Row extends RecordBase> {
   emptyTitle: string;
   emptyDescription: string;
   loadError: string;
+  /** The table's accessible name. */
+  listLabel: string;
+  /** The count line ("200 customers in total"; capped: "10.000+ customers"), given the count already formatted. */
+  totalText?(count: string, capped: boolean): string;
+  noMatch?: string;
   icon: ReactNode;
   titleOf(row: Row): string;
   detailPath(row: Row): string;

@@ -1,60 +1,137 @@
-import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { z } from "zod";
+import { callRecordRpc, recordBaseSchema, recordKeys, useInvalidateRecords } from "@/components/records/record-api.ts";
 import { rpc } from "@/lib/call-rpc.ts";
-import { RpcError } from "@/lib/rpc.ts";
 import { useOrganizationScope } from "@/session/organization-scope.ts";
-import { queryKeys } from "@/session/query-keys.ts";
-import { customerKeys, customerListArgs, type CustomerListArgs, type CustomerListState } from "../utils/list-params.ts";
 
-const customerRowSchema = z.object({
-  id: z.string(),
+import { customerKinds, customerStatuses } from "../utils/customer-fields.ts";
+
+/** A customer's row in the list (the module's list columns). */
+export const customerRowSchema = recordBaseSchema.extend({
   name: z.string(),
-  owner_id: z.string(),
-  owner_name: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
+  kind: z.enum(customerKinds),
+  tax_number: z.string().nullable(),
+  status: z.enum(customerStatuses),
+  sector: z.string().nullable(),
+  phone: z.string().nullable(),
+  email: z.string().nullable(),
+  city: z.string().nullable(),
+  district: z.string().nullable(),
+  tags: z.array(z.string()),
 });
 export type CustomerRow = z.infer<typeof customerRowSchema>;
 
-/** The record engine's list answer (private.record_list), as this page reads it. */
-const customerPageSchema = z
-  .object({
-    success: z.literal(true),
-    /** all: every customer of the organization; own: only the caller's. */
-    scope: z.enum(["all", "own"]),
-    /** Exact up to 10,000 matches; beyond, total_exact is false and total stays 10,000. */
-    total: z.number().int().nonnegative(),
-    total_exact: z.boolean(),
-    records: z.array(customerRowSchema),
-  })
-  .transform(({ records, ...page }) => ({ ...page, customers: records }));
-export type CustomerPage = z.output<typeof customerPageSchema>;
+/** A whole customer (get_customer). */
+export const customerSchema = customerRowSchema.extend({
+  tax_office: z.string().nullable(),
+  website: z.string().nullable(),
+  address: z.string().nullable(),
+  description: z.string().nullable(),
+});
+export type Customer = z.infer<typeof customerSchema>;
 
-async function listCustomers(args: CustomerListArgs): Promise<CustomerPage> {
-  return rpc("list_customers", args, customerPageSchema);
+/** The fields a customer form writes (private.modules: customers.writable_columns). */
+export const customerFields = [
+  "name",
+  "kind",
+  "tax_number",
+  "tax_office",
+  "sector",
+  "status",
+  "phone",
+  "email",
+  "website",
+  "city",
+  "district",
+  "address",
+  "tags",
+  "description",
+] as const;
+export type CustomerField = (typeof customerFields)[number];
+export type CustomerValues = { [Field in CustomerField]: Field extends "tags" ? string[] : Field extends "name" ? string : string | null };
+
+const recordAnswer = z.object({ record: customerSchema });
+
+export function useCreateCustomer() {
+  const invalidate = useInvalidateRecords("customers");
+  return useMutation({
+    mutationFn: async (values: CustomerValues) => (await rpc("create_customer", { p_values: values }, recordAnswer)).record,
+    onSuccess: invalidate,
+  });
 }
 
-/**
- * One page of the customers the signed-in user may see. A refusal means the role changed
- * since the page opened: the permissions are read again, and the module's guard answers.
- */
-export function useCustomerList(state: CustomerListState) {
+export function useUpdateCustomer() {
+  const invalidate = useInvalidateRecords("customers");
+  return useMutation({
+    mutationFn: async ({ id, values, updatedAt }: { id: string; values: Partial<CustomerValues>; updatedAt: string }) =>
+      (await rpc("update_customer", { p_id: id, p_values: values, p_updated_at: updatedAt }, recordAnswer)).record,
+    onSuccess: invalidate,
+  });
+}
+
+export const duplicateReasons = ["tax_number", "email", "phone", "name"] as const;
+const duplicateSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  tax_number: z.string().nullable(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  city: z.string().nullable(),
+  reasons: z.array(z.enum(duplicateReasons)),
+});
+export type CustomerDuplicate = z.infer<typeof duplicateSchema>;
+
+/** Customers likely the same as the values about to be saved (same VKN/TCKN, email, phone, or a similar name). */
+export async function findCustomerDuplicates(values: Partial<CustomerValues>, exclude?: string): Promise<CustomerDuplicate[]> {
+  const answer = await rpc(
+    "find_customer_duplicates",
+    { p_values: { name: values.name, tax_number: values.tax_number, email: values.email, phone: values.phone }, p_exclude: exclude },
+    z.object({ duplicates: z.array(duplicateSchema) }),
+  );
+  return answer.duplicates;
+}
+
+export function useMergeCustomers() {
+  const invalidate = useInvalidateRecords("customers");
+  return useMutation({
+    mutationFn: async ({ survivor, other, values }: { survivor: string; other: string; values: Partial<CustomerValues> }) =>
+      (await rpc("merge_customers", { p_survivor: survivor, p_other: other, p_values: values }, recordAnswer)).record,
+    onSuccess: invalidate,
+  });
+}
+
+/** Fetches whole customers (for a merge). */
+export function useCustomers(ids: readonly string[]) {
   const scope = useOrganizationScope();
-  const queryClient = useQueryClient();
-  const args = customerListArgs(state);
   return useQuery({
-    queryKey: customerKeys.list(scope, args),
-    queryFn: async () => {
-      try {
-        return await listCustomers(args);
-      } catch (error) {
-        if (error instanceof RpcError && error.code === "permission_denied") {
-          void queryClient.invalidateQueries({ queryKey: queryKeys.modulePermissions(scope.sessionUserId) });
-        }
-        throw error;
-      }
-    },
-    // The previous page stays on screen while the next one loads.
-    placeholderData: keepPreviousData,
+    queryKey: [...recordKeys.all(scope, "customers"), "several", ids] as const,
+    queryFn: () => Promise.all(ids.map(async (id) => (await rpc("get_customer", { p_id: id }, recordAnswer)).record)),
+    enabled: ids.length > 0,
+  });
+}
+
+const contactRowSchema = z.looseObject({
+  id: z.string(),
+  first_name: z.string().nullable(),
+  last_name: z.string().nullable(),
+  title: z.string().nullable().optional(),
+  emails: z.array(z.object({ label: z.string(), value: z.string() })).catch([]),
+  phones: z.array(z.object({ label: z.string(), value: z.string() })).catch([]),
+});
+export type CustomerContact = z.infer<typeof contactRowSchema>;
+
+/** The customer's contacts (the contacts module's list, filtered by customer). */
+export function useCustomerContacts(customerId: string) {
+  const scope = useOrganizationScope();
+  return useQuery({
+    queryKey: [...recordKeys.all(scope, "contacts"), "of-customer", customerId] as const,
+    queryFn: async () =>
+      (
+        await callRecordRpc(
+          "list_contacts",
+          { p_filters: { customer_id: customerId }, p_limit: 100, p_offset: 0 },
+          z.object({ records: z.array(contactRowSchema), total: z.number() }),
+        )
+      ).records,
   });
 }

@@ -1,88 +1,98 @@
-import { EmptyState, Stack, Text, Title } from "@mantine/core";
-import { useDebouncedCallback } from "@mantine/hooks";
-import { IconBuilding } from "@tabler/icons-react";
+import { Badge, Button } from "@mantine/core";
+import { IconBuilding, IconPlus } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ListPagination } from "@/components/ListPagination.tsx";
-import { LoadingScreen } from "@/components/LoadingScreen.tsx";
-import { SearchField } from "@/components/SearchField.tsx";
-import { RpcError } from "@/lib/rpc.ts";
-import { ModuleDenied } from "@/modules/RequireModule.tsx";
-import { useCustomerList } from "../api/customers.ts";
-import { CustomersTable } from "../components/CustomersTable.tsx";
-import { customerPageCount, initialCustomerListState, sortCustomersBy, type CustomerListState } from "../utils/list-params.ts";
-import { LoadError } from "@/components/LoadError.tsx";
+import type { RecordListConfig } from "@/components/records/record-config.ts";
+import { RecordListPage } from "@/components/records/RecordListPage.tsx";
+import { useMyPermissions } from "@/modules/permissions.ts";
+import { customerRowSchema, type CustomerRow } from "../api/customers.ts";
+import { CustomerFormModal } from "../components/CustomerFormModal.tsx";
+import { MergeCustomersModal } from "../components/MergeCustomersModal.tsx";
+import { customerKinds, customerStatuses } from "../utils/customer-fields.ts";
 
-const SEARCH_DEBOUNCE_MS = 300;
+const statusColors = { lead: "blue", active: "green", passive: "gray" } as const;
 
-/** The customers module: the customers the role may see, searched, sorted, page by page. */
+/** The customers module: the customers the role may see, on the record kit. */
 export function CustomersPage() {
   const { t } = useTranslation();
-  const [state, setState] = useState<CustomerListState>(initialCustomerListState);
-  const [searchInput, setSearchInput] = useState("");
-  const customers = useCustomerList(state);
+  const permissions = useMyPermissions();
+  const allowed = permissions.data?.permissions.customers ?? {};
+  const [creating, setCreating] = useState(false);
+  const [merging, setMerging] = useState<readonly [string, string] | null>(null);
 
-  // The typed search reaches the list once typing pauses.
-  const applySearch = useDebouncedCallback((search: string) => {
-    setState((current) => (current.search === search ? current : { ...current, search, page: 1 }));
-  }, SEARCH_DEBOUNCE_MS);
-  const onSearch = (search: string) => {
-    setSearchInput(search);
-    applySearch(search);
+  const kindOptions = customerKinds.map((value) => ({ value, label: t(`modules.customers.kinds.${value}`) }));
+  const statusOptions = customerStatuses.map((value) => ({ value, label: t(`modules.customers.statuses.${value}`) }));
+  const config: RecordListConfig<CustomerRow> = {
+    module: "customers",
+    row: customerRowSchema,
+    columns: [
+      { key: "name", label: t("modules.customers.list.columns.name"), sort: "name" },
+      { key: "kind", label: t("modules.customers.fields.kind"), render: (row) => t(`modules.customers.kinds.${row.kind}`) },
+      { key: "tax_number", label: t("modules.customers.fields.tax_number") },
+      {
+        key: "status",
+        label: t("modules.customers.fields.status"),
+        sort: "status",
+        render: (row) => (
+          <Badge variant="light" color={statusColors[row.status]}>
+            {t(`modules.customers.statuses.${row.status}`)}
+          </Badge>
+        ),
+      },
+      { key: "city", label: t("modules.customers.fields.city"), sort: "city" },
+      { key: "phone", label: t("modules.customers.fields.phone") },
+      { key: "owner_name", label: t("modules.customers.list.columns.owner") },
+      { key: "updated_at", label: t("modules.customers.list.columns.updatedAt"), sort: "updated_at" },
+      { key: "email", label: t("modules.customers.fields.email"), hidden: true },
+      { key: "sector", label: t("modules.customers.fields.sector"), hidden: true },
+      { key: "district", label: t("modules.customers.fields.district"), hidden: true },
+      { key: "tags", label: t("modules.customers.fields.tags"), hidden: true },
+      { key: "created_at", label: t("modules.customers.list.columns.createdAt"), sort: "created_at", hidden: true },
+    ],
+    filters: [
+      { key: "status", label: t("modules.customers.fields.status"), options: statusOptions },
+      { key: "kind", label: t("modules.customers.fields.kind"), options: kindOptions },
+    ],
+    statusField: { key: "status", label: t("modules.customers.fields.status"), options: statusOptions },
+    defaultSort: "name",
+    defaultDescending: false,
+    title: t("modules.customers.title"),
+    description: t("modules.customers.description"),
+    searchPlaceholder: t("modules.customers.list.searchPlaceholder"),
+    emptyTitle: t("modules.customers.emptyTitle"),
+    emptyDescription: t("modules.customers.emptyDescription"),
+    loadError: t("modules.customers.list.loadError"),
+    listLabel: t("modules.customers.list.label"),
+    totalText: (count, capped) => t(capped ? "modules.customers.list.totalCapped" : "modules.customers.list.total", { count }),
+    noMatch: t("modules.customers.list.noMatch"),
+    icon: <IconBuilding size={28} aria-hidden />,
+    titleOf: (row) => row.name,
+    detailPath: (row) => `/customers/${row.id}`,
+    actions: allowed.create !== undefined && (
+      <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setCreating(true)}>
+        {t("modules.customers.newCustomer")}
+      </Button>
+    ),
+    selectionActions: (rows, clear) =>
+      allowed.edit !== undefined &&
+      rows.length === 2 && (
+        <Button
+          variant="default"
+          onClick={() => {
+            setMerging([rows[0].id, rows[1].id]);
+            clear();
+          }}
+        >
+          {t("modules.customers.merge.action")}
+        </Button>
+      ),
   };
 
-  const refused = customers.error instanceof RpcError && customers.error.code === "permission_denied";
-  if (refused) return <ModuleDenied module="customers" />;
-
-  const total = customers.data?.total ?? 0;
-  const searching = state.search.trim() !== "";
-
   return (
-    <Stack gap="lg">
-      <Stack gap={4}>
-        <Title order={1}>{t("modules.customers.title")}</Title>
-        <Text c="dimmed">{t("modules.customers.description")}</Text>
-      </Stack>
-
-      <SearchField
-        label={t("modules.customers.list.search")}
-        placeholder={t("modules.customers.list.searchPlaceholder")}
-        value={searchInput}
-        onChange={onSearch}
-      />
-
-      {customers.isPending && <LoadingScreen compact />}
-      {customers.isError && (
-        <LoadError title={t("modules.customers.list.loadError")} onRetry={() => void customers.refetch()} />
-      )}
-      {customers.isSuccess && total === 0 && !searching && (
-        <EmptyState icon={<IconBuilding size={28} aria-hidden />} withIndicatorBackground py="xl">
-          <EmptyState.Title order={2}>{t("modules.customers.emptyTitle")}</EmptyState.Title>
-          <EmptyState.Description>{t("modules.customers.emptyDescription")}</EmptyState.Description>
-        </EmptyState>
-      )}
-      {customers.isSuccess && (total > 0 || searching) && (
-        <Stack gap="sm">
-          <Text size="sm" aria-live="polite">
-            {t("modules.customers.list.total", { count: total })}
-            {customers.data.scope === "own" && ` · ${t("modules.customers.list.ownOnly")}`}
-          </Text>
-          {customers.data.customers.length === 0 ? (
-            <Text>{t("modules.customers.list.noMatch")}</Text>
-          ) : (
-            <CustomersTable
-              customers={customers.data.customers}
-              state={state}
-              onSort={(column) => setState((current) => sortCustomersBy(current, column))}
-            />
-          )}
-          <ListPagination
-            pages={customerPageCount(total)}
-            page={state.page}
-            onChange={(page) => setState((current) => ({ ...current, page }))}
-          />
-        </Stack>
-      )}
-    </Stack>
+    <>
+      <RecordListPage config={config} />
+      {creating && <CustomerFormModal opened onClose={() => setCreating(false)} />}
+      {merging && <MergeCustomersModal ids={merging} onClose={() => setMerging(null)} />}
+    </>
   );
 }

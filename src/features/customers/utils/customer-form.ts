@@ -1,0 +1,113 @@
+/**
+ * The customer form: its values on screen, the browser's checks (the same rules and codes as
+ * private.prepare_customer: the VKN or TCKN checksum by kind, phone, email, website) and the
+ * values sent to the database.
+ */
+import { z } from "zod";
+import { fieldErrorKey } from "@/components/records/record-form.ts";
+import { isValidTckn, isValidVkn, isValidWebsite, normalizePhone } from "@/lib/turkish-identifiers.ts";
+import type { Customer, CustomerValues } from "../api/customers.ts";
+import { customerKinds, customerStatuses } from "./customer-fields.ts";
+
+const text = (max: number) => z.string().max(max, fieldErrorKey("too_long"));
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export const customerFormSchema = z
+  .object({
+    name: text(300).refine((value) => value.trim() !== "", fieldErrorKey("required")),
+    kind: z.enum(customerKinds),
+    tax_number: z.string(),
+    tax_office: text(100),
+    sector: text(100),
+    status: z.enum(customerStatuses),
+    phone: z.string(),
+    email: text(254),
+    website: text(300),
+    city: text(60),
+    district: text(60),
+    address: text(1000),
+    tags: z.string(),
+    description: text(10000),
+  })
+  .superRefine((values, context) => {
+    const taxNumber = values.tax_number.replace(/\s/g, "");
+    if (taxNumber !== "") {
+      if (values.kind === "company" && !isValidVkn(taxNumber)) {
+        context.addIssue({ code: "custom", path: ["tax_number"], message: fieldErrorKey("invalid_vkn") });
+      } else if (values.kind === "person" && !isValidTckn(taxNumber)) {
+        context.addIssue({ code: "custom", path: ["tax_number"], message: fieldErrorKey("invalid_tckn") });
+      }
+    }
+    if (values.phone.trim() !== "" && normalizePhone(values.phone) === null) {
+      context.addIssue({ code: "custom", path: ["phone"], message: fieldErrorKey("invalid_phone") });
+    }
+    if (values.email.trim() !== "" && !EMAIL.test(values.email.trim())) {
+      context.addIssue({ code: "custom", path: ["email"], message: fieldErrorKey("invalid_email") });
+    }
+    if (values.website.trim() !== "" && !isValidWebsite(values.website.trim())) {
+      context.addIssue({ code: "custom", path: ["website"], message: fieldErrorKey("invalid_website") });
+    }
+  });
+export type CustomerFormValues = z.infer<typeof customerFormSchema>;
+
+export const emptyCustomerForm: CustomerFormValues = {
+  name: "",
+  kind: "company",
+  tax_number: "",
+  tax_office: "",
+  sector: "",
+  status: "lead",
+  phone: "",
+  email: "",
+  website: "",
+  city: "",
+  district: "",
+  address: "",
+  tags: "",
+  description: "",
+};
+
+/** A saved customer in the form. */
+export function customerFormOf(customer: Customer): CustomerFormValues {
+  return {
+    name: customer.name,
+    kind: customer.kind,
+    tax_number: customer.tax_number ?? "",
+    tax_office: customer.tax_office ?? "",
+    sector: customer.sector ?? "",
+    status: customer.status,
+    phone: customer.phone ?? "",
+    email: customer.email ?? "",
+    website: customer.website ?? "",
+    city: customer.city ?? "",
+    district: customer.district ?? "",
+    address: customer.address ?? "",
+    tags: customer.tags.join(", "),
+    description: customer.description ?? "",
+  };
+}
+
+const orNull = (value: string) => (value.trim() === "" ? null : value.trim());
+
+/** What the database is sent: blanks as null, the phone normalised, tags split on commas. */
+export function customerValuesOf(form: CustomerFormValues): CustomerValues {
+  return {
+    name: form.name.trim(),
+    kind: form.kind,
+    tax_number: orNull(form.tax_number.replace(/\s/g, "")),
+    tax_office: orNull(form.tax_office),
+    sector: orNull(form.sector),
+    status: form.status,
+    phone: form.phone.trim() === "" ? null : (normalizePhone(form.phone) ?? form.phone.trim()),
+    email: orNull(form.email),
+    website: orNull(form.website),
+    city: orNull(form.city),
+    district: orNull(form.district),
+    address: orNull(form.address),
+    tags: form.tags
+      .split(",")
+      .map((tag) => tag.trim())
+      .filter((tag) => tag !== ""),
+    description: orNull(form.description),
+  };
+}
