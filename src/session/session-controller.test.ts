@@ -123,6 +123,14 @@ describe("start-up", () => {
     expect([status(), reason()]).toEqual(["signedOut", "ended"]);
   });
 
+  it("ends it just the same when Auth had already removed it before the app was built", async () => {
+    const { emit, status, reason } = setUp({ hasSessionData: true, hasStoredSession: false });
+    expect(status()).toBe("loading");
+    await deliver(emit, "INITIAL_SESSION", null);
+    await vi.advanceTimersByTimeAsync(LOGOUT_REDIRECT_DELAY_MS);
+    expect([status(), reason()]).toEqual(["signedOut", "ended"]);
+  });
+
   it("gives up on authentication initialisation after 8 seconds and continues signed out", async () => {
     const { status } = setUp();
     await vi.advanceTimersByTimeAsync(AUTH_INIT_TIMEOUT_MS - 1);

@@ -52,8 +52,10 @@ export class SessionController {
 
   constructor(private readonly options: SessionControllerOptions) {
     this.now = options.now ?? Date.now;
-    // Nothing stored means nothing to restore: the login page need not wait for Auth.
-    if (!options.hasStoredSession()) this.state = { status: "signedOut" };
+    // Nothing stored means nothing to restore: the login page need not wait for Auth. Unless
+    // this browser still holds a session's data: then Auth dropped the session before the app
+    // was listening (the app renders once its catalogue has loaded), and start() ends it.
+    if (!options.hasStoredSession() && !options.hasSessionData()) this.state = { status: "signedOut" };
   }
 
   getState = (): SessionState => this.state;
