@@ -1,4 +1,4 @@
-import { Button, Group, Modal, Paper, Select, Stack, Text } from "@mantine/core";
+import { Button, Group, Modal, NativeSelect, Paper, Stack, Text } from "@mantine/core";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { notifyFailure, notifySuccess } from "@/components/notify.ts";
@@ -63,12 +63,11 @@ export function RecordBulkBar({ module, rows, statusField, onDone, extra }: Prop
         <Group align="flex-end" gap="sm">
           {allowed.edit !== undefined && members.isSuccess && (
             <Group align="flex-end" gap="xs" wrap="nowrap">
-              <Select
+              <NativeSelect
                 label={t("records.bulk.newOwner")}
-                data={members.data.map((member) => ({ value: member.id, label: memberName(member) }))}
-                value={owner}
-                onChange={setOwner}
-                searchable
+                data={[{ value: "", label: "—" }, ...members.data.map((member) => ({ value: member.id, label: memberName(member) }))]}
+                value={owner ?? ""}
+                onChange={(event) => setOwner(event.currentTarget.value || null)}
                 w={200}
               />
               <Button variant="default" disabled={owner === null} loading={update.isPending}
@@ -79,7 +78,13 @@ export function RecordBulkBar({ module, rows, statusField, onDone, extra }: Prop
           )}
           {allowed.edit !== undefined && statusField && (
             <Group align="flex-end" gap="xs" wrap="nowrap">
-              <Select label={t("records.bulk.newStatus")} data={statusField.options} value={status} onChange={setStatus} w={160} />
+              <NativeSelect
+                label={t("records.bulk.newStatus")}
+                data={[{ value: "", label: "—" }, ...statusField.options]}
+                value={status ?? ""}
+                onChange={(event) => setStatus(event.currentTarget.value || null)}
+                w={160}
+              />
               <Button variant="default" disabled={status === null} loading={update.isPending}
                 onClick={() => status && apply({ [statusField.key]: status })}>
                 {t("records.bulk.changeStatus")}

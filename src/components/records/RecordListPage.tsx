@@ -5,7 +5,7 @@ import {
   Group,
   Paper,
   Popover,
-  Select,
+  NativeSelect,
   Stack,
   Table,
   Text,
@@ -110,8 +110,8 @@ export function RecordListPage<Row extends RecordBase>({ config }: { config: Rec
 
   return (
     <Stack gap="lg">
-      <Group justify="space-between" align="flex-start" gap="sm">
-        <Stack gap={4} style={{ minWidth: 0 }}>
+      <Group justify="space-between" align="flex-start" gap="sm" wrap={narrow ? "wrap" : "nowrap"}>
+        <Stack gap={4} style={{ minWidth: 0, flex: "1 1 16rem" }}>
           <Title order={1}>{config.title}</Title>
           <Text c="dimmed">{config.description}</Text>
         </Stack>
@@ -121,19 +121,19 @@ export function RecordListPage<Row extends RecordBase>({ config }: { config: Rec
       <Group align="flex-end" gap="sm" wrap="wrap">
         <SearchField label={t("records.list.search")} placeholder={config.searchPlaceholder} value={searchInput} onChange={onSearch} />
         {config.filters.map((filter) => (
-          <Select
+          <NativeSelect
             key={filter.key}
             label={filter.label}
             data={[{ value: "", label: t("records.list.filterAll") }, ...filter.options]}
             value={state.filters[filter.key] ?? ""}
-            allowDeselect={false}
-            onChange={(value) =>
-              setState((current) => ({ ...current, filters: { ...current.filters, [filter.key]: value ?? "" }, page: 1 }))
-            }
+            onChange={(event) => {
+              const value = event.currentTarget.value;
+              setState((current) => ({ ...current, filters: { ...current.filters, [filter.key]: value }, page: 1 }));
+            }}
             w={{ base: "100%", xs: 160 }}
           />
         ))}
-        <Group gap="xs" wrap="nowrap">
+        <Group gap="xs">
           <ColumnChooser
             columns={otherColumns}
             chosen={state.columns}

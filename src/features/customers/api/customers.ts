@@ -48,7 +48,8 @@ export const customerFields = [
   "description",
 ] as const;
 export type CustomerField = (typeof customerFields)[number];
-export type CustomerValues = { [Field in CustomerField]: Field extends "tags" ? string[] : Field extends "name" ? string : string | null };
+/** Tags go as null when there are none (the database reads an empty array as invalid, null as none). */
+export type CustomerValues = { [Field in CustomerField]: Field extends "tags" ? string[] | null : Field extends "name" ? string : string | null };
 
 const recordAnswer = z.object({ record: customerSchema });
 

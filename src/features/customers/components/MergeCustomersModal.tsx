@@ -46,7 +46,12 @@ export function MergeCustomersModal({ ids, onClose, onMerged }: Props) {
     const submit = () => {
       const survivor = pair[survivorIndex];
       const other = pair[survivorIndex === 0 ? 1 : 0];
-      const values = Object.fromEntries(differing.map((field) => [field, pair[choiceOf(field)][field]]));
+      const values = Object.fromEntries(
+        differing.map((field) => {
+          const chosen = pair[choiceOf(field)][field];
+          return [field, Array.isArray(chosen) && chosen.length === 0 ? null : chosen];
+        }),
+      );
       merge.mutate(
         { survivor: survivor.id, other: other.id, values },
         {

@@ -62,8 +62,8 @@ export function CustomerDetailPage() {
         title={record.name}
         subtitle={
           <Group gap="xs">
-            <Badge variant="light">{t(`modules.customers.kinds.${record.kind}`)}</Badge>
-            <Badge variant="light" color={record.status === "active" ? "green" : record.status === "lead" ? "blue" : "gray"}>
+            <Badge variant="outline" color="gray">{t(`modules.customers.kinds.${record.kind}`)}</Badge>
+            <Badge variant="dot" color={record.status === "active" ? "green" : record.status === "lead" ? "blue" : "gray"}>
               {t(`modules.customers.statuses.${record.status}`)}
             </Badge>
           </Group>

@@ -34,7 +34,7 @@ export function CustomersPage() {
         label: t("modules.customers.fields.status"),
         sort: "status",
         render: (row) => (
-          <Badge variant="light" color={statusColors[row.status]}>
+          <Badge variant="dot" color={statusColors[row.status]}>
             {t(`modules.customers.statuses.${row.status}`)}
           </Badge>
         ),

@@ -29,5 +29,6 @@ describe("customer form", () => {
       email: null,
       tax_number: null,
     });
+    expect(customerValuesOf({ ...emptyCustomerForm, name: "A" }).tags).toBeNull();
   });
 });

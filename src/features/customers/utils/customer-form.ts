@@ -89,6 +89,14 @@ export function customerFormOf(customer: Customer): CustomerFormValues {
 
 const orNull = (value: string) => (value.trim() === "" ? null : value.trim());
 
+function tagsOf(text: string): string[] | null {
+  const tags = text
+    .split(",")
+    .map((tag) => tag.trim())
+    .filter((tag) => tag !== "");
+  return tags.length === 0 ? null : tags;
+}
+
 /** What the database is sent: blanks as null, the phone normalised, tags split on commas. */
 export function customerValuesOf(form: CustomerFormValues): CustomerValues {
   return {
@@ -104,10 +112,7 @@ export function customerValuesOf(form: CustomerFormValues): CustomerValues {
     city: orNull(form.city),
     district: orNull(form.district),
     address: orNull(form.address),
-    tags: form.tags
-      .split(",")
-      .map((tag) => tag.trim())
-      .filter((tag) => tag !== ""),
+    tags: tagsOf(form.tags),
     description: orNull(form.description),
   };
 }

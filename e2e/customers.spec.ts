@@ -1,0 +1,170 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { randomUUID } from "node:crypto";
+import { createMember } from "../tests/support/accounts.ts";
+import { rpc, signedInClient } from "../tests/support/clients.ts";
+import { enterApp, scrollsSideways } from "./shell-support.ts";
+
+// Every customer made here carries the run's suffix and is deleted again at the end of its
+// test, so the demo organization keeps its 200 customers for the other specs.
+const suffix = randomUUID().slice(0, 6);
+
+const h1 = (page: Page) => page.getByRole("heading", { level: 1 });
+const table = (page: Page) => page.getByRole("table", { name: "Müşteri listesi" });
+const search = (page: Page) => page.getByRole("searchbox", { name: "Ara" });
+const notification = (page: Page, text: string | RegExp) => page.getByRole("alert").filter({ hasText: text });
+
+async function seriousViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map((violation) => ({ rule: violation.id, targets: violation.nodes.map((node) => node.target.join(" ")) }));
+}
+
+/** Selects the rows whose customers' names are given, searching for the run's suffix. */
+async function selectRows(page: Page, names: string[]) {
+  await search(page).fill(suffix);
+  await expect(page.getByText(`Toplam ${names.length} müşteri`)).toBeVisible();
+  for (const name of names) await page.getByRole("checkbox", { name: `${name} kaydını seç` }).check();
+}
+
+test("a customer is created with a valid VKN, a duplicate is flagged, and two customers merge", async ({ page }) => {
+  test.setTimeout(60_000);
+  const alfa = `E2E Alfa ${suffix}`;
+  const beta = `E2E Beta ${suffix}`;
+  let creates = 0;
+  page.on("request", (request) => {
+    if (request.url().endsWith("/rpc/create_customer")) creates += 1;
+  });
+  await enterApp(page, "admin@demo.test");
+  await page.goto("/customers");
+  await expect(h1(page)).toHaveText("Müşteriler");
+
+  // An invalid VKN is refused on its field before anything is sent.
+  await page.getByRole("button", { name: "Yeni Müşteri" }).click();
+  const form = page.getByRole("dialog", { name: "Yeni Müşteri" });
+  await form.getByRole("textbox", { name: "Unvan / Ad Soyad" }).fill(alfa);
+  await form.getByRole("textbox", { name: "VKN / TCKN" }).fill("1234567891");
+  await form.getByRole("textbox", { name: "Telefon" }).fill("0212 555 12 34");
+  await form.getByRole("textbox", { name: "E-posta" }).click();
+  await expect(form.getByRole("textbox", { name: "Telefon" })).toHaveValue("+902125551234");
+  await form.getByRole("button", { name: "Müşteriyi Oluştur" }).click();
+  await expect(form.getByText("Geçerli bir vergi kimlik numarası (10 hane) girin.")).toBeVisible();
+  expect(creates).toBe(0);
+  expect(await seriousViolations(page)).toEqual([]);
+
+  await form.getByRole("textbox", { name: "VKN / TCKN" }).fill("1234567890");
+  await form.getByRole("button", { name: "Müşteriyi Oluştur" }).click();
+  await expect(h1(page)).toHaveText(alfa);
+  await expect(page).toHaveURL(/\/customers\/[0-9a-f-]{36}$/);
+
+  // The same VKN again: the existing customer is shown with the reason; created anyway.
+  await page.getByRole("link", { name: "Müşterilere dön" }).click();
+  await page.getByRole("button", { name: "Yeni Müşteri" }).click();
+  await form.getByRole("textbox", { name: "Unvan / Ad Soyad" }).fill(beta);
+  await form.getByRole("textbox", { name: "VKN / TCKN" }).fill("1234567890");
+  await form.getByRole("textbox", { name: "İl", exact: true }).fill("Ankara");
+  await form.getByRole("button", { name: "Müşteriyi Oluştur" }).click();
+  const similar = form.getByRole("list", { name: "Benzer müşteriler" }).getByRole("listitem").filter({ hasText: alfa });
+  await expect(similar).toContainText("Aynı VKN/TCKN");
+  await expect(similar.getByRole("link", { name: "Mevcut kaydı aç" })).toBeVisible();
+  await form.getByRole("button", { name: "Yine de oluştur" }).click();
+  await expect(h1(page)).toHaveText(beta);
+
+  // Merging the two: Alfa stays, with Beta's province.
+  await page.getByRole("link", { name: "Müşterilere dön" }).click();
+  await selectRows(page, [alfa, beta]);
+  await page.getByRole("region", { name: "Toplu işlemler" }).getByRole("button", { name: "Birleştir" }).click();
+  const merge = page.getByRole("dialog", { name: "Müşterileri Birleştir" });
+  await merge.getByRole("radiogroup", { name: "Kalacak kayıt" }).getByRole("radio", { name: alfa }).check();
+  await merge.getByRole("radio", { name: "Ankara" }).check();
+  await merge.getByRole("button", { name: "Birleştir" }).click();
+  await expect(notification(page, `Müşteriler “${alfa}” altında birleştirildi.`)).toBeVisible();
+  await expect(page.getByText("Toplam 1 müşteri")).toBeVisible();
+  await table(page).getByRole("link", { name: alfa }).click();
+  await expect(page.getByText("Ankara")).toBeVisible();
+
+  // The history tells the merge; then the customer is deleted again.
+  await page.getByRole("tab", { name: "Notlar ve geçmiş" }).click();
+  await expect(page.getByText("Başka bir kayıt bununla birleştirildi")).toBeVisible();
+  await page.getByRole("group", { name: "Kayıt işlemleri" }).getByRole("button", { name: "Sil" }).click();
+  await page.getByRole("dialog", { name: "Kayıt silinsin mi?" }).getByRole("button", { name: "Sil" }).click();
+  await expect(h1(page)).toHaveText("Müşteriler");
+});
+
+test("a Turkish-folded search finds Işık, the list fits a phone and passes axe", async ({ page }) => {
+  await enterApp(page, "satis@demo.test");
+  await page.goto("/customers");
+  await expect(table(page)).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+  await search(page).fill("isik");
+  await expect(page.getByText("Toplam 1 müşteri")).toBeVisible();
+  await expect(table(page).getByRole("link", { name: "Işık Yazılım A.Ş." })).toBeVisible();
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByRole("list", { name: "Müşteri listesi" }).getByRole("link", { name: "Işık Yazılım A.Ş." })).toBeVisible();
+  expect(await scrollsSideways(page)).toBe(false);
+});
+
+test("a saved view applies again, and two customers get a new owner at once", async ({ page, baseURL }) => {
+  const { client } = await signedInClient(baseURL!, "admin@demo.test");
+  const names = [`E2E Gama ${suffix}`, `E2E Delta ${suffix}`];
+  for (const name of names) expect(await rpc(client, "create_customer", { p_values: { name, status: "active" } })).toMatchObject({ success: true });
+  await client.auth.signOut({ scope: "local" });
+
+  await enterApp(page, "admin@demo.test");
+  await page.goto("/customers");
+  await expect(table(page)).toBeVisible();
+
+  // A view: searched, filtered on "Aktif".
+  await search(page).fill(suffix);
+  await page.getByRole("combobox", { name: "Durum" }).selectOption({ label: "Aktif" });
+  await expect(page.getByText("Toplam 2 müşteri")).toBeVisible();
+  await page.getByRole("button", { name: "Görünümler" }).click();
+  await page.getByRole("menuitem", { name: "Görünümü kaydet" }).click();
+  const saveView = page.getByRole("dialog", { name: "Görünümü kaydet" });
+  await saveView.getByRole("textbox", { name: "Görünüm adı" }).fill(`Aktif ${suffix}`);
+  await saveView.getByRole("button", { name: "Görünümü kaydet" }).click();
+  await expect(notification(page, `“Aktif ${suffix}” görünümü kaydedildi.`)).toBeVisible();
+
+  await page.reload();
+  await expect(table(page)).toBeVisible();
+  await expect(search(page)).toHaveValue("");
+  await page.getByRole("button", { name: "Görünümler" }).click();
+  await page.getByRole("menuitem", { name: `Aktif ${suffix}` }).click();
+  await expect(search(page)).toHaveValue(suffix);
+  await expect(page.getByRole("combobox", { name: "Durum" })).toHaveValue("active");
+  await expect(page.getByText("Toplam 2 müşteri")).toBeVisible();
+
+  // Both get Mehmet Demir as their owner.
+  for (const name of names) await page.getByRole("checkbox", { name: `${name} kaydını seç` }).check();
+  const bulk = page.getByRole("region", { name: "Toplu işlemler" });
+  await expect(bulk).toContainText("2 kayıt seçildi");
+  await bulk.getByRole("combobox", { name: "Yeni sahip" }).selectOption({ label: "Mehmet Demir" });
+  await bulk.getByRole("button", { name: "Sahibini değiştir" }).click();
+  await expect(notification(page, "2 kayıt güncellendi.")).toBeVisible();
+  for (const name of names) await expect(table(page).getByRole("row").filter({ hasText: name })).toContainText("Mehmet Demir");
+
+  // And they go again (bulk delete, confirmed).
+  for (const name of names) await page.getByRole("checkbox", { name: `${name} kaydını seç` }).check();
+  await bulk.getByRole("button", { name: "Sil" }).click();
+  await page.getByRole("dialog", { name: "Seçili kayıtlar silinsin mi?" }).getByRole("button", { name: "Sil" }).click();
+  await expect(notification(page, "2 kayıt silindi.")).toBeVisible();
+  await expect(page.getByText("Aramanıza uyan müşteri yok.")).toBeVisible();
+});
+
+test("a user who sees only their own customers cannot open another's by its address", async ({ page, baseURL }) => {
+  const { client } = await signedInClient(baseURL!, "admin@demo.test");
+  const roleKey = `kendi_${suffix.replace(/[^a-z0-9]/g, "x")}`;
+  expect(await rpc(client, "save_role", { p_key: roleKey, p_name: `Kendi ${suffix}`, p_permissions: { customers: { view: "own" } } }))
+    .toMatchObject({ success: true });
+  const found = await rpc(client, "list_customers", { p_search: "Işık Yazılım" });
+  const isik = (found.records as { id: string; name: string }[]).find((record) => record.name === "Işık Yazılım A.Ş.");
+  expect(isik).toBeDefined();
+  await client.auth.signOut({ scope: "local" });
+  const member = await createMember(baseURL!, { role: roleKey });
+
+  await enterApp(page, member.email, member.password);
+  await page.goto(`/customers/${isik!.id}`);
+  await expect(page.getByRole("heading", { level: 2, name: "Kayıt bulunamadı" })).toBeVisible();
+});
