@@ -446,7 +446,7 @@ as $$
     when jsonb_typeof(p_tags) <> 'array' or jsonb_array_length(p_tags) > 20
          or exists (select 1 from jsonb_array_elements(p_tags) t
                      where jsonb_typeof(t) <> 'string' or char_length(btrim(t #>> '{}')) not between 1 and 40) then null
-    else (select array_agg(distinct btrim(t #>> '{}')) from jsonb_array_elements(p_tags) t)
+    else (select coalesce(array_agg(distinct btrim(t #>> '{}')), '{}') from jsonb_array_elements(p_tags) t)
   end;
 $$;
 

@@ -3,7 +3,7 @@
 -- search over name, tax number, email and phone, filters, sort, bulk edit, the own/all
 -- scope by id, the timeline, and anon refused.
 begin;
-select plan(53);
+select plan(54);
 
 select tests.create_organization('alpha', 'Alpha A.Ş.') as alpha \gset
 select tests.create_organization('beta', 'Beta Ltd.') as beta \gset
@@ -68,6 +68,9 @@ select is(public.create_customer('{"name": "X", "email": "not-mail"}') #>> '{fie
 select is(public.create_customer('{"name": "X", "website": "no site"}') #>> '{fields,website}', 'invalid_website', 'a bad website is refused');
 select is(public.create_customer('{"name": "X", "status": "gone"}') #>> '{fields,status}', 'invalid', 'an unknown status is refused');
 select is(public.create_customer('{"name": "X", "tags": [1]}') #>> '{fields,tags}', 'invalid_tags', 'tags must be strings');
+select is(public.update_customer(:'isik_id', '{"tags": []}', :'isik_at') #> '{record,tags}', '[]'::jsonb,
+  'an empty list clears the tags');
+select (public.get_customer(:'isik_id') #>> '{record,updated_at}') as isik_at \gset
 select is(public.create_customer(jsonb_build_object('name', repeat('x', 301))) #>> '{fields,name}', 'invalid',
   'a constraint (name length) answers on its field');
 select is(public.create_customer('{"name": "X", "owner_id": "00000000-0000-4000-8000-000000000000"}') #>> '{fields,owner_id}',
