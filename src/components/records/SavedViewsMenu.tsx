@@ -66,7 +66,7 @@ export function SavedViewsMenu({ module, state, initial, onApply }: Props) {
                   notifySuccess(t("records.views.applied", { name: view.name }));
                 }}
                 rightSection={
-                  <Badge size="xs" variant="light" color={view.is_shared ? "teal" : "gray"}>
+                  <Badge size="xs" variant="dot" color={view.is_shared ? "teal" : "gray"}>
                     {view.is_shared ? t("records.views.sharedBadge") : t("records.views.personal")}
                   </Badge>
                 }

@@ -103,7 +103,7 @@ export function Timeline({ module, id, fieldLabel, formatValue, canAddNote }: Pr
                 key={`${entry.kind}-${entry.at}-${index}`}
                 title={
                   <Group gap="xs">
-                    <Badge size="xs" variant="light" color={entry.kind === "note" ? "blue" : entry.kind === "change" ? "grape" : "gray"}>
+                    <Badge size="xs" variant="dot" color={entry.kind === "note" ? "blue" : entry.kind === "change" ? "grape" : "gray"}>
                       {t(`records.timeline.kinds.${entry.kind}`)}
                     </Badge>
                     <Text size="xs" c="dimmed">

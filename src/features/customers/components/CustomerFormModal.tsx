@@ -21,6 +21,7 @@ import {
   type CustomerValues,
 } from "../api/customers.ts";
 import { customerKinds, customerStatuses } from "../utils/customer-fields.ts";
+import { MergeCustomersModal } from "./MergeCustomersModal.tsx";
 import { customerFormOf, customerFormSchema, customerValuesOf, emptyCustomerForm, type CustomerFormValues } from "../utils/customer-form.ts";
 
 interface Props {
@@ -43,6 +44,7 @@ export function CustomerFormModal({ opened, onClose, customer }: Props) {
   const [base, setBase] = useState<Customer | undefined>(customer);
   const [stale, setStale] = useState(false);
   const [checking, setChecking] = useState(false);
+  const [merging, setMerging] = useState<readonly [string, string] | null>(null);
   const [duplicates, setDuplicates] = useState<{ values: CustomerValues; found: CustomerDuplicate[] } | null>(null);
   const {
     register,
@@ -80,10 +82,17 @@ export function CustomerFormModal({ opened, onClose, customer }: Props) {
     }
     setStale(false);
   };
-  const createNow = (values: CustomerValues) =>
+  /** Creates the customer; given a likely duplicate, then offers to merge the two. */
+  const createNow = (values: CustomerValues, mergeWith?: string) =>
     create.mutate(values, {
       onSuccess: (created) => {
         notifySuccess(t("modules.customers.form.created", { name: created.name }));
+        if (mergeWith) {
+          // The form gives way to the merge dialog (closing it would unmount both).
+          setDuplicates(null);
+          setMerging([mergeWith, created.id]);
+          return;
+        }
         close();
         void navigate(`/customers/${created.id}`);
       },
@@ -126,6 +135,24 @@ export function CustomerFormModal({ opened, onClose, customer }: Props) {
   const field = (name: keyof CustomerFormValues) => ({ label: t(`modules.customers.fields.${name}`), error: error(name) });
   const staleError = update.error;
 
+  if (merging) {
+    return (
+      <MergeCustomersModal
+        ids={merging}
+        onClose={() => {
+          setMerging(null);
+          onClose();
+          void navigate(`/customers/${merging[1]}`);
+        }}
+        onMerged={(survivor) => {
+          setMerging(null);
+          onClose();
+          void navigate(`/customers/${survivor.id}`);
+        }}
+      />
+    );
+  }
+
   return (
     <Modal
       opened={opened}
@@ -152,15 +179,20 @@ export function CustomerFormModal({ opened, onClose, customer }: Props) {
                     </Text>
                     <Group gap={4}>
                       {duplicate.reasons.map((reason) => (
-                        <Badge key={reason} size="sm" variant="light" color="orange">
+                        <Badge key={reason} size="sm" variant="dot" color="orange">
                           {t(`modules.customers.duplicates.reasons.${reason}`)}
                         </Badge>
                       ))}
                     </Group>
                   </Stack>
-                  <Button component={Link} to={`/customers/${duplicate.id}`} variant="default" size="xs" onClick={close}>
-                    {t("modules.customers.duplicates.open")}
-                  </Button>
+                  <Group gap="xs">
+                    <Button component={Link} to={`/customers/${duplicate.id}`} variant="default" size="xs" onClick={close}>
+                      {t("modules.customers.duplicates.open")}
+                    </Button>
+                    <Button variant="default" size="xs" loading={create.isPending} onClick={() => createNow(duplicates.values, duplicate.id)}>
+                      {t("modules.customers.duplicates.createAndMerge")}
+                    </Button>
+                  </Group>
                 </Group>
               </Paper>
             ))}

@@ -57,8 +57,8 @@ export function MergeCustomersModal({ ids, onClose, onMerged }: Props) {
         {
           onSuccess: (merged) => {
             notifySuccess(t("modules.customers.merge.merged", { name: merged.name }));
-            onMerged?.(merged);
-            onClose();
+            if (onMerged) onMerged(merged);
+            else onClose();
           },
           onError: (error) => {
             const fields = serverFieldErrors(error);

@@ -74,6 +74,7 @@ export const en: typeof tr = {
         listLabel: "Similar customers",
         open: "Open the existing one",
         createAnyway: "Create anyway",
+        createAndMerge: "Create and merge with this one",
         back: "Back to the form",
         reasons: {
           tax_number: "Same tax number",

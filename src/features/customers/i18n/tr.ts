@@ -72,6 +72,7 @@ export const tr = {
         listLabel: "Benzer müşteriler",
         open: "Mevcut kaydı aç",
         createAnyway: "Yine de oluştur",
+        createAndMerge: "Oluştur ve bununla birleştir",
         back: "Forma dön",
         reasons: {
           tax_number: "Aynı VKN/TCKN",
