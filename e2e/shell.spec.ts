@@ -18,7 +18,6 @@ test.describe("routes", () => {
     await enterApp(page, "satis@demo.test");
     const pages: [string, string, string][] = [
       ["/customers/1", "Müşteri Ayrıntısı", "Kayıt bulunamadı"],
-      ["/contacts", "Kişiler", "Henüz kişi yok"],
       ["/contacts/1", "Kişi Ayrıntısı", "Kayıt bulunamadı"],
       ["/deals", "Fırsatlar", "Henüz fırsat yok"],
       ["/deals/1", "Fırsat Ayrıntısı", "Kayıt bulunamadı"],

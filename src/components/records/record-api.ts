@@ -78,12 +78,16 @@ export function useRecordList<Row extends z.ZodType>(module: ModuleKey, row: Row
   });
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** One record (`get_<entity>`); a record the caller may not see answers not_found. */
 export function useRecord<Row extends z.ZodType>(module: ModuleKey, entity: string, id: string, row: Row) {
   const scope = useOrganizationScope();
   return useQuery({
     queryKey: recordKeys.record(scope, module, id),
     queryFn: async (): Promise<z.output<Row>> => {
+      // An address that names no record id at all is a record that is not there.
+      if (!UUID.test(id)) throw new RpcError("Record not found", "not_found");
       const answer = (await callRecordRpc(`get_${entity}`, { p_id: id }, z.object({ record: row }))) as { record: z.output<Row> };
       return answer.record;
     },

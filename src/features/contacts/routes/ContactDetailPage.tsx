@@ -1,11 +1,208 @@
-import { Button } from "@mantine/core";
-import { IconArrowLeft, IconAddressBook } from "@tabler/icons-react";
+import { Anchor, Badge, Button, Group, Modal, SimpleGrid, Stack, Text } from "@mantine/core";
+import { IconAddressBook, IconArrowLeft, IconDownload, IconEraser } from "@tabler/icons-react";
+import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router-dom";
+import { Link, useNavigate, useParams } from "react-router-dom";
+import { LoadError } from "@/components/LoadError.tsx";
+import { LoadingScreen } from "@/components/LoadingScreen.tsx";
 import { ModulePlaceholder } from "@/components/ModulePlaceholder.tsx";
+import { notifyFailure, notifySuccess } from "@/components/notify.ts";
+import { useDeleteRecords, useRecord } from "@/components/records/record-api.ts";
+import { recordFailureKey } from "@/components/records/record-form.ts";
+import { RecordDetailLayout } from "@/components/records/RecordDetailLayout.tsx";
+import { Timeline } from "@/components/records/Timeline.tsx";
+import { formatDateTime } from "@/lib/format.ts";
+import { RpcError } from "@/lib/rpc.ts";
+import { useMyPermissions } from "@/modules/permissions.ts";
+import { ModuleDenied } from "@/modules/RequireModule.tsx";
+import { contactFields, contactName, contactSchema, exportContactData, useEraseContact, type ContactChannel } from "../api/contacts.ts";
+import { ContactFormModal } from "../components/ContactFormModal.tsx";
+import { iysChannels } from "../utils/contact-fields.ts";
 
-/** One record of the contacts module; until the module holds records, none is found. */
+/** One contact: its details, consent, notes and history; an admin exports or erases its data (KVKK). */
 export function ContactDetailPage() {
+  const { t, i18n } = useTranslation();
+  const { id = "" } = useParams();
+  const navigate = useNavigate();
+  const contact = useRecord("contacts", "contact", id, contactSchema);
+  const permissions = useMyPermissions();
+  const allowed = permissions.data?.permissions.contacts ?? {};
+  const isAdmin = permissions.data?.is_admin ?? false;
+  const remove = useDeleteRecords("contacts");
+  const erase = useEraseContact();
+  const [editing, setEditing] = useState(false);
+  const [erasing, setErasing] = useState(false);
+
+  if (contact.isPending) return <LoadingScreen />;
+  if (contact.isError) {
+    const code = contact.error instanceof RpcError ? contact.error.code : undefined;
+    if (code === "permission_denied") return <ModuleDenied module="contacts" />;
+    if (code === "not_found" || code === "invalid_input") return <NotFound />;
+    return <LoadError title={t("records.detail.loadError")} onRetry={() => void contact.refetch()} />;
+  }
+  const record = contact.data;
+  const name = contactName(record);
+  const channels = (entries: ContactChannel[], href: string): ReactNode =>
+    entries.length === 0
+      ? "—"
+      : entries.map((entry) => (
+          <Text key={`${entry.label}-${entry.value}`} size="sm">
+            <Text span c="dimmed" size="sm">{t(`modules.contacts.labels.${entry.label}`)}: </Text>
+            <Anchor href={`${href}${entry.value}`}>{entry.value}</Anchor>
+          </Text>
+        ));
+  const item = (label: string, value: ReactNode) => (
+    <Stack gap={2} key={label}>
+      <Text component="dt" size="sm" c="dimmed">
+        {label}
+      </Text>
+      <Text component="dd" m={0} style={{ overflowWrap: "anywhere", whiteSpace: "pre-wrap" }}>
+        {value}
+      </Text>
+    </Stack>
+  );
+  const download = async () => {
+    try {
+      const data = await exportContactData(record.id);
+      const url = URL.createObjectURL(new Blob([JSON.stringify(data, null, 2)], { type: "application/json" }));
+      const link = document.createElement("a");
+      link.href = url;
+      link.download = `kisi-${record.id}.json`;
+      link.click();
+      URL.revokeObjectURL(url);
+      notifySuccess(t("modules.contacts.detail.exported"));
+    } catch (error) {
+      notifyFailure(t("modules.contacts.detail.exportFailed"), t(recordFailureKey(error)));
+    }
+  };
+  const fieldLabel = (field: string) =>
+    (contactFields as readonly string[]).includes(field) || field === "owner_id" || field === "kvkk_consent_at"
+      ? t(`modules.contacts.fields.${field as (typeof contactFields)[number] | "owner_id" | "kvkk_consent_at"}`)
+      : field;
+
+  return (
+    <>
+      <RecordDetailLayout
+        title={name}
+        subtitle={record.title ? <Text c="dimmed">{record.title}</Text> : undefined}
+        back={{ to: "/contacts", label: t("modules.contacts.backToList") }}
+        onEdit={allowed.edit !== undefined ? () => setEditing(true) : undefined}
+        deleting={remove.isPending}
+        onDelete={
+          allowed.delete !== undefined
+            ? () =>
+                remove.mutate([record.id], {
+                  onSuccess: () => {
+                    notifySuccess(t("modules.contacts.detail.deleted", { name }));
+                    void navigate("/contacts");
+                  },
+                  onError: (error) => notifyFailure(t("modules.contacts.detail.deleteFailed"), t(recordFailureKey(error))),
+                })
+            : undefined
+        }
+        extraActions={
+          isAdmin && (
+            <>
+              <Button variant="default" leftSection={<IconDownload size={16} aria-hidden />} onClick={() => void download()}>
+                {t("modules.contacts.detail.export")}
+              </Button>
+              <Button variant="default" color="red" leftSection={<IconEraser size={16} aria-hidden />} onClick={() => setErasing(true)}>
+                {t("modules.contacts.detail.erase")}
+              </Button>
+            </>
+          )
+        }
+        tabs={[
+          {
+            value: "info",
+            label: t("modules.contacts.detail.tabs.info"),
+            content: (
+              <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" component="dl" m={0}>
+                {item(t("modules.contacts.fields.first_name"), record.first_name ?? "—")}
+                {item(t("modules.contacts.fields.last_name"), record.last_name ?? "—")}
+                {item(t("modules.contacts.fields.title"), record.title ?? "—")}
+                {item(
+                  t("modules.contacts.fields.customer_id"),
+                  record.customer_id ? (
+                    <Anchor component={Link} to={`/customers/${record.customer_id}`}>
+                      {t("modules.contacts.detail.openCustomer")}
+                    </Anchor>
+                  ) : (
+                    "—"
+                  ),
+                )}
+                {item(t("modules.contacts.fields.emails"), channels(record.emails, "mailto:"))}
+                {item(t("modules.contacts.fields.phones"), channels(record.phones, "tel:"))}
+                {item(t("modules.contacts.fields.tags"), record.tags.length > 0 ? record.tags.join(", ") : "—")}
+                {item(t("modules.contacts.fields.description"), record.description ?? "—")}
+                {item(
+                  t("modules.contacts.fields.kvkk_consent"),
+                  record.kvkk_consent
+                    ? [
+                        t("modules.contacts.detail.granted"),
+                        record.kvkk_consent_channel && t(`modules.contacts.consentChannels.${record.kvkk_consent_channel}`),
+                        record.kvkk_consent_at && formatDateTime(record.kvkk_consent_at, i18n.resolvedLanguage),
+                        record.kvkk_consent_source,
+                      ]
+                        .filter(Boolean)
+                        .join(" · ")
+                    : t("modules.contacts.detail.notGranted"),
+                )}
+                {item(
+                  t("modules.contacts.fields.iys_consent"),
+                  <Group gap={4} component="span">
+                    {iysChannels.map((channel) => (
+                      <Badge key={channel} variant="dot" color={record.iys_consent[channel] ? "green" : "gray"} component="span">
+                        {t(`modules.contacts.iys.${channel}`)}:{" "}
+                        {record.iys_consent[channel] ? t("modules.contacts.detail.granted") : t("modules.contacts.detail.notGranted")}
+                      </Badge>
+                    ))}
+                  </Group>,
+                )}
+                {item(t("modules.contacts.fields.owner_id"), record.owner_name ?? "—")}
+              </SimpleGrid>
+            ),
+          },
+          {
+            value: "timeline",
+            label: t("modules.contacts.detail.tabs.timeline"),
+            content: <Timeline module="contacts" id={record.id} fieldLabel={fieldLabel} canAddNote={allowed.edit !== undefined} />,
+          },
+        ]}
+      />
+      {editing && <ContactFormModal contact={record} onClose={() => setEditing(false)} />}
+      <Modal opened={erasing} onClose={() => setErasing(false)} title={t("modules.contacts.detail.eraseTitle")}
+        closeButtonProps={{ "aria-label": t("records.form.close") }}>
+        <Stack>
+          <Text>{t("modules.contacts.detail.eraseConfirm", { name })}</Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setErasing(false)}>
+              {t("modules.contacts.detail.cancel")}
+            </Button>
+            <Button
+              color="red"
+              loading={erase.isPending}
+              onClick={() =>
+                erase.mutate(record.id, {
+                  onSuccess: () => {
+                    notifySuccess(t("modules.contacts.detail.erased"));
+                    setErasing(false);
+                    void navigate("/contacts");
+                  },
+                  onError: (error) => notifyFailure(t("modules.contacts.detail.eraseFailed"), t(recordFailureKey(error))),
+                })
+              }
+            >
+              {t("modules.contacts.detail.erase")}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </>
+  );
+}
+
+function NotFound() {
   const { t } = useTranslation();
   return (
     <ModulePlaceholder

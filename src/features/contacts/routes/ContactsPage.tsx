@@ -1,17 +1,78 @@
-import { IconAddressBook } from "@tabler/icons-react";
+import { Badge, Button } from "@mantine/core";
+import { IconAddressBook, IconPlus } from "@tabler/icons-react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ModulePlaceholder } from "@/components/ModulePlaceholder.tsx";
+import type { RecordListConfig } from "@/components/records/record-config.ts";
+import { RecordListPage } from "@/components/records/RecordListPage.tsx";
+import { useMyPermissions } from "@/modules/permissions.ts";
+import { contactName, contactRowSchema, type ContactRow } from "../api/contacts.ts";
+import { ContactFormModal } from "../components/ContactFormModal.tsx";
 
-/** The contacts module's page; it stays empty until the module is built. */
+/** The contacts module: the contacts the role may see, on the record kit. */
 export function ContactsPage() {
   const { t } = useTranslation();
+  const permissions = useMyPermissions();
+  const allowed = permissions.data?.permissions.contacts ?? {};
+  const [creating, setCreating] = useState(false);
+
+  const config: RecordListConfig<ContactRow> = {
+    module: "contacts",
+    row: contactRowSchema,
+    columns: [
+      { key: "last_name", label: t("modules.contacts.list.name"), sort: "last_name" },
+      { key: "title", label: t("modules.contacts.fields.title") },
+      { key: "emails", label: t("modules.contacts.list.email"), render: (row) => row.emails[0]?.value ?? "—" },
+      { key: "phones", label: t("modules.contacts.list.phone"), render: (row) => row.phones[0]?.value ?? "—" },
+      {
+        key: "kvkk_consent",
+        label: t("modules.contacts.list.consent"),
+        render: (row) => (
+          <Badge variant="dot" color={row.kvkk_consent ? "green" : "gray"}>
+            {row.kvkk_consent ? t("modules.contacts.list.yes") : t("modules.contacts.list.no")}
+          </Badge>
+        ),
+      },
+      { key: "owner_name", label: t("modules.contacts.list.owner") },
+      { key: "updated_at", label: t("modules.contacts.list.updatedAt"), sort: "updated_at" },
+      { key: "first_name", label: t("modules.contacts.fields.first_name"), sort: "first_name", hidden: true },
+      { key: "tags", label: t("modules.contacts.fields.tags"), hidden: true },
+      { key: "created_at", label: t("records.list.createdAt"), sort: "created_at", hidden: true },
+    ],
+    filters: [
+      {
+        key: "kvkk_consent",
+        label: t("modules.contacts.list.consent"),
+        options: [
+          { value: "true", label: t("modules.contacts.list.yes") },
+          { value: "false", label: t("modules.contacts.list.no") },
+        ],
+      },
+    ],
+    defaultSort: "last_name",
+    defaultDescending: false,
+    title: t("modules.contacts.title"),
+    description: t("modules.contacts.description"),
+    searchPlaceholder: t("modules.contacts.list.searchPlaceholder"),
+    emptyTitle: t("modules.contacts.emptyTitle"),
+    emptyDescription: t("modules.contacts.emptyDescription"),
+    loadError: t("modules.contacts.list.loadError"),
+    listLabel: t("modules.contacts.list.label"),
+    totalText: (count, capped) => t(capped ? "modules.contacts.list.totalCapped" : "modules.contacts.list.total", { count }),
+    noMatch: t("modules.contacts.list.noMatch"),
+    icon: <IconAddressBook size={28} aria-hidden />,
+    titleOf: contactName,
+    detailPath: (row) => `/contacts/${row.id}`,
+    actions: allowed.create !== undefined && (
+      <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setCreating(true)}>
+        {t("modules.contacts.newContact")}
+      </Button>
+    ),
+  };
+
   return (
-    <ModulePlaceholder
-      title={t("modules.contacts.title")}
-      description={t("modules.contacts.description")}
-      emptyTitle={t("modules.contacts.emptyTitle")}
-      emptyDescription={t("modules.comingSoon")}
-      icon={<IconAddressBook size={28} aria-hidden />}
-    />
+    <>
+      <RecordListPage config={config} />
+      {creating && <ContactFormModal onClose={() => setCreating(false)} />}
+    </>
   );
 }

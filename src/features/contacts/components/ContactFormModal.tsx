@@ -1,0 +1,235 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { ActionIcon, Button, Checkbox, Fieldset, Group, Modal, NativeSelect, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from "@mantine/core";
+import { useDebouncedValue } from "@mantine/hooks";
+import { IconPlus, IconTrash } from "@tabler/icons-react";
+import { useState } from "react";
+import { Controller, useFieldArray, useForm, useWatch, type Control, type UseFormRegister, type FieldErrors } from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router-dom";
+import { z } from "zod";
+import { notifyFailure, notifySuccess } from "@/components/notify.ts";
+import { recordBaseSchema, useRecordList } from "@/components/records/record-api.ts";
+import { applyServerFieldErrors, isStaleRecord, recordFailureKey } from "@/components/records/record-form.ts";
+import { StaleRecordAlert } from "@/components/records/StaleRecordAlert.tsx";
+import { formMessage } from "@/i18n/form-message.ts";
+import { RpcError } from "@/lib/rpc.ts";
+import { contactFields, contactName, contactSchema, useSaveContact, type Contact } from "../api/contacts.ts";
+import { channelLabels, consentChannels, iysChannels } from "../utils/contact-fields.ts";
+import { contactFormOf, contactFormSchema, contactValuesOf, emptyContactForm, type ContactFormValues } from "../utils/contact-form.ts";
+
+interface Props {
+  onClose(): void;
+  contact?: Contact;
+}
+
+const customerOptionSchema = recordBaseSchema.extend({ name: z.string() });
+
+/** Creates or edits a contact: names, its customer, labelled emails and phones, KVKK consent and İYS per channel. */
+export function ContactFormModal({ onClose, contact }: Props) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const save = useSaveContact();
+  const [base, setBase] = useState<Contact | undefined>(contact);
+  const [stale, setStale] = useState(false);
+  const {
+    register,
+    control,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors },
+  } = useForm<ContactFormValues>({
+    resolver: zodResolver(contactFormSchema),
+    defaultValues: contact ? contactFormOf(contact) : emptyContactForm,
+  });
+  const consent = useWatch({ control, name: "kvkk_consent" });
+
+  const onSubmit = handleSubmit((form) => {
+    save.mutate(
+      { values: contactValuesOf(form), existing: base },
+      {
+        onSuccess: (saved) => {
+          notifySuccess(t(base ? "modules.contacts.form.saved" : "modules.contacts.form.created", { name: contactName(saved) }));
+          onClose();
+          if (!base) void navigate(`/contacts/${saved.id}`);
+        },
+        onError: (error) => {
+          if (isStaleRecord(error)) {
+            setStale(true);
+            return;
+          }
+          const unplaced = applyServerFieldErrors(error, setError, contactFields);
+          if (unplaced === null || unplaced.length > 0) notifyFailure(t("records.form.failed"), t(recordFailureKey(error)));
+        },
+      },
+    );
+  });
+  const reload = () => {
+    const latest = save.error instanceof RpcError ? contactSchema.safeParse(save.error.details.record) : null;
+    if (latest?.success) {
+      setBase(latest.data);
+      reset(contactFormOf(latest.data));
+    }
+    setStale(false);
+  };
+  const error = (name: keyof ContactFormValues) => formMessage(t, errors[name]?.message);
+
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      size="xl"
+      title={base ? t("modules.contacts.form.editTitle") : t("modules.contacts.form.createTitle")}
+      closeButtonProps={{ "aria-label": t("records.form.close") }}
+    >
+      <form onSubmit={(event) => void onSubmit(event)} noValidate>
+        <Stack>
+          {stale && <StaleRecordAlert onReload={reload} />}
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextInput label={t("modules.contacts.fields.first_name")} error={error("first_name")} maxLength={100}
+              autoComplete="given-name" data-autofocus {...register("first_name")} />
+            <TextInput label={t("modules.contacts.fields.last_name")} error={error("last_name")} maxLength={100}
+              autoComplete="family-name" {...register("last_name")} />
+            <TextInput label={t("modules.contacts.fields.title")} error={error("title")} maxLength={100}
+              autoComplete="organization-title" {...register("title")} />
+            <Controller
+              control={control}
+              name="customer_id"
+              render={({ field }) => (
+                <CustomerSelect value={field.value} onChange={field.onChange} error={error("customer_id")} />
+              )}
+            />
+          </SimpleGrid>
+          <Channels kind="emails" control={control} register={register} errors={errors} />
+          <Channels kind="phones" control={control} register={register} errors={errors} />
+          <TextInput label={t("modules.contacts.fields.tags")} description={t("modules.contacts.form.tagsHint")}
+            inputWrapperOrder={["label", "input", "description", "error"]} error={error("tags")} {...register("tags")} />
+          <Textarea label={t("modules.contacts.fields.description")} autosize minRows={2} maxLength={10000}
+            error={error("description")} {...register("description")} />
+          <Fieldset legend={t("modules.contacts.form.consentTitle")}>
+            <Stack gap="sm">
+              <Checkbox label={t("modules.contacts.fields.kvkk_consent")} {...register("kvkk_consent")} />
+              {consent && (
+                <SimpleGrid cols={{ base: 1, sm: 2 }}>
+                  <NativeSelect
+                    label={t("modules.contacts.fields.kvkk_consent_channel")}
+                    required
+                    error={error("kvkk_consent_channel")}
+                    data={[
+                      { value: "", label: "—" },
+                      ...consentChannels.map((value) => ({ value, label: t(`modules.contacts.consentChannels.${value}`) })),
+                    ]}
+                    {...register("kvkk_consent_channel")}
+                  />
+                  <TextInput label={t("modules.contacts.fields.kvkk_consent_source")} maxLength={200}
+                    error={error("kvkk_consent_source")} {...register("kvkk_consent_source")} />
+                </SimpleGrid>
+              )}
+              <Checkbox.Group label={t("modules.contacts.fields.iys_consent")} description={t("modules.contacts.form.iysHint")}>
+                <Group mt="xs">
+                  {iysChannels.map((channel) => (
+                    <Checkbox key={channel} label={t(`modules.contacts.iys.${channel}`)} {...register(`iys_consent.${channel}`)} />
+                  ))}
+                </Group>
+              </Checkbox.Group>
+            </Stack>
+          </Fieldset>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t("records.form.cancel")}
+            </Button>
+            <Button type="submit" loading={save.isPending}>
+              {base ? t("modules.contacts.form.save") : t("modules.contacts.form.create")}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+function Channels({ kind, control, register, errors }: {
+  kind: "emails" | "phones";
+  control: Control<ContactFormValues>;
+  register: UseFormRegister<ContactFormValues>;
+  errors: FieldErrors<ContactFormValues>;
+}) {
+  const { t } = useTranslation();
+  const { fields, append, remove } = useFieldArray({ control, name: kind });
+  const one = kind === "emails" ? "email" : "phone";
+  const serverError = formMessage(t, errors[kind]?.message);
+  return (
+    <Fieldset legend={t(`modules.contacts.fields.${kind}`)}>
+      <Stack gap="xs">
+        {fields.map((entry, index) => (
+          <Group key={entry.id} align="flex-start" gap="xs" wrap="nowrap">
+            <NativeSelect
+              aria-label={t(`modules.contacts.form.${one}Label`, { index: index + 1 })}
+              data={channelLabels.map((value) => ({ value, label: t(`modules.contacts.labels.${value}`) }))}
+              w={100}
+              {...register(`${kind}.${index}.label`)}
+            />
+            <TextInput
+              aria-label={t(`modules.contacts.form.${one}Value`, { index: index + 1 })}
+              type={one === "email" ? "email" : "tel"}
+              style={{ flex: 1, minWidth: 0 }}
+              error={formMessage(t, errors[kind]?.[index]?.value?.message)}
+              {...register(`${kind}.${index}.value`)}
+            />
+            <ActionIcon variant="subtle" color="gray" size="lg" aria-label={t("modules.contacts.form.remove")} onClick={() => remove(index)}>
+              <IconTrash size={16} aria-hidden />
+            </ActionIcon>
+          </Group>
+        ))}
+        {serverError && (
+          <Text size="sm" c="red" role="alert">
+            {serverError}
+          </Text>
+        )}
+        {fields.length < 10 && (
+          <Group>
+            <Button variant="subtle" size="xs" leftSection={<IconPlus size={14} aria-hidden />}
+              onClick={() => append({ label: one === "email" ? "work" : "mobile", value: "" })}>
+              {t(`modules.contacts.form.add${one === "email" ? "Email" : "Phone"}`)}
+            </Button>
+          </Group>
+        )}
+      </Stack>
+    </Fieldset>
+  );
+}
+
+/** The contact's customer, searched among the customers the role may see. */
+function CustomerSelect({ value, onChange, error }: {
+  value: string | null;
+  onChange(value: string | null): void;
+  error?: string;
+}) {
+  const { t } = useTranslation();
+  const [search, setSearch] = useState("");
+  const [settled] = useDebouncedValue(search, 300);
+  const customers = useRecordList("customers", customerOptionSchema, {
+    ...(settled.trim() === "" ? {} : { p_search: settled.trim() }),
+    p_filters: {},
+    p_sort: "name",
+    p_descending: false,
+    p_limit: 20,
+    p_offset: 0,
+  });
+  const options = (customers.data?.records ?? []).map((customer) => ({ value: customer.id, label: customer.name }));
+  return (
+    <Select
+      label={t("modules.contacts.fields.customer_id")}
+      placeholder={t("modules.contacts.form.customerPlaceholder")}
+      searchable
+      clearable
+      data={options}
+      value={value}
+      onChange={onChange}
+      onSearchChange={setSearch}
+      nothingFoundMessage={t("modules.contacts.form.noCustomer")}
+      filter={({ options: all }) => all}
+      error={error}
+    />
+  );
+}
