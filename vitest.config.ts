@@ -1,4 +1,8 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+
+// The app's `@/` alias, for tests that read app modules (the module registry).
+const alias = { "@": fileURLToPath(new URL("./src", import.meta.url)) };
 
 // Three projects: `npm test` runs unit + integration in one layer and postgres (which
 // needs the machine's PostgreSQL) in the database layer.
@@ -8,6 +12,7 @@ export default defineConfig({
       // The unit project is defined with the app, in vite.config.ts.
       { extends: "./vite.config.ts" },
       {
+        resolve: { alias },
         test: {
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
