@@ -125,13 +125,19 @@ export function ContactFormModal({ onClose, contact }: Props) {
                     error={error("kvkk_consent_source")} {...register("kvkk_consent_source")} />
                 </SimpleGrid>
               )}
-              <Checkbox.Group label={t("modules.contacts.fields.iys_consent")} description={t("modules.contacts.form.iysHint")}>
-                <Group mt="xs">
+              <Stack gap={4} role="group" aria-labelledby="iys-consent-label">
+                <Text id="iys-consent-label" size="sm" fw={500}>
+                  {t("modules.contacts.fields.iys_consent")}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  {t("modules.contacts.form.iysHint")}
+                </Text>
+                <Group mt={4}>
                   {iysChannels.map((channel) => (
                     <Checkbox key={channel} label={t(`modules.contacts.iys.${channel}`)} {...register(`iys_consent.${channel}`)} />
                   ))}
                 </Group>
-              </Checkbox.Group>
+              </Stack>
             </Stack>
           </Fieldset>
           <Group justify="flex-end">
