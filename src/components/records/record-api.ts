@@ -81,9 +81,10 @@ export function useRecordList<Row extends z.ZodType>(module: ModuleKey, row: Row
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** One record (`get_<entity>`); a record the caller may not see answers not_found. */
-export function useRecord<Row extends z.ZodType>(module: ModuleKey, entity: string, id: string, row: Row) {
+export function useRecord<Row extends z.ZodType>(module: ModuleKey, entity: string, id: string, row: Row, enabled = id !== "") {
   const scope = useOrganizationScope();
   return useQuery({
+    enabled,
     queryKey: recordKeys.record(scope, module, id),
     queryFn: async (): Promise<z.output<Row>> => {
       // An address that names no record id at all is a record that is not there.

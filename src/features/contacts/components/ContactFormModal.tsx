@@ -8,7 +8,7 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
 import { z } from "zod";
 import { notifyFailure, notifySuccess } from "@/components/notify.ts";
-import { recordBaseSchema, useRecordList } from "@/components/records/record-api.ts";
+import { recordBaseSchema, useRecord, useRecordList } from "@/components/records/record-api.ts";
 import { applyServerFieldErrors, isStaleRecord, recordFailureKey } from "@/components/records/record-form.ts";
 import { StaleRecordAlert } from "@/components/records/StaleRecordAlert.tsx";
 import { formMessage } from "@/i18n/form-message.ts";
@@ -223,6 +223,11 @@ function CustomerSelect({ value, onChange, error }: {
     p_offset: 0,
   });
   const options = (customers.data?.records ?? []).map((customer) => ({ value: customer.id, label: customer.name }));
+  // The chosen customer stays an option while other customers are searched.
+  const chosen = useRecord("customers", "customer", value ?? "", customerOptionSchema);
+  if (value && chosen.data && !options.some((option) => option.value === value)) {
+    options.unshift({ value, label: chosen.data.name });
+  }
   return (
     <Select
       label={t("modules.contacts.fields.customer_id")}
