@@ -3,18 +3,15 @@ import { IconAddressBook, IconArrowLeft, IconDownload, IconEraser } from "@table
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useParams } from "react-router-dom";
-import { LoadError } from "@/components/LoadError.tsx";
-import { LoadingScreen } from "@/components/LoadingScreen.tsx";
 import { ModulePlaceholder } from "@/components/ModulePlaceholder.tsx";
 import { notifyFailure, notifySuccess } from "@/components/notify.ts";
 import { useDeleteRecords, useRecord } from "@/components/records/record-api.ts";
 import { recordFailureKey } from "@/components/records/record-form.ts";
 import { RecordDetailLayout } from "@/components/records/RecordDetailLayout.tsx";
+import { RecordUnavailable } from "@/components/records/RecordUnavailable.tsx";
 import { Timeline } from "@/components/records/Timeline.tsx";
 import { formatDateTime } from "@/lib/format.ts";
-import { RpcError } from "@/lib/rpc.ts";
 import { useMyPermissions } from "@/modules/permissions.ts";
-import { ModuleDenied } from "@/modules/RequireModule.tsx";
 import { contactFields, contactName, contactSchema, exportContactData, useEraseContact, type ContactChannel } from "../api/contacts.ts";
 import { ContactFormModal } from "../components/ContactFormModal.tsx";
 import { iysChannels } from "../utils/contact-fields.ts";
@@ -33,13 +30,7 @@ export function ContactDetailPage() {
   const [editing, setEditing] = useState(false);
   const [erasing, setErasing] = useState(false);
 
-  if (contact.isPending) return <LoadingScreen />;
-  if (contact.isError) {
-    const code = contact.error instanceof RpcError ? contact.error.code : undefined;
-    if (code === "permission_denied") return <ModuleDenied module="contacts" />;
-    if (code === "not_found" || code === "invalid_input") return <NotFound />;
-    return <LoadError title={t("records.detail.loadError")} onRetry={() => void contact.refetch()} />;
-  }
+  if (!contact.isSuccess) return <RecordUnavailable query={contact} module="contacts" notFound={<NotFound />} />;
   const record = contact.data;
   const name = contactName(record);
   const channels = (entries: ContactChannel[], href: string): ReactNode =>

@@ -10,11 +10,10 @@ import { notifyFailure, notifySuccess } from "@/components/notify.ts";
 import { useDeleteRecords, useRecord } from "@/components/records/record-api.ts";
 import { recordFailureKey } from "@/components/records/record-form.ts";
 import { RecordDetailLayout } from "@/components/records/RecordDetailLayout.tsx";
+import { RecordUnavailable } from "@/components/records/RecordUnavailable.tsx";
 import { Timeline } from "@/components/records/Timeline.tsx";
 import { formatDateTime } from "@/lib/format.ts";
-import { RpcError } from "@/lib/rpc.ts";
 import { useMyPermissions } from "@/modules/permissions.ts";
-import { ModuleDenied } from "@/modules/RequireModule.tsx";
 import { customerFields, customerSchema, useCustomerContacts, type Customer, type CustomerField } from "../api/customers.ts";
 import { CustomerFormModal } from "../components/CustomerFormModal.tsx";
 
@@ -31,14 +30,7 @@ export function CustomerDetailPage() {
   const remove = useDeleteRecords("customers");
   const [editing, setEditing] = useState(false);
 
-  if (customer.isPending) return <LoadingScreen />;
-  if (customer.isError) {
-    const code = customer.error instanceof RpcError ? customer.error.code : undefined;
-    if (code === "permission_denied") return <ModuleDenied module="customers" />;
-    // A record of another organization, another owner (scope own) or none at all: not found.
-    if (code === "not_found" || code === "invalid_input") return <NotFound />;
-    return <LoadError title={t("records.detail.loadError")} onRetry={() => void customer.refetch()} />;
-  }
+  if (!customer.isSuccess) return <RecordUnavailable query={customer} module="customers" notFound={<NotFound />} />;
   const record = customer.data;
 
   const value = (field: CustomerField): ReactNode => {
