@@ -91,7 +91,8 @@ test("a Turkish-folded search finds Işık, the list fits a phone and passes axe
 
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(page.getByRole("list", { name: "Müşteri listesi" }).getByRole("link", { name: "Işık Yazılım A.Ş." })).toBeVisible();
-  expect(await scrollsSideways(page)).toBe(false);
+  // The table gives way to cards as the layout settles; a page that really scrolls sideways still fails.
+  await expect.poll(() => scrollsSideways(page)).toBe(false);
 });
 
 test("a saved view applies again, and two customers get a new owner at once", async ({ page, baseURL }) => {
