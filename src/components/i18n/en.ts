@@ -27,6 +27,7 @@ export const en: typeof tr = {
       total: "{{count}} records in total",
       totalCapped: "{{count}}+ records",
       noMatch: "No record matches your search and filters.",
+      broadSearch: "The search is broad, so the newest records come first; type more to narrow it.",
       ownOnly: "Your role lists only the records you own.",
       columns: "Columns",
       columnsLabel: "Columns to show",

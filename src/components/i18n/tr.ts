@@ -28,6 +28,7 @@ export const tr = {
       total: "Toplam {{count}} kayıt",
       totalCapped: "{{count}}+ kayıt",
       noMatch: "Aramanıza ve filtrelerinize uyan kayıt yok.",
+      broadSearch: "Arama çok geniş olduğundan en yeni kayıtlar önce gösteriliyor; daraltmak için daha fazla yazın.",
       ownOnly: "Rolünüz gereği yalnızca size ait kayıtlar listeleniyor.",
       columns: "Sütunlar",
       columnsLabel: "Gösterilecek sütunlar",

@@ -166,6 +166,7 @@ export function RecordListPage<Row extends RecordBase>({ config }: { config: Rec
           <Text size="sm" aria-live="polite">
             {totalText}
             {list.data.scope === "own" && ` · ${t("records.list.ownOnly")}`}
+            {list.data.sorted_by !== state.sort && ` · ${t("records.list.broadSearch")}`}
           </Text>
           {rows.length === 0 ? (
             <Text>{config.noMatch ?? t("records.list.noMatch")}</Text>

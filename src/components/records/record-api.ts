@@ -54,6 +54,8 @@ export function recordPageSchema<Row extends z.ZodType>(row: Row) {
     total: z.number().int().nonnegative(),
     /** False beyond 10,000 matches: the total then reads "10,000+". */
     total_exact: z.boolean(),
+    /** The order the page came in: a broad search comes newest first whatever was asked. */
+    sorted_by: z.string(),
     records: z.array(row),
   });
 }
