@@ -206,6 +206,9 @@ export type Database = {
 "list_documents":
 { Args: { "p_descending"?: boolean,"p_filters"?: Json,"p_limit"?: number,"p_offset"?: number,"p_search"?: string,"p_sort"?: string }; Returns: Json
                            },
+"list_organization_members":
+{ Args: Record<PropertyKey, never>; Returns: Json
+                           },
 "list_organizations":
 { Args: Record<PropertyKey, never>; Returns: Json
                            },

@@ -21,7 +21,8 @@ export function RecordBulkBar({ module, rows, statusField, onDone, extra }: Prop
   const { t } = useTranslation();
   const permissions = useMyPermissions();
   const allowed = permissions.data?.permissions[module] ?? {};
-  const members = useOrganizationMembers(allowed.edit !== undefined);
+  // Giving records to someone else needs edit rights on every record (scope all).
+  const members = useOrganizationMembers(allowed.edit === "all");
   const update = useBulkUpdate(module);
   const remove = useDeleteRecords(module);
   const [owner, setOwner] = useState<string | null>(null);
@@ -61,7 +62,7 @@ export function RecordBulkBar({ module, rows, statusField, onDone, extra }: Prop
           </Button>
         </Group>
         <Group align="flex-end" gap="sm">
-          {allowed.edit !== undefined && members.isSuccess && (
+          {allowed.edit === "all" && members.isSuccess && (
             <Group align="flex-end" gap="xs" wrap="nowrap">
               <NativeSelect
                 label={t("records.bulk.newOwner")}

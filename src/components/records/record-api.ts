@@ -224,21 +224,17 @@ const memberSchema = z.object({
   email: z.string(),
   first_name: z.string().nullable(),
   last_name: z.string().nullable(),
+  role: z.string(),
 });
 export type OrganizationMember = z.infer<typeof memberSchema>;
 
-/**
- * The active members a record may be given to (the transfer list: admins only). For others
- * the query fails and the owner change is not offered.
- */
-export function useOrganizationMembers(enabled: boolean) {
+/** The active members of the organization a record may be given to (every member may read them). */
+export function useOrganizationMembers(enabled = true) {
   const scope = useOrganizationScope();
   return useQuery({
     queryKey: recordKeys.members(scope),
-    queryFn: async () =>
-      (await callRecordRpc("get_users_for_transfer", {}, z.object({ users: z.array(memberSchema) }))).users,
+    queryFn: async () => (await rpc("list_organization_members", {}, z.object({ members: z.array(memberSchema) }))).members,
     enabled,
-    retry: false,
     staleTime: 60_000,
   });
 }
