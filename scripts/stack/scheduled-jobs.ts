@@ -1,38 +1,48 @@
 /**
  * The local stack's scheduled database work, what pg_cron runs on hosted Supabase: every
- * step once at start, then on a timer. A failing step is logged and the others still run.
+ * step once at start, then each on its own timer. A failing step is logged and the
+ * others still run; steps never overlap (one queue).
  */
 import type { SqlRunner } from "./database.ts";
 
-/** Steps run in this order on each tick. */
-const steps = [{ name: "maintenance (retention)", sql: "select private.run_maintenance()" }];
+interface Step {
+  name: string;
+  sql: string;
+  intervalMs: number;
+}
 
-const intervalMs = 10 * 60_000;
+/** Run in this order at start; then each on its interval (the same as its pg_cron schedule). */
+const steps: Step[] = [
+  { name: "maintenance (retention)", sql: "select private.run_maintenance()", intervalMs: 10 * 60_000 },
+  // Reminders, tasks due within the hour and overdue tasks (pg_cron: every minute).
+  { name: "due items (task notifications)", sql: "select private.notify_due_items()", intervalMs: 60_000 },
+];
 
 export interface ScheduledJobs {
-  /** Stops the timer and waits for a tick in progress. */
+  /** Stops the timers and waits for a step in progress. */
   stop(): Promise<void>;
 }
 
 export function startScheduledJobs(sql: SqlRunner): ScheduledJobs {
   let running: Promise<void> = Promise.resolve();
-  const tick = () => {
+  const run = (step: Step) => {
     running = running.then(async () => {
-      for (const step of steps) {
-        try {
-          await sql.query(step.sql);
-        } catch (error) {
-          console.error(`scheduled step ${step.name} failed: ${(error as Error).message}`);
-        }
+      try {
+        await sql.query(step.sql);
+      } catch (error) {
+        console.error(`scheduled step ${step.name} failed: ${(error as Error).message}`);
       }
     });
   };
-  tick();
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
+  for (const step of steps) run(step);
+  const timers = steps.map((step) => {
+    const timer = setInterval(() => run(step), step.intervalMs);
+    timer.unref();
+    return timer;
+  });
   return {
     async stop() {
-      clearInterval(timer);
+      for (const timer of timers) clearInterval(timer);
       await running;
     },
   };
