@@ -322,3 +322,141 @@ begin
     using '0b000000-0000-4000-8000-000000000004'::uuid;
 end;
 $$;
+
+-- =================================================================================
+-- Deals (issue 12, deals part) — demo pipeline
+-- =================================================================================
+-- 150 deals of the demo organization over every stage of its pipeline (30 lead, 20
+-- qualified, 30 proposal, 20 negotiation, 30 won, 20 lost), owned in turn by satis@,
+-- admin@ and coklu@demo.test, each on a demo customer with one or two of its contacts.
+-- Amounts mostly in TRY, 14 in EUR and 14 in USD (demo exchange rates below); expected
+-- close dates from two months ago to six months ahead; won and lost deals have closed_at
+-- (lost ones a reason); every deal's stage history walks the pipeline up to its stage,
+-- by its owner. Arithmetic over the loop counter only (no random()), so the numbers
+-- are the same on every seed; ids and dates (relative to now()) differ.
+update private.organization_settings set exchange_rates = '{"USD": 41.2, "EUR": 44.9}'
+ where organization_id = '0a000000-0000-4000-8000-000000000001';
+
+do $$
+declare
+  demo_schema text := private.tenant_schema('0a000000-0000-4000-8000-000000000001');
+  owners uuid[] := array(
+    select p.id from private.profiles p
+     where p.email in ('satis@demo.test', 'admin@demo.test', 'coklu@demo.test')
+     order by array_position(array['satis@demo.test', 'admin@demo.test', 'coklu@demo.test'], p.email::text));
+  stages jsonb := (select s.deal_stages from private.organization_settings s
+                    where s.organization_id = '0a000000-0000-4000-8000-000000000001');
+  -- 15 slots: lead ×3, qualified ×2, proposal ×3, negotiation ×2, won ×3, lost ×2.
+  stage_slots text[] := array['lead', 'qualified', 'proposal', 'lead', 'negotiation', 'won', 'proposal', 'lost',
+                              'won', 'qualified', 'lead', 'proposal', 'won', 'negotiation', 'lost'];
+  open_path text[] := array['lead', 'qualified', 'proposal', 'negotiation'];
+  offers text[] := array[
+    'ERP lisans yenilemesi', 'Yıllık bakım sözleşmesi', 'CRM kurulumu', 'Depo otomasyonu', 'Çatı tipi güneş paneli',
+    'Filo kiralama', 'Ofis mobilyası yenileme', 'Sunucu altyapısı', 'Satış ekibi eğitimi', 'Kurumsal web sitesi',
+    'Ambalaj makinesi', 'ISO 9001 danışmanlığı', 'Enerji verimliliği etüdü', 'Güvenlik kamerası sistemi',
+    'Yedek parça tedariki', 'Soğuk zincir lojistiği', 'E-fatura entegrasyonu', 'Bulut yedekleme', 'Personel servisi',
+    'Tanıtım filmi', 'Bayi portalı', 'Üretim planlama yazılımı'];
+  sources text[] := array['Web sitesi', 'Fuar', 'Referans', 'Telefon', 'E-posta kampanyası', 'Bayi', null];
+  deal_tags text[] := array['Öncelikli', 'Yenileme', 'Kamu ihalesi', 'Çapraz satış', 'İhracat'];
+  lost_reasons text[] := array['Fiyat yüksek bulundu', 'Rakip firmayı seçti', 'Bütçe gelecek yıla ertelendi',
+                               'Proje iptal edildi', 'Teknik gereksinimler karşılanamadı'];
+  descriptions text[] := array[
+    'Karar verici satın alma müdürü; teklif revizyonu bekleniyor.', 'Pilot uygulama için iki şube seçildi.',
+    'Ödeme planı 3 taksit olarak konuşuldu.', null, null];
+  customers uuid[];
+  customer_names text[];
+  stage text;
+  final_index int;
+  path text[];
+  outcome text;
+  currency text;
+  amount numeric;
+  probability int;
+  created timestamptz;
+  closed timestamptz;
+  expected date;
+  last_change timestamptz;
+  step_time timestamptz;
+  owner uuid;
+  deal_id uuid;
+  customer_index int;
+begin
+  execute format('select array_agg(c.id order by c.tax_number), array_agg(c.name order by c.tax_number)
+                    from %I.customers c where c.deleted_at is null', demo_schema)
+    into customers, customer_names;
+
+  for i in 1..150 loop
+    stage := stage_slots[1 + (i * 4) % 15];
+    outcome := (select s ->> 'outcome' from jsonb_array_elements(stages) s where s ->> 'key' = stage);
+    owner := owners[1 + i % 3];
+    customer_index := 1 + (i * 7) % array_length(customers, 1);
+    currency := case i % 11 when 3 then 'EUR' when 7 then 'USD' else 'TRY' end;
+    amount := case when currency = 'TRY' then (3 + (i * 7919) % 97) * 12500
+                   else (2 + (i * 7919) % 37) * 1000 end;
+    probability := (select (s ->> 'probability')::int from jsonb_array_elements(stages) s where s ->> 'key' = stage);
+    if outcome = 'open' and i % 9 = 0 then
+      probability := probability + 5;
+    end if;
+
+    -- The path through the pipeline: open stages up to this one; a won deal walks them
+    -- all; a lost one leaves from one of them.
+    if outcome = 'open' then
+      final_index := array_position(open_path, stage);
+      path := open_path[1:final_index];
+    elsif outcome = 'won' then
+      path := open_path[1:2 + i % 3] || stage;
+    else
+      path := open_path[1:1 + i % 4] || stage;
+    end if;
+
+    if outcome = 'open' then
+      closed := null;
+      created := now() - (20 + (i * 17) % 150) * interval '1 day' - (i % 9) * interval '1 hour';
+      -- From two months ago to six months ahead.
+      expected := current_date + ((i * 37) % 240) - 60;
+      last_change := now() - ((i * 5) % 15 + 1) * interval '1 day';
+    else
+      closed := now() - (1 + (i * 13) % 60) * interval '1 day' - (i % 7) * interval '1 hour';
+      created := closed - (25 + i % 90) * interval '1 day';
+      expected := (closed + ((i % 11) - 5) * interval '1 day')::date;
+      last_change := closed;
+    end if;
+
+    execute format($insert$
+      insert into %I.deals (title, customer_id, amount, currency, stage, probability, expected_close_date, source,
+                            description, tags, lost_reason, closed_at, owner_id, created_by, created_at, updated_at)
+      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13, $14, $15)
+      returning id$insert$, demo_schema)
+      into deal_id
+      using offers[1 + (i * 5) % array_length(offers, 1)] || ' – '
+              || array_to_string((string_to_array(customer_names[customer_index], ' '))[1:2], ' '),
+            customers[customer_index], amount, currency, stage, probability, expected,
+            sources[1 + i % array_length(sources, 1)], descriptions[1 + i % array_length(descriptions, 1)],
+            case when i % 4 = 0 then array[deal_tags[1 + (i / 4) % array_length(deal_tags, 1)]] else '{}'::text[] end,
+            case when outcome = 'lost' then lost_reasons[1 + i % array_length(lost_reasons, 1)] end,
+            closed, owner, created, last_change;
+
+    -- The stage history the path gives: the first stage at creation, each next one spread
+    -- evenly up to the last change.
+    execute format('delete from %I.deal_stage_history where deal_id = $1', demo_schema) using deal_id;
+    for step in 1..array_length(path, 1) loop
+      step_time := case when step = 1 then created
+                        else created + (last_change - created) * (step - 1) / (array_length(path, 1) - 1) end;
+      execute format('insert into %I.deal_stage_history (deal_id, from_stage, to_stage, changed_by, changed_at)
+                      values ($1, $2, $3, $4, $5)', demo_schema)
+        using deal_id, case when step > 1 then path[step - 1] end, path[step], owner, step_time;
+    end loop;
+
+    -- One or two of the customer's contacts.
+    execute format('insert into %1$I.deal_contacts (deal_id, contact_id, created_by, created_at)
+                    select $1, c.id, $2, $3 from %1$I.contacts c
+                     where c.customer_id = $4 and c.deleted_at is null
+                     order by c.created_at, c.last_name limit $5', demo_schema)
+      using deal_id, owner, created, customers[customer_index], case when i % 3 = 0 then 2 else 1 end;
+  end loop;
+
+  if (select count(distinct s) from unnest(stage_slots) s) <> jsonb_array_length(stages) then
+    raise exception 'seed: the deals do not cover every stage of the demo pipeline';
+  end if;
+end;
+$$;
