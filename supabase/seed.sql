@@ -460,3 +460,180 @@ begin
   end if;
 end;
 $$;
+
+-- =================================================================================
+-- Tasks and notifications (issue 12, tasks part)
+-- =================================================================================
+-- 300 tasks of the demo organization owned in turn by satis@, admin@ and coklu@demo.test
+-- (every fifth assigned by admin@ to someone else): every task type of the organization,
+-- every priority and status (half open, a fifth in progress, a fifth done, a tenth
+-- cancelled), two dozen due earlier or later today (Istanbul time), some overdue,
+-- some without a due date, a quarter with a reminder; each on a demo customer, a third
+-- with one of its contacts, a quarter on one of the customer's deals (when the deals
+-- block above made them). What was already due or reminded when the seed ran counts as
+-- announced, so the first due-items run announces only what comes due from then on. A
+-- few unread notifications (and a read one) per demo member so the bell shows something
+-- at first sign-in; acme gets one task for coklu@ to show the bell per organization.
+-- Arithmetic over the loop counter only (no random()): the same tasks on every seed.
+do $$
+declare
+  demo_org constant uuid := '0a000000-0000-4000-8000-000000000001';
+  demo_schema text := private.tenant_schema('0a000000-0000-4000-8000-000000000001');
+  acme_schema text := private.tenant_schema('0a000000-0000-4000-8000-000000000002');
+  owners uuid[] := array(
+    select p.id from private.profiles p
+     where p.email in ('satis@demo.test', 'admin@demo.test', 'coklu@demo.test')
+     order by array_position(array['satis@demo.test', 'admin@demo.test', 'coklu@demo.test'], p.email::text));
+  admin_id constant uuid := '0b000000-0000-4000-8000-000000000002';
+  zone text := (select s.time_zone from private.organization_settings s where s.organization_id = '0a000000-0000-4000-8000-000000000001');
+  task_types text[] := (select array_agg(t order by n) from private.organization_settings s,
+                                jsonb_array_elements_text(s.task_types) with ordinality e (t, n)
+                         where s.organization_id = '0a000000-0000-4000-8000-000000000001');
+  titles_by_type text[] := array[
+    'Telefonla teklif durumunu sor', 'Yıllık değerlendirme toplantısı', 'Fiyat listesini e-postayla gönder',
+    'Fabrika ziyareti', 'Sözleşme taslağını gözden geçir',
+    'Ödeme vadesini görüş', 'Ürün demosu toplantısı', 'Teşekkür e-postası gönder',
+    'Yeni şubeyi ziyaret et', 'Referans mektubunu hazırla',
+    'Satın almayı ara', 'Proje başlangıç toplantısı', 'Revize teklifi gönder', 'Depo ziyareti', 'Numune gönderimini takip et'];
+  descriptions text[] := array[
+    'Geçen görüşmede fiyatın yüksek bulunduğunu söylediler; indirim payını sor.',
+    'Toplantı notlarını CRM''e eklemeyi unutma.', 'Karar verici genel müdür; asistanı üzerinden randevu alınıyor.',
+    null, null, null];
+  priorities text[] := array['low', 'normal', 'normal', 'high', 'urgent'];
+  today_start timestamptz := date_trunc('day', now() at time zone zone) at time zone zone;
+  customers uuid[];
+  customer_names text[];
+  deals uuid[];
+  deal_customers uuid[];
+  deal_titles text[];
+  task_type text;
+  title text;
+  status text;
+  due timestamptz;
+  remind timestamptz;
+  created timestamptz;
+  owner uuid;
+  creator uuid;
+  customer_id uuid;
+  contact_id uuid;
+  deal_id uuid;
+  customer_index int;
+  deal_index int;
+  complete boolean;
+begin
+  if cardinality(task_types) is distinct from 5 then
+    raise exception 'seed: the demo organization should have the five default task types';
+  end if;
+  execute format('select array_agg(c.id order by c.tax_number), array_agg(c.name order by c.tax_number)
+                    from %I.customers c where c.deleted_at is null', demo_schema)
+    into customers, customer_names;
+  execute format('select array_agg(d.id order by d.created_at, d.title), array_agg(d.customer_id order by d.created_at, d.title),
+                         array_agg(d.title order by d.created_at, d.title)
+                    from %I.deals d where d.deleted_at is null and d.customer_id is not null', demo_schema)
+    into deals, deal_customers, deal_titles;
+
+  for i in 1..300 loop
+    task_type := task_types[1 + i % 5];
+    title := titles_by_type[1 + (i % 5) + 5 * ((i / 5) % 3)];
+    status := case when i % 10 < 5 then 'open' when i % 10 < 7 then 'in_progress' when i % 10 < 9 then 'done' else 'cancelled' end;
+    owner := owners[1 + (i * 7) % 3];
+    creator := case when i % 5 = 0 and owner <> admin_id then admin_id else owner end;
+    created := now() - (2 + (i * 13) % 40) * interval '1 day' - (i % 8) * interval '1 hour';
+    -- When: two dozen today (some past, some later), overdue ones, undated ones, the rest
+    -- from five days ago to five weeks ahead.
+    due := case
+      when i % 25 = 0 then null
+      when i % 12 = 0 then today_start + (8 + i % 11) * interval '1 hour'
+      when i % 12 = 1 then now() - (1 + i % 9) * interval '1 day' - (i % 5) * interval '1 hour'
+      else now() + ((i * 17) % 45 - 5) * interval '1 day' + (9 + i % 8 - extract(hour from now() at time zone zone)::int) * interval '1 hour' end;
+    remind := case when due is not null and i % 4 = 0 then due - case when i % 8 = 0 then interval '1 day' else interval '1 hour' end end;
+
+    -- On what: a customer; a third of them with a contact of its own; a quarter on a deal
+    -- (and that deal's customer).
+    customer_index := 1 + (i * 11) % array_length(customers, 1);
+    customer_id := customers[customer_index];
+    deal_id := null;
+    if i % 4 = 1 and coalesce(array_length(deals, 1), 0) > 0 then
+      deal_index := 1 + (i * 13) % array_length(deals, 1);
+      deal_id := deals[deal_index];
+      customer_id := deal_customers[deal_index];
+    end if;
+    contact_id := null;
+    if i % 3 = 0 then
+      execute format('select c.id from %I.contacts c where c.customer_id = $1 and c.deleted_at is null
+                       order by c.created_at, c.last_name limit 1', demo_schema)
+        into contact_id using customer_id;
+    end if;
+
+    execute format($insert$
+      insert into %I.tasks (title, description, type, priority, status, due_at, remind_at, completed_at, completed_by,
+                            customer_id, contact_id, deal_id, reminded_at, due_notified_at, overdue_notified_at,
+                            owner_id, created_by, created_at, updated_at)
+      values ($1, $2, $3, $4::private.task_priority, $5::private.task_status, $6, $7,
+              case when $5 = 'done' then least(now(), coalesce($6, $14 + interval '3 days')) end,
+              case when $5 = 'done' then $12 end,
+              $8, $9, $10,
+              case when $7 <= now() then now() end,
+              case when $6 <= now() + interval '1 hour' then now() end,
+              case when $6 <= now() then now() end,
+              $12, $13, $14, least(now(), $14 + mod($11, 5) * interval '1 day'))$insert$, demo_schema)
+      using title, descriptions[1 + i % array_length(descriptions, 1)], task_type, priorities[1 + (i * 3 + i / 10) % 5], status,
+            due, remind, customer_id, contact_id, deal_id, i, owner, creator, created;
+  end loop;
+
+  -- Every type, priority and status is there; and today, overdue and reminders too.
+  execute format($check$
+    select count(distinct type) = 5 and count(distinct priority) = 4 and count(distinct status) = 4
+           and count(*) filter (where status in ('open', 'in_progress') and due_at < now()) >= 20
+           and count(*) filter (where due_at >= $1 and due_at < $1 + interval '1 day') >= 10
+           and count(*) filter (where remind_at is not null and status in ('open', 'in_progress') and remind_at > now()) >= 10
+      from %I.tasks$check$, demo_schema)
+    into complete using today_start;
+  if not complete then
+    raise exception 'seed: the demo tasks miss a type, priority, status, overdue, today or reminder case';
+  end if;
+
+  -- The bell: a few unread notifications per member (newest first), and a read one.
+  execute format($notify$
+    with picked as (
+      select distinct on (t.owner_id, kind.kind) t.owner_id, kind.kind, kind.position, t.id, t.title, t.created_by
+        from %I.tasks t
+       cross join (values ('task_assigned', 1), ('task_overdue', 2), ('task_reminder', 3), ('task_due', 4)) kind (kind, position)
+       where t.deleted_at is null and t.status in ('open', 'in_progress')
+         and case kind.kind
+               when 'task_assigned' then t.created_by <> t.owner_id
+               when 'task_overdue' then t.due_at < now()
+               when 'task_reminder' then t.remind_at is not null
+               else t.due_at > now() end
+       order by t.owner_id, kind.kind,
+                case kind.kind when 'task_assigned' then -extract(epoch from t.created_at)
+                               when 'task_reminder' then extract(epoch from t.remind_at)
+                               else extract(epoch from t.due_at) end,
+                t.title
+    )
+    insert into private.notifications (organization_id, user_id, kind, module, record_id, title, actor_id, created_at, read_at)
+    select $1, p.owner_id, p.kind, 'tasks', p.id, p.title, case when p.kind = 'task_assigned' then p.created_by end,
+           now() - (p.position * 47) * interval '1 minute',
+           case when p.kind = 'task_due' then now() - interval '5 minutes' end
+      from picked p$notify$, demo_schema)
+    using demo_org;
+  if coalesce(array_length(deals, 1), 0) > 0 then
+    execute format($notify$
+      insert into private.notifications (organization_id, user_id, kind, module, record_id, title, actor_id, created_at)
+      select $1, d.owner_id, 'deal_assigned', 'deals', d.id, d.title, $2, now() - interval '25 minutes'
+        from (select distinct on (d.owner_id) * from %I.deals d where d.owner_id <> $2 and d.deleted_at is null
+               order by d.owner_id, d.created_at desc, d.title) d$notify$, demo_schema)
+      using demo_org, admin_id;
+  end if;
+
+  -- acme: coklu@ works there too and has one task from John (their bell there is separate).
+  execute format($insert$
+    insert into %I.tasks (title, type, priority, due_at, owner_id, created_by)
+    values ('Toros Çelik siparişini teyit et', 'call', 'high', now() + interval '2 days', $1, $2)
+    returning id$insert$, acme_schema)
+    into deal_id using '0b000000-0000-4000-8000-000000000005'::uuid, '0b000000-0000-4000-8000-000000000004'::uuid;
+  insert into private.notifications (organization_id, user_id, kind, module, record_id, title, actor_id, created_at)
+  values ('0a000000-0000-4000-8000-000000000002', '0b000000-0000-4000-8000-000000000005', 'task_assigned', 'tasks', deal_id,
+          'Toros Çelik siparişini teyit et', '0b000000-0000-4000-8000-000000000004', now() - interval '3 hours');
+end;
+$$;
