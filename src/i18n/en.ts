@@ -15,12 +15,14 @@ import { en as profile } from "@/features/profile/i18n/en.ts";
 import { en as quotes } from "@/features/quotes/i18n/en.ts";
 import { en as session } from "@/session/i18n/en.ts";
 import { en as tasks } from "@/features/tasks/i18n/en.ts";
+import { en as taskKit } from "@/components/tasks/i18n/en.ts";
 import { mergeCatalogues } from "./merge.ts";
 import type { Catalogue } from "./tr.ts";
 
 /** The English catalogue: every folder's English texts in one tree (each typed against its Turkish part). */
 export const en: Catalogue = mergeCatalogues(
   components,
+  taskKit,
   lib,
   session,
   modules,

@@ -15,6 +15,7 @@ import { tr as profile } from "@/features/profile/i18n/tr.ts";
 import { tr as quotes } from "@/features/quotes/i18n/tr.ts";
 import { tr as session } from "@/session/i18n/tr.ts";
 import { tr as tasks } from "@/features/tasks/i18n/tr.ts";
+import { tr as taskKit } from "@/components/tasks/i18n/tr.ts";
 import { mergeCatalogues } from "./merge.ts";
 
 /**
@@ -23,6 +24,7 @@ import { mergeCatalogues } from "./merge.ts";
  */
 export const tr = mergeCatalogues(
   components,
+  taskKit,
   lib,
   session,
   modules,

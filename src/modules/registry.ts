@@ -70,6 +70,7 @@ const moduleList = [
     path: "/tasks",
     icon: IconChecklist,
     list: lazyPage(() => import("@/features/tasks/routes/TasksPage.tsx"), "TasksPage"),
+    detail: lazyPage(() => import("@/features/tasks/routes/TaskDetailPage.tsx"), "TaskDetailPage"),
   },
 ] as const satisfies readonly SalesPage[];
 

@@ -1,0 +1,276 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Button, Group, Modal, NativeSelect, Select, SimpleGrid, Stack, Textarea, TextInput } from "@mantine/core";
+import { useDebouncedValue } from "@mantine/hooks";
+import { useState } from "react";
+import { Controller, useForm } from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router-dom";
+import { z } from "zod";
+import { notifyFailure, notifySuccess } from "@/components/notify.ts";
+import { memberName, recordBaseSchema, useOrganizationMembers, useRecord, useRecordList } from "@/components/records/record-api.ts";
+import { isStaleRecord, recordFailureKey, serverFieldErrors } from "@/components/records/record-form.ts";
+import { RecordPicker } from "@/components/records/RecordPicker.tsx";
+import { StaleRecordAlert } from "@/components/records/StaleRecordAlert.tsx";
+import { useOrganizationTimeZone } from "@/components/tasks/task-api.ts";
+import { useTaskTypeLabel } from "@/components/tasks/TaskBits.tsx";
+import { taskPriorities, taskStatuses, type TaskRelation } from "@/components/tasks/task-fields.ts";
+import { formMessage } from "@/i18n/form-message.ts";
+import { RpcError } from "@/lib/rpc.ts";
+import { useMyPermissions } from "@/modules/permissions.ts";
+import { useOrganizationSettings } from "@/session/organization-settings.ts";
+import { useSignedInSession } from "@/session/session-context.ts";
+import { taskFields, taskSchema, useCreateTask, useUpdateTask, type Task } from "../api/tasks.ts";
+import { emptyTaskForm, taskFieldErrorKey, taskFormOf, taskFormSchema, taskValuesOf, type TaskFormValues } from "../utils/task-form.ts";
+
+interface Props {
+  onClose(): void;
+  /** The task being edited; absent for a new one. */
+  task?: Task;
+  /** A new task's related record (from a customer's, contact's or deal's page). */
+  related?: Partial<Record<TaskRelation, string>>;
+}
+
+/**
+ * Creates or edits a task: title, description, type (the organization's task types),
+ * priority, status, due time and reminder (on the organization's clock), who does it, and
+ * the customer, contact and deal it is about. The database's field errors land on their
+ * fields; a task changed by someone else meanwhile offers its latest version.
+ */
+export function TaskFormModal({ onClose, task, related }: Props) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const session = useSignedInSession();
+  const timeZone = useOrganizationTimeZone();
+  const settings = useOrganizationSettings();
+  const typeLabel = useTaskTypeLabel();
+  const permissions = useMyPermissions();
+  const members = useOrganizationMembers();
+  const create = useCreateTask();
+  const update = useUpdateTask();
+  const [base, setBase] = useState<Task | undefined>(task);
+  const [stale, setStale] = useState(false);
+  // Whoever may create or edit every task may give it to anyone; the others only to themselves.
+  const scope = permissions.data?.permissions.tasks?.[base ? "edit" : "create"];
+  const chooseOwner = scope === "all";
+  const {
+    register,
+    control,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors },
+  } = useForm<TaskFormValues>({
+    resolver: zodResolver(taskFormSchema),
+    defaultValues: task ? taskFormOf(task, timeZone) : emptyTaskForm(session.user.id, related),
+  });
+
+  const failed = (error: unknown) => {
+    if (isStaleRecord(error)) {
+      setStale(true);
+      return;
+    }
+    const fields = serverFieldErrors(error);
+    let unplaced = fields === null;
+    let first = true;
+    for (const [field, code] of Object.entries(fields ?? {})) {
+      if (!(taskFields as readonly string[]).includes(field)) {
+        unplaced = true;
+        continue;
+      }
+      setError(field as keyof TaskFormValues, { type: "server", message: taskFieldErrorKey(code) }, { shouldFocus: first });
+      first = false;
+    }
+    if (unplaced) notifyFailure(t("modules.tasks.form.failed"), t(recordFailureKey(error)));
+  };
+
+  const onSubmit = handleSubmit((form) => {
+    const values = taskValuesOf(form, timeZone, chooseOwner);
+    if (base) {
+      update.mutate(
+        { id: base.id, values, updatedAt: base.updated_at },
+        {
+          onSuccess: (saved) => {
+            notifySuccess(t("modules.tasks.form.saved", { title: saved.title }));
+            onClose();
+          },
+          onError: failed,
+        },
+      );
+      return;
+    }
+    create.mutate(values, {
+      onSuccess: (created) => {
+        notifySuccess(t("modules.tasks.form.created", { title: created.title }));
+        onClose();
+        void navigate(`/tasks/${created.id}`);
+      },
+      onError: failed,
+    });
+  });
+
+  const reload = () => {
+    const latest = update.error instanceof RpcError ? taskSchema.safeParse(update.error.details.record) : null;
+    if (latest?.success) {
+      setBase(latest.data);
+      reset(taskFormOf(latest.data, timeZone));
+    }
+    setStale(false);
+  };
+
+  const error = (name: keyof TaskFormValues) => formMessage(t, errors[name]?.message);
+  const field = (name: keyof TaskFormValues) => ({ label: t(`modules.tasks.fields.${name}`), error: error(name) });
+  const types = settings.data?.task_types ?? [];
+  const typeOptions = [
+    { value: "", label: t("modules.tasks.form.noType") },
+    ...types.map((value) => ({ value, label: typeLabel(value) })),
+    // A type the organization has since removed stays shown on the task that has it.
+    ...(base?.type && !types.includes(base.type) ? [{ value: base.type, label: typeLabel(base.type) }] : []),
+  ];
+  const memberOptions = (members.data ?? []).map((member) => ({ value: member.id, label: memberName(member) }));
+  const ownerId = base?.owner_id ?? session.user.id;
+  const owner = memberOptions.find((option) => option.value === ownerId) ?? { value: ownerId, label: base?.owner_name ?? t("modules.tasks.form.me") };
+  const ownerOptions = chooseOwner ? [owner, ...memberOptions.filter((option) => option.value !== ownerId)] : [owner];
+  const timeHint = t("modules.tasks.form.timeHint", { zone: timeZone });
+
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      size="xl"
+      title={base ? t("modules.tasks.form.editTitle") : t("modules.tasks.form.createTitle")}
+      closeButtonProps={{ "aria-label": t("records.form.close") }}
+    >
+      <form onSubmit={(event) => void onSubmit(event)} noValidate>
+        <Stack>
+          {stale && <StaleRecordAlert onReload={reload} />}
+          <TextInput {...field("title")} required maxLength={200} data-autofocus {...register("title")} />
+          <Textarea {...field("description")} autosize minRows={2} maxLength={10000} {...register("description")} />
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <Controller
+              control={control}
+              name="type"
+              render={({ field: input }) => (
+                <NativeSelect {...field("type")} data={typeOptions} value={input.value} onChange={(event) => input.onChange(event.currentTarget.value)} />
+              )}
+            />
+            <Controller
+              control={control}
+              name="owner_id"
+              render={({ field: input }) => (
+                <NativeSelect
+                  {...field("owner_id")}
+                  description={chooseOwner ? undefined : t("modules.tasks.form.ownerHint")}
+                  disabled={!chooseOwner}
+                  data={ownerOptions}
+                  value={input.value}
+                  onChange={(event) => input.onChange(event.currentTarget.value)}
+                />
+              )}
+            />
+            <NativeSelect
+              {...field("priority")}
+              data={taskPriorities.map((value) => ({ value, label: t(`taskKit.priorities.${value}`) }))}
+              {...register("priority")}
+            />
+            <NativeSelect
+              {...field("status")}
+              data={taskStatuses.map((value) => ({ value, label: t(`taskKit.statuses.${value}`) }))}
+              {...register("status")}
+            />
+            <TextInput {...field("due_at")} type="datetime-local" description={timeHint} {...register("due_at")} />
+            <TextInput {...field("remind_at")} type="datetime-local" description={timeHint} {...register("remind_at")} />
+            <Controller
+              control={control}
+              name="customer_id"
+              render={({ field: input }) => (
+                <RecordPicker
+                  module="customers"
+                  entity="customer"
+                  titleColumn="name"
+                  label={t("modules.tasks.fields.customer_id")}
+                  placeholder={t("modules.tasks.form.customerPlaceholder")}
+                  nothingFound={t("modules.tasks.form.noCustomer")}
+                  value={input.value}
+                  onChange={input.onChange}
+                  error={error("customer_id")}
+                />
+              )}
+            />
+            <Controller
+              control={control}
+              name="contact_id"
+              render={({ field: input }) => <ContactPicker value={input.value} onChange={input.onChange} error={error("contact_id")} />}
+            />
+            <Controller
+              control={control}
+              name="deal_id"
+              render={({ field: input }) => (
+                <RecordPicker
+                  module="deals"
+                  entity="deal"
+                  titleColumn="title"
+                  label={t("modules.tasks.fields.deal_id")}
+                  placeholder={t("modules.tasks.form.dealPlaceholder")}
+                  nothingFound={t("modules.tasks.form.noDeal")}
+                  value={input.value}
+                  onChange={input.onChange}
+                  error={error("deal_id")}
+                />
+              )}
+            />
+          </SimpleGrid>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t("records.form.cancel")}
+            </Button>
+            <Button type="submit" loading={create.isPending || update.isPending}>
+              {base ? t("modules.tasks.form.save") : t("modules.tasks.form.create")}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+const contactOptionSchema = recordBaseSchema.extend({ first_name: z.string().nullable(), last_name: z.string().nullable() });
+const contactName = (contact: { first_name: string | null; last_name: string | null }) =>
+  [contact.first_name, contact.last_name].filter(Boolean).join(" ") || "—";
+
+/**
+ * The task's contact, searched among the contacts the role may see, by full name (the
+ * kit's RecordPicker names a record by one column; a contact's name is two).
+ */
+function ContactPicker({ value, onChange, error }: { value: string | null; onChange(value: string | null): void; error?: string }) {
+  const { t } = useTranslation();
+  const [search, setSearch] = useState("");
+  const [settled] = useDebouncedValue(search, 300);
+  const found = useRecordList("contacts", contactOptionSchema, {
+    ...(settled.trim() === "" ? {} : { p_search: settled.trim() }),
+    p_filters: {},
+    p_sort: "last_name",
+    p_descending: false,
+    p_limit: 20,
+    p_offset: 0,
+  });
+  const options = (found.data?.records ?? []).map((contact) => ({ value: contact.id, label: contactName(contact) }));
+  const chosen = useRecord("contacts", "contact", value ?? "", contactOptionSchema);
+  if (value && chosen.data && !options.some((option) => option.value === value)) {
+    options.unshift({ value, label: contactName(chosen.data) });
+  }
+  return (
+    <Select
+      label={t("modules.tasks.fields.contact_id")}
+      placeholder={t("modules.tasks.form.contactPlaceholder")}
+      searchable
+      clearable
+      data={options}
+      value={value}
+      onChange={onChange}
+      onSearchChange={setSearch}
+      nothingFoundMessage={t("modules.tasks.form.noContact")}
+      filter={({ options: all }) => all}
+      error={error}
+    />
+  );
+}

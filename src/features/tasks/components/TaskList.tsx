@@ -1,0 +1,245 @@
+import { Anchor, Box, EmptyState, Group, NativeSelect, Paper, SegmentedControl, Stack, Table, Text } from "@mantine/core";
+import { useDebouncedCallback, useMediaQuery } from "@mantine/hooks";
+import { IconChecklist } from "@tabler/icons-react";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router-dom";
+import { ListPagination } from "@/components/ListPagination.tsx";
+import { LoadError } from "@/components/LoadError.tsx";
+import { LoadingScreen } from "@/components/LoadingScreen.tsx";
+import { useRecordList } from "@/components/records/record-api.ts";
+import { recordPageCount, TOTAL_CAP } from "@/components/records/record-list-state.ts";
+import { SearchField } from "@/components/SearchField.tsx";
+import { SortableHeader } from "@/components/SortableHeader.tsx";
+import { useCanEditTask, useOrganizationTimeZone } from "@/components/tasks/task-api.ts";
+import {
+  TaskDoneCheckbox,
+  TaskDue,
+  TaskPriorityBadge,
+  TaskStatusBadge,
+  taskClasses,
+  useNow,
+  useTaskTypeLabel,
+} from "@/components/tasks/TaskBits.tsx";
+import { isOverdue, taskPriorities, taskStatuses } from "@/components/tasks/task-fields.ts";
+import { taskRowSchema, type TaskRow } from "@/components/tasks/task-row.ts";
+import { pageOffset } from "@/lib/list-state.ts";
+import { RpcError } from "@/lib/rpc.ts";
+import { ModuleDenied } from "@/modules/RequireModule.tsx";
+import { useOrganizationSettings } from "@/session/organization-settings.ts";
+import type { Json } from "@/types/database.types.ts";
+import { noChosenFilters, taskListFilters, taskViews, type ChosenTaskFilters, type TaskView } from "../utils/task-views.ts";
+
+const PAGE_SIZE = 25;
+const SEARCH_DEBOUNCE_MS = 300;
+type SortKey = "title" | "due_at" | "priority" | "status" | "updated_at";
+
+interface Props {
+  view: TaskView;
+  onViewChange(view: TaskView): void;
+}
+
+/**
+ * The task list on the record kit's pieces (list_tasks, pages, sortable headers): the
+ * views as a segmented control (mine, overdue, today, this week, all; days in the
+ * organization's time zone), filters on status, priority and type, a search, and per row
+ * a "done" tick (complete_task with the row's updated_at). Overdue rows carry a red bar
+ * and say "overdue". On a phone the rows become cards, so nothing scrolls sideways.
+ */
+export function TaskList({ view, onViewChange }: Props) {
+  const { t, i18n } = useTranslation();
+  const timeZone = useOrganizationTimeZone();
+  const settings = useOrganizationSettings();
+  const typeLabel = useTaskTypeLabel();
+  const canEdit = useCanEditTask();
+  const now = useNow();
+  const narrow = useMediaQuery("(max-width: 48em)") ?? false;
+  const [chosen, setChosen] = useState<ChosenTaskFilters>(noChosenFilters);
+  const [searchInput, setSearchInput] = useState("");
+  const [search, setSearch] = useState("");
+  const [order, setOrder] = useState<{ sort: SortKey; descending: boolean }>({ sort: "due_at", descending: false });
+  const [page, setPage] = useState(1);
+  const applySearch = useDebouncedCallback((value: string) => {
+    setSearch(value.trim());
+    setPage(1);
+  }, SEARCH_DEBOUNCE_MS);
+
+  const filters = taskListFilters(view, chosen, new Date(now), timeZone);
+  const list = useRecordList("tasks", taskRowSchema, {
+    ...(search === "" ? {} : { p_search: search }),
+    p_filters: filters as Json,
+    p_sort: order.sort,
+    p_descending: order.descending,
+    p_limit: PAGE_SIZE,
+    p_offset: pageOffset(page, PAGE_SIZE),
+  });
+
+  if (list.error instanceof RpcError && list.error.code === "permission_denied") return <ModuleDenied module="tasks" />;
+
+  const rows = (list.data?.records ?? []) as TaskRow[];
+  const total = list.data?.total ?? 0;
+  const capped = list.data?.total_exact === false;
+  const narrowed = search !== "" || Object.values(chosen).some((value) => value !== "");
+  const count = new Intl.NumberFormat(i18n.resolvedLanguage === "en" ? "en-GB" : "tr-TR").format(capped ? TOTAL_CAP : total);
+  const types = settings.data?.task_types ?? [];
+  const choose = (key: keyof ChosenTaskFilters, value: string) => {
+    setChosen((current) => ({ ...current, [key]: value }));
+    setPage(1);
+  };
+  const sortBy = (sort: SortKey) => {
+    setOrder((current) => (current.sort === sort ? { sort, descending: !current.descending } : { sort, descending: sort === "priority" || sort === "updated_at" }));
+    setPage(1);
+  };
+  const columns: { key: string; label: string; sort?: SortKey }[] = [
+    { key: "title", label: t("modules.tasks.fields.title"), sort: "title" },
+    { key: "due_at", label: t("modules.tasks.fields.due_at"), sort: "due_at" },
+    { key: "priority", label: t("modules.tasks.fields.priority"), sort: "priority" },
+    { key: "status", label: t("modules.tasks.fields.status"), sort: "status" },
+    { key: "type", label: t("modules.tasks.fields.type") },
+    { key: "owner", label: t("modules.tasks.fields.owner_id") },
+  ];
+  const title = (row: TaskRow, size: "sm" | "md") => (
+    <Anchor component={Link} to={`/tasks/${row.id}`} size={size} fw={600} className={row.status === "done" ? taskClasses.done : undefined}
+      style={{ overflowWrap: "anywhere" }}>
+      {row.title}
+    </Anchor>
+  );
+
+  return (
+    <Stack gap="md">
+      {/* Five views fit a 390 px phone; a narrower screen scrolls the control, never the page. */}
+      <Box style={{ overflowX: "auto", maxWidth: "100%" }}>
+        <SegmentedControl
+          aria-label={t("modules.tasks.views.label")}
+          value={view}
+          onChange={(next) => {
+            onViewChange(next as TaskView);
+            setPage(1);
+          }}
+          size={narrow ? "xs" : "sm"}
+          data={taskViews.map((value) => ({ value, label: t(`modules.tasks.views.${value}`) }))}
+        />
+      </Box>
+      <Group align="flex-end" gap="sm" wrap="wrap">
+        <SearchField
+          label={t("records.list.search")}
+          placeholder={t("modules.tasks.list.searchPlaceholder")}
+          value={searchInput}
+          onChange={(value) => {
+            setSearchInput(value);
+            applySearch(value);
+          }}
+        />
+        <NativeSelect
+          label={t("modules.tasks.fields.status")}
+          data={[{ value: "", label: t("records.list.filterAll") }, ...taskStatuses.map((value) => ({ value, label: t(`taskKit.statuses.${value}`) }))]}
+          value={chosen.status}
+          onChange={(event) => choose("status", event.currentTarget.value)}
+          w={{ base: "100%", xs: 160 }}
+        />
+        <NativeSelect
+          label={t("modules.tasks.fields.priority")}
+          data={[{ value: "", label: t("records.list.filterAll") }, ...taskPriorities.map((value) => ({ value, label: t(`taskKit.priorities.${value}`) }))]}
+          value={chosen.priority}
+          onChange={(event) => choose("priority", event.currentTarget.value)}
+          w={{ base: "100%", xs: 160 }}
+        />
+        <NativeSelect
+          label={t("modules.tasks.fields.type")}
+          data={[{ value: "", label: t("records.list.filterAll") }, ...types.map((value) => ({ value, label: typeLabel(value) }))]}
+          value={chosen.type}
+          onChange={(event) => choose("type", event.currentTarget.value)}
+          w={{ base: "100%", xs: 160 }}
+        />
+      </Group>
+
+      {list.isPending && <LoadingScreen compact />}
+      {list.isError && <LoadError title={t("modules.tasks.list.loadError")} onRetry={() => void list.refetch()} />}
+      {list.isSuccess && total === 0 && !narrowed && (
+        <EmptyState icon={<IconChecklist size={28} aria-hidden />} withIndicatorBackground py="xl">
+          <EmptyState.Title order={2}>{t("modules.tasks.emptyTitle")}</EmptyState.Title>
+          <EmptyState.Description>{t(`modules.tasks.viewEmpty.${view}`)}</EmptyState.Description>
+        </EmptyState>
+      )}
+      {list.isSuccess && (total > 0 || narrowed) && (
+        <Stack gap="sm">
+          <Text size="sm" aria-live="polite">
+            {t(capped ? "modules.tasks.list.totalCapped" : "modules.tasks.list.total", { count })}
+            {list.data.scope === "own" && ` · ${t("modules.tasks.list.ownOnly")}`}
+            {` · ${t("modules.tasks.list.timeZone", { zone: timeZone })}`}
+          </Text>
+          {rows.length === 0 ? (
+            <Text>{t("modules.tasks.list.noMatch")}</Text>
+          ) : narrow ? (
+            <Stack gap="xs" component="ul" p={0} m={0} style={{ listStyle: "none" }} aria-label={t("modules.tasks.list.label")}>
+              {rows.map((row) => (
+                <Paper component="li" key={row.id} withBorder p="sm" className={isOverdue(row, now) ? taskClasses.overdueRow : undefined}>
+                  <Group wrap="nowrap" align="flex-start" gap="sm">
+                    <TaskDoneCheckbox task={row} canEdit={canEdit(row)} />
+                    <Stack gap={4} style={{ minWidth: 0, flex: 1 }}>
+                      {title(row, "md")}
+                      <TaskDue task={row} now={now} timeZone={timeZone} />
+                      <Group gap="xs" wrap="wrap">
+                        <TaskStatusBadge status={row.status} />
+                        <TaskPriorityBadge priority={row.priority} />
+                        {row.type && <Text span size="sm">{typeLabel(row.type)}</Text>}
+                      </Group>
+                      {row.owner_name && (
+                        <Text size="sm" c="dimmed" style={{ overflowWrap: "anywhere" }}>
+                          {t("modules.tasks.fields.owner_id")}: {row.owner_name}
+                        </Text>
+                      )}
+                    </Stack>
+                  </Group>
+                </Paper>
+              ))}
+            </Stack>
+          ) : (
+            <Table.ScrollContainer minWidth={720} type="native" tabIndex={0}>
+              <Table striped highlightOnHover aria-label={t("modules.tasks.list.label")}>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th w={48} scope="col">
+                      {t("modules.tasks.list.done")}
+                    </Table.Th>
+                    {columns.map((column) =>
+                      column.sort ? (
+                        <SortableHeader key={column.key} column={column.sort} label={column.label} state={order} onSort={sortBy} />
+                      ) : (
+                        <Table.Th key={column.key} scope="col">
+                          {column.label}
+                        </Table.Th>
+                      ),
+                    )}
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {rows.map((row) => (
+                    <Table.Tr key={row.id}>
+                      <Table.Td className={isOverdue(row, now) ? taskClasses.overdueRow : undefined}>
+                        <TaskDoneCheckbox task={row} canEdit={canEdit(row)} />
+                      </Table.Td>
+                      <Table.Td>{title(row, "sm")}</Table.Td>
+                      <Table.Td>
+                        <TaskDue task={row} now={now} timeZone={timeZone} />
+                      </Table.Td>
+                      <Table.Td>
+                        <TaskPriorityBadge priority={row.priority} />
+                      </Table.Td>
+                      <Table.Td>
+                        <TaskStatusBadge status={row.status} />
+                      </Table.Td>
+                      <Table.Td>{typeLabel(row.type)}</Table.Td>
+                      <Table.Td style={{ overflowWrap: "anywhere" }}>{row.owner_name ?? "—"}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          )}
+          <ListPagination pages={recordPageCount(total, PAGE_SIZE)} page={page} onChange={setPage} />
+        </Stack>
+      )}
+    </Stack>
+  );
+}
