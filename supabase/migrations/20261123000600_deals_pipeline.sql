@@ -545,8 +545,10 @@ declare
   folded text;
   refused constant jsonb := jsonb_build_object('problem', private.failure('Invalid board request', 'invalid_input'));
 begin
-  if jsonb_typeof(filters) <> 'object'
-     or exists (select 1 from jsonb_object_keys(filters) k where k not in ('owner_id', 'customer_id', 'search'))
+  if jsonb_typeof(filters) <> 'object' then
+    return refused;
+  end if;
+  if exists (select 1 from jsonb_object_keys(filters) k where k not in ('owner_id', 'customer_id', 'search'))
      or jsonb_typeof(coalesce(filters -> 'search', 'null')) not in ('string', 'null') then
     return refused;
   end if;
@@ -645,7 +647,8 @@ begin
           left join private.profiles p on p.id = d.owner_id) c on true$query$,
     p_context.schema_name, private.deal_board_condition(p_filters))
     into cards
-    using p_context.scope, p_context.caller, private.uuid_array(p_filters -> 'owners'), private.uuid_array(p_filters -> 'customers'), p_filters ->> 'pattern',
+    using p_context.scope, p_context.caller, private.uuid_array(p_filters -> 'owners'),
+          private.uuid_array(p_filters -> 'customers'), p_filters ->> 'pattern',
           p_stages, p_offset, p_limit, private.caller_scope('customers', 'view');
   return cards;
 end;
@@ -848,13 +851,13 @@ begin
     select coalesce(jsonb_agg(jsonb_build_object('owner_id', g.owner_id, 'currency', g.currency, 'month', g.month,
                                                  'count', g.n, 'amount', g.amount, 'weighted', g.weighted,
                                                  'rate', case when g.currency = $6 then 1 else ($7 ->> g.currency)::numeric end)), '[]')
-      from (select t.owner_id, t.currency, to_char(t.expected_close_date, 'YYYY-MM') as month, count(*) as n,
+      from (select t.owner_id, t.currency, to_char(date_trunc('month', t.expected_close_date), 'YYYY-MM') as month, count(*) as n,
                    sum(t.amount) as amount,
                    sum(t.amount * coalesce(t.probability, (private.deal_stage($8, t.stage) ->> 'probability')::numeric, 0) / 100) as weighted
               from %I.deals t
              where t.deleted_at is null and ($1 = 'all' or t.owner_id = $2) and ($3::uuid is null or t.owner_id = $3)
                and t.stage = any ($4) and t.expected_close_date >= $5 and t.expected_close_date < $9
-             group by t.owner_id, t.currency, to_char(t.expected_close_date, 'YYYY-MM')) g$query$,
+             group by t.owner_id, t.currency, date_trunc('month', t.expected_close_date)) g$query$,
     context.schema_name)
     into groups
     using context.scope, context.caller, p_owner, open_keys, first_month, settings.default_currency,

@@ -5,7 +5,7 @@
 -- deals, a deal's contacts and details, merging two contacts of one deal, the record
 -- transfer, template v3 reaching an organization made before it, and anon refused.
 begin;
-select plan(150);
+select plan(151);
 
 select tests.create_organization('alpha', 'Alpha A.Ş.') as alpha \gset
 select tests.create_organization('beta', 'Beta Ltd.') as beta \gset
@@ -314,6 +314,7 @@ select is((public.get_deal_board('{"search": "DOLAR"}') #> '{stages,0,totals}'),
   'a search counts its own totals');
 select is(public.get_deal_board('{"stage": "lead"}') ->> 'code', 'invalid_input', 'an unknown filter is refused');
 select is(public.get_deal_board('{"owner_id": "not-an-id"}') ->> 'code', 'invalid_input', 'a malformed owner is refused');
+select is(public.get_deal_board('[]') ->> 'code', 'invalid_input', 'filters are an object');
 
 select public.get_deal_board(p_per_stage => 1) as small_board \gset
 select is(jsonb_array_length((:'small_board'::jsonb) #> '{stages,0,cards}'), 1, 'p_per_stage limits the cards, not the count');
