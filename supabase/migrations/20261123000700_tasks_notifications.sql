@@ -1132,12 +1132,13 @@ begin
     open_keys := array(select s ->> 'key' from jsonb_array_elements(settings.deal_stages) s where s ->> 'outcome' = 'open');
     won_keys := array(select s ->> 'key' from jsonb_array_elements(settings.deal_stages) s where s ->> 'outcome' = 'won');
     lost_keys := array(select s ->> 'key' from jsonb_array_elements(settings.deal_stages) s where s ->> 'outcome' = 'lost');
+    -- The board's totals, kept per owner, stage and currency (deal_stage_totals, template v3).
     execute format($query$
       select coalesce(jsonb_agg(jsonb_build_object('stage', g.stage, 'currency', g.currency, 'count', g.n, 'amount', g.total)), '[]')
-        from (select t.stage, t.currency, count(*) as n, sum(t.amount) as total
-                from %I.deals t
-               where t.deleted_at is null and ($1 = 'all' or t.owner_id = $2) and t.stage = any ($3)
-               group by t.stage, t.currency) g$query$, tenant)
+        from (select t.stage, t.currency, sum(t.deal_count) as n, sum(t.amount) as total
+                from %I.deal_stage_totals t
+               where ($1 = 'all' or t.owner_id = $2) and t.stage = any ($3)
+               group by t.stage, t.currency having sum(t.deal_count) > 0) g$query$, tenant)
       into groups using deals_scope, caller, open_keys;
     pipeline := (
       select jsonb_agg(jsonb_build_object('key', s ->> 'key', 'name', s ->> 'name', 'probability', s -> 'probability')
