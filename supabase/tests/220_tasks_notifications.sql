@@ -7,7 +7,7 @@
 -- dashboard's numbers per scope; anon refused on every new RPC; template v4 reaching an
 -- organization migrated before it.
 begin;
-select plan(100);
+select plan(101);
 
 -- ---------------------------------------------------------------------------------
 -- An organization migrated before template v4 (its step set aside for a moment)
@@ -214,6 +214,12 @@ select is(array(select r ->> 'id' from jsonb_array_elements(public.list_tasks(nu
 select is(array(select r ->> 'priority' from jsonb_array_elements(public.list_tasks(null, null, 'priority', true, 3) -> 'records') r),
   array['urgent', 'high', 'normal'], 'priority sorts by urgency, not by name');
 select is(public.list_tasks('teklifi') #>> '{records,0,id}', :'t1_id', 'tasks are found by a Turkish-folded search');
+-- Merging customers moves the tasks of the merged one (the engine's generic merge follows the foreign key).
+select public.create_customer('{"name": "Işık Yazılım (kopya)"}') #>> '{record,id}' as copy_customer \gset
+select public.create_task(jsonb_build_object('title', 'Kopyadaki iş', 'customer_id', :'copy_customer')) #>> '{record,id}' as copy_task \gset
+select public.merge_customers('c0000000-0000-4000-8000-000000000001', :'copy_customer') ->> 'success' as merged \gset
+select is(public.get_task(:'copy_task') #>> '{record,customer_id}', 'c0000000-0000-4000-8000-000000000001',
+  'merging two customers moves the merged one''s tasks to the one that stays');
 select tests.reset_role();
 
 -- ---------------------------------------------------------------------------------
@@ -257,7 +263,9 @@ select is((select array_agg(event || ' ' || (payload ->> 'kind')) from realtime.
   array['notification deal_assigned'], 'the notification is broadcast on the recipient''s topic user:<organization>:<user>');
 select is((select array_agg(distinct event || ' ' || (payload ->> 'module')) from realtime.sent where topic = format('org:%s', :'alpha')),
   array['deals_changed deals'], 'deal changes are broadcast on the organization''s board topic, without deal data');
+set local client_min_messages = warning;
 drop schema realtime cascade;
+set local client_min_messages = notice;
 
 select pg_temp.act(:'s_admin');
 select is(jsonb_build_array(public.can_receive_realtime_topic(format('org:%s', :'alpha')),
