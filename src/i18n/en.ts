@@ -11,6 +11,7 @@ import { en as home } from "@/features/home/i18n/en.ts";
 import { en as importExport } from "@/features/import-export/i18n/en.ts";
 import { en as lib } from "@/lib/i18n/en.ts";
 import { en as modules } from "@/modules/i18n/en.ts";
+import { en as notifications } from "@/features/notifications/i18n/en.ts";
 import { en as profile } from "@/features/profile/i18n/en.ts";
 import { en as quotes } from "@/features/quotes/i18n/en.ts";
 import { en as session } from "@/session/i18n/en.ts";
@@ -38,5 +39,6 @@ export const en: Catalogue = mergeCatalogues(
   contracts,
   documents,
   tasks,
+  notifications,
   importExport,
 );

@@ -11,6 +11,7 @@ import { tr as home } from "@/features/home/i18n/tr.ts";
 import { tr as importExport } from "@/features/import-export/i18n/tr.ts";
 import { tr as lib } from "@/lib/i18n/tr.ts";
 import { tr as modules } from "@/modules/i18n/tr.ts";
+import { tr as notifications } from "@/features/notifications/i18n/tr.ts";
 import { tr as profile } from "@/features/profile/i18n/tr.ts";
 import { tr as quotes } from "@/features/quotes/i18n/tr.ts";
 import { tr as session } from "@/session/i18n/tr.ts";
@@ -40,6 +41,7 @@ export const tr = mergeCatalogues(
   contracts,
   documents,
   tasks,
+  notifications,
   importExport,
 );
 

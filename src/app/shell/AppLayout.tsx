@@ -4,6 +4,7 @@ import { Suspense, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, Outlet, useLocation } from "react-router-dom";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
+import { NotificationBell } from "@/features/notifications/components/NotificationBell.tsx";
 import classes from "./AppLayout.module.css";
 import { Sidebar } from "./Sidebar.tsx";
 
@@ -61,6 +62,9 @@ export function AppLayout() {
           <Anchor component={Link} to="/" fw={700} size="lg" c="var(--mantine-color-text)" underline="never">
             {t("app.title")}
           </Anchor>
+          <Group ml="auto" gap="xs" wrap="nowrap">
+            <NotificationBell />
+          </Group>
         </Group>
       </AppShell.Header>
       {/* Off screen on a phone until opened; `inert` keeps its links out of the Tab order meanwhile. */}

@@ -1,0 +1,87 @@
+/**
+ * How the bell learns of new notifications: a private Supabase Realtime broadcast channel
+ * (topic user:<organization_id>:<user_id>, event 'notification') where the channel reaches
+ * SUBSCRIBED (hosted Supabase), otherwise reading again on window focus and every 30 s (the
+ * local stack has no Realtime server). The same code decides, by whether the channel
+ * subscribes: never a socket of our own.
+ */
+
+/** The part of a supabase-js RealtimeChannel this uses. */
+export interface BroadcastChannelLike {
+  on(type: "broadcast", filter: { event: string }, callback: (message: unknown) => void): unknown;
+  subscribe(callback: (status: string, error?: Error) => void): unknown;
+}
+
+/** realtime: pushed by the channel; polling: read again on focus and every 30 s. */
+export type Delivery = "realtime" | "polling";
+
+export const POLL_INTERVAL_MS = 30_000;
+/** How long a channel may take to subscribe before the bell stops waiting for it. */
+export const SUBSCRIBE_TIMEOUT_MS = 10_000;
+
+/** The recipient's private topic, as the database broadcasts it (private.on_notification_created). */
+export function notificationTopic(organizationId: string, userId: string): string {
+  return `user:${organizationId}:${userId}`;
+}
+
+/** The query options each delivery calls for. */
+export function pollingOptions(delivery: Delivery): { refetchInterval: number | false; refetchOnWindowFocus: boolean } {
+  return delivery === "realtime"
+    ? { refetchInterval: false, refetchOnWindowFocus: false }
+    : { refetchInterval: POLL_INTERVAL_MS, refetchOnWindowFocus: true };
+}
+
+interface Watch {
+  channel: BroadcastChannelLike;
+  event: string;
+  /** A broadcast came, or the channel (re)subscribed and may have missed some: read again. */
+  onChange(): void;
+  onDelivery(delivery: Delivery): void;
+  /** Leaves the channel (supabase.removeChannel). */
+  remove(): void;
+  timeoutMs?: number;
+}
+
+/**
+ * Listens on the channel and reports the delivery: realtime while it is SUBSCRIBED,
+ * polling otherwise. A channel that fails or times out before it ever subscribed is left
+ * (no Realtime here: no retries every few seconds); one that drops after subscribing is
+ * kept, supabase-js rejoins it, and the bell polls meanwhile. Returns the clean-up.
+ */
+export function watchBroadcasts({ channel, event, onChange, onDelivery, remove, timeoutMs = SUBSCRIBE_TIMEOUT_MS }: Watch): () => void {
+  let subscribed = false;
+  let removed = false;
+  const leave = () => {
+    if (removed) return;
+    removed = true;
+    remove();
+  };
+  const giveUp = () => {
+    onDelivery("polling");
+    leave();
+  };
+  const timer = setTimeout(() => {
+    if (!subscribed) giveUp();
+  }, timeoutMs);
+
+  channel.on("broadcast", { event }, () => onChange());
+  channel.subscribe((status) => {
+    if (removed) return;
+    if (status === "SUBSCRIBED") {
+      subscribed = true;
+      clearTimeout(timer);
+      onDelivery("realtime");
+      onChange();
+    } else if (subscribed) {
+      onDelivery("polling");
+    } else {
+      clearTimeout(timer);
+      giveUp();
+    }
+  });
+
+  return () => {
+    clearTimeout(timer);
+    leave();
+  };
+}
