@@ -139,8 +139,8 @@ select is((:'gamma_result'::jsonb) -> 'organization' ->> 'id', :'gamma', 'the an
 select has_schema(:'gamma_schema', 'the organization has its own schema');
 select tables_are(:'gamma_schema',
   array['customers', 'contacts', 'deals', 'quotes', 'quote_items', 'contracts', 'documents', 'tasks', 'notes', 'document_templates',
-        'field_history', 'saved_views'],
-  'the schema has exactly the twelve template tables');
+        'field_history', 'saved_views', 'deal_contacts', 'deal_stage_history', 'deal_stage_totals'],
+  'the schema has exactly the fifteen template tables');
 select is((select template_version from private.organizations where id = :'gamma'), private.latest_template_version(),
   'the organization is at the latest template version');
 select is(((:'gamma_result'::jsonb) -> 'organization' ->> 'template_version')::int, private.latest_template_version(),
@@ -193,8 +193,8 @@ select is(:'delta_bound'::text, 'true', 'delta''s admin binds a session to delta
 select public.create_organization_tables('delta') as delta_result \gset
 select is((:'delta_result'::jsonb) ->> 'success', 'true', 'the admin of the bound organization provisions it');
 select is((:'delta_result'::jsonb) -> 'tables',
-  '["contacts", "contracts", "customers", "deals", "document_templates", "documents", "field_history", "notes", "quote_items", "quotes", "saved_views", "tasks"]'::jsonb,
-  'the answer lists the twelve tables');
+  '["contacts", "contracts", "customers", "deal_contacts", "deal_stage_history", "deal_stage_totals", "deals", "document_templates", "documents", "field_history", "notes", "quote_items", "quotes", "saved_views", "tasks"]'::jsonb,
+  'the answer lists the fifteen tables');
 select is(public.create_organization_tables('delta') ->> 'template_version', (:'delta_result'::jsonb) ->> 'template_version',
   'a second call by the admin answers the same version');
 select tests.reset_role();
@@ -219,7 +219,7 @@ select :v1 + 1 as v2 \gset
 select schema_name as alpha_schema from private.organizations where id = :'alpha' \gset
 select schema_name as beta_schema from private.organizations where id = :'beta' \gset
 insert into private.tenant_template_steps (version, description, ddl)
-values (:v2, 'Deal probability', 'alter table deals add column probability integer');
+values (:v2, 'Deal win score', 'alter table deals add column win_score integer');
 select is(private.latest_template_version(), :v2, 'the new step is the latest version');
 select is((select count(*)::int from private.organizations where template_version = :v2), 0,
   'no organization has the new version before migrating');
@@ -243,8 +243,8 @@ select is((select count(*)::int from private.organizations where template_versio
   'every organization is at the new version');
 select is((select count(*)::int from private.tenant_migrations where version = :v2),
   (select count(*)::int from private.organizations), 'the new version is recorded once per organization');
-select has_column(:'alpha_schema', 'deals', 'probability', 'alpha.deals has the new column');
-select has_column(:'gamma_schema', 'deals', 'probability', 'gamma.deals has the new column');
+select has_column(:'alpha_schema', 'deals', 'win_score', 'alpha.deals has the new column');
+select has_column(:'gamma_schema', 'deals', 'win_score', 'gamma.deals has the new column');
 
 select lives_ok(format('select private.migrate_tenant(%L)', :'alpha'), 'migrating again does not fail');
 select is(private.migrate_tenant(:'beta'), :v2, 'migrating again answers the same version');
