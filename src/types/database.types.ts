@@ -44,8 +44,14 @@ export type Database = {
 "bulk_update_tasks":
 { Args: { "p_ids": (string)[],"p_values": Json }; Returns: Json
                            },
+"can_receive_realtime_topic":
+{ Args: { "p_topic": string }; Returns: boolean
+                           },
 "change_my_password":
 { Args: { "p_current_password": string,"p_new_password": string }; Returns: Json
+                           },
+"complete_task":
+{ Args: { "p_id": string,"p_updated_at"?: string }; Returns: Json
                            },
 "create_auth_user_admin":
 { Args: { "p_email": string,"p_first_name"?: string,"p_last_name"?: string,"p_password": string }; Returns: Json
@@ -140,7 +146,25 @@ export type Database = {
 "get_customer":
 { Args: { "p_id": string }; Returns: Json
                            },
+"get_dashboard":
+{ Args: Record<PropertyKey, never>; Returns: Json
+                           },
 "get_deal":
+{ Args: { "p_id": string }; Returns: Json
+                           },
+"get_deal_board":
+{ Args: { "p_filters"?: Json,"p_per_stage"?: number }; Returns: Json
+                           },
+"get_deal_board_stage":
+{ Args: { "p_filters"?: Json,"p_limit"?: number,"p_offset"?: number,"p_stage": string }; Returns: Json
+                           },
+"get_deal_details":
+{ Args: { "p_id": string }; Returns: Json
+                           },
+"get_deal_forecast":
+{ Args: { "p_months"?: number,"p_owner"?: string }; Returns: Json
+                           },
+"get_deal_stage_history":
 { Args: { "p_id": string }; Returns: Json
                            },
 "get_document":
@@ -154,6 +178,12 @@ export type Database = {
                            },
 "get_my_permissions":
 { Args: Record<PropertyKey, never>; Returns: Json
+                           },
+"get_notification_preferences":
+{ Args: Record<PropertyKey, never>; Returns: Json
+                           },
+"get_notifications":
+{ Args: { "p_before"?: string,"p_limit"?: number,"p_unread_only"?: boolean }; Returns: Json
                            },
 "get_organization_logo":
 { Args: Record<PropertyKey, never>; Returns: Json
@@ -178,6 +208,12 @@ export type Database = {
                            },
 "get_task":
 { Args: { "p_id": string }; Returns: Json
+                           },
+"get_task_views":
+{ Args: Record<PropertyKey, never>; Returns: Json
+                           },
+"get_unread_notification_count":
+{ Args: Record<PropertyKey, never>; Returns: Json
                            },
 "get_user_info_by_email":
 { Args: { "user_email": string }; Returns: Json
@@ -224,11 +260,20 @@ export type Database = {
 "lock_user_secure":
 { Args: { "p_user_id": string }; Returns: Json
                            },
+"mark_all_notifications_read":
+{ Args: Record<PropertyKey, never>; Returns: Json
+                           },
+"mark_notifications_read":
+{ Args: { "p_ids": (string)[] }; Returns: Json
+                           },
 "merge_contacts":
 { Args: { "p_other": string,"p_survivor": string,"p_values"?: Json }; Returns: Json
                            },
 "merge_customers":
 { Args: { "p_other": string,"p_survivor": string,"p_values"?: Json }; Returns: Json
+                           },
+"move_deal":
+{ Args: { "p_id": string,"p_lost_reason"?: string,"p_stage": string,"p_updated_at": string }; Returns: Json
                            },
 "remove_organization_logo":
 { Args: Record<PropertyKey, never>; Returns: Json
@@ -260,6 +305,9 @@ export type Database = {
 "save_document_template":
 { Args: { "p_body": string,"p_id": string,"p_is_default"?: boolean,"p_kind": string,"p_name": string }; Returns: Json
                            },
+"save_notification_preferences":
+{ Args: { "p_kinds": (string)[] }; Returns: Json
+                           },
 "save_role":
 { Args: { "p_key": string,"p_name": string,"p_permissions": Json }; Returns: Json
                            },
@@ -268,6 +316,9 @@ export type Database = {
                            },
 "secure_login_prepare_auth":
 { Args: { "p_email": string,"p_organization_slug"?: string,"p_password": string }; Returns: Json
+                           },
+"set_deal_contacts":
+{ Args: { "p_contact_ids": (string)[],"p_id": string }; Returns: Json
                            },
 "set_organization_logo":
 { Args: { "p_content_type": string,"p_image_base64": string }; Returns: Json

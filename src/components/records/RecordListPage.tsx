@@ -110,13 +110,15 @@ export function RecordListPage<Row extends RecordBase>({ config }: { config: Rec
 
   return (
     <Stack gap="lg">
-      <Group justify="space-between" align="flex-start" gap="sm" wrap={narrow ? "wrap" : "nowrap"}>
-        <Stack gap={4} style={{ minWidth: 0, flex: "1 1 16rem" }}>
-          <Title order={1}>{config.title}</Title>
-          <Text c="dimmed">{config.description}</Text>
-        </Stack>
-        {config.actions}
-      </Group>
+      {!config.headless && (
+        <Group justify="space-between" align="flex-start" gap="sm" wrap={narrow ? "wrap" : "nowrap"}>
+          <Stack gap={4} style={{ minWidth: 0, flex: "1 1 16rem" }}>
+            <Title order={1}>{config.title}</Title>
+            <Text c="dimmed">{config.description}</Text>
+          </Stack>
+          {config.actions}
+        </Group>
+      )}
 
       <Group align="flex-end" gap="sm" wrap="wrap">
         <SearchField label={t("records.list.search")} placeholder={config.searchPlaceholder} value={searchInput} onChange={onSearch} />

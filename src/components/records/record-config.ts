@@ -52,6 +52,8 @@ export interface RecordListConfig<Row extends RecordBase> {
   icon: ReactNode;
   titleOf(row: Row): string;
   detailPath(row: Row): string;
+  /** The page around the list shows the title (e.g. a module with several views); the list shows none. */
+  headless?: boolean;
   /** Buttons beside the title (e.g. a new record). */
   actions?: ReactNode;
   /** Extra bulk actions for the selected rows (e.g. merging two). */

@@ -606,6 +606,22 @@ export const en: typeof tr = {
       quotePatternHelp: "Must hold a sequence such as {SEQ} or {SEQ:5}; {YYYY} writes the year.",
       validityDays: "Quote validity (days)",
     },
+    rates: {
+      title: "Exchange rates",
+      description: "Forecast and dashboard totals convert other currencies into {{currency}} with these rates. A currency without a rate is shown apart.",
+      currency: "Currency",
+      rate: "1 unit = ? {{currency}}",
+      currencyLabel: "Currency of row {{n}}",
+      rateLabel: "Rate of row {{n}}",
+      remove: "Remove the {{currency}} rate",
+      add: "Add Rate",
+      errors: {
+        currencyInvalid: "Write a three-letter code in capitals (e.g. EUR).",
+        currencyTwice: "This currency is already there.",
+        currencyDefault: "The default currency needs no rate.",
+        rateInvalid: "The rate must be a number above zero.",
+      },
+    },
     pipeline: {
       title: "Deal stages",
       description: "The stages deals go through, in order. At least one won and one lost stage are required.",
@@ -623,6 +639,13 @@ export const en: typeof tr = {
       moveDown: "Move stage {{n}} down",
       remove: "Remove stage {{n}}",
       add: "Add Stage",
+      moves: {
+        title: "Deals in removed stages",
+        description: "The stages you removed still hold deals. Before saving, choose the stage each one's deals move to.",
+        stage: "Move {{name}} ({{count}} deals) to",
+        cancel: "Cancel",
+        submit: "Move and save",
+      },
     },
     outcomes: {
       open: "Open",

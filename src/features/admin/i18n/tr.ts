@@ -604,6 +604,22 @@ export const tr = {
       quotePatternHelp: "{SEQ} veya {SEQ:5} gibi bir sıra numarası içermeli; {YYYY} yılı yazar.",
       validityDays: "Teklif geçerlilik süresi (gün)",
     },
+    rates: {
+      title: "Döviz kurları",
+      description: "Tahmin ve panodaki toplamlar diğer para birimlerini bu kurlarla {{currency}} karşılığına çevirir. Kuru olmayan para birimi ayrı gösterilir.",
+      currency: "Para birimi",
+      rate: "1 birim = ? {{currency}}",
+      currencyLabel: "{{n}}. satırın para birimi",
+      rateLabel: "{{n}}. satırın kuru",
+      remove: "{{currency}} kurunu kaldır",
+      add: "Kur Ekle",
+      errors: {
+        currencyInvalid: "Üç büyük harfli bir kod yazın (ör. EUR).",
+        currencyTwice: "Bu para birimi zaten var.",
+        currencyDefault: "Varsayılan para birimine kur gerekmez.",
+        rateInvalid: "Kur sıfırdan büyük bir sayı olmalı.",
+      },
+    },
     pipeline: {
       title: "Satış aşamaları",
       description: "Fırsatların geçtiği aşamalar, sırasıyla. En az bir kazanıldı ve bir kaybedildi aşaması olmalı.",
@@ -621,6 +637,13 @@ export const tr = {
       moveDown: "{{n}}. aşamayı aşağı taşı",
       remove: "{{n}}. aşamayı kaldır",
       add: "Aşama Ekle",
+      moves: {
+        title: "Kaldırılan aşamalardaki fırsatlar",
+        description: "Kaldırdığınız aşamalarda hâlâ fırsat var. Kaydetmeden önce bu fırsatların hangi aşamaya taşınacağını seçin.",
+        stage: "{{name}} ({{count}} fırsat) şuraya taşınsın",
+        cancel: "Vazgeç",
+        submit: "Taşı ve kaydet",
+      },
     },
     outcomes: {
       open: "Açık",

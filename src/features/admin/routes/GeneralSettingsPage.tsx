@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { OrganizationLogoCard } from "../settings/components/OrganizationLogoCard.tsx";
+import { ExchangeRatesCard } from "../settings/components/ExchangeRatesCard.tsx";
 import { GeneralSettingsForm } from "../settings/components/GeneralSettingsForm.tsx";
 import { SettingsPageFrame } from "../settings/components/SettingsPageFrame.tsx";
 import { useOrganizationScope } from "@/session/organization-scope.ts";
@@ -14,6 +15,7 @@ export function GeneralSettingsPage() {
         <>
           <OrganizationLogoCard scope={scope} settings={settings} />
           <GeneralSettingsForm scope={scope} settings={settings} />
+          <ExchangeRatesCard scope={scope} settings={settings} />
         </>
       )}
     </SettingsPageFrame>

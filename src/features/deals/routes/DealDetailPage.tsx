@@ -1,11 +1,231 @@
-import { Button } from "@mantine/core";
-import { IconArrowLeft, IconTargetArrow } from "@tabler/icons-react";
+import { Anchor, Badge, Button, EmptyState, Group, List, SimpleGrid, Stack, Table, Text } from "@mantine/core";
+import { IconArrowLeft, IconFolderOpen, IconTargetArrow } from "@tabler/icons-react";
+import type { TFunction } from "i18next";
+import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router-dom";
+import { Link, useNavigate, useParams } from "react-router-dom";
 import { ModulePlaceholder } from "@/components/ModulePlaceholder.tsx";
+import { notifyFailure, notifySuccess } from "@/components/notify.ts";
+import { useDeleteRecords } from "@/components/records/record-api.ts";
+import { recordFailureKey } from "@/components/records/record-form.ts";
+import { RecordDetailLayout } from "@/components/records/RecordDetailLayout.tsx";
+import { RecordUnavailable } from "@/components/records/RecordUnavailable.tsx";
+import { Timeline } from "@/components/records/Timeline.tsx";
+import { formatCalendarDate, formatDateTime, formatMoney } from "@/lib/format.ts";
+import { useMyPermissions } from "@/modules/permissions.ts";
+import { useOrganizationSettings } from "@/session/organization-settings.ts";
+import { dealFields, useDealDetails, type DealDetails, type DealField } from "../api/deals.ts";
+import { DealFormModal } from "../components/DealFormModal.tsx";
 
-/** One record of the deals module; until the module holds records, none is found. */
+const laterModules = ["tasks", "quotes", "contracts", "documents"] as const;
+
+/** "3 gün", "5 saat", "12 dakika": the largest whole unit. */
+export function durationText(seconds: number, t: TFunction): string {
+  if (seconds >= 86_400) return t("modules.deals.duration.days", { count: Math.floor(seconds / 86_400) });
+  if (seconds >= 3_600) return t("modules.deals.duration.hours", { count: Math.floor(seconds / 3_600) });
+  return t("modules.deals.duration.minutes", { count: Math.max(1, Math.floor(seconds / 60)) });
+}
+
+/** One deal: its fields, contacts, stage history with the time in each stage, notes and history. */
 export function DealDetailPage() {
+  const { t, i18n } = useTranslation();
+  const { id = "" } = useParams();
+  const navigate = useNavigate();
+  const details = useDealDetails(id);
+  const settings = useOrganizationSettings();
+  const permissions = useMyPermissions();
+  const allowed = permissions.data?.permissions.deals ?? {};
+  const remove = useDeleteRecords("deals");
+  const [editing, setEditing] = useState(false);
+
+  if (!details.isSuccess) return <RecordUnavailable query={details} module="deals" notFound={<NotFound />} />;
+  const { record, contacts } = details.data;
+  const stages = settings.data?.deal_stages ?? [];
+  const stage = stages.find((candidate) => candidate.key === record.stage);
+  const stageName = (key: string | null) => (key ? (stages.find((candidate) => candidate.key === key)?.name ?? key) : "—");
+  const language = i18n.resolvedLanguage;
+
+  const value = (field: DealField | "closed_at"): ReactNode => {
+    const raw = record[field];
+    if (field === "customer_id") {
+      return record.customer_id ? (
+        <Anchor component={Link} to={`/customers/${record.customer_id}`}>
+          {record.customer_name ?? "—"}
+        </Anchor>
+      ) : (
+        "—"
+      );
+    }
+    if (field === "amount") return formatMoney(record.amount, record.currency, language);
+    if (field === "stage") return stageName(record.stage);
+    if (field === "probability") return record.probability === null ? "—" : `%${record.probability}`;
+    if (field === "expected_close_date") return record.expected_close_date ? formatCalendarDate(record.expected_close_date, language) : "—";
+    if (field === "closed_at") return record.closed_at ? formatDateTime(record.closed_at, language) : "—";
+    if (Array.isArray(raw)) return raw.length === 0 ? "—" : raw.join(", ");
+    if (raw === null || raw === undefined || raw === "") return "—";
+    return String(raw);
+  };
+  const shown = dealFields.filter((field) => field !== "currency" && (field !== "lost_reason" || stage?.outcome === "lost"));
+  const fieldLabel = (field: string) =>
+    (dealFields as readonly string[]).includes(field) || field === "owner_id" || field === "closed_at" || field === "contact_ids"
+      ? t(`modules.deals.fields.${field as DealField | "owner_id" | "closed_at" | "contact_ids"}`)
+      : field;
+
+  return (
+    <>
+      <RecordDetailLayout
+        title={record.title}
+        subtitle={
+          <Group gap="xs">
+            <Badge variant="dot" color={stage?.outcome === "won" ? "green" : stage?.outcome === "lost" ? "red" : "blue"}>
+              {stageName(record.stage)}
+            </Badge>
+            <Text size="sm" fw={600}>
+              {formatMoney(record.amount, record.currency, language)}
+            </Text>
+          </Group>
+        }
+        back={{ to: "/deals", label: t("modules.deals.backToList") }}
+        onEdit={allowed.edit !== undefined ? () => setEditing(true) : undefined}
+        deleting={remove.isPending}
+        onDelete={
+          allowed.delete !== undefined
+            ? () =>
+                remove.mutate([record.id], {
+                  onSuccess: () => {
+                    notifySuccess(t("modules.deals.detail.deleted", { title: record.title }));
+                    void navigate("/deals");
+                  },
+                  onError: (error) => notifyFailure(t("modules.deals.detail.deleteFailed"), t(recordFailureKey(error))),
+                })
+            : undefined
+        }
+        tabs={[
+          {
+            value: "info",
+            label: t("modules.deals.detail.tabs.info"),
+            content: (
+              <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" component="dl" m={0}>
+                {[...shown, "closed_at" as const].map((field) => (
+                  <Stack key={field} gap={2}>
+                    <Text component="dt" size="sm" c="dimmed">
+                      {t(`modules.deals.fields.${field}`)}
+                    </Text>
+                    <Text component="dd" m={0} style={{ overflowWrap: "anywhere", whiteSpace: "pre-wrap" }}>
+                      {value(field)}
+                    </Text>
+                  </Stack>
+                ))}
+                <Stack gap={2}>
+                  <Text component="dt" size="sm" c="dimmed">
+                    {t("modules.deals.detail.weighted")}
+                  </Text>
+                  <Text component="dd" m={0}>
+                    {formatMoney((record.amount * (record.probability ?? stage?.probability ?? 0)) / 100, record.currency, language)}
+                  </Text>
+                </Stack>
+                <Stack gap={2}>
+                  <Text component="dt" size="sm" c="dimmed">
+                    {t("modules.deals.detail.owner")}
+                  </Text>
+                  <Text component="dd" m={0}>
+                    {record.owner_name ?? "—"}
+                  </Text>
+                </Stack>
+              </SimpleGrid>
+            ),
+          },
+          {
+            value: "contacts",
+            label: t("modules.deals.detail.tabs.contacts"),
+            content:
+              contacts.length === 0 ? (
+                <Text c="dimmed">{t("modules.deals.detail.noContacts")}</Text>
+              ) : (
+                <List aria-label={t("modules.deals.detail.contactsLabel")}>
+                  {contacts.map((contact) => (
+                    <List.Item key={contact.id}>
+                      <Anchor component={Link} to={`/contacts/${contact.id}`}>
+                        {[contact.first_name, contact.last_name].filter(Boolean).join(" ")}
+                      </Anchor>
+                    </List.Item>
+                  ))}
+                </List>
+              ),
+          },
+          { value: "stages", label: t("modules.deals.detail.tabs.stages"), content: <StageHistory details={details.data} /> },
+          {
+            value: "timeline",
+            label: t("modules.deals.detail.tabs.timeline"),
+            content: (
+              <Timeline
+                module="deals"
+                id={record.id}
+                fieldLabel={fieldLabel}
+                canAddNote={allowed.edit !== undefined}
+                formatValue={(field, raw) => (field === "stage" && typeof raw === "string" ? stageName(raw) : null)}
+              />
+            ),
+          },
+          ...laterModules.map((module) => ({
+            value: module,
+            label: t(`modules.deals.detail.tabs.${module}`),
+            content: (
+              <EmptyState icon={<IconFolderOpen size={28} aria-hidden />} withIndicatorBackground py="lg">
+                <EmptyState.Title order={2}>{t("records.detail.comingSoonTitle")}</EmptyState.Title>
+                <EmptyState.Description>
+                  {t("modules.deals.detail.comingSoon", { module: t(`modules.deals.detail.tabs.${module}`) })}
+                </EmptyState.Description>
+              </EmptyState>
+            ),
+          })),
+        ]}
+      />
+      {editing && <DealFormModal deal={record} contactIds={contacts.map((contact) => contact.id)} onClose={() => setEditing(false)} />}
+    </>
+  );
+}
+
+function StageHistory({ details }: { details: DealDetails }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <Stack gap="lg">
+      <Table.ScrollContainer minWidth={480} type="native">
+        <Table striped aria-label={t("modules.deals.detail.historyLabel")}>
+          <Table.Tbody>
+            {details.stage_history.map((entry) => (
+              <Table.Tr key={entry.id}>
+                <Table.Td>{formatDateTime(entry.changed_at, i18n.resolvedLanguage)}</Table.Td>
+                <Table.Td>
+                  {entry.from_stage === null
+                    ? t("modules.deals.detail.created", { stage: entry.to_stage_name ?? entry.to_stage })
+                    : t("modules.deals.detail.moved", {
+                        from: entry.from_stage_name ?? entry.from_stage,
+                        to: entry.to_stage_name ?? entry.to_stage,
+                      })}
+                </Table.Td>
+                <Table.Td>{entry.changed_by_name ? t("modules.deals.detail.by", { name: entry.changed_by_name }) : "—"}</Table.Td>
+                <Table.Td>{t("modules.deals.detail.stayed", { duration: durationText(entry.duration_seconds, t) })}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <Stack gap={4}>
+        <Text fw={600}>{t("modules.deals.detail.timeInStage")}</Text>
+        <List>
+          {details.time_in_stage.map((entry) => (
+            <List.Item key={entry.stage}>
+              {entry.name ?? entry.stage}: {durationText(entry.seconds, t)}
+            </List.Item>
+          ))}
+        </List>
+      </Stack>
+    </Stack>
+  );
+}
+
+function NotFound() {
   const { t } = useTranslation();
   return (
     <ModulePlaceholder

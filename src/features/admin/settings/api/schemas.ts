@@ -1,35 +1,16 @@
 import { z } from "zod";
 import { pipelineProblem, QUOTE_PATTERN_SEQ, STAGE_KEY_PATTERN } from "../utils/pipeline.ts";
 
-export const stageOutcomes = ["open", "won", "lost"] as const;
-export type StageOutcome = (typeof stageOutcomes)[number];
-
-export const dealStageSchema = z.object({
-  key: z.string(),
-  name: z.string(),
-  probability: z.number(),
-  outcome: z.enum(stageOutcomes),
-});
-export type DealStage = z.infer<typeof dealStageSchema>;
-
-/** The organization's settings as `get_organization_settings` answers them. */
-export const organizationSettingsSchema = z.looseObject({
-  name: z.string(),
-  /** When the logo last changed; null: the organization has none. */
-  logo_updated_at: z.string().nullable(),
-  default_currency: z.string(),
-  default_vat_rate: z.coerce.number(),
-  locale: z.string(),
-  time_zone: z.string(),
-  deal_stages: z.array(dealStageSchema),
-  task_types: z.array(z.string()),
-  quote_number_pattern: z.string(),
-  quote_validity_days: z.number().int(),
-  updated_at: z.string().nullable().optional(),
-});
-export type OrganizationSettings = z.infer<typeof organizationSettingsSchema>;
-
-export const settingsAnswerSchema = z.object({ success: z.literal(true), settings: organizationSettingsSchema });
+export {
+  dealStageSchema,
+  organizationSettingsSchema,
+  settingsAnswerSchema,
+  stageOutcomes,
+  type DealStage,
+  type OrganizationSettings,
+  type StageOutcome,
+} from "@/session/organization-settings-schema.ts";
+import { stageOutcomes } from "@/session/organization-settings-schema.ts";
 
 /** Choices of the general settings form (a saved value outside them stays selectable). */
 export const currencies = ["TRY", "USD", "EUR", "GBP"] as const;

@@ -1,21 +1,10 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { rpc } from "@/lib/call-rpc.ts";
 import type { LogoContentType } from "@/lib/logo-types.ts";
 import type { OrganizationScope } from "@/session/organization-scope.ts";
 import { queryKeys } from "@/session/query-keys.ts";
 import type { Json } from "@/types/database.types.ts";
-import { settingsAnswerSchema, type OrganizationSettings } from "./schemas.ts";
-
-export const adminSettingsKeys = {
-  all: (scope: OrganizationScope) => queryKeys.organization(scope, "admin-settings"),
-};
-
-export function settingsQueryOptions(scope: OrganizationScope) {
-  return queryOptions({
-    queryKey: adminSettingsKeys.all(scope),
-    queryFn: async () => (await rpc("get_organization_settings", {}, settingsAnswerSchema)).settings,
-  });
-}
+import { organizationSettingsKey, settingsAnswerSchema, settingsQueryOptions, type OrganizationSettings } from "@/session/organization-settings.ts";
 
 export function useOrganizationSettings(scope: OrganizationScope) {
   return useQuery(settingsQueryOptions(scope));
@@ -24,7 +13,7 @@ export function useOrganizationSettings(scope: OrganizationScope) {
 /** Sends only the changed fields; the saved settings replace the cached ones. */
 export function useUpdateSettings(scope: OrganizationScope) {
   const queryClient = useQueryClient();
-  const key = adminSettingsKeys.all(scope);
+  const key = organizationSettingsKey(scope);
   return useMutation({
     mutationFn: async (changes: Partial<OrganizationSettings>) =>
       (await rpc("update_organization_settings", { p_changes: changes as Json }, settingsAnswerSchema)).settings,
@@ -42,7 +31,7 @@ export type LogoChange = { action: "set"; contentType: LogoContentType; base64: 
 /** Sets or removes the logo; the settings (logo_updated_at) and the logo everyone sees follow. */
 export function useChangeLogo(scope: OrganizationScope) {
   const queryClient = useQueryClient();
-  const key = adminSettingsKeys.all(scope);
+  const key = organizationSettingsKey(scope);
   return useMutation({
     mutationFn: async (change: LogoChange) => {
       const answer =

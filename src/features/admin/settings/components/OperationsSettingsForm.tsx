@@ -16,7 +16,7 @@ import {
   Title,
 } from "@mantine/core";
 import { IconArrowDown, IconArrowUp, IconPlus, IconTrash } from "@tabler/icons-react";
-import { useId } from "react";
+import { useId, useState } from "react";
 import { Controller, useFieldArray, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { formMessage } from "@/i18n/form-message.ts";
@@ -32,6 +32,8 @@ import { useUpdateSettings } from "../api/settings.ts";
 import { changedSettings, MAX_STAGES, newStageKey } from "../utils/pipeline.ts";
 import { formFieldOf, settingsError } from "../utils/settings-errors.ts";
 import { notifySettingsFailure } from "./notify.ts";
+import { StageMovesModal, type StageInUse } from "./StageMovesModal.tsx";
+import { RpcError } from "@/lib/rpc.ts";
 
 const fields = ["deal_stages", "task_types", "quote_number_pattern", "quote_validity_days"] as const;
 
@@ -66,15 +68,22 @@ export function OperationsSettingsForm({ scope, settings }: { scope: Organizatio
   // A problem of the whole pipeline (no won stage...) rather than of one stage's field.
   const pipelineMessage = formMessage(t, errors.deal_stages?.root?.message ?? errors.deal_stages?.message);
 
-  const onSubmit = handleSubmit((values) => {
-    const changes = changedSettings(operationsValuesOf(settings), values);
-    if (Object.keys(changes).length === 0) return;
+  // Removed stages that still hold deals: the server asks where their deals go.
+  const [stagesInUse, setStagesInUse] = useState<{ changes: Record<string, unknown>; stages: StageInUse[] } | null>(null);
+
+  const save = (changes: Record<string, unknown>) =>
     update.mutate(changes, {
       onSuccess: (next) => {
+        setStagesInUse(null);
         notifySuccess(t("adminSettings.saved"));
         reset(operationsValuesOf(next));
       },
       onError: (error) => {
+        if (error instanceof RpcError && error.code === "stage_in_use" && Array.isArray(error.details.stages) && !("deal_stage_moves" in changes)) {
+          setStagesInUse({ changes, stages: error.details.stages as StageInUse[] });
+          return;
+        }
+        setStagesInUse(null);
         const failure = settingsError(error);
         const field = formFieldOf(failure, fields);
         if (field === "deal_stages") setError("deal_stages", { type: "server", message: "adminSettings.errors.invalid_setting" });
@@ -82,6 +91,10 @@ export function OperationsSettingsForm({ scope, settings }: { scope: Organizatio
         else notifySettingsFailure(t, failure);
       },
     });
+  const onSubmit = handleSubmit((values) => {
+    const changes = changedSettings(operationsValuesOf(settings), values);
+    if (Object.keys(changes).length === 0) return;
+    save(changes);
   });
 
   const outcomeOptions = stageOutcomes.map((outcome) => ({ value: outcome, label: t(`adminSettings.outcomes.${outcome}`) }));
@@ -198,6 +211,18 @@ export function OperationsSettingsForm({ scope, settings }: { scope: Organizatio
           </Stack>
         </Paper>
 
+        {stagesInUse && (
+          <StageMovesModal
+            removed={stagesInUse.stages.map((stage) => ({
+              ...stage,
+              name: settings.deal_stages.find((old) => old.key === stage.key)?.name ?? stage.key,
+            }))}
+            stages={getValues("deal_stages")}
+            saving={update.isPending}
+            onCancel={() => setStagesInUse(null)}
+            onConfirm={(moves) => save({ ...stagesInUse.changes, deal_stage_moves: moves })}
+          />
+        )}
         <Group justify="flex-end">
           <Button variant="default" disabled={!isDirty || update.isPending} onClick={() => reset(operationsValuesOf(settings))}>
             {t("adminSettings.reset")}

@@ -1,0 +1,104 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { randomUUID } from "node:crypto";
+import { createMember } from "../tests/support/accounts.ts";
+import { rpc, signedInClient } from "../tests/support/clients.ts";
+import { enterApp, scrollsSideways } from "./shell-support.ts";
+
+// Every deal made here carries the run's suffix and is deleted again at the end of its test,
+// so the demo pipeline keeps its seeded deals for the other specs.
+const suffix = randomUUID().slice(0, 6);
+
+const board = (page: Page) => page.getByRole("list", { name: "Satış hattı" });
+const column = (page: Page, stage: string) => page.getByRole("list", { name: `${stage} aşamasındaki fırsatlar` });
+const notification = (page: Page, text: string | RegExp) => page.getByRole("alert").filter({ hasText: text });
+
+async function seriousViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map((violation) => ({ rule: violation.id, targets: violation.nodes.map((node) => node.target.join(" ")) }));
+}
+
+/** Deals made through the API as the demo admin, deleted again by the returned function. */
+async function dealsOfAdmin(baseURL: string, titles: string[]) {
+  const { client } = await signedInClient(baseURL, "admin@demo.test");
+  const ids: string[] = [];
+  for (const title of titles) {
+    const created = await rpc(client, "create_deal", { p_values: { title, amount: 125000, currency: "TRY", stage: "lead" } });
+    expect(created).toMatchObject({ success: true });
+    ids.push((created.record as { id: string }).id);
+  }
+  return {
+    ids,
+    async remove() {
+      expect(await rpc(client, "delete_deals", { p_ids: ids })).toMatchObject({ success: true });
+      await client.auth.signOut({ scope: "local" });
+    },
+  };
+}
+
+test("a deal is dragged to the next stage with the keyboard, its history tells it, and a lost one needs its reason", async ({ page, baseURL }) => {
+  test.setTimeout(60_000);
+  const title = `E2E Fırsat ${suffix}`;
+  const made = await dealsOfAdmin(baseURL!, [title]);
+  await enterApp(page, "admin@demo.test");
+  await page.goto("/deals");
+  await expect(board(page)).toBeVisible({ timeout: 20_000 });
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.getByRole("searchbox", { name: "Fırsat ara" }).fill(suffix);
+  await expect(column(page, "Aday").getByRole("link", { name: title })).toBeVisible();
+
+  // Space picks the card up, → carries it to the next column, Space drops it.
+  await page.getByRole("button", { name: `${title} fırsatını sürükle` }).focus();
+  await page.keyboard.press("Space");
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("Space");
+  await expect(notification(page, `“${title}” Nitelikli aşamasına taşındı.`)).toBeVisible();
+  await expect(column(page, "Nitelikli").getByRole("link", { name: title })).toBeVisible();
+
+  await column(page, "Nitelikli").getByRole("link", { name: title }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(title);
+  await page.getByRole("tab", { name: "Aşama geçmişi" }).click();
+  await expect(page.getByRole("table", { name: "Aşama geçmişi" })).toContainText("Aday → Nitelikli");
+  await expect(page.getByRole("table", { name: "Aşama geçmişi" })).toContainText("Ayşe");
+
+  // Lost: the reason is asked, and required.
+  await page.getByRole("link", { name: "Fırsatlara dön" }).click();
+  await page.getByRole("searchbox", { name: "Fırsat ara" }).fill(suffix);
+  await expect(column(page, "Nitelikli").getByRole("link", { name: title })).toBeVisible();
+  await column(page, "Nitelikli").getByRole("button", { name: `${title} fırsatını başka aşamaya taşı` }).click();
+  await page.getByRole("menuitem", { name: "Kaybedildi" }).click();
+  const lost = page.getByRole("dialog", { name: "Fırsat kaybedildi" });
+  await lost.getByRole("button", { name: "Kaybedildi olarak kaydet" }).click();
+  await expect(lost.getByText("Kaybetme nedeni gerekli.")).toBeVisible();
+  await lost.getByRole("textbox", { name: "Kaybetme nedeni" }).fill("Rakip daha ucuz");
+  await lost.getByRole("button", { name: "Kaybedildi olarak kaydet" }).click();
+  await expect(notification(page, `“${title}” Kaybedildi aşamasına taşındı.`)).toBeVisible();
+  await expect(column(page, "Kaybedildi").getByRole("link", { name: title })).toBeVisible();
+  await made.remove();
+});
+
+test("someone who may edit only their own deals cannot move another's, and the board fits a phone", async ({ page, baseURL }) => {
+  const title = `E2E Başkasının ${suffix}`;
+  const made = await dealsOfAdmin(baseURL!, [title]);
+  const { client } = await signedInClient(baseURL!, "admin@demo.test");
+  const roleKey = `firsat_${suffix.replace(/[^a-z0-9]/g, "x")}`;
+  expect(await rpc(client, "save_role", { p_key: roleKey, p_name: `Fırsat ${suffix}`, p_permissions: { deals: { view: "all", edit: "own" } } }))
+    .toMatchObject({ success: true });
+  await client.auth.signOut({ scope: "local" });
+  const member = await createMember(baseURL!, { role: roleKey });
+
+  await enterApp(page, member.email, member.password);
+  await page.goto("/deals");
+  await page.getByRole("searchbox", { name: "Fırsat ara" }).fill(suffix);
+  await expect(column(page, "Aday").getByRole("link", { name: title })).toBeVisible();
+  await expect(page.getByRole("button", { name: `${title}: taşıma yetkiniz yok` })).toBeVisible();
+  await expect(page.getByRole("button", { name: `${title} fırsatını sürükle` })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: `${title} fırsatını başka aşamaya taşı` })).toHaveCount(0);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(column(page, "Aday").getByRole("link", { name: title })).toBeVisible();
+  await expect.poll(() => scrollsSideways(page)).toBe(false);
+  await made.remove();
+});
