@@ -85,6 +85,16 @@ export type ModuleKey = (typeof moduleList)[number]["key"];
  */
 export const modules: readonly SalesPage<ModuleKey>[] = moduleList;
 
+/**
+ * The page of one record of a module (e.g. /tasks/<id>), or the module's list when it has no
+ * record pages or no record is named; null for a module the app does not have.
+ */
+export function recordPath(module: string | null, id: string | null): string | null {
+  const page = modules.find((candidate) => candidate.key === module);
+  if (!page) return null;
+  return page.detail && id ? `${page.path}/${id}` : page.path;
+}
+
 /** The import/export page: it works across the modules, so it follows them in the sidebar. */
 const importExportPage: SalesPage<"importExport"> = {
   key: "importExport",

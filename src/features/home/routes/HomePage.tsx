@@ -7,8 +7,9 @@ import { useSignedInSession } from "@/session/session-context.ts";
 import { displayName } from "@/lib/display-name.ts";
 import { usePermittedModules } from "@/modules/use-permitted-modules.ts";
 import { LoadError } from "@/components/LoadError.tsx";
+import { Dashboard } from "../components/Dashboard.tsx";
 
-/** The signed-in home: a greeting and the way into each module. */
+/** The signed-in home: a greeting, the dashboard of the session's organization and the way into each module. */
 export function HomePage() {
   const { t } = useTranslation();
   const session = useSignedInSession();
@@ -28,6 +29,10 @@ export function HomePage() {
         <Title order={1}>{t("home.welcome", { name: displayName(context.data.user) })}</Title>
         <Text c="dimmed">{context.data.organization ? t("home.intro") : t("home.noOrganization")}</Text>
       </Stack>
+      {context.data.organization && <Dashboard />}
+      <Title order={2} size="h4">
+        {t("home.modulesLabel")}
+      </Title>
       <LinkCardGrid label={t("home.modulesLabel")}>
         {permitted.modules.map(({ key, path, icon }) => (
           <LinkCard

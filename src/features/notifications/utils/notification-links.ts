@@ -3,7 +3,7 @@
  * → /deals/:id, customer → /customers/:id...; a module without record pages → its list),
  * and how long ago it came.
  */
-import { modules } from "@/modules/registry.ts";
+import { recordPath } from "@/modules/registry.ts";
 
 export const notificationKinds = [
   "task_assigned",
@@ -22,9 +22,7 @@ export function isNotificationKind(kind: string): kind is NotificationKind {
 
 /** The page a notification opens; null when it names no module the app has. */
 export function notificationPath(notification: { module: string | null; record_id: string | null }): string | null {
-  const page = modules.find((candidate) => candidate.key === notification.module);
-  if (!page) return null;
-  return page.detail && notification.record_id ? `${page.path}/${notification.record_id}` : page.path;
+  return recordPath(notification.module, notification.record_id);
 }
 
 const steps: [Intl.RelativeTimeFormatUnit, number][] = [
