@@ -125,6 +125,7 @@ export const en = {
         updatedAt: "Last updated",
         weighted: "Weighted amount",
         noContacts: "No contacts on this deal.",
+        tasksLabel: "The deal's tasks",
         contactsLabel: "The deal's contacts",
         historyLabel: "Stage history",
         created: "Created in {{stage}}",

@@ -125,6 +125,7 @@ export const tr = {
         updatedAt: "Son güncelleme",
         weighted: "Ağırlıklı tutar",
         noContacts: "Bu fırsata kişi eklenmemiş.",
+        tasksLabel: "Fırsatın görevleri",
         contactsLabel: "Fırsatın kişileri",
         historyLabel: "Aşama geçmişi",
         created: "Oluşturuldu: {{stage}}",

@@ -11,13 +11,14 @@ import { recordFailureKey } from "@/components/records/record-form.ts";
 import { RecordDetailLayout } from "@/components/records/RecordDetailLayout.tsx";
 import { RecordUnavailable } from "@/components/records/RecordUnavailable.tsx";
 import { Timeline } from "@/components/records/Timeline.tsx";
+import { RelatedTasks } from "@/components/tasks/RelatedTasks.tsx";
 import { formatCalendarDate, formatDateTime, formatMoney } from "@/lib/format.ts";
 import { useMyPermissions } from "@/modules/permissions.ts";
 import { useOrganizationSettings } from "@/session/organization-settings.ts";
 import { dealFields, useDealDetails, type DealDetails, type DealField } from "../api/deals.ts";
 import { DealFormModal } from "../components/DealFormModal.tsx";
 
-const laterModules = ["tasks", "quotes", "contracts", "documents"] as const;
+const laterModules = ["quotes", "contracts", "documents"] as const;
 
 /** "3 gün", "5 saat", "12 dakika": the largest whole unit. */
 export function durationText(seconds: number, t: TFunction): string {
@@ -166,6 +167,11 @@ export function DealDetailPage() {
                 formatValue={(field, raw) => (field === "stage" && typeof raw === "string" ? stageName(raw) : null)}
               />
             ),
+          },
+          {
+            value: "tasks",
+            label: t("modules.deals.detail.tabs.tasks"),
+            content: <RelatedTasks relation="deal_id" recordId={record.id} label={t("modules.deals.detail.tasksLabel")} />,
           },
           ...laterModules.map((module) => ({
             value: module,
