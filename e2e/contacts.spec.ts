@@ -1,6 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
+import { rpc, signedInClient } from "../tests/support/clients.ts";
 import { enterApp } from "./shell-support.ts";
 
 const h1 = (page: Page) => page.getByRole("heading", { level: 1 });
@@ -52,4 +53,61 @@ test("an admin records a contact with consent, notes it, exports its data and er
   await expect(h1(page)).toHaveText("Kişiler");
   await page.getByRole("searchbox", { name: "Ara" }).fill(lastName);
   await expect(page.getByText("Aramanıza uyan kişi yok.")).toBeVisible();
+});
+
+test("a contact with the same email is flagged before it is created, then merged into the existing one", async ({ page, baseURL }) => {
+  test.setTimeout(90_000);
+  const suffix = randomUUID().slice(0, 6);
+  const deniz = `E2E Deniz ${suffix}`;
+  const newcomer = `Deniz Kaya ${suffix}`;
+  const email = `deniz.${suffix}@example.com`;
+  const { client } = await signedInClient(baseURL!, "admin@demo.test");
+  const created = await rpc(client, "create_contact", {
+    p_values: { first_name: "E2E Deniz", last_name: suffix, title: "Satın Alma Müdürü", emails: [{ label: "work", value: email }] },
+  });
+  expect(created).toMatchObject({ success: true });
+  const denizId = (created.record as { id: string }).id;
+  try {
+    await enterApp(page, "admin@demo.test");
+    await page.goto("/contacts");
+    await expect(page.getByRole("table", { name: "Kişi listesi" })).toBeVisible();
+
+    // The same email: the existing contact is listed with the reason, not created yet.
+    await page.getByRole("button", { name: "Yeni Kişi" }).click();
+    const form = page.getByRole("dialog", { name: "Yeni Kişi" });
+    await form.getByRole("textbox", { name: "Ad", exact: true }).fill("Deniz");
+    await form.getByRole("textbox", { name: "Soyad" }).fill(`Kaya ${suffix}`);
+    await form.getByRole("textbox", { name: "Unvan" }).fill("Genel Müdür");
+    await form.getByRole("textbox", { name: "1. e-posta adresi" }).fill(email);
+    await form.getByRole("button", { name: "Kişiyi Oluştur" }).click();
+    const similar = form.getByRole("list", { name: "Benzer kişiler" }).getByRole("listitem").filter({ hasText: deniz });
+    await expect(similar).toContainText("Aynı e-posta");
+    await expect(similar).toContainText(email);
+    await expect(similar.getByRole("link", { name: "Mevcut kaydı aç" })).toBeVisible();
+
+    // Created, then merged: Deniz stays, with the newcomer's job title.
+    await similar.getByRole("button", { name: "Oluştur ve bununla birleştir" }).click();
+    await expect(notification(page, `“${newcomer}” kişisi oluşturuldu.`)).toBeVisible();
+    const merge = page.getByRole("dialog", { name: "Kişileri Birleştir" });
+    const survivor = merge.getByRole("radiogroup", { name: "Kalacak kayıt" });
+    await expect(survivor.getByRole("radio", { name: newcomer, exact: true })).toBeVisible();
+    await survivor.getByRole("radio", { name: deniz, exact: true }).check();
+    await merge.getByRole("radiogroup", { name: "Unvan" }).getByRole("radio", { name: "Genel Müdür" }).check();
+    await merge.getByRole("button", { name: "Birleştir" }).click();
+    await expect(notification(page, `Kişiler “${deniz}” altında birleştirildi.`)).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/contacts/${denizId}$`));
+    await expect(h1(page)).toHaveText(deniz);
+    await expect(page.getByText("Genel Müdür").first()).toBeVisible();
+    await expect(page.getByRole("link", { name: email })).toBeVisible();
+
+    // The newcomer is gone: only Deniz is found.
+    await page.getByRole("link", { name: "Kişilere dön" }).click();
+    await page.getByRole("searchbox", { name: "Ara" }).fill(suffix);
+    await expect(page.getByText("Toplam 1 kişi")).toBeVisible();
+    await expect(page.getByRole("table", { name: "Kişi listesi" }).getByRole("link", { name: deniz })).toBeVisible();
+  } finally {
+    // The merged-away contact is deleted already; the survivor goes too.
+    expect(await rpc(client, "delete_contacts", { p_ids: [denizId] })).toMatchObject({ success: true });
+    await client.auth.signOut({ scope: "local" });
+  }
 });

@@ -139,6 +139,26 @@ export const en: typeof tr = {
         other: "Action: {{action}}",
       },
     },
+    duplicates: {
+      open: "Open the existing one",
+      createAnyway: "Create anyway",
+      createAndMerge: "Create and merge with this one",
+      back: "Back to the form",
+      reasons: {
+        tax_number: "Same tax number",
+        email: "Same email",
+        phone: "Same phone",
+        name: "Similar name",
+      },
+    },
+    merge: {
+      action: "Merge",
+      survivor: "Record that stays",
+      fieldsLabel: "Differing fields",
+      noDifferences: "Both records have the same fields; only linked records will move.",
+      submit: "Merge",
+      empty: "empty",
+    },
   },
   language: {
     label: "Language",

@@ -140,6 +140,26 @@ export const tr = {
         other: "İşlem: {{action}}",
       },
     },
+    duplicates: {
+      open: "Mevcut kaydı aç",
+      createAnyway: "Yine de oluştur",
+      createAndMerge: "Oluştur ve bununla birleştir",
+      back: "Forma dön",
+      reasons: {
+        tax_number: "Aynı VKN/TCKN",
+        email: "Aynı e-posta",
+        phone: "Aynı telefon",
+        name: "Benzer ad",
+      },
+    },
+    merge: {
+      action: "Birleştir",
+      survivor: "Kalacak kayıt",
+      fieldsLabel: "Farklı alanlar",
+      noDifferences: "İki kaydın alanları aynı; yalnızca bağlı kayıtlar taşınacak.",
+      submit: "Birleştir",
+      empty: "boş",
+    },
   },
   language: {
     label: "Dil",

@@ -13,11 +13,13 @@ interface Props {
   rows: RecordBase[];
   statusField?: RecordFilter;
   onDone(): void;
+  /** Offered (as "Merge") to whoever may edit, when given: the list gives it with exactly two rows selected. */
+  onMerge?(): void;
   extra?: ReactNode;
 }
 
-/** What can be done to the selected rows at once: change owner or status, delete (confirmed). */
-export function RecordBulkBar({ module, rows, statusField, onDone, extra }: Props) {
+/** What can be done to the selected rows at once: change owner or status, merge two, delete (confirmed). */
+export function RecordBulkBar({ module, rows, statusField, onDone, onMerge, extra }: Props) {
   const { t } = useTranslation();
   const permissions = useMyPermissions();
   const allowed = permissions.data?.permissions[module] ?? {};
@@ -91,6 +93,11 @@ export function RecordBulkBar({ module, rows, statusField, onDone, extra }: Prop
                 {t("records.bulk.changeStatus")}
               </Button>
             </Group>
+          )}
+          {onMerge && allowed.edit !== undefined && (
+            <Button variant="default" onClick={onMerge}>
+              {t("records.merge.action")}
+            </Button>
           )}
           {extra}
           {allowed.delete !== undefined && (

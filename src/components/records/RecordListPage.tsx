@@ -26,6 +26,7 @@ import { ModuleDenied } from "@/modules/RequireModule.tsx";
 import { useRecordList, type RecordBase } from "./record-api.ts";
 import type { RecordColumn, RecordListConfig } from "./record-config.ts";
 import { recordListArgs, recordPageCount, TOTAL_CAP, type RecordListState } from "./record-list-state.ts";
+import { MergeRecordsModal } from "./MergeRecordsModal.tsx";
 import { RecordBulkBar } from "./RecordBulkBar.tsx";
 import { SavedViewsMenu } from "./SavedViewsMenu.tsx";
 
@@ -51,6 +52,7 @@ export function RecordListPage<Row extends RecordBase>({ config }: { config: Rec
   const [state, setState] = useState<RecordListState>(initial);
   const [searchInput, setSearchInput] = useState("");
   const [selected, setSelected] = useState<Map<string, Row>>(new Map());
+  const [merging, setMerging] = useState<readonly [string, string] | null>(null);
   const narrow = useMediaQuery("(max-width: 48em)") ?? false;
   const list = useRecordList(config.module, config.row, recordListArgs(state, pageSize));
 
@@ -151,9 +153,19 @@ export function RecordListPage<Row extends RecordBase>({ config }: { config: Rec
           rows={[...selected.values()]}
           statusField={config.statusField}
           onDone={clearSelection}
+          onMerge={
+            config.merge && selected.size === 2
+              ? () => {
+                  const [first, second] = [...selected.keys()];
+                  setMerging([first, second]);
+                  clearSelection();
+                }
+              : undefined
+          }
           extra={config.selectionActions?.([...selected.values()], clearSelection)}
         />
       )}
+      {merging && config.merge && <MergeRecordsModal config={config.merge} ids={merging} onClose={() => setMerging(null)} />}
 
       {list.isPending && <LoadingScreen compact />}
       {list.isError && <LoadError title={config.loadError} onRetry={() => void list.refetch()} />}

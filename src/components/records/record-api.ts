@@ -98,6 +98,31 @@ export function useRecord<Row extends z.ZodType>(module: ModuleKey, entity: stri
   });
 }
 
+/** Several whole records at once, each read with the module's read RPC (e.g. the two of a merge). */
+export function useRecords<R>(module: ModuleKey, read: string, ids: readonly string[], row: z.ZodType<R>) {
+  const scope = useOrganizationScope();
+  const answer = z.object({ record: row });
+  return useQuery({
+    queryKey: [...recordKeys.all(scope, module), "several", read, ids] as const,
+    queryFn: () => Promise.all(ids.map(async (id): Promise<R> => (await callRecordRpc(read, { p_id: id }, answer)).record as R)),
+    enabled: ids.length > 0,
+  });
+}
+
+/**
+ * Likely duplicates (record-duplicates.ts): a module's find RPC (`find_<entity>_duplicates`)
+ * with the values about to be saved, and a record to leave out when editing.
+ */
+export async function findDuplicates<Duplicate extends z.ZodType>(
+  name: string,
+  values: Record<string, unknown>,
+  duplicate: Duplicate,
+  exclude?: string,
+): Promise<z.output<Duplicate>[]> {
+  const answer = await callRecordRpc(name, { p_values: values, p_exclude: exclude }, z.object({ duplicates: z.array(duplicate) }));
+  return answer.duplicates as z.output<Duplicate>[];
+}
+
 /** Drops every cached list, record and timeline of the module after a write. */
 export function useInvalidateRecords(module: ModuleKey) {
   const scope = useOrganizationScope();
@@ -122,6 +147,20 @@ export function useDeleteRecords(module: ModuleKey) {
   return useMutation({
     mutationFn: (ids: string[]) => callRecordRpc(`delete_${module}`, { p_ids: ids }, changedAnswer),
     onSettled: invalidate,
+  });
+}
+
+/**
+ * Merges the other record into the survivor with the module's merge RPC (`merge_<module>`):
+ * the survivor takes the values given; what pointed at the other now points at it.
+ */
+export function useMergeRecords<R>(module: ModuleKey, merge: string, row: z.ZodType<R>) {
+  const invalidate = useInvalidateRecords(module);
+  const answer = z.object({ record: row });
+  return useMutation({
+    mutationFn: async ({ survivor, other, values }: { survivor: string; other: string; values: Record<string, unknown> }): Promise<R> =>
+      (await callRecordRpc(merge, { p_survivor: survivor, p_other: other, p_values: values }, answer)).record as R,
+    onSuccess: invalidate,
   });
 }
 

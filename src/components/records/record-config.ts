@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import type { z } from "zod";
 import type { ModuleKey } from "@/modules/registry.ts";
 import type { RecordBase } from "./record-api.ts";
+import type { RecordMergeConfig } from "./record-merge.ts";
 
 export interface RecordOption {
   value: string;
@@ -56,6 +57,8 @@ export interface RecordListConfig<Row extends RecordBase> {
   headless?: boolean;
   /** Buttons beside the title (e.g. a new record). */
   actions?: ReactNode;
-  /** Extra bulk actions for the selected rows (e.g. merging two). */
+  /** With exactly two rows selected, the bulk bar offers to merge them (to whoever may edit). */
+  merge?: RecordMergeConfig<RecordBase>;
+  /** Extra bulk actions for the selected rows. */
   selectionActions?(rows: Row[], clear: () => void): ReactNode;
 }

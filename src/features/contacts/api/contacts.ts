@@ -1,6 +1,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { z } from "zod";
-import { recordBaseSchema, useInvalidateRecords } from "@/components/records/record-api.ts";
+import { findDuplicates, recordBaseSchema, useInvalidateRecords } from "@/components/records/record-api.ts";
+import { recordDuplicateSchema } from "@/components/records/record-duplicates.ts";
 import { rpc } from "@/lib/call-rpc.ts";
 import { channelLabels, consentChannels } from "../utils/contact-fields.ts";
 
@@ -75,6 +76,21 @@ export function useSaveContact() {
         : (await rpc("create_contact", { p_values: values as never }, recordAnswer)).record,
     onSuccess: invalidate,
   });
+}
+
+const duplicateSchema = recordDuplicateSchema({
+  first_name: z.string().nullable(),
+  last_name: z.string().nullable(),
+  customer_id: z.string().nullable(),
+  emails: z.array(channelSchema).catch([]),
+  phones: z.array(channelSchema).catch([]),
+});
+export type ContactDuplicate = z.infer<typeof duplicateSchema>;
+
+/** Contacts likely the same as the values about to be saved (a same email or phone, or a similar name). */
+export function findContactDuplicates(values: Partial<ContactValues>, exclude?: string): Promise<ContactDuplicate[]> {
+  const { first_name, last_name, emails, phones } = values;
+  return findDuplicates("find_contact_duplicates", { first_name, last_name, emails, phones }, duplicateSchema, exclude);
 }
 
 /** Everything held about a contact, as JSON (KVKK: an admin answers a data subject's request). */

@@ -8,14 +8,27 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
 import { z } from "zod";
 import { notifyFailure, notifySuccess } from "@/components/notify.ts";
+import { MergeRecordsModal } from "@/components/records/MergeRecordsModal.tsx";
 import { recordBaseSchema, useRecord, useRecordList } from "@/components/records/record-api.ts";
+import { useDuplicateCheck } from "@/components/records/record-duplicates.ts";
 import { applyServerFieldErrors, isStaleRecord, recordFailureKey } from "@/components/records/record-form.ts";
+import { RecordDuplicates } from "@/components/records/RecordDuplicates.tsx";
 import { StaleRecordAlert } from "@/components/records/StaleRecordAlert.tsx";
 import { formMessage } from "@/i18n/form-message.ts";
 import { RpcError } from "@/lib/rpc.ts";
-import { contactFields, contactName, contactSchema, useSaveContact, type Contact } from "../api/contacts.ts";
+import {
+  contactFields,
+  contactName,
+  contactSchema,
+  findContactDuplicates,
+  useSaveContact,
+  type Contact,
+  type ContactValues,
+} from "../api/contacts.ts";
 import { channelLabels, consentChannels, iysChannels } from "../utils/contact-fields.ts";
 import { contactFormOf, contactFormSchema, contactValuesOf, emptyContactForm, type ContactFormValues } from "../utils/contact-form.ts";
+import { duplicateDetails } from "../utils/contact-merge.ts";
+import { useContactMerge } from "./useContactMerge.tsx";
 
 interface Props {
   onClose(): void;
@@ -24,13 +37,21 @@ interface Props {
 
 const customerOptionSchema = recordBaseSchema.extend({ name: z.string() });
 
-/** Creates or edits a contact: names, its customer, labelled emails and phones, KVKK consent and İYS per channel. */
+/**
+ * Creates or edits a contact: names, its customer, labelled emails and phones, KVKK consent
+ * and İYS per channel. A new contact is compared with the existing ones first (same email or
+ * phone, similar name): likely duplicates are shown with their reasons, to open, to merge
+ * with once created, or to create anyway.
+ */
 export function ContactFormModal({ onClose, contact }: Props) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const save = useSaveContact();
   const [base, setBase] = useState<Contact | undefined>(contact);
   const [stale, setStale] = useState(false);
+  const [merging, setMerging] = useState<readonly [string, string] | null>(null);
+  const duplicates = useDuplicateCheck((values: ContactValues) => findContactDuplicates(values));
+  const mergeConfig = useContactMerge();
   const {
     register,
     control,
@@ -44,23 +65,51 @@ export function ContactFormModal({ onClose, contact }: Props) {
   });
   const consent = useWatch({ control, name: "kvkk_consent" });
 
-  const onSubmit = handleSubmit((form) => {
+  const failed = (error: unknown) => {
+    if (isStaleRecord(error)) {
+      setStale(true);
+      return;
+    }
+    const unplaced = applyServerFieldErrors(error, setError, contactFields);
+    if (unplaced === null || unplaced.length > 0) notifyFailure(t("records.form.failed"), t(recordFailureKey(error)));
+  };
+  /** Creates the contact; given a likely duplicate, then offers to merge the two. */
+  const createNow = (values: ContactValues, mergeWith?: string) =>
     save.mutate(
-      { values: contactValuesOf(form), existing: base },
+      { values },
       {
-        onSuccess: (saved) => {
-          notifySuccess(t(base ? "modules.contacts.form.saved" : "modules.contacts.form.created", { name: contactName(saved) }));
-          onClose();
-          if (!base) void navigate(`/contacts/${saved.id}`);
-        },
-        onError: (error) => {
-          if (isStaleRecord(error)) {
-            setStale(true);
+        onSuccess: (created) => {
+          notifySuccess(t("modules.contacts.form.created", { name: contactName(created) }));
+          duplicates.dismiss();
+          if (mergeWith) {
+            // The form gives way to the merge dialog (closing it would unmount both).
+            setMerging([mergeWith, created.id]);
             return;
           }
-          const unplaced = applyServerFieldErrors(error, setError, contactFields);
-          if (unplaced === null || unplaced.length > 0) notifyFailure(t("records.form.failed"), t(recordFailureKey(error)));
+          onClose();
+          void navigate(`/contacts/${created.id}`);
         },
+        onError: (error) => {
+          duplicates.dismiss();
+          failed(error);
+        },
+      },
+    );
+
+  const onSubmit = handleSubmit(async (form) => {
+    const values = contactValuesOf(form);
+    if (!base) {
+      await duplicates.check(values, createNow);
+      return;
+    }
+    save.mutate(
+      { values, existing: base },
+      {
+        onSuccess: (saved) => {
+          notifySuccess(t("modules.contacts.form.saved", { name: contactName(saved) }));
+          onClose();
+        },
+        onError: failed,
       },
     );
   });
@@ -73,6 +122,26 @@ export function ContactFormModal({ onClose, contact }: Props) {
     setStale(false);
   };
   const error = (name: keyof ContactFormValues) => formMessage(t, errors[name]?.message);
+  const found = duplicates.found;
+
+  if (merging) {
+    return (
+      <MergeRecordsModal
+        config={mergeConfig}
+        ids={merging}
+        onClose={() => {
+          setMerging(null);
+          onClose();
+          void navigate(`/contacts/${merging[1]}`);
+        }}
+        onMerged={(survivor) => {
+          setMerging(null);
+          onClose();
+          void navigate(`/contacts/${survivor.id}`);
+        }}
+      />
+    );
+  }
 
   return (
     <Modal
@@ -82,74 +151,94 @@ export function ContactFormModal({ onClose, contact }: Props) {
       title={base ? t("modules.contacts.form.editTitle") : t("modules.contacts.form.createTitle")}
       closeButtonProps={{ "aria-label": t("records.form.close") }}
     >
-      <form onSubmit={(event) => void onSubmit(event)} noValidate>
-        <Stack>
-          {stale && <StaleRecordAlert onReload={reload} />}
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput label={t("modules.contacts.fields.first_name")} error={error("first_name")} maxLength={100}
-              autoComplete="given-name" data-autofocus {...register("first_name")} />
-            <TextInput label={t("modules.contacts.fields.last_name")} error={error("last_name")} maxLength={100}
-              autoComplete="family-name" {...register("last_name")} />
-            <TextInput label={t("modules.contacts.fields.title")} error={error("title")} maxLength={100}
-              autoComplete="organization-title" {...register("title")} />
-            <Controller
-              control={control}
-              name="customer_id"
-              render={({ field }) => (
-                <CustomerSelect value={field.value} onChange={field.onChange} error={error("customer_id")} />
-              )}
-            />
-          </SimpleGrid>
-          <Channels kind="emails" control={control} register={register} errors={errors} />
-          <Channels kind="phones" control={control} register={register} errors={errors} />
-          <TextInput label={t("modules.contacts.fields.tags")} description={t("modules.contacts.form.tagsHint")}
-            inputWrapperOrder={["label", "input", "description", "error"]} error={error("tags")} {...register("tags")} />
-          <Textarea label={t("modules.contacts.fields.description")} autosize minRows={2} maxLength={10000}
-            error={error("description")} {...register("description")} />
-          <Fieldset legend={t("modules.contacts.form.consentTitle")}>
-            <Stack gap="sm">
-              <Checkbox label={t("modules.contacts.fields.kvkk_consent")} {...register("kvkk_consent")} />
-              {consent && (
-                <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                  <NativeSelect
-                    label={t("modules.contacts.fields.kvkk_consent_channel")}
-                    required
-                    error={error("kvkk_consent_channel")}
-                    data={[
-                      { value: "", label: "—" },
-                      ...consentChannels.map((value) => ({ value, label: t(`modules.contacts.consentChannels.${value}`) })),
-                    ]}
-                    {...register("kvkk_consent_channel")}
-                  />
-                  <TextInput label={t("modules.contacts.fields.kvkk_consent_source")} maxLength={200}
-                    error={error("kvkk_consent_source")} {...register("kvkk_consent_source")} />
-                </SimpleGrid>
-              )}
-              <Stack gap={4} role="group" aria-labelledby="iys-consent-label">
-                <Text id="iys-consent-label" size="sm" fw={500}>
-                  {t("modules.contacts.fields.iys_consent")}
-                </Text>
-                <Text size="xs" c="dimmed">
-                  {t("modules.contacts.form.iysHint")}
-                </Text>
-                <Group mt={4}>
-                  {iysChannels.map((channel) => (
-                    <Checkbox key={channel} label={t(`modules.contacts.iys.${channel}`)} {...register(`iys_consent.${channel}`)} />
-                  ))}
-                </Group>
+      {found ? (
+        <RecordDuplicates
+          title={t("modules.contacts.duplicates.title")}
+          description={t("modules.contacts.duplicates.description")}
+          listLabel={t("modules.contacts.duplicates.listLabel")}
+          duplicates={found.duplicates.map((duplicate) => ({
+            id: duplicate.id,
+            title: contactName(duplicate),
+            details: duplicateDetails(duplicate),
+            reasons: duplicate.reasons,
+          }))}
+          detailPath={(id) => `/contacts/${id}`}
+          creating={save.isPending}
+          onOpen={onClose}
+          onBack={duplicates.dismiss}
+          onCreateAnyway={() => createNow(found.values)}
+          onCreateAndMerge={(id) => createNow(found.values, id)}
+        />
+      ) : (
+        <form onSubmit={(event) => void onSubmit(event)} noValidate>
+          <Stack>
+            {stale && <StaleRecordAlert onReload={reload} />}
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              <TextInput label={t("modules.contacts.fields.first_name")} error={error("first_name")} maxLength={100}
+                autoComplete="given-name" data-autofocus {...register("first_name")} />
+              <TextInput label={t("modules.contacts.fields.last_name")} error={error("last_name")} maxLength={100}
+                autoComplete="family-name" {...register("last_name")} />
+              <TextInput label={t("modules.contacts.fields.title")} error={error("title")} maxLength={100}
+                autoComplete="organization-title" {...register("title")} />
+              <Controller
+                control={control}
+                name="customer_id"
+                render={({ field }) => (
+                  <CustomerSelect value={field.value} onChange={field.onChange} error={error("customer_id")} />
+                )}
+              />
+            </SimpleGrid>
+            <Channels kind="emails" control={control} register={register} errors={errors} />
+            <Channels kind="phones" control={control} register={register} errors={errors} />
+            <TextInput label={t("modules.contacts.fields.tags")} description={t("modules.contacts.form.tagsHint")}
+              inputWrapperOrder={["label", "input", "description", "error"]} error={error("tags")} {...register("tags")} />
+            <Textarea label={t("modules.contacts.fields.description")} autosize minRows={2} maxLength={10000}
+              error={error("description")} {...register("description")} />
+            <Fieldset legend={t("modules.contacts.form.consentTitle")}>
+              <Stack gap="sm">
+                <Checkbox label={t("modules.contacts.fields.kvkk_consent")} {...register("kvkk_consent")} />
+                {consent && (
+                  <SimpleGrid cols={{ base: 1, sm: 2 }}>
+                    <NativeSelect
+                      label={t("modules.contacts.fields.kvkk_consent_channel")}
+                      required
+                      error={error("kvkk_consent_channel")}
+                      data={[
+                        { value: "", label: "—" },
+                        ...consentChannels.map((value) => ({ value, label: t(`modules.contacts.consentChannels.${value}`) })),
+                      ]}
+                      {...register("kvkk_consent_channel")}
+                    />
+                    <TextInput label={t("modules.contacts.fields.kvkk_consent_source")} maxLength={200}
+                      error={error("kvkk_consent_source")} {...register("kvkk_consent_source")} />
+                  </SimpleGrid>
+                )}
+                <Stack gap={4} role="group" aria-labelledby="iys-consent-label">
+                  <Text id="iys-consent-label" size="sm" fw={500}>
+                    {t("modules.contacts.fields.iys_consent")}
+                  </Text>
+                  <Text size="xs" c="dimmed">
+                    {t("modules.contacts.form.iysHint")}
+                  </Text>
+                  <Group mt={4}>
+                    {iysChannels.map((channel) => (
+                      <Checkbox key={channel} label={t(`modules.contacts.iys.${channel}`)} {...register(`iys_consent.${channel}`)} />
+                    ))}
+                  </Group>
+                </Stack>
               </Stack>
-            </Stack>
-          </Fieldset>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t("records.form.cancel")}
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              {base ? t("modules.contacts.form.save") : t("modules.contacts.form.create")}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
+            </Fieldset>
+            <Group justify="flex-end">
+              <Button variant="default" onClick={onClose}>
+                {t("records.form.cancel")}
+              </Button>
+              <Button type="submit" loading={duplicates.checking || save.isPending}>
+                {base ? t("modules.contacts.form.save") : t("modules.contacts.form.create")}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      )}
     </Modal>
   );
 }

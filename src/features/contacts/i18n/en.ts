@@ -82,6 +82,20 @@ export const en: typeof tr = {
         consentTitle: "KVKK and İYS",
         iysHint: "Permissions for commercial messages are registered with İYS (the message management system) per channel.",
       },
+      duplicates: {
+        title: "Similar contacts found",
+        description: "This contact may already exist. Open the existing record, or create a new contact anyway.",
+        listLabel: "Similar contacts",
+      },
+      merge: {
+        title: "Merge Contacts",
+        description: "Choose the record that stays and, for each field that differs, the value to keep. KVKK consent and İYS permissions stay as the remaining record has them unless you choose the other record's. The other record is deleted; its notes and linked records move to the one that stays.",
+        merged: "Contacts merged into “{{name}}”.",
+        failed: "The contacts could not be merged",
+        loadError: "The contacts to merge could not be loaded.",
+        consent: "KVKK explicit consent",
+        unknownCustomer: "A customer you cannot see",
+      },
       detail: {
         tabs: {
           info: "Details",

@@ -80,6 +80,20 @@ export const tr = {
         consentTitle: "KVKK ve İYS",
         iysHint: "Ticari ileti izinleri İleti Yönetim Sistemi'ne (İYS) kanal kanal bildirilir.",
       },
+      duplicates: {
+        title: "Benzer kişiler bulundu",
+        description: "Bu kişi zaten kayıtlı olabilir. Mevcut kaydı açabilir ya da yine de yeni bir kişi oluşturabilirsiniz.",
+        listLabel: "Benzer kişiler",
+      },
+      merge: {
+        title: "Kişileri Birleştir",
+        description: "Kalacak kaydı ve farklı olan her alan için korunacak değeri seçin. KVKK rızası ve İYS izinleri, diğer kaydınkini seçmedikçe kalan kayıttaki gibi kalır. Diğer kayıt silinir; notları ve bağlı kayıtları kalan kayda taşınır.",
+        merged: "Kişiler “{{name}}” altında birleştirildi.",
+        failed: "Kişiler birleştirilemedi",
+        loadError: "Birleştirilecek kişiler yüklenemedi.",
+        consent: "KVKK açık rızası",
+        unknownCustomer: "Görüntülenemeyen müşteri",
+      },
       detail: {
         tabs: {
           info: "Bilgiler",

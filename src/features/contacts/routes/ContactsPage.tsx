@@ -7,13 +7,15 @@ import { RecordListPage } from "@/components/records/RecordListPage.tsx";
 import { useMyPermissions } from "@/modules/permissions.ts";
 import { contactName, contactRowSchema, type ContactRow } from "../api/contacts.ts";
 import { ContactFormModal } from "../components/ContactFormModal.tsx";
+import { useContactMerge } from "../components/useContactMerge.tsx";
 
-/** The contacts module: the contacts the role may see, on the record kit. */
+/** The contacts module: the contacts the role may see, on the record kit (two selected may be merged). */
 export function ContactsPage() {
   const { t } = useTranslation();
   const permissions = useMyPermissions();
   const allowed = permissions.data?.permissions.contacts ?? {};
   const [creating, setCreating] = useState(false);
+  const merge = useContactMerge();
 
   const config: RecordListConfig<ContactRow> = {
     module: "contacts",
@@ -67,6 +69,7 @@ export function ContactsPage() {
         {t("modules.contacts.newContact")}
       </Button>
     ),
+    merge,
   };
 
   return (

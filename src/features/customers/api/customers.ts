@@ -1,6 +1,7 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { z } from "zod";
-import { callRecordRpc, recordBaseSchema, recordKeys, useInvalidateRecords } from "@/components/records/record-api.ts";
+import { callRecordRpc, findDuplicates, recordBaseSchema, recordKeys, useInvalidateRecords } from "@/components/records/record-api.ts";
+import { recordDuplicateSchema } from "@/components/records/record-duplicates.ts";
 import { rpc } from "@/lib/call-rpc.ts";
 import { useOrganizationScope } from "@/session/organization-scope.ts";
 
@@ -70,45 +71,19 @@ export function useUpdateCustomer() {
   });
 }
 
-export const duplicateReasons = ["tax_number", "email", "phone", "name"] as const;
-const duplicateSchema = z.object({
-  id: z.string(),
+const duplicateSchema = recordDuplicateSchema({
   name: z.string(),
   tax_number: z.string().nullable(),
   email: z.string().nullable(),
   phone: z.string().nullable(),
   city: z.string().nullable(),
-  reasons: z.array(z.enum(duplicateReasons)),
 });
 export type CustomerDuplicate = z.infer<typeof duplicateSchema>;
 
 /** Customers likely the same as the values about to be saved (same VKN/TCKN, email, phone, or a similar name). */
-export async function findCustomerDuplicates(values: Partial<CustomerValues>, exclude?: string): Promise<CustomerDuplicate[]> {
-  const answer = await rpc(
-    "find_customer_duplicates",
-    { p_values: { name: values.name, tax_number: values.tax_number, email: values.email, phone: values.phone }, p_exclude: exclude },
-    z.object({ duplicates: z.array(duplicateSchema) }),
-  );
-  return answer.duplicates;
-}
-
-export function useMergeCustomers() {
-  const invalidate = useInvalidateRecords("customers");
-  return useMutation({
-    mutationFn: async ({ survivor, other, values }: { survivor: string; other: string; values: Partial<CustomerValues> }) =>
-      (await rpc("merge_customers", { p_survivor: survivor, p_other: other, p_values: values }, recordAnswer)).record,
-    onSuccess: invalidate,
-  });
-}
-
-/** Fetches whole customers (for a merge). */
-export function useCustomers(ids: readonly string[]) {
-  const scope = useOrganizationScope();
-  return useQuery({
-    queryKey: [...recordKeys.all(scope, "customers"), "several", ids] as const,
-    queryFn: () => Promise.all(ids.map(async (id) => (await rpc("get_customer", { p_id: id }, recordAnswer)).record)),
-    enabled: ids.length > 0,
-  });
+export function findCustomerDuplicates(values: Partial<CustomerValues>, exclude?: string): Promise<CustomerDuplicate[]> {
+  const { name, tax_number, email, phone } = values;
+  return findDuplicates("find_customer_duplicates", { name, tax_number, email, phone }, duplicateSchema, exclude);
 }
 
 const contactRowSchema = z.looseObject({

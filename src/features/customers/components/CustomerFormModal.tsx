@@ -1,11 +1,14 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Alert, Badge, Button, Group, Modal, Paper, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from "@mantine/core";
+import { Button, Group, Modal, Select, SimpleGrid, Stack, Textarea, TextInput } from "@mantine/core";
 import { useState } from "react";
 import { Controller, useForm, useWatch } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { Link, useNavigate } from "react-router-dom";
+import { useNavigate } from "react-router-dom";
 import { notifyFailure, notifySuccess } from "@/components/notify.ts";
+import { MergeRecordsModal } from "@/components/records/MergeRecordsModal.tsx";
+import { useDuplicateCheck } from "@/components/records/record-duplicates.ts";
 import { applyServerFieldErrors, isStaleRecord, recordFailureKey } from "@/components/records/record-form.ts";
+import { RecordDuplicates } from "@/components/records/RecordDuplicates.tsx";
 import { StaleRecordAlert } from "@/components/records/StaleRecordAlert.tsx";
 import { formMessage } from "@/i18n/form-message.ts";
 import { RpcError } from "@/lib/rpc.ts";
@@ -17,12 +20,11 @@ import {
   useCreateCustomer,
   useUpdateCustomer,
   type Customer,
-  type CustomerDuplicate,
   type CustomerValues,
 } from "../api/customers.ts";
 import { customerKinds, customerStatuses } from "../utils/customer-fields.ts";
-import { MergeCustomersModal } from "./MergeCustomersModal.tsx";
 import { customerFormOf, customerFormSchema, customerValuesOf, emptyCustomerForm, type CustomerFormValues } from "../utils/customer-form.ts";
+import { useCustomerMerge } from "./useCustomerMerge.ts";
 
 interface Props {
   opened: boolean;
@@ -43,9 +45,9 @@ export function CustomerFormModal({ opened, onClose, customer }: Props) {
   const update = useUpdateCustomer();
   const [base, setBase] = useState<Customer | undefined>(customer);
   const [stale, setStale] = useState(false);
-  const [checking, setChecking] = useState(false);
   const [merging, setMerging] = useState<readonly [string, string] | null>(null);
-  const [duplicates, setDuplicates] = useState<{ values: CustomerValues; found: CustomerDuplicate[] } | null>(null);
+  const duplicates = useDuplicateCheck((values: CustomerValues) => findCustomerDuplicates(values));
+  const mergeConfig = useCustomerMerge();
   const {
     register,
     control,
@@ -62,7 +64,7 @@ export function CustomerFormModal({ opened, onClose, customer }: Props) {
 
   const close = () => {
     reset(customer ? customerFormOf(customer) : emptyCustomerForm);
-    setDuplicates(null);
+    duplicates.dismiss();
     setStale(false);
     onClose();
   };
@@ -89,7 +91,7 @@ export function CustomerFormModal({ opened, onClose, customer }: Props) {
         notifySuccess(t("modules.customers.form.created", { name: created.name }));
         if (mergeWith) {
           // The form gives way to the merge dialog (closing it would unmount both).
-          setDuplicates(null);
+          duplicates.dismiss();
           setMerging([mergeWith, created.id]);
           return;
         }
@@ -97,7 +99,7 @@ export function CustomerFormModal({ opened, onClose, customer }: Props) {
         void navigate(`/customers/${created.id}`);
       },
       onError: (error) => {
-        setDuplicates(null);
+        duplicates.dismiss();
         failed(error);
       },
     });
@@ -118,26 +120,18 @@ export function CustomerFormModal({ opened, onClose, customer }: Props) {
       );
       return;
     }
-    setChecking(true);
-    try {
-      const found = await findCustomerDuplicates(values);
-      if (found.length > 0) setDuplicates({ values, found });
-      else createNow(values);
-    } catch {
-      // The check only helps: when it fails, the database still decides.
-      createNow(values);
-    } finally {
-      setChecking(false);
-    }
+    await duplicates.check(values, createNow);
   });
 
   const error = (field: keyof CustomerFormValues) => formMessage(t, errors[field]?.message);
   const field = (name: keyof CustomerFormValues) => ({ label: t(`modules.customers.fields.${name}`), error: error(name) });
   const staleError = update.error;
+  const found = duplicates.found;
 
   if (merging) {
     return (
-      <MergeCustomersModal
+      <MergeRecordsModal
+        config={mergeConfig}
         ids={merging}
         onClose={() => {
           setMerging(null);
@@ -161,51 +155,24 @@ export function CustomerFormModal({ opened, onClose, customer }: Props) {
       title={base ? t("modules.customers.form.editTitle") : t("modules.customers.form.createTitle")}
       closeButtonProps={{ "aria-label": t("records.form.close") }}
     >
-      {duplicates ? (
-        <Stack>
-          <Alert color="yellow" title={t("modules.customers.duplicates.title")}>
-            {t("modules.customers.duplicates.description")}
-          </Alert>
-          <Stack gap="xs" component="ul" p={0} m={0} style={{ listStyle: "none" }} aria-label={t("modules.customers.duplicates.listLabel")}>
-            {duplicates.found.map((duplicate) => (
-              <Paper component="li" key={duplicate.id} withBorder p="sm">
-                <Group justify="space-between" gap="sm">
-                  <Stack gap={4} style={{ minWidth: 0 }}>
-                    <Text fw={600} style={{ overflowWrap: "anywhere" }}>
-                      {duplicate.name}
-                    </Text>
-                    <Text size="sm" c="dimmed">
-                      {[duplicate.tax_number, duplicate.email, duplicate.phone, duplicate.city].filter(Boolean).join(" · ")}
-                    </Text>
-                    <Group gap={4}>
-                      {duplicate.reasons.map((reason) => (
-                        <Badge key={reason} size="sm" variant="dot" color="orange">
-                          {t(`modules.customers.duplicates.reasons.${reason}`)}
-                        </Badge>
-                      ))}
-                    </Group>
-                  </Stack>
-                  <Group gap="xs">
-                    <Button component={Link} to={`/customers/${duplicate.id}`} variant="default" size="xs" onClick={close}>
-                      {t("modules.customers.duplicates.open")}
-                    </Button>
-                    <Button variant="default" size="xs" loading={create.isPending} onClick={() => createNow(duplicates.values, duplicate.id)}>
-                      {t("modules.customers.duplicates.createAndMerge")}
-                    </Button>
-                  </Group>
-                </Group>
-              </Paper>
-            ))}
-          </Stack>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setDuplicates(null)}>
-              {t("modules.customers.duplicates.back")}
-            </Button>
-            <Button loading={create.isPending} onClick={() => createNow(duplicates.values)}>
-              {t("modules.customers.duplicates.createAnyway")}
-            </Button>
-          </Group>
-        </Stack>
+      {found ? (
+        <RecordDuplicates
+          title={t("modules.customers.duplicates.title")}
+          description={t("modules.customers.duplicates.description")}
+          listLabel={t("modules.customers.duplicates.listLabel")}
+          duplicates={found.duplicates.map((duplicate) => ({
+            id: duplicate.id,
+            title: duplicate.name,
+            details: [duplicate.tax_number, duplicate.email, duplicate.phone, duplicate.city].filter(Boolean).join(" · "),
+            reasons: duplicate.reasons,
+          }))}
+          detailPath={(id) => `/customers/${id}`}
+          creating={create.isPending}
+          onOpen={close}
+          onBack={duplicates.dismiss}
+          onCreateAnyway={() => createNow(found.values)}
+          onCreateAndMerge={(id) => createNow(found.values, id)}
+        />
       ) : (
         <form onSubmit={(event) => void onSubmit(event)} noValidate>
           <Stack>
@@ -281,7 +248,7 @@ export function CustomerFormModal({ opened, onClose, customer }: Props) {
               <Button variant="default" onClick={close}>
                 {t("records.form.cancel")}
               </Button>
-              <Button type="submit" loading={checking || create.isPending || update.isPending}>
+              <Button type="submit" loading={duplicates.checking || create.isPending || update.isPending}>
                 {base ? t("modules.customers.form.save") : t("modules.customers.form.create")}
               </Button>
             </Group>

@@ -7,7 +7,7 @@ import { RecordListPage } from "@/components/records/RecordListPage.tsx";
 import { useMyPermissions } from "@/modules/permissions.ts";
 import { customerRowSchema, type CustomerRow } from "../api/customers.ts";
 import { CustomerFormModal } from "../components/CustomerFormModal.tsx";
-import { MergeCustomersModal } from "../components/MergeCustomersModal.tsx";
+import { useCustomerMerge } from "../components/useCustomerMerge.ts";
 import { customerKinds, customerStatuses } from "../utils/customer-fields.ts";
 
 const statusColors = { lead: "blue", active: "green", passive: "gray" } as const;
@@ -18,7 +18,7 @@ export function CustomersPage() {
   const permissions = useMyPermissions();
   const allowed = permissions.data?.permissions.customers ?? {};
   const [creating, setCreating] = useState(false);
-  const [merging, setMerging] = useState<readonly [string, string] | null>(null);
+  const merge = useCustomerMerge();
 
   const kindOptions = customerKinds.map((value) => ({ value, label: t(`modules.customers.kinds.${value}`) }));
   const statusOptions = customerStatuses.map((value) => ({ value, label: t(`modules.customers.statuses.${value}`) }));
@@ -73,26 +73,13 @@ export function CustomersPage() {
         {t("modules.customers.newCustomer")}
       </Button>
     ),
-    selectionActions: (rows, clear) =>
-      allowed.edit !== undefined &&
-      rows.length === 2 && (
-        <Button
-          variant="default"
-          onClick={() => {
-            setMerging([rows[0].id, rows[1].id]);
-            clear();
-          }}
-        >
-          {t("modules.customers.merge.action")}
-        </Button>
-      ),
+    merge,
   };
 
   return (
     <>
       <RecordListPage config={config} />
       {creating && <CustomerFormModal opened onClose={() => setCreating(false)} />}
-      {merging && <MergeCustomersModal ids={merging} onClose={() => setMerging(null)} />}
     </>
   );
 }
