@@ -1,5 +1,5 @@
 import { Button, Group, Modal, NativeSelect, Paper, Stack, Text } from "@mantine/core";
-import { useState, type ReactNode } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { notifyFailure, notifySuccess } from "@/components/notify.ts";
 import { failureKey } from "@/lib/errors.ts";
@@ -15,11 +15,10 @@ interface Props {
   onDone(): void;
   /** Offered (as "Merge") to whoever may edit, when given: the list gives it with exactly two rows selected. */
   onMerge?(): void;
-  extra?: ReactNode;
 }
 
 /** What can be done to the selected rows at once: change owner or status, merge two, delete (confirmed). */
-export function RecordBulkBar({ module, rows, statusField, onDone, onMerge, extra }: Props) {
+export function RecordBulkBar({ module, rows, statusField, onDone, onMerge }: Props) {
   const { t } = useTranslation();
   const permissions = useMyPermissions();
   const allowed = permissions.data?.permissions[module] ?? {};
@@ -99,7 +98,6 @@ export function RecordBulkBar({ module, rows, statusField, onDone, onMerge, extr
               {t("records.merge.action")}
             </Button>
           )}
-          {extra}
           {allowed.delete !== undefined && (
             <Button color="red" variant="light" onClick={() => setConfirming(true)}>
               {t("records.bulk.delete")}

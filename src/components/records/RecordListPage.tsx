@@ -162,7 +162,6 @@ export function RecordListPage<Row extends RecordBase>({ config }: { config: Rec
                 }
               : undefined
           }
-          extra={config.selectionActions?.([...selected.values()], clearSelection)}
         />
       )}
       {merging && config.merge && <MergeRecordsModal config={config.merge} ids={merging} onClose={() => setMerging(null)} />}

@@ -59,6 +59,4 @@ export interface RecordListConfig<Row extends RecordBase> {
   actions?: ReactNode;
   /** With exactly two rows selected, the bulk bar offers to merge them (to whoever may edit). */
   merge?: RecordMergeConfig<RecordBase>;
-  /** Extra bulk actions for the selected rows. */
-  selectionActions?(rows: Row[], clear: () => void): ReactNode;
 }

@@ -1,18 +1,16 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { ActionIcon, Button, Checkbox, Fieldset, Group, Modal, NativeSelect, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from "@mantine/core";
-import { useDebouncedValue } from "@mantine/hooks";
+import { ActionIcon, Button, Checkbox, Fieldset, Group, Modal, NativeSelect, SimpleGrid, Stack, Text, Textarea, TextInput } from "@mantine/core";
 import { IconPlus, IconTrash } from "@tabler/icons-react";
 import { useState } from "react";
 import { Controller, useFieldArray, useForm, useWatch, type Control, type UseFormRegister, type FieldErrors } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
-import { z } from "zod";
 import { notifyFailure, notifySuccess } from "@/components/notify.ts";
 import { MergeRecordsModal } from "@/components/records/MergeRecordsModal.tsx";
-import { recordBaseSchema, useRecord, useRecordList } from "@/components/records/record-api.ts";
 import { useDuplicateCheck } from "@/components/records/record-duplicates.ts";
 import { applyServerFieldErrors, isStaleRecord, recordFailureKey } from "@/components/records/record-form.ts";
 import { RecordDuplicates } from "@/components/records/RecordDuplicates.tsx";
+import { RecordPicker } from "@/components/records/RecordPicker.tsx";
 import { StaleRecordAlert } from "@/components/records/StaleRecordAlert.tsx";
 import { formMessage } from "@/i18n/form-message.ts";
 import { RpcError } from "@/lib/rpc.ts";
@@ -35,7 +33,6 @@ interface Props {
   contact?: Contact;
 }
 
-const customerOptionSchema = recordBaseSchema.extend({ name: z.string() });
 
 /**
  * Creates or edits a contact: names, its customer, labelled emails and phones, KVKK consent
@@ -184,7 +181,17 @@ export function ContactFormModal({ onClose, contact }: Props) {
                 control={control}
                 name="customer_id"
                 render={({ field }) => (
-                  <CustomerSelect value={field.value} onChange={field.onChange} error={error("customer_id")} />
+                  <RecordPicker
+                    module="customers"
+                    entity="customer"
+                    titleColumn="name"
+                    label={t("modules.contacts.fields.customer_id")}
+                    placeholder={t("modules.contacts.form.customerPlaceholder")}
+                    nothingFound={t("modules.contacts.form.noCustomer")}
+                    value={field.value}
+                    onChange={field.onChange}
+                    error={error("customer_id")}
+                  />
                 )}
               />
             </SimpleGrid>
@@ -291,45 +298,5 @@ function Channels({ kind, control, register, errors }: {
         )}
       </Stack>
     </Fieldset>
-  );
-}
-
-/** The contact's customer, searched among the customers the role may see. */
-function CustomerSelect({ value, onChange, error }: {
-  value: string | null;
-  onChange(value: string | null): void;
-  error?: string;
-}) {
-  const { t } = useTranslation();
-  const [search, setSearch] = useState("");
-  const [settled] = useDebouncedValue(search, 300);
-  const customers = useRecordList("customers", customerOptionSchema, {
-    ...(settled.trim() === "" ? {} : { p_search: settled.trim() }),
-    p_filters: {},
-    p_sort: "name",
-    p_descending: false,
-    p_limit: 20,
-    p_offset: 0,
-  });
-  const options = (customers.data?.records ?? []).map((customer) => ({ value: customer.id, label: customer.name }));
-  // The chosen customer stays an option while other customers are searched.
-  const chosen = useRecord("customers", "customer", value ?? "", customerOptionSchema);
-  if (value && chosen.data && !options.some((option) => option.value === value)) {
-    options.unshift({ value, label: chosen.data.name });
-  }
-  return (
-    <Select
-      label={t("modules.contacts.fields.customer_id")}
-      placeholder={t("modules.contacts.form.customerPlaceholder")}
-      searchable
-      clearable
-      data={options}
-      value={value}
-      onChange={onChange}
-      onSearchChange={setSearch}
-      nothingFoundMessage={t("modules.contacts.form.noCustomer")}
-      filter={({ options: all }) => all}
-      error={error}
-    />
   );
 }

@@ -100,7 +100,9 @@ export const en: typeof tr = {
         tabs: {
           info: "Details",
           timeline: "Notes and history",
+          tasks: "Tasks",
         },
+        tasksLabel: "The contact's tasks",
         deleted: "“{{name}}” deleted.",
         deleteFailed: "The contact could not be deleted",
         openCustomer: "Open customer",

@@ -98,7 +98,9 @@ export const tr = {
         tabs: {
           info: "Bilgiler",
           timeline: "Notlar ve geçmiş",
+          tasks: "Görevler",
         },
+        tasksLabel: "Kişinin görevleri",
         deleted: "“{{name}}” silindi.",
         deleteFailed: "Kişi silinemedi",
         openCustomer: "Müşteriyi aç",

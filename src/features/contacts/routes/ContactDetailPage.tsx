@@ -10,6 +10,7 @@ import { recordFailureKey } from "@/components/records/record-form.ts";
 import { RecordDetailLayout } from "@/components/records/RecordDetailLayout.tsx";
 import { RecordUnavailable } from "@/components/records/RecordUnavailable.tsx";
 import { Timeline } from "@/components/records/Timeline.tsx";
+import { RelatedTasks } from "@/components/tasks/RelatedTasks.tsx";
 import { formatDateTime } from "@/lib/format.ts";
 import { useMyPermissions } from "@/modules/permissions.ts";
 import { contactFields, contactName, contactSchema, exportContactData, useEraseContact, type ContactChannel } from "../api/contacts.ts";
@@ -158,6 +159,11 @@ export function ContactDetailPage() {
             value: "timeline",
             label: t("modules.contacts.detail.tabs.timeline"),
             content: <Timeline module="contacts" id={record.id} fieldLabel={fieldLabel} canAddNote={allowed.edit !== undefined} />,
+          },
+          {
+            value: "tasks",
+            label: t("modules.contacts.detail.tabs.tasks"),
+            content: <RelatedTasks relation="contact_id" recordId={record.id} label={t("modules.contacts.detail.tasksLabel")} />,
           },
         ]}
       />

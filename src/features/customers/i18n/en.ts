@@ -94,6 +94,7 @@ export const en: typeof tr = {
         deleted: "“{{name}}” deleted.",
         deleteFailed: "The customer could not be deleted",
         noContacts: "No contacts are linked to this customer.",
+        tasksLabel: "The customer's tasks",
         contactsLabel: "The customer's contacts",
         contactsError: "The contacts could not be loaded.",
         contactName: "Full name",

@@ -92,6 +92,7 @@ export const tr = {
         deleted: "“{{name}}” silindi.",
         deleteFailed: "Müşteri silinemedi",
         noContacts: "Bu müşteriye bağlı kişi yok.",
+        tasksLabel: "Müşterinin görevleri",
         contactsLabel: "Müşterinin kişileri",
         contactsError: "Kişiler yüklenemedi.",
         contactName: "Ad Soyad",

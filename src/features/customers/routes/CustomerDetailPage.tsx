@@ -12,12 +12,13 @@ import { recordFailureKey } from "@/components/records/record-form.ts";
 import { RecordDetailLayout } from "@/components/records/RecordDetailLayout.tsx";
 import { RecordUnavailable } from "@/components/records/RecordUnavailable.tsx";
 import { Timeline } from "@/components/records/Timeline.tsx";
+import { RelatedTasks } from "@/components/tasks/RelatedTasks.tsx";
 import { formatDateTime } from "@/lib/format.ts";
 import { useMyPermissions } from "@/modules/permissions.ts";
 import { customerFields, customerSchema, useCustomerContacts, type Customer, type CustomerField } from "../api/customers.ts";
 import { CustomerFormModal } from "../components/CustomerFormModal.tsx";
 
-const laterModules = ["deals", "quotes", "contracts", "tasks", "documents"] as const;
+const laterModules = ["deals", "quotes", "contracts", "documents"] as const;
 
 /** One customer: its fields, contacts, notes and history, and the modules still to come. */
 export function CustomerDetailPage() {
@@ -129,6 +130,11 @@ export function CustomerDetailPage() {
                 }}
               />
             ),
+          },
+          {
+            value: "tasks",
+            label: t("modules.customers.detail.tabs.tasks"),
+            content: <RelatedTasks relation="customer_id" recordId={record.id} label={t("modules.customers.detail.tasksLabel")} />,
           },
           ...laterModules.map((module) => ({
             value: module,
