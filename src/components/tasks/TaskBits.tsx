@@ -91,10 +91,12 @@ export function TaskDoneCheckbox({ task, canEdit }: { task: Pick<TaskRow, "id" |
   const { t } = useTranslation();
   const setDone = useSetTaskDone();
   const done = task.status === "done";
+  // Ticked at once; the server then decides (a refusal unticks it again).
+  const shown = setDone.isPending ? !done : done;
   return (
     <Checkbox
       aria-label={t(done ? "taskKit.reopenTask" : "taskKit.completeTask", { title: task.title })}
-      checked={done}
+      checked={shown}
       disabled={!canEdit || task.status === "cancelled" || setDone.isPending}
       onChange={() =>
         setDone.mutate(

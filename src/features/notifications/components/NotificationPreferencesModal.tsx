@@ -5,7 +5,7 @@ import { LoadError } from "@/components/LoadError.tsx";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
 import { notifyFailure, notifySuccess } from "@/components/notify.ts";
 import { recordFailureKey } from "@/components/records/record-form.ts";
-import { useNotificationPreferences, useSaveNotificationPreferences } from "../api/notifications.ts";
+import { useNotificationPreferences, useSaveNotificationPreferences } from "../api/notification-list.ts";
 import { isNotificationKind } from "../utils/notification-links.ts";
 
 /** Which kinds of notification the member wants in this organization (every kind until they choose). */
