@@ -20,7 +20,15 @@ import { useMyPermissions } from "@/modules/permissions.ts";
 import { useOrganizationSettings } from "@/session/organization-settings.ts";
 import { useSignedInSession } from "@/session/session-context.ts";
 import { taskFields, taskSchema, useCreateTask, useUpdateTask, type Task } from "../api/tasks.ts";
-import { emptyTaskForm, taskFieldErrorKey, taskFormOf, taskFormSchema, taskValuesOf, type TaskFormValues } from "../utils/task-form.ts";
+import {
+  emptyTaskForm,
+  taskChangesOf,
+  taskFieldErrorKey,
+  taskFormOf,
+  taskFormSchema,
+  taskValuesOf,
+  type TaskFormValues,
+} from "../utils/task-form.ts";
 
 interface Props {
   onClose(): void;
@@ -84,10 +92,14 @@ export function TaskFormModal({ onClose, task, related }: Props) {
   };
 
   const onSubmit = handleSubmit((form) => {
-    const values = taskValuesOf(form, timeZone, chooseOwner);
     if (base) {
+      const changes = taskChangesOf(form, base, timeZone, chooseOwner);
+      if (Object.keys(changes).length === 0) {
+        onClose();
+        return;
+      }
       update.mutate(
-        { id: base.id, values, updatedAt: base.updated_at },
+        { id: base.id, values: changes, updatedAt: base.updated_at },
         {
           onSuccess: (saved) => {
             notifySuccess(t("modules.tasks.form.saved", { title: saved.title }));
@@ -98,7 +110,7 @@ export function TaskFormModal({ onClose, task, related }: Props) {
       );
       return;
     }
-    create.mutate(values, {
+    create.mutate(taskValuesOf(form, timeZone, chooseOwner), {
       onSuccess: (created) => {
         notifySuccess(t("modules.tasks.form.created", { title: created.title }));
         onClose();

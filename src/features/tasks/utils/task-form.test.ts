@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { emptyTaskForm, taskFieldErrorKey, taskFormOf, taskFormSchema, taskValuesOf } from "./task-form.ts";
+import { emptyTaskForm, taskChangesOf, taskFieldErrorKey, taskFormOf, taskFormSchema, taskValuesOf } from "./task-form.ts";
 import type { Task } from "../api/tasks.ts";
 
 const me = "0b000000-0000-4000-8000-000000000003";
@@ -39,25 +39,42 @@ describe("task form", () => {
     expect(taskValuesOf(form, "Europe/Istanbul", true).owner_id).toBe(me);
   });
 
+  const task = {
+    id: "t1",
+    owner_id: me,
+    owner_name: "Mehmet Demir",
+    created_at: "2026-11-20T08:00:00Z",
+    updated_at: "2026-11-20T08:00:00Z",
+    title: "Ara",
+    description: null,
+    type: null,
+    priority: "high",
+    status: "in_progress",
+    // Seconds and more: a time made by the database, not typed in a form.
+    due_at: "2026-11-24T07:00:42.123Z",
+    remind_at: null,
+    completed_at: null,
+    customer_id: null,
+    contact_id: null,
+    deal_id: null,
+  } satisfies Task;
+
+  it("sends only what an edit changed, keeping an untouched due time exact", () => {
+    const form = taskFormOf(task, "Europe/Istanbul");
+    expect(taskChangesOf(form, task, "Europe/Istanbul", true)).toEqual({});
+    expect(taskChangesOf({ ...form, title: "Ara ve yaz", priority: "urgent" }, task, "Europe/Istanbul", true)).toEqual({
+      title: "Ara ve yaz",
+      priority: "urgent",
+    });
+    expect(taskChangesOf({ ...form, due_at: "2026-11-25T10:00" }, task, "Europe/Istanbul", false)).toEqual({
+      due_at: "2026-11-25T07:00:00.000Z",
+    });
+    // The owner only goes when it may be chosen.
+    expect(taskChangesOf({ ...form, owner_id: "someone" }, task, "Europe/Istanbul", false)).toEqual({});
+    expect(taskChangesOf({ ...form, owner_id: "someone" }, task, "Europe/Istanbul", true)).toEqual({ owner_id: "someone" });
+  });
+
   it("shows a task's times on the organization's clock", () => {
-    const task = {
-      id: "t1",
-      owner_id: me,
-      owner_name: "Mehmet Demir",
-      created_at: "2026-11-20T08:00:00Z",
-      updated_at: "2026-11-20T08:00:00Z",
-      title: "Ara",
-      description: null,
-      type: null,
-      priority: "high",
-      status: "in_progress",
-      due_at: "2026-11-24T07:00:00Z",
-      remind_at: null,
-      completed_at: null,
-      customer_id: null,
-      contact_id: null,
-      deal_id: null,
-    } satisfies Task;
     expect(taskFormOf(task, "Europe/Istanbul")).toMatchObject({ due_at: "2026-11-24T10:00", remind_at: "", type: "", status: "in_progress" });
   });
 

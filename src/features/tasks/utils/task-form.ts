@@ -94,6 +94,21 @@ export function taskValuesOf(form: TaskFormValues, timeZone: string, withOwner: 
   };
 }
 
+/**
+ * What an edit changes: only the fields whose value on screen differs from the task's. A
+ * due time or reminder left as it was keeps its exact instant (the field shows minutes; a
+ * time with seconds sent back rounded would count as a new time and announce it again).
+ */
+export function taskChangesOf(form: TaskFormValues, task: Task, timeZone: string, withOwner: boolean): Partial<TaskValues> {
+  const before = taskFormOf(task, timeZone);
+  const values = taskValuesOf(form, timeZone, withOwner);
+  return Object.fromEntries(
+    (Object.keys(values) as (keyof TaskValues)[])
+      .filter((field) => (field === "title" ? values.title !== task.title : form[field] !== before[field]))
+      .map((field) => [field, values[field]]),
+  );
+}
+
 /** The field error codes of private.prepare_task that the shared catalogue does not name. */
 const taskErrorCodes = ["after_due", "invalid_type"] as const;
 
