@@ -14,17 +14,16 @@ test.describe("routes", () => {
     }
   });
 
-  test("every module shows its own empty page inside the layout", async ({ page }) => {
+  test("every module without records shows its own empty page, and a record that is not there its own, inside the layout", async ({ page }) => {
     await enterApp(page, "satis@demo.test");
     const pages: [string, string, string][] = [
       ["/customers/1", "Müşteri Ayrıntısı", "Kayıt bulunamadı"],
       ["/contacts/1", "Kişi Ayrıntısı", "Kayıt bulunamadı"],
-      ["/deals", "Fırsatlar", "Henüz fırsat yok"],
       ["/deals/1", "Fırsat Ayrıntısı", "Kayıt bulunamadı"],
       ["/quotes", "Teklifler", "Henüz teklif yok"],
       ["/contracts", "Sözleşmeler", "Henüz sözleşme yok"],
       ["/documents", "Belgeler", "Henüz belge yok"],
-      ["/tasks", "Görevler", "Henüz görev yok"],
+      ["/tasks/1", "Görev Ayrıntısı", "Kayıt bulunamadı"],
       ["/profile", "Profilim", "Son Giriş Denemeleri"],
     ];
     for (const [path, title, emptyTitle] of pages) {

@@ -7,7 +7,9 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tansta
 import { z } from "zod";
 import { recordBaseSchema, recordKeys, useInvalidateRecords } from "@/components/records/record-api.ts";
 import { rpc } from "@/lib/call-rpc.ts";
+import { organizationTopic, pollingOptions } from "@/lib/realtime.ts";
 import { useOrganizationScope, type OrganizationScope } from "@/session/organization-scope.ts";
+import { useBroadcastRefresh } from "@/session/use-broadcast-refresh.ts";
 import type { Json } from "@/types/database.types.ts";
 
 const money = z.coerce.number();
@@ -120,14 +122,21 @@ export const dealKeys = {
 
 export const BOARD_PAGE = 50;
 
+/**
+ * The board. Others' moves reach it through the organization's Realtime topic where it
+ * subscribes (hosted Supabase); elsewhere it reads again on focus and every 30 s.
+ */
 export function useDealBoard(filters: BoardFilters) {
   const scope = useOrganizationScope();
+  const queryClient = useQueryClient();
+  const delivery = useBroadcastRefresh(scope.organizationId === "none" ? null : organizationTopic(scope.organizationId), "deals_changed", () =>
+    void queryClient.invalidateQueries({ queryKey: recordKeys.all(scope, "deals") }),
+  );
   return useQuery({
     queryKey: dealKeys.board(scope, filters),
     queryFn: () => rpc("get_deal_board", { p_filters: filters as Json, p_per_stage: BOARD_PAGE }, boardSchema),
     placeholderData: keepPreviousData,
-    // No Realtime on the local stack: the board follows others' moves on focus and every half minute.
-    refetchInterval: 30_000,
+    ...pollingOptions(delivery),
   });
 }
 

@@ -6,7 +6,7 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteD
 import { z } from "zod";
 import { rpc } from "@/lib/call-rpc.ts";
 import { useOrganizationScope } from "@/session/organization-scope.ts";
-import { pollingOptions, type Delivery } from "../utils/realtime.ts";
+import { pollingOptions, type Delivery } from "@/lib/realtime.ts";
 import { notificationKeys, notificationSchema, unreadSchema } from "./notifications.ts";
 
 const pageSchema = z.object({ notifications: z.array(notificationSchema), unread: z.number() });

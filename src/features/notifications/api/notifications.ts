@@ -8,7 +8,7 @@ import { z } from "zod";
 import { rpc } from "@/lib/call-rpc.ts";
 import { useOrganizationScope, type OrganizationScope } from "@/session/organization-scope.ts";
 import { queryKeys } from "@/session/query-keys.ts";
-import { pollingOptions, type Delivery } from "../utils/realtime.ts";
+import { pollingOptions, type Delivery } from "@/lib/realtime.ts";
 
 export const notificationSchema = z.object({
   id: z.string(),

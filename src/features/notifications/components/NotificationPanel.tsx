@@ -10,7 +10,7 @@ import { recordFailureKey } from "@/components/records/record-form.ts";
 import { useMarkRead, useNotificationList } from "../api/notification-list.ts";
 import type { AppNotification } from "../api/notifications.ts";
 import { isNotificationKind, notificationPath, timeAgo } from "../utils/notification-links.ts";
-import type { Delivery } from "../utils/realtime.ts";
+import type { Delivery } from "@/lib/realtime.ts";
 import classes from "./NotificationPanel.module.css";
 
 interface Props {

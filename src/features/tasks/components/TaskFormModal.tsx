@@ -1,13 +1,11 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Button, Group, Modal, NativeSelect, Select, SimpleGrid, Stack, Textarea, TextInput } from "@mantine/core";
-import { useDebouncedValue } from "@mantine/hooks";
+import { Button, Group, Modal, NativeSelect, SimpleGrid, Stack, Textarea, TextInput } from "@mantine/core";
 import { useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
-import { z } from "zod";
 import { notifyFailure, notifySuccess } from "@/components/notify.ts";
-import { memberName, recordBaseSchema, useOrganizationMembers, useRecord, useRecordList } from "@/components/records/record-api.ts";
+import { memberName, useOrganizationMembers } from "@/components/records/record-api.ts";
 import { isStaleRecord, recordFailureKey, serverFieldErrors } from "@/components/records/record-form.ts";
 import { RecordPicker } from "@/components/records/RecordPicker.tsx";
 import { StaleRecordAlert } from "@/components/records/StaleRecordAlert.tsx";
@@ -211,7 +209,21 @@ export function TaskFormModal({ onClose, task, related }: Props) {
             <Controller
               control={control}
               name="contact_id"
-              render={({ field: input }) => <ContactPicker value={input.value} onChange={input.onChange} error={error("contact_id")} />}
+              render={({ field: input }) => (
+                <RecordPicker
+                  module="contacts"
+                  entity="contact"
+                  titleColumn="last_name"
+                  labelColumns={["first_name"]}
+                  labelOf={contactName}
+                  label={t("modules.tasks.fields.contact_id")}
+                  placeholder={t("modules.tasks.form.contactPlaceholder")}
+                  nothingFound={t("modules.tasks.form.noContact")}
+                  value={input.value}
+                  onChange={input.onChange}
+                  error={error("contact_id")}
+                />
+              )}
             />
             <Controller
               control={control}
@@ -245,44 +257,6 @@ export function TaskFormModal({ onClose, task, related }: Props) {
   );
 }
 
-const contactOptionSchema = recordBaseSchema.extend({ first_name: z.string().nullable(), last_name: z.string().nullable() });
-const contactName = (contact: { first_name: string | null; last_name: string | null }) =>
+const contactName = (contact: Record<string, string | null>) =>
   [contact.first_name, contact.last_name].filter(Boolean).join(" ") || "—";
 
-/**
- * The task's contact, searched among the contacts the role may see, by full name (the
- * kit's RecordPicker names a record by one column; a contact's name is two).
- */
-function ContactPicker({ value, onChange, error }: { value: string | null; onChange(value: string | null): void; error?: string }) {
-  const { t } = useTranslation();
-  const [search, setSearch] = useState("");
-  const [settled] = useDebouncedValue(search, 300);
-  const found = useRecordList("contacts", contactOptionSchema, {
-    ...(settled.trim() === "" ? {} : { p_search: settled.trim() }),
-    p_filters: {},
-    p_sort: "last_name",
-    p_descending: false,
-    p_limit: 20,
-    p_offset: 0,
-  });
-  const options = (found.data?.records ?? []).map((contact) => ({ value: contact.id, label: contactName(contact) }));
-  const chosen = useRecord("contacts", "contact", value ?? "", contactOptionSchema);
-  if (value && chosen.data && !options.some((option) => option.value === value)) {
-    options.unshift({ value, label: contactName(chosen.data) });
-  }
-  return (
-    <Select
-      label={t("modules.tasks.fields.contact_id")}
-      placeholder={t("modules.tasks.form.contactPlaceholder")}
-      searchable
-      clearable
-      data={options}
-      value={value}
-      onChange={onChange}
-      onSearchChange={setSearch}
-      nothingFoundMessage={t("modules.tasks.form.noContact")}
-      filter={({ options: all }) => all}
-      error={error}
-    />
-  );
-}

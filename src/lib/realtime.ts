@@ -1,9 +1,10 @@
 /**
- * How the bell learns of new notifications: a private Supabase Realtime broadcast channel
- * (topic user:<organization_id>:<user_id>, event 'notification') where the channel reaches
- * SUBSCRIBED (hosted Supabase), otherwise reading again on window focus and every 30 s (the
- * local stack has no Realtime server). The same code decides, by whether the channel
- * subscribes: never a socket of our own.
+ * How a screen learns of others' changes: a private Supabase Realtime broadcast channel
+ * (the bell: topic user:<organization_id>:<user_id>, event 'notification'; the board:
+ * org:<organization_id>, event 'deals_changed') where the channel reaches SUBSCRIBED
+ * (hosted Supabase), otherwise reading again on window focus and every 30 s (the local
+ * stack has no Realtime server). The same code decides, by whether the channel subscribes:
+ * never a socket of our own.
  */
 
 /** The part of a supabase-js RealtimeChannel this uses. */
@@ -16,12 +17,17 @@ export interface BroadcastChannelLike {
 export type Delivery = "realtime" | "polling";
 
 export const POLL_INTERVAL_MS = 30_000;
-/** How long a channel may take to subscribe before the bell stops waiting for it. */
+/** How long a channel may take to subscribe before the screen stops waiting for it. */
 export const SUBSCRIBE_TIMEOUT_MS = 10_000;
 
 /** The recipient's private topic, as the database broadcasts it (private.on_notification_created). */
 export function notificationTopic(organizationId: string, userId: string): string {
   return `user:${organizationId}:${userId}`;
+}
+
+/** The organization's private topic: board changes (event 'deals_changed'). */
+export function organizationTopic(organizationId: string): string {
+  return `org:${organizationId}`;
 }
 
 /** The query options each delivery calls for. */

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { notificationTopic, pollingOptions, watchBroadcasts, type BroadcastChannelLike, type Delivery } from "./realtime.ts";
+import { notificationTopic, organizationTopic, pollingOptions, watchBroadcasts, type BroadcastChannelLike, type Delivery } from "./realtime.ts";
 
 /** A stand-in channel: the test says which statuses it reports and when a broadcast comes. */
 function fakeChannel() {
@@ -41,6 +41,7 @@ describe("realtime or polling", () => {
 
   it("names the recipient's private topic as the database broadcasts it", () => {
     expect(notificationTopic("org-1", "user-2")).toBe("user:org-1:user-2");
+    expect(organizationTopic("org-1")).toBe("org:org-1");
   });
 
   it("polls every 30 s and on focus unless the channel pushes", () => {
