@@ -2,7 +2,8 @@
  * `npm run bench`: timings of the local stack, p50/p95 over repeated runs, each compared
  * with the raw-SQL baseline of the same work (the database alone, no HTTP, no Auth).
  * Numbers, not pass/fail: run it before and after a change that may cost speed.
- * BENCH_ORGANIZATIONS, BENCH_CUSTOMERS (PostgreSQL) and BENCH_PGLITE_CUSTOMERS change the scales.
+ * BENCH_ORGANIZATIONS, BENCH_CUSTOMERS, BENCH_DEALS, BENCH_TASKS (PostgreSQL) and BENCH_PGLITE_CUSTOMERS change
+ * the scales; BENCH_ONLY=postgres measures only the PostgreSQL sections.
  */
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
@@ -208,6 +209,9 @@ async function recordScale(label: string, url: string, sql: { query(text: string
      await measure("  raw SQL", runs, () => sql.query(page("and status = 'active'", "private.fold_search(name), id")))],
     [await measure("search 'yazilim 12' (3+ characters)", runs, (run) => call("list_customers", { p_search: `yazilim ${12 + (run % 50)}`, p_limit: 50 })),
      await measure("  raw SQL", runs, (run) => sql.query(page(`and search_text like '%yazilim ${12 + (run % 50)}%'`, "private.fold_search(name), id")))],
+    [await measure("broad search 'isik' (a tenth of all match)", runs, () => call("list_customers", { p_search: "isik", p_limit: 50 })),
+     await measure("  raw SQL (newest matches)", runs, () =>
+       sql.query(page("and search_text like '%isik%'", "created_at desc, id desc")))],
     [await measure("get by id", runs, () => call("get_customer", { p_id: sampleId })),
      await measure("  raw SQL", runs, () => sql.query(`select to_jsonb(t) from "${schema}".customers t where id = $1`, [sampleId]))],
     [await measure("update (status)", runs, async (run) => {
@@ -222,6 +226,94 @@ async function recordScale(label: string, url: string, sql: { query(text: string
   console.log(`the list's total is ${exact ? "exact" : "capped at 10,000 (no exact count over a million rows)"}`);
 }
 
+/**
+ * Deals and tasks at scale (issue 12): fills the demo organization up to `deals` deals over
+ * every stage and `tasks` tasks (a tenth overdue), then measures through the Data API as the
+ * demo admin the board's first load, a card move, the dashboard and the bell's count, each
+ * beside raw SQL doing the same reads. Goal: each p95 <= 100 ms.
+ */
+async function pipelineScale(label: string, url: string, sql: { query(text: string, params?: unknown[]): Promise<unknown[]> }, deals: number, tasks: number) {
+  const [{ schema }] = (await sql.query(`select private.tenant_schema('${demoOrganizationId}') as schema`)) as { schema: string }[];
+  const members = `(select array_agg(user_id order by user_id) from private.memberships where organization_id = '${demoOrganizationId}')`;
+  const filled = performance.now();
+  const [{ existingDeals }] = (await sql.query(`select count(*)::int as "existingDeals" from "${schema}".deals`)) as { existingDeals: number }[];
+  for (let from = existingDeals; from < deals; from += 100_000) {
+    await sql.query(
+      `insert into "${schema}".deals (title, amount, currency, stage, probability, expected_close_date, owner_id, created_by, created_at)
+       select 'Fırsat ' || g || (array[' yazılım lisansı',' bakım sözleşmesi',' danışmanlık',' donanım'])[1 + g % 4],
+              (1000 + (g * 7919) % 500000)::numeric, (array['TRY','TRY','TRY','EUR','USD'])[1 + g % 5],
+              (array['lead','qualified','proposal','negotiation','won','lost'])[1 + g % 6], null,
+              current_date + ((g % 240) - 60), m.ids[1 + g % cardinality(m.ids)], m.ids[1 + g % cardinality(m.ids)],
+              now() - (g || ' seconds')::interval
+         from generate_series($1::int + 1, $2::int) g, (select ${members} as ids) m`,
+      [from, Math.min(deals, from + 100_000)],
+    );
+  }
+  const [{ existingTasks }] = (await sql.query(`select count(*)::int as "existingTasks" from "${schema}".tasks`)) as { existingTasks: number }[];
+  for (let from = existingTasks; from < tasks; from += 100_000) {
+    await sql.query(
+      `insert into "${schema}".tasks (title, type, priority, status, completed_at, completed_by, due_at, owner_id, created_by)
+       select 'Görev ' || g, (array['call','meeting','email','visit','other'])[1 + g % 5],
+              ((array['low','normal','high','urgent'])[1 + g % 4])::private.task_priority,
+              ((array['open','open','in_progress','done','cancelled'])[1 + g % 5])::private.task_status,
+              case when g % 5 = 3 then now() end, case when g % 5 = 3 then m.ids[1 + g % cardinality(m.ids)] end,
+              now() + (((g % 60) - 6) || ' days')::interval, m.ids[1 + g % cardinality(m.ids)], m.ids[1 + g % cardinality(m.ids)]
+         from generate_series($1::int + 1, $2::int) g, (select ${members} as ids) m`,
+      [from, Math.min(tasks, from + 100_000)],
+    );
+  }
+  await sql.query(`vacuum analyze "${schema}".deals`);
+  await sql.query(`vacuum analyze "${schema}".tasks`);
+  const fillSeconds = (performance.now() - filled) / 1000;
+
+  const { client, session } = await signedInClient(url, "admin@demo.test");
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const { data, error } = await client.rpc(name as never, args as never);
+    if (error || !(data as { success?: boolean })?.success) throw new Error(`${name}: ${error?.message ?? JSON.stringify(data)}`);
+    return data as Record<string, unknown>;
+  };
+  const board = (await call("get_deal_board", { p_per_stage: 50 })) as { stages: { key: string; cards: { id: string; updated_at: string }[] }[] };
+  let card = board.stages.find((stage) => stage.key === "lead")!.cards[0];
+  const runs = 100;
+  const pairs: [Sample, Sample][] = [
+    [await measure("board: every stage, 50 cards each, totals", runs, () => call("get_deal_board", { p_per_stage: 50 })),
+     await measure("  raw SQL", runs, () =>
+       sql.query(`select k.key, (select count(*) from "${schema}".deals d where d.deleted_at is null and d.stage = k.key),
+                         (select jsonb_agg(c) from (select id, title, amount, currency, updated_at from "${schema}".deals d
+                            where d.deleted_at is null and d.stage = k.key order by d.updated_at desc, d.id desc limit 50) c)
+                    from unnest(array['lead','qualified','proposal','negotiation','won','lost']) k (key)`))],
+    [await measure("card move (lead <-> qualified)", runs, async (run) => {
+       const answer = await call("move_deal", { p_id: card.id, p_stage: run % 2 ? "lead" : "qualified", p_updated_at: card.updated_at });
+       card = answer.record as typeof card;
+     }),
+     await measure("  raw SQL", runs, (run) =>
+       sql.query(`update "${schema}".deals set stage = $2 where id = $1`, [card.id, run % 2 ? "qualified" : "lead"]))],
+    [await measure("dashboard (get_dashboard)", runs, () => call("get_dashboard", {})),
+     await measure("  raw SQL", runs, () =>
+       sql.query(`select (select jsonb_agg(s) from (select stage, currency, count(*), sum(amount) from "${schema}".deals
+                            where deleted_at is null group by stage, currency) s),
+                         (select count(*) from "${schema}".tasks where deleted_at is null and owner_id = $1 and status in ('open', 'in_progress')),
+                         (select count(*) from "${schema}".tasks where deleted_at is null and owner_id = $1 and status in ('open', 'in_progress') and due_at < now())`,
+         [session.user.id]))],
+    [await measure("notification count (the bell)", runs, () => call("get_unread_notification_count", {})),
+     await measure("  raw SQL", runs, () =>
+       sql.query(`select count(*) from private.notifications where organization_id = $1 and user_id = $2 and read_at is null`,
+         [demoOrganizationId, session.user.id]))],
+    [await measure("forecast, 6 months", runs, () => call("get_deal_forecast", { p_months: 6 })),
+     await measure("  raw SQL", runs, () =>
+       sql.query(`select to_char(expected_close_date, 'YYYY-MM'), currency, sum(amount * coalesce(probability, 10) / 100)
+                    from "${schema}".deals where deleted_at is null and stage in ('lead','qualified','proposal','negotiation')
+                     and expected_close_date >= date_trunc('month', current_date) and expected_close_date < date_trunc('month', current_date) + interval '6 months'
+                   group by 1, 2`))],
+    [await measure("tasks: my overdue view", runs, () =>
+       call("list_tasks", { p_filters: { owner_id: "me", status: ["open", "in_progress"], due_at: { to: new Date().toISOString() } }, p_sort: "due_at", p_descending: false, p_limit: 25 })),
+     await measure("  raw SQL", runs, () =>
+       sql.query(`select id, title, due_at from "${schema}".tasks where deleted_at is null and owner_id = $1 and status in ('open', 'in_progress')
+                   and due_at < now() order by due_at, id limit 25`, [session.user.id]))],
+  ];
+  printPairs(`deals and tasks at scale (${label}, ${deals.toLocaleString("en")} deals and ${tasks.toLocaleString("en")} tasks in one organization; filled in ${fillSeconds.toFixed(0)} s)`, pairs);
+}
+
 /** The customers module on PostgreSQL: a stack over a fresh seeded database (DATABASE_URL mode). */
 async function recordScaleOnPostgres(count: number): Promise<void> {
   let database;
@@ -234,101 +326,109 @@ async function recordScaleOnPostgres(count: number): Promise<void> {
   const postgresStack = await startStack({ port: await freePort(), databaseUrl: database.url });
   try {
     await recordScale("PostgreSQL 15 via the local stack", postgresStack.url, postgresStack.backend.sql, count);
+    await pipelineScale("PostgreSQL 15 via the local stack", postgresStack.url, postgresStack.backend.sql,
+      Number(process.env.BENCH_DEALS ?? 200_000), Number(process.env.BENCH_TASKS ?? 500_000));
   } finally {
     await postgresStack.stop();
     await database.drop();
   }
 }
 
-const bootStarted = performance.now();
-const stack = await startStack({ port: await freePort(), seed: true, serveApp: true });
-const bootMs = performance.now() - bootStarted;
+/** The in-memory stack: requests, the front end, the customers at 100,000 rows, a burst of bad logins. */
+async function stackRequests(): Promise<void> {
+  const bootStarted = performance.now();
+  const stack = await startStack({ port: await freePort(), seed: true, serveApp: true });
+  const bootMs = performance.now() - bootStarted;
 
-try {
-  const { client, session } = await signedInClient(stack.url, "admin@demo.test");
-  const { client: salesClient } = await signedInClient(stack.url, "satis@demo.test");
-  const rawSql = `select set_config('request.jwt.claim.sub', '${session.user.id}', true),
-                         public.get_current_user_context()`;
+  try {
+    const { client, session } = await signedInClient(stack.url, "admin@demo.test");
+    const { client: salesClient } = await signedInClient(stack.url, "satis@demo.test");
+    const rawSql = `select set_config('request.jwt.claim.sub', '${session.user.id}', true),
+                           public.get_current_user_context()`;
 
-  const pairs: [Sample, Sample][] = [
-    [
-      await measure("get_current_user_context via REST", 200, async () => {
-        const { error } = await client.rpc("get_current_user_context");
+    const pairs: [Sample, Sample][] = [
+      [
+        await measure("get_current_user_context via REST", 200, async () => {
+          const { error } = await client.rpc("get_current_user_context");
+          if (error) throw new Error(error.message);
+        }),
+        await measure("get_current_user_context raw SQL", 200, () => stack.backend.sql.query(rawSql)),
+      ],
+      [
+        await measure("password sign-in via Auth", 20, () =>
+          anonClient(stack.url).auth.signInWithPassword({ email: "admin@demo.test", password: "Demo.1234" }),
+        ),
+        await measure("bcrypt check raw SQL", 20, () =>
+          stack.backend.sql.query(
+            "select encrypted_password = extensions.crypt('Demo.1234', encrypted_password) from auth.users where email = 'admin@demo.test'",
+          ),
+        ),
+      ],
+    ];
+
+    pairs.push([
+      await measure("secure_login_prepare_auth via REST (anon)", 50, async () => {
+        const { error } = await anonClient(stack.url).rpc("secure_login_prepare_auth", {
+          p_email: "satis@demo.test",
+          p_password: "Demo.1234",
+        });
         if (error) throw new Error(error.message);
       }),
-      await measure("get_current_user_context raw SQL", 200, () => stack.backend.sql.query(rawSql)),
-    ],
-    [
-      await measure("password sign-in via Auth", 20, () =>
-        anonClient(stack.url).auth.signInWithPassword({ email: "admin@demo.test", password: "Demo.1234" }),
+      await measure("secure_login_prepare_auth raw SQL", 50, () =>
+        stack.backend.sql.query("select public.secure_login_prepare_auth('satis@demo.test', 'Demo.1234')"),
       ),
-      await measure("bcrypt check raw SQL", 20, () =>
+    ]);
+
+    // A module list: the permission check, the registry lookup and the dynamic query over the
+    // organization's own table, against the same page selected straight from that table.
+    const [{ schema }] = (await stack.backend.sql.query(
+      "select private.tenant_schema('0a000000-0000-4000-8000-000000000001') as schema",
+    )) as { schema: string }[];
+    pairs.push([
+      await measure("list_customers via REST (first page of 25)", 200, async () => {
+        const { error } = await salesClient.rpc("list_customers", { p_limit: 25 });
+        if (error) throw new Error(error.message);
+      }),
+      await measure("the same page, raw SQL on the tenant table", 200, () =>
         stack.backend.sql.query(
-          "select encrypted_password = extensions.crypt('Demo.1234', encrypted_password) from auth.users where email = 'admin@demo.test'",
+          `select id, name, owner_id, created_at, count(*) over () from "${schema}".customers
+            where deleted_at is null order by private.fold_search(name), id limit 25`,
         ),
       ),
-    ],
-  ];
+    ]);
 
-  pairs.push([
-    await measure("secure_login_prepare_auth via REST (anon)", 50, async () => {
-      const { error } = await anonClient(stack.url).rpc("secure_login_prepare_auth", {
-        p_email: "satis@demo.test",
-        p_password: "Demo.1234",
-      });
-      if (error) throw new Error(error.message);
-    }),
-    await measure("secure_login_prepare_auth raw SQL", 50, () =>
-      stack.backend.sql.query("select public.secure_login_prepare_auth('satis@demo.test', 'Demo.1234')"),
-    ),
-  ]);
+    console.log(`stack boot (in-memory PGlite, migrations + seed + tenant tables, edge runtime): ${bootMs.toFixed(0)} ms`);
+    printPairs("requests (in-memory PGlite)", pairs);
 
-  // A module list: the permission check, the registry lookup and the dynamic query over the
-  // organization's own table, against the same page selected straight from that table.
-  const [{ schema }] = (await stack.backend.sql.query(
-    "select private.tenant_schema('0a000000-0000-4000-8000-000000000001') as schema",
-  )) as { schema: string }[];
-  pairs.push([
-    await measure("list_customers via REST (first page of 25)", 200, async () => {
-      const { error } = await salesClient.rpc("list_customers", { p_limit: 25 });
-      if (error) throw new Error(error.message);
-    }),
-    await measure("the same page, raw SQL on the tenant table", 200, () =>
-      stack.backend.sql.query(
-        `select id, name, owner_id, created_at, count(*) over () from "${schema}".customers
-          where deleted_at is null order by private.fold_search(name), id limit 25`,
-      ),
-    ),
-  ]);
-
-  console.log(`stack boot (in-memory PGlite, migrations + seed + tenant tables, edge runtime): ${bootMs.toFixed(0)} ms`);
-  printPairs("requests (in-memory PGlite)", pairs);
-
-  const frontEnd = await measureFrontEnd(stack.url, async (page) => {
-    // This browser has accepted the terms before, so sign-in goes straight home.
-    await page.evaluate(([key, value]) => localStorage.setItem(key, value), [
-      storageKeys.termsAcceptedEmails,
-      JSON.stringify(["admin@demo.test"]),
-    ] as const);
-    await page.getByRole("textbox", { name: "E-posta" }).fill("admin@demo.test");
-    await page.getByRole("textbox", { name: "Şifre", exact: true }).fill("Demo.1234");
-    await page.getByRole("button", { name: "Giriş Yap" }).click();
-    await page.getByRole("heading", { level: 1, name: /^Hoş geldiniz, / }).waitFor();
-  });
-  const usable = summarise("", frontEnd.usableLoginMs);
-  const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
-  console.log("\nfront end (headless Chromium, built app served by the stack; budget from research B5)");
-  console.log(`JavaScript for /login, gzipped: ${kib(frontEnd.loginJsGzipBytes)} (budget 300 KiB)`);
-  console.log(`JavaScript up to the signed-in home, gzipped: ${kib(frontEnd.homeJsGzipBytes)}`);
-  console.log(
-    `navigation to a usable /login: p50 ${usable.p50.toFixed(0)} ms, p95 ${usable.p95.toFixed(0)} ms over ${usable.runs} cold runs (LCP budget 2,500 ms)`,
-  );
-  await recordScale("in-memory PGlite", stack.url, stack.backend.sql, Number(process.env.BENCH_PGLITE_CUSTOMERS ?? 100_000));
-  await badLoginBurst(stack.url);
-} finally {
-  await stack.stop();
+    const frontEnd = await measureFrontEnd(stack.url, async (page) => {
+      // This browser has accepted the terms before, so sign-in goes straight home.
+      await page.evaluate(([key, value]) => localStorage.setItem(key, value), [
+        storageKeys.termsAcceptedEmails,
+        JSON.stringify(["admin@demo.test"]),
+      ] as const);
+      await page.getByRole("textbox", { name: "E-posta" }).fill("admin@demo.test");
+      await page.getByRole("textbox", { name: "Şifre", exact: true }).fill("Demo.1234");
+      await page.getByRole("button", { name: "Giriş Yap" }).click();
+      await page.getByRole("heading", { level: 1, name: /^Hoş geldiniz, / }).waitFor();
+    });
+    const usable = summarise("", frontEnd.usableLoginMs);
+    const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+    console.log("\nfront end (headless Chromium, built app served by the stack; budget from research B5)");
+    console.log(`JavaScript for /login, gzipped: ${kib(frontEnd.loginJsGzipBytes)} (budget 300 KiB)`);
+    console.log(`JavaScript up to the signed-in home, gzipped: ${kib(frontEnd.homeJsGzipBytes)}`);
+    console.log(
+      `navigation to a usable /login: p50 ${usable.p50.toFixed(0)} ms, p95 ${usable.p95.toFixed(0)} ms over ${usable.runs} cold runs (LCP budget 2,500 ms)`,
+    );
+    await recordScale("in-memory PGlite", stack.url, stack.backend.sql, Number(process.env.BENCH_PGLITE_CUSTOMERS ?? 100_000));
+    await badLoginBurst(stack.url);
+  } finally {
+    await stack.stop();
+  }
 }
+
+const onlyPostgres = process.env.BENCH_ONLY === "postgres";
+if (!onlyPostgres) await stackRequests();
 
 await recordScaleOnPostgres(Number(process.env.BENCH_CUSTOMERS ?? 1_000_000));
 
-await organizationScale(Number(process.env.BENCH_ORGANIZATIONS ?? 1000));
+if (!onlyPostgres) await organizationScale(Number(process.env.BENCH_ORGANIZATIONS ?? 1000));
