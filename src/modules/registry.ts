@@ -77,6 +77,9 @@ const moduleList = [
 /** A sales module, as the database's registry (private.modules) names it. */
 export type ModuleKey = (typeof moduleList)[number]["key"];
 
+/** A module whose records have their own page (`${path}/:id`). */
+export type DetailModuleKey = Extract<(typeof moduleList)[number], { detail: LazyPage }>["key"];
+
 /**
  * The sales modules (spec §2) in sidebar order: the app's one list of them, mirroring
  * private.modules. The router, the sidebar and home page, the module guard, the roles matrix,

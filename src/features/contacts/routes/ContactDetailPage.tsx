@@ -1,9 +1,8 @@
 import { Anchor, Badge, Button, Group, Modal, SimpleGrid, Stack, Text } from "@mantine/core";
-import { IconAddressBook, IconArrowLeft, IconDownload, IconEraser } from "@tabler/icons-react";
+import { IconDownload, IconEraser } from "@tabler/icons-react";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useParams } from "react-router-dom";
-import { ModulePlaceholder } from "@/components/ModulePlaceholder.tsx";
 import { notifyFailure, notifySuccess } from "@/components/notify.ts";
 import { useDeleteRecords, useRecord } from "@/components/records/record-api.ts";
 import { recordFailureKey } from "@/components/records/record-form.ts";
@@ -31,7 +30,7 @@ export function ContactDetailPage() {
   const [editing, setEditing] = useState(false);
   const [erasing, setErasing] = useState(false);
 
-  if (!contact.isSuccess) return <RecordUnavailable query={contact} module="contacts" notFound={<NotFound />} />;
+  if (!contact.isSuccess) return <RecordUnavailable query={contact} module="contacts" />;
   const record = contact.data;
   const name = contactName(record);
   const channels = (entries: ContactChannel[], href: string): ReactNode =>
@@ -199,20 +198,3 @@ export function ContactDetailPage() {
   );
 }
 
-function NotFound() {
-  const { t } = useTranslation();
-  return (
-    <ModulePlaceholder
-      title={t("modules.contacts.detailTitle")}
-      description={t("modules.contacts.detailDescription")}
-      emptyTitle={t("modules.recordNotFound")}
-      emptyDescription={t("modules.recordNotFoundDescription")}
-      icon={<IconAddressBook size={28} aria-hidden />}
-      actions={
-        <Button component={Link} to="/contacts" variant="default" leftSection={<IconArrowLeft size={16} aria-hidden />}>
-          {t("modules.contacts.backToList")}
-        </Button>
-      }
-    />
-  );
-}

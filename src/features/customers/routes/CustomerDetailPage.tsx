@@ -1,11 +1,10 @@
-import { Anchor, Badge, Button, EmptyState, Group, SimpleGrid, Stack, Table, Text } from "@mantine/core";
-import { IconArrowLeft, IconBuilding, IconFolderOpen } from "@tabler/icons-react";
+import { Anchor, Badge, EmptyState, Group, SimpleGrid, Stack, Table, Text } from "@mantine/core";
+import { IconFolderOpen } from "@tabler/icons-react";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useParams } from "react-router-dom";
 import { LoadError } from "@/components/LoadError.tsx";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
-import { ModulePlaceholder } from "@/components/ModulePlaceholder.tsx";
 import { notifyFailure, notifySuccess } from "@/components/notify.ts";
 import { useDeleteRecords, useRecord } from "@/components/records/record-api.ts";
 import { recordFailureKey } from "@/components/records/record-form.ts";
@@ -31,7 +30,7 @@ export function CustomerDetailPage() {
   const remove = useDeleteRecords("customers");
   const [editing, setEditing] = useState(false);
 
-  if (!customer.isSuccess) return <RecordUnavailable query={customer} module="customers" notFound={<NotFound />} />;
+  if (!customer.isSuccess) return <RecordUnavailable query={customer} module="customers" />;
   const record = customer.data;
 
   const value = (field: CustomerField): ReactNode => {
@@ -152,24 +151,6 @@ export function CustomerDetailPage() {
       />
       {editing && <CustomerFormModal opened customer={record satisfies Customer} onClose={() => setEditing(false)} />}
     </>
-  );
-}
-
-function NotFound() {
-  const { t } = useTranslation();
-  return (
-    <ModulePlaceholder
-      title={t("modules.customers.detailTitle")}
-      description={t("modules.customers.detailDescription")}
-      emptyTitle={t("modules.recordNotFound")}
-      emptyDescription={t("modules.recordNotFoundDescription")}
-      icon={<IconBuilding size={28} aria-hidden />}
-      actions={
-        <Button component={Link} to="/customers" variant="default" leftSection={<IconArrowLeft size={16} aria-hidden />}>
-          {t("modules.customers.backToList")}
-        </Button>
-      }
-    />
   );
 }
 

@@ -1,10 +1,9 @@
-import { Anchor, Badge, Button, EmptyState, Group, List, SimpleGrid, Stack, Table, Text } from "@mantine/core";
-import { IconArrowLeft, IconFolderOpen, IconTargetArrow } from "@tabler/icons-react";
+import { Anchor, Badge, EmptyState, Group, List, SimpleGrid, Stack, Table, Text } from "@mantine/core";
+import { IconFolderOpen } from "@tabler/icons-react";
 import type { TFunction } from "i18next";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useParams } from "react-router-dom";
-import { ModulePlaceholder } from "@/components/ModulePlaceholder.tsx";
 import { notifyFailure, notifySuccess } from "@/components/notify.ts";
 import { useDeleteRecords } from "@/components/records/record-api.ts";
 import { recordFailureKey } from "@/components/records/record-form.ts";
@@ -39,7 +38,7 @@ export function DealDetailPage() {
   const remove = useDeleteRecords("deals");
   const [editing, setEditing] = useState(false);
 
-  if (!details.isSuccess) return <RecordUnavailable query={details} module="deals" notFound={<NotFound />} />;
+  if (!details.isSuccess) return <RecordUnavailable query={details} module="deals" />;
   const { record, contacts } = details.data;
   const stages = settings.data?.deal_stages ?? [];
   const stage = stages.find((candidate) => candidate.key === record.stage);
@@ -231,20 +230,3 @@ function StageHistory({ details }: { details: DealDetails }) {
   );
 }
 
-function NotFound() {
-  const { t } = useTranslation();
-  return (
-    <ModulePlaceholder
-      title={t("modules.deals.detailTitle")}
-      description={t("modules.deals.detailDescription")}
-      emptyTitle={t("modules.recordNotFound")}
-      emptyDescription={t("modules.recordNotFoundDescription")}
-      icon={<IconTargetArrow size={28} aria-hidden />}
-      actions={
-        <Button component={Link} to="/deals" variant="default" leftSection={<IconArrowLeft size={16} aria-hidden />}>
-          {t("modules.deals.backToList")}
-        </Button>
-      }
-    />
-  );
-}

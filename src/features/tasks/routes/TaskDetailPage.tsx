@@ -1,10 +1,9 @@
 import { Anchor, Button, Group, SimpleGrid, Stack, Text } from "@mantine/core";
-import { IconArrowLeft, IconCheck, IconChecklist, IconRotate } from "@tabler/icons-react";
+import { IconCheck, IconRotate } from "@tabler/icons-react";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useParams } from "react-router-dom";
 import { z } from "zod";
-import { ModulePlaceholder } from "@/components/ModulePlaceholder.tsx";
 import { notifyFailure, notifySuccess } from "@/components/notify.ts";
 import { memberName, recordBaseSchema, useDeleteRecords, useOrganizationMembers, useRecord } from "@/components/records/record-api.ts";
 import { isStaleRecord, recordFailureKey } from "@/components/records/record-form.ts";
@@ -39,7 +38,7 @@ export function TaskDetailPage() {
   const now = useNow();
   const [editing, setEditing] = useState(false);
 
-  if (!task.isSuccess) return <RecordUnavailable query={task} module="tasks" notFound={<NotFound />} />;
+  if (!task.isSuccess) return <RecordUnavailable query={task} module="tasks" />;
   const record = task.data;
   const canEdit = canEditTask(record);
   const canDelete = allowed.delete === "all" || (allowed.delete === "own" && record.owner_id === session.user.id);
@@ -190,20 +189,3 @@ function RelatedLink({ relation, id }: { relation: TaskRelation; id: string | nu
   );
 }
 
-function NotFound() {
-  const { t } = useTranslation();
-  return (
-    <ModulePlaceholder
-      title={t("modules.tasks.detailTitle")}
-      description={t("modules.tasks.detailDescription")}
-      emptyTitle={t("modules.recordNotFound")}
-      emptyDescription={t("modules.recordNotFoundDescription")}
-      icon={<IconChecklist size={28} aria-hidden />}
-      actions={
-        <Button component={Link} to="/tasks" variant="default" leftSection={<IconArrowLeft size={16} aria-hidden />}>
-          {t("modules.tasks.backToList")}
-        </Button>
-      }
-    />
-  );
-}
