@@ -614,6 +614,7 @@ export const en: typeof tr = {
       currencyLabel: "Currency of row {{n}}",
       rateLabel: "Rate of row {{n}}",
       remove: "Remove the {{currency}} rate",
+      save: "Save Rates",
       add: "Add Rate",
       errors: {
         currencyInvalid: "Write a three-letter code in capitals (e.g. EUR).",

@@ -612,6 +612,7 @@ export const tr = {
       currencyLabel: "{{n}}. satırın para birimi",
       rateLabel: "{{n}}. satırın kuru",
       remove: "{{currency}} kurunu kaldır",
+      save: "Kurları Kaydet",
       add: "Kur Ekle",
       errors: {
         currencyInvalid: "Üç büyük harfli bir kod yazın (ör. EUR).",

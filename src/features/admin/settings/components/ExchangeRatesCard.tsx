@@ -111,7 +111,7 @@ export function ExchangeRatesCard({ scope, settings }: { scope: OrganizationScop
             {t("adminSettings.rates.add")}
           </Button>
           <Button loading={update.isPending} onClick={save}>
-            {t("adminSettings.save")}
+            {t("adminSettings.rates.save")}
           </Button>
         </Group>
       </Stack>
