@@ -120,6 +120,10 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     return new Response(answer.body, { status: answer.status, headers: answer.headers });
   });
 
+  // lite has no Realtime server: say so plainly, so a channel fails at once and the app
+  // falls back to polling (instead of the app shell answering the WebSocket handshake).
+  front.all("/realtime/v1/*", (c) => c.json({ message: "Realtime is not available on the local stack" }, 404));
+
   if (options.serveApp) {
     // APP_DIST_DIR lets parallel test runs serve their own builds.
     const distRoot = process.env.APP_DIST_DIR ?? `${projectRoot}dist`;

@@ -19,6 +19,12 @@ describe("the local stack on one origin", () => {
     expect(context.organizations).toEqual([expect.objectContaining({ slug, role })]);
   });
 
+  it("says Realtime is not here (no app shell for its handshake), so the app falls back to polling", async () => {
+    const answer = await fetch(`${url}/realtime/v1/websocket?vsn=2.0.0`);
+    expect(answer.status).toBe(404);
+    expect(await answer.json()).toEqual({ message: "Realtime is not available on the local stack" });
+  });
+
   it("offers a super admin without memberships every active organization", async () => {
     const { client } = await signedInClient(url, "super@demo.test", undefined, { organization: false });
     const { data } = await client.rpc("get_current_user_context");
