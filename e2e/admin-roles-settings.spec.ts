@@ -52,7 +52,7 @@ test("an admin creates a role, changes its matrix, finds it after a reload and d
   await expect(cell(page, "Müşteriler", "Görüntüleme")).toHaveValue("none");
   await cell(page, "Müşteriler", "Görüntüleme").selectOption({ label: "Tümü" });
   await cell(page, "Fırsatlar", "Düzenleme").selectOption({ label: "Kendi kayıtları" });
-  await page.getByRole("button", { name: "Kaydet" }).click();
+  await page.getByRole("button", { name: "Kaydet", exact: true }).click();
   await expect(notification(page, `${name} rolü kaydedildi.`)).toBeVisible();
 
   await page.reload();
@@ -78,7 +78,7 @@ test("the admin role is read-only and a role with members cannot be deleted", as
   await expect(cell(page, "Görevler", "İçe aktarma")).toHaveValue("all");
   await expect(cell(page, "Görevler", "İçe aktarma")).toBeDisabled();
   await expect(page.getByRole("button", { name: "Rolü Sil" })).toHaveCount(0);
-  await expect(page.getByRole("button", { name: "Kaydet" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Kaydet", exact: true })).toHaveCount(0);
 
   // A demo member holds the sales role.
   await roleButton(page, "Satış Temsilcisi").click();
@@ -97,18 +97,18 @@ test("an admin changes the KDV rate and finds it after a reload", async ({ page 
   await expect(page.getByRole("textbox", { name: "Şirket adı" })).toHaveValue("Demo Ticaret A.Ş.");
 
   await vat.fill("150");
-  await page.getByRole("button", { name: "Kaydet" }).click();
+  await page.getByRole("button", { name: "Kaydet", exact: true }).click();
   await expect(page.getByText("KDV oranı 0 ile 100 arasında olmalı.")).toBeVisible();
 
   await vat.fill("18");
-  await page.getByRole("button", { name: "Kaydet" }).click();
+  await page.getByRole("button", { name: "Kaydet", exact: true }).click();
   await expect(notification(page, "Ayarlar kaydedildi.")).toBeVisible();
   await page.reload();
   await expect(page.getByRole("textbox", { name: "Varsayılan KDV oranı" })).toHaveValue("18 %");
 
   // Put the seed's rate back for the other tests.
   await page.getByRole("textbox", { name: "Varsayılan KDV oranı" }).fill("20");
-  await page.getByRole("button", { name: "Kaydet" }).click();
+  await page.getByRole("button", { name: "Kaydet", exact: true }).click();
   await expect(notification(page, "Ayarlar kaydedildi.")).toBeVisible();
   await page.reload();
   await expect(page.getByRole("textbox", { name: "Varsayılan KDV oranı" })).toHaveValue("20 %");
@@ -145,7 +145,7 @@ test("a pipeline without a won stage is refused before it is sent", async ({ pag
   await expect(outcome).toHaveValue("won");
 
   await outcome.selectOption({ label: "Açık" });
-  await page.getByRole("button", { name: "Kaydet" }).click();
+  await page.getByRole("button", { name: "Kaydet", exact: true }).click();
   await expect(page.getByRole("alert").filter({ hasText: "En az bir aşamanın sonucu Kazanıldı olmalı." })).toBeVisible();
   await expect(notification(page, "Ayarlar kaydedildi.")).toHaveCount(0);
 
@@ -155,6 +155,8 @@ test("a pipeline without a won stage is refused before it is sent", async ({ pag
 });
 
 test("the roles and settings pages have no serious or critical accessibility violations", async ({ page }) => {
+  // Three pages and four axe runs.
+  test.setTimeout(60_000);
   await open(page, "/admin/roles", "Roller ve Yetkiler");
   await expect(cell(page, "Müşteriler", "Görüntüleme")).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
@@ -168,7 +170,7 @@ test("the roles and settings pages have no serious or critical accessibility vio
   // With a pipeline error shown too.
   await page.getByRole("button", { name: "1. aşamayı kaldır" }).click();
   await page.getByRole("combobox", { name: "4. aşamanın sonucu" }).selectOption({ label: "Açık" });
-  await page.getByRole("button", { name: "Kaydet" }).click();
+  await page.getByRole("button", { name: "Kaydet", exact: true }).click();
   await expect(page.getByText("En az bir aşamanın sonucu Kazanıldı olmalı.")).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
 });

@@ -82,6 +82,11 @@ export function useRecordList<Row extends z.ZodType>(module: ModuleKey, row: Row
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** An address that names no record id at all is a record that is not there (thrown as not_found). */
+export function assertRecordId(id: string): void {
+  if (!UUID.test(id)) throw new RpcError("Record not found", "not_found");
+}
+
 /** One record (`get_<entity>`); a record the caller may not see answers not_found. */
 export function useRecord<Row extends z.ZodType>(module: ModuleKey, entity: string, id: string, row: Row, enabled = id !== "") {
   const scope = useOrganizationScope();
@@ -89,8 +94,7 @@ export function useRecord<Row extends z.ZodType>(module: ModuleKey, entity: stri
     enabled,
     queryKey: recordKeys.record(scope, module, id),
     queryFn: async (): Promise<z.output<Row>> => {
-      // An address that names no record id at all is a record that is not there.
-      if (!UUID.test(id)) throw new RpcError("Record not found", "not_found");
+      assertRecordId(id);
       const answer = (await callRecordRpc(`get_${entity}`, { p_id: id }, z.object({ record: row }))) as { record: z.output<Row> };
       return answer.record;
     },

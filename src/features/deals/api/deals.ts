@@ -5,7 +5,7 @@
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
-import { recordBaseSchema, recordKeys, useInvalidateRecords } from "@/components/records/record-api.ts";
+import { assertRecordId, recordBaseSchema, recordKeys, useInvalidateRecords } from "@/components/records/record-api.ts";
 import { rpc } from "@/lib/call-rpc.ts";
 import { organizationTopic, pollingOptions } from "@/lib/realtime.ts";
 import { useOrganizationScope, type OrganizationScope } from "@/session/organization-scope.ts";
@@ -246,7 +246,10 @@ export function useDealDetails(id: string) {
   const scope = useOrganizationScope();
   return useQuery({
     queryKey: recordKeys.record(scope, "deals", id),
-    queryFn: () => rpc("get_deal_details", { p_id: id }, detailsSchema),
+    queryFn: () => {
+      assertRecordId(id);
+      return rpc("get_deal_details", { p_id: id }, detailsSchema);
+    },
     retry: false,
   });
 }
