@@ -15,6 +15,8 @@ test.describe("routes", () => {
   });
 
   test("every module without records shows its own empty page, and a record that is not there its own, inside the layout", async ({ page }) => {
+    // Eight pages, each loaded afresh.
+    test.setTimeout(60_000);
     await enterApp(page, "satis@demo.test");
     const pages: [string, string, string][] = [
       ["/customers/1", "Müşteri Ayrıntısı", "Kayıt bulunamadı"],
