@@ -20,6 +20,10 @@ export default defineConfig({
   testDir: "e2e",
   workers: 1,
   retries: 0,
+  // A journey signs in (bcrypt) and lands on the dashboard (its queries and charts) before it
+  // starts; on a 2-core machine shared with the other layers that alone can take seconds.
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
   reporter: "list",
   use: {
     baseURL,
