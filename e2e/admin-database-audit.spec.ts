@@ -27,11 +27,11 @@ test("an admin sees the organization's tables, up to date", async ({ page, baseU
   await expect(h1(page)).toHaveText("Veritabanı");
   await expect(page.getByText("Güncel", { exact: true })).toBeVisible();
   const tables = page.getByRole("table", { name: "Tablolar" });
-  await expect(tables.getByRole("row").filter({ has: page.getByRole("cell") })).toHaveCount(17);
+  await expect(tables.getByRole("row").filter({ has: page.getByRole("cell") })).toHaveCount(23);
   await expect(tables.getByRole("cell", { name: "customers", exact: true })).toBeVisible();
   await expect(tables.getByRole("cell", { name: "document_templates", exact: true })).toBeVisible();
   await expect(tables.getByRole("cell", { name: "field_history", exact: true })).toBeVisible();
-  await expect(page.getByText("Tablo sayısı: 17")).toBeVisible();
+  await expect(page.getByText("Tablo sayısı: 23")).toBeVisible();
   // Up to date: nothing to provision.
   await expect(page.getByRole("button", { name: /Eksik Tabloları Oluştur|Tabloları Güncelle/ })).toHaveCount(0);
   expect(await seriousViolations(page)).toEqual([]);

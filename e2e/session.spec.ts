@@ -78,8 +78,17 @@ test("an invalid refresh token forces logout", async ({ page }) => {
 
 test("a 401 from the API forces logout", async ({ page }) => {
   await signInAndWaitForHome(page, "satis@demo.test");
+  // The home page still loads after its heading shows (its charts mount late and ask again);
+  // a 401 answered to one of those calls would sign out before the reload, and the reload
+  // would forget why (the reason lives in memory). So only the reloaded page gets the 401.
+  let reloaded = false;
+  page.on("request", (request) => {
+    if (request.isNavigationRequest()) reloaded = true;
+  });
   await page.route("**/rest/v1/rpc/get_current_user_context", (route) =>
-    route.fulfill({ status: 401, contentType: "application/json", body: JSON.stringify({ message: "JWT expired" }) }),
+    reloaded
+      ? route.fulfill({ status: 401, contentType: "application/json", body: JSON.stringify({ message: "JWT expired" }) })
+      : route.continue(),
   );
   await page.reload();
   await expectSignedOutOnLogin(page, "Oturumunuz artık geçerli değil. Lütfen tekrar giriş yapın.");

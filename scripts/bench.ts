@@ -3,15 +3,27 @@
  * with the raw-SQL baseline of the same work (the database alone, no HTTP, no Auth).
  * Numbers, not pass/fail: run it before and after a change that may cost speed.
  * BENCH_ORGANIZATIONS, BENCH_CUSTOMERS, BENCH_DEALS, BENCH_TASKS (PostgreSQL) and BENCH_PGLITE_CUSTOMERS change
- * the scales; BENCH_ONLY=postgres measures only the PostgreSQL sections.
+ * the scales. BENCH_ONLY=<section>[,<section>…] runs only those sections (names in `sections` at the
+ * end: pdf, stack, records, quotes, documents, imports, parse, organizations); BENCH_ONLY=postgres runs the PostgreSQL-only
+ * ones. BENCH_IMPORT_ROWS changes the import, export and parse scale (100,000).
  */
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { build } from "vite";
+import { chromium } from "playwright-core";
+import { chromiumLaunchOptions } from "./chromium.ts";
 import postgres from "postgres";
 import { measureFrontEnd } from "./bench-front-end.ts";
 import { freePort, startStack } from "./stack/server.ts";
-import { createTestDatabase } from "./stack/test-database.ts";
+import { createTestDatabase, type TestDatabase } from "./stack/test-database.ts";
 import { storageKeys } from "../src/lib/browser-storage.ts";
+import { quotePdfInput, type QuotePdfSource } from "../src/lib/pdf/document-input.ts";
+import { renderDocumentPdfBytes } from "../src/lib/pdf/render-document-pdf.node.ts";
+import { localKeys } from "./stack/env.ts";
+import { randomValidVkn } from "../src/lib/turkish-identifiers.ts";
+import { makeCustomerCsv, seededRandom } from "../src/lib/spreadsheet/test-support.ts";
 import { anonClient, signedInClient } from "../tests/support/clients.ts";
 
 interface Sample {
@@ -53,6 +65,16 @@ function printPairs(title: string, pairs: [Sample, Sample][]) {
 
 const superAdminId = "0b000000-0000-4000-8000-000000000001";
 
+/** A fresh seeded PostgreSQL database for a section, or null (the section says it is skipped) when PostgreSQL is not reachable. */
+async function seededPostgres(prefix: string, section: string): Promise<TestDatabase | null> {
+  try {
+    return await createTestDatabase({ prefix, seed: true });
+  } catch (error) {
+    console.log(`\n${section}: skipped, PostgreSQL not reachable (${(error as Error).message})`);
+    return null;
+  }
+}
+
 /**
  * Organization provisioning on PostgreSQL 15 (the production engine): the template's
  * tables for one organization, and the whole create_organization call for the N-th
@@ -60,13 +82,8 @@ const superAdminId = "0b000000-0000-4000-8000-000000000001";
  * same template DDL executed directly, without registry, checks or bookkeeping.
  */
 async function organizationScale(total: number): Promise<void> {
-  let database;
-  try {
-    database = await createTestDatabase({ prefix: "crm_bench", seed: true });
-  } catch (error) {
-    console.log(`\norganization scale: skipped, PostgreSQL not reachable (${(error as Error).message})`);
-    return;
-  }
+  const database = await seededPostgres("crm_bench", "organization scale");
+  if (!database) return;
   const sql = postgres(database.url, { max: 1, onnotice: () => {} });
   const claims = JSON.stringify({ sub: superAdminId, role: "authenticated" });
   const createOrganization = (slug: string) =>
@@ -314,15 +331,140 @@ async function pipelineScale(label: string, url: string, sql: { query(text: stri
   printPairs(`deals and tasks at scale (${label}, ${deals.toLocaleString("en")} deals and ${tasks.toLocaleString("en")} tasks in one organization; filled in ${fillSeconds.toFixed(0)} s)`, pairs);
 }
 
+/**
+ * Quotes on PostgreSQL (issue 13's goal: p95 <= 100 ms): a quote of 200 lines saved with
+ * save_quote (the draft's header and every line replaced, totals recomputed and stored),
+ * previewed with preview_quote_totals and read with get_quote_details, through the stack
+ * as the app calls them. Baselines: raw SQL replacing the same 200 rows, summing the
+ * same 200 lines, reading the quote and its lines.
+ */
+async function quotesOnPostgres(): Promise<void> {
+  const database = await seededPostgres("crm_bench_quotes", "quotes on PostgreSQL");
+  if (!database) return;
+  const stack = await startStack({ port: await freePort(), databaseUrl: database.url });
+  try {
+    const sql = stack.backend.sql;
+    const [{ schema }] = (await sql.query(`select private.tenant_schema('${demoOrganizationId}') as schema`)) as { schema: string }[];
+    const { client } = await signedInClient(stack.url, "admin@demo.test");
+    const call = async (name: string, args: Record<string, unknown>) => {
+      const { data, error } = await client.rpc(name as never, args as never);
+      if (error || !(data as { success?: boolean })?.success) throw new Error(`${name}: ${error?.message ?? JSON.stringify(data)}`);
+      return data as Record<string, unknown>;
+    };
+    const rates = [0, 1, 10, 20];
+    const items = Array.from({ length: 200 }, (_, index) => ({
+      description: `Kalem ${index + 1} — danışmanlık ve kurulum hizmeti`,
+      quantity: String(1 + (index % 7)),
+      unit: index % 2 ? "saat" : "adet",
+      unit_price: `${100 + ((index * 37) % 900)}.${String(index % 100).padStart(2, "0")}`,
+      discount_type: index % 5 === 0 ? "percent" : index % 5 === 1 ? "amount" : null,
+      discount_value: index % 5 === 0 ? "7.5" : index % 5 === 1 ? "10" : "0",
+      vat_rate: rates[index % 4],
+      vat_exemption_reason: index % 4 === 0 ? "İhracat istisnası" : null,
+      withholding_rate: index % 9 === 0 ? "7/10" : null,
+    }));
+    const header = { document_discount_type: "percent", document_discount_value: "5", payment_terms: "30 gün" };
+    const created = await call("save_quote", { p_id: null, p_values: header, p_items: items });
+    const quoteId = created.id as string;
+    let updatedAt = created.updated_at as string;
+    const [{ owner_id: ownerId }] = (await sql.query(`select owner_id from "${schema}".quotes where id = $1`, [quoteId])) as { owner_id: string }[];
+    const runs = 100;
+    const pairs: [Sample, Sample][] = [
+      [await measure("save_quote: 200 lines replaced, totals stored", runs, async (run) => {
+         const answer = await call("save_quote", {
+           p_id: quoteId, p_values: { ...header, notes: `Sürüm ${run}` }, p_items: items, p_updated_at: updatedAt });
+         updatedAt = answer.updated_at as string;
+       }),
+       await measure("  raw SQL (delete and insert the 200 rows)", runs, () =>
+         sql.query(
+           `with gone as (delete from "${schema}".quote_items where quote_id = $1)
+            insert into "${schema}".quote_items (quote_id, position, description, quantity, unit, unit_price, discount_type,
+                                                 discount_value, vat_rate, vat_exemption_reason, withholding_rate, owner_id, created_by)
+            select $1, r.position, r.description, r.quantity, r.unit, r.unit_price, r.discount_type, r.discount_value,
+                   r.vat_rate, r.vat_exemption_reason, r.withholding_rate, $3, $3
+              from rows from (jsonb_to_recordset($2::jsonb) as (description text, quantity numeric, unit text,
+                   unit_price numeric, discount_type text, discount_value numeric, vat_rate numeric,
+                   vat_exemption_reason text, withholding_rate text)) with ordinality as r (description, quantity, unit,
+                   unit_price, discount_type, discount_value, vat_rate, vat_exemption_reason, withholding_rate, position)`,
+           [quoteId, items, ownerId]))],
+      [await measure("preview_quote_totals: 200 lines", runs, () => call("preview_quote_totals", { p_values: header, p_items: items })),
+       await measure("  raw SQL (sum of the 200 lines)", runs, () =>
+         sql.query(`select sum(r.quantity * r.unit_price), sum(round(r.quantity * r.unit_price * r.vat_rate / 100, 2))
+                      from jsonb_to_recordset($1::jsonb) as r (quantity numeric, unit_price numeric, vat_rate numeric)`,
+           [items]))],
+      [await measure("get_quote_details: 200 lines with totals", runs, () => call("get_quote_details", { p_id: quoteId })),
+       await measure("  raw SQL (the quote and its lines)", runs, () =>
+         sql.query(`select to_jsonb(q), (select jsonb_agg(to_jsonb(i) order by i.position) from "${schema}".quote_items i
+                                          where i.quote_id = q.id) from "${schema}".quotes q where q.id = $1`, [quoteId]))],
+    ];
+    printPairs("quotes of 200 lines (PostgreSQL 15 via the local stack; goal p95 <= 100 ms)", pairs);
+  } finally {
+    await stack.stop();
+    await database.drop();
+  }
+}
+
+/**
+ * A 10 MB document through the local stack, as the app moves it: uploaded to the documents
+ * Edge Function (multipart; type sniffed, sha256, Storage write, database record), then
+ * downloaded through a signed Storage URL and compared byte for byte. MB/s of each way.
+ */
+async function documentTransfer(label: string, url: string, runs = 5): Promise<void> {
+  const { client, session } = await signedInClient(url, "admin@demo.test");
+  const size = 10 * 1000 * 1000;
+  const file = new Uint8Array(size);
+  for (let offset = 0; offset < size; offset += 65536) crypto.getRandomValues(file.subarray(offset, Math.min(size, offset + 65536)));
+  file.set(new TextEncoder().encode("%PDF-1.7\n"));
+  let objectPath = "";
+  const upload = await measure(`upload 10 MB (documents function)`, runs, async () => {
+    const form = new FormData();
+    form.append("file", new Blob([file]), "bench.pdf");
+    const response = await fetch(`${url}/functions/v1/documents`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${session.access_token}`, apikey: localKeys().publishableKey },
+      body: form,
+    });
+    const answer = (await response.json()) as { success: boolean; code?: string; document?: { id: string } };
+    if (!answer.success || !answer.document) throw new Error(`upload refused: ${answer.code}`);
+    objectPath = `${demoOrganizationId}/${answer.document.id}/1`;
+  }, 1);
+  const download = await measure(`download 10 MB (signed Storage URL)`, runs, async () => {
+    const { data, error } = await client.storage.from("documents").createSignedUrl(objectPath, 60);
+    if (error || !data) throw new Error(`signing refused: ${error?.message}`);
+    const bytes = new Uint8Array(await (await fetch(data.signedUrl)).arrayBuffer());
+    if (bytes.length !== size || bytes[size - 1] !== file[size - 1]) throw new Error("downloaded bytes differ");
+  }, 1);
+  console.log(`\ndocuments, ${label}`);
+  for (const sample of [upload, download]) {
+    const megabytesPerSecond = (ms: number) => (size / 1e6 / (ms / 1000)).toFixed(1);
+    console.log(`${sample.name.padEnd(46)} p50 ${sample.p50.toFixed(0)} ms (${megabytesPerSecond(sample.p50)} MB/s), ` +
+      `p95 ${sample.p95.toFixed(0)} ms (${megabytesPerSecond(sample.p95)} MB/s) over ${sample.runs} runs`);
+  }
+}
+
+/** Only the documents' transfer: an in-memory PGlite stack, then a PostgreSQL one. */
+async function documentTransferOnBothBackends(): Promise<void> {
+  const pgliteStack = await startStack({ port: await freePort(), seed: true });
+  try {
+    await documentTransfer("in-memory PGlite", pgliteStack.url);
+  } finally {
+    await pgliteStack.stop();
+  }
+  const database = await seededPostgres("crm_bench_documents", "documents on PostgreSQL");
+  if (!database) return;
+  const postgresStack = await startStack({ port: await freePort(), databaseUrl: database.url });
+  try {
+    await documentTransfer("PostgreSQL 15 via the local stack", postgresStack.url);
+  } finally {
+    await postgresStack.stop();
+    await database.drop();
+  }
+}
+
 /** The customers module on PostgreSQL: a stack over a fresh seeded database (DATABASE_URL mode). */
 async function recordScaleOnPostgres(count: number): Promise<void> {
-  let database;
-  try {
-    database = await createTestDatabase({ prefix: "crm_bench_records", seed: true });
-  } catch (error) {
-    console.log(`\ncustomers at scale on PostgreSQL: skipped, PostgreSQL not reachable (${(error as Error).message})`);
-    return;
-  }
+  const database = await seededPostgres("crm_bench_records", "customers at scale on PostgreSQL");
+  if (!database) return;
   const postgresStack = await startStack({ port: await freePort(), databaseUrl: database.url });
   try {
     await recordScale("PostgreSQL 15 via the local stack", postgresStack.url, postgresStack.backend.sql, count);
@@ -426,9 +568,182 @@ async function stackRequests(): Promise<void> {
   }
 }
 
-const onlyPostgres = process.env.BENCH_ONLY === "postgres";
-if (!onlyPostgres) await stackRequests();
+/**
+ * The PDF of a quote of `lines` lines at 20/10/0 % KDV, rendered in Node by the app's own
+ * renderer (pdfmake with Roboto, the built-in body with the items, KDV and totals tables).
+ * Goal: 2 s. The browser runs the same code (plus pdfmake's first load).
+ */
+async function pdfRendering(lines: number): Promise<void> {
+  const rates = ["20", "10", "0"];
+  const source: QuotePdfSource = {
+    quote: {
+      quote_number: "TKL-2026-00200", revision: 1, quote_date: "2026-01-15", valid_until: "2026-02-14", currency: "TRY",
+      payment_terms: "Fatura tarihinden itibaren 30 gün", notes: "Çalışma saatleri içinde kurulum", owner_name: "Şükrü Öztürk",
+    },
+    items: Array.from({ length: lines }, (_, index) => ({
+      position: index + 1, description: `Ürün ${index + 1}: Güneş paneli bağlantı kiti (İstanbul deposu)`, quantity: "3", unit: "adet",
+      unit_price: "1250.00", discount_type: "percent", discount_value: "5", vat_rate: rates[index % 3],
+      line_net: "3562.50", line_vat: ["712.50", "356.25", "0.00"][index % 3], line_gross: ["4275.00", "3918.75", "3562.50"][index % 3],
+    })),
+    totals: {
+      gross_total: "750000.00", line_discount_total: "37500.00", document_discount_total: "0.00", net_total: "712500.00",
+      vat_breakdown: [{ rate: "20", base: "238687.50", vat: "47737.50" }, { rate: "10", base: "237450.00", vat: "23745.00" }, { rate: "0", base: "236362.50", vat: "0.00" }],
+      vat_total: "71482.50", withholding_total: "0.00", grand_total: "783982.50", grand_total_try: "783982.50",
+    },
+    customer: { name: "Anadolu Yapı Malzemeleri Ltd. Şti.", tax_number: "9876543210", tax_office: "Kadıköy", address: "Atatürk Cad. No: 12" },
+    contact: { name: "Zeynep Kaya", email: "zeynep@anadoluyapi.com.tr" },
+  };
+  const input = quotePdfInput(source, { name: "Demo Ticaret A.Ş.", address: "Büyükdere Cad. No: 185, Şişli, İstanbul" });
+  let bytes = 0;
+  const sample = await measure(`PDF of a ${lines}-line quote (Node, pdfmake)`, 20, async () => {
+    bytes = (await renderDocumentPdfBytes(input, null)).length;
+  }, 3);
+  console.log(`
+PDF rendering (goal: p95 <= 2000 ms; ${(bytes / 1024).toFixed(0)} KiB per document)`);
+  console.log("work".padEnd(46), "p50 ms".padStart(9), "p95 ms".padStart(9), "runs".padStart(6));
+  console.log(sample.name.padEnd(46), sample.p50.toFixed(2).padStart(9), sample.p95.toFixed(2).padStart(9), String(sample.runs).padStart(6));
+}
 
-await recordScaleOnPostgres(Number(process.env.BENCH_CUSTOMERS ?? 1_000_000));
+/**
+ * Import at scale (issue 14) on PostgreSQL 15 through the local stack, as the page does it:
+ * start_import, then `rows` customers in batches of 1,000 through run_import_batch (each row
+ * checked by the customers' own rules, matched on the VKN, written set-based), finish_import.
+ * Beside it, in the same run, a raw COPY of the same rows into the same table with the same
+ * indexes (then removed again). Goal: the import at least 50% of COPY's rows per second.
+ * Then the export of every customer through export_records, 5,000 a page: rows per second.
+ */
+async function importsOnPostgres(rows: number): Promise<void> {
+  const database = await seededPostgres("crm_bench_imports", "imports on PostgreSQL");
+  if (!database) return;
+  const stack = await startStack({ port: await freePort(), databaseUrl: database.url });
+  const direct = postgres(database.url, { max: 1, onnotice: () => {} });
+  try {
+    const sql = stack.backend.sql;
+    const [{ schema }] = (await sql.query(`select private.tenant_schema('${demoOrganizationId}') as schema`)) as { schema: string }[];
+    const { client } = await signedInClient(stack.url, "admin@demo.test");
+    const call = async (name: string, args: Record<string, unknown>) => {
+      const { data, error } = await client.rpc(name as never, args as never);
+      if (error || !(data as { success?: boolean })?.success) throw new Error(`${name}: ${error?.message ?? JSON.stringify(data).slice(0, 500)}`);
+      return data as Record<string, unknown>;
+    };
+    const random = seededRandom(20261123);
+    const cities = ["İstanbul", "Ankara", "İzmir", "Bursa", "Antalya", "Eskişehir"];
+    const values = Array.from({ length: rows }, (_, index) => ({
+      name: `${["Işık", "Çelik", "Öztürk", "Güneş", "Ağaoğlu"][index % 5]} Aktarım ${index + 1} ${["A.Ş.", "Ltd. Şti."][index % 2]}`,
+      kind: "company",
+      tax_number: randomValidVkn(random),
+      city: cities[index % cities.length],
+      email: `aktarim${index + 1}@ornek.com.tr`,
+      phone: `+90532${String(index).padStart(7, "0")}`,
+      status: "active",
+    }));
+    const [{ admin }] = (await sql.query(`select id as admin from auth.users where email = 'admin@demo.test'`)) as { admin: string }[];
 
-if (!onlyPostgres) await organizationScale(Number(process.env.BENCH_ORGANIZATIONS ?? 1000));
+    // COPY first, into the same table and indexes; the rows go again before the import.
+    const copyStarted = performance.now();
+    const writable = await direct`copy ${direct(schema)}.customers (name, kind, tax_number, city, email, phone, status, owner_id, created_by) from stdin`.writable();
+    const escape = (text: string) => text.replace(/[\\\t\n\r]/g, (character) => ({ "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" })[character]!);
+    await pipeline(
+      Readable.from(values.map((row) => [row.name, row.kind, row.tax_number, row.city, row.email, row.phone, row.status, admin, admin].map(escape).join("\t") + "\n")),
+      writable,
+    );
+    const copySeconds = (performance.now() - copyStarted) / 1000;
+    await sql.query(`delete from "${schema}".customers where email like 'aktarim%@ornek.com.tr'`);
+    await sql.query(`vacuum analyze "${schema}".customers`);
+
+    const importStarted = performance.now();
+    const started = await call("start_import", {
+      p_kind: "customers", p_file_name: "bench.csv", p_file_size: rows * 100, p_file_hash: "0".repeat(64),
+      p_mode: "upsert", p_match_key: "tax_number", p_total_rows: rows, p_mapping: {},
+    });
+    const importId = (started.import as { id: string }).id;
+    let created = 0;
+    for (let batch = 0; batch * 1000 < rows; batch++) {
+      const slice = values.slice(batch * 1000, (batch + 1) * 1000).map((row, index) => ({ row: batch * 1000 + index + 2, values: row }));
+      const answer = await call("run_import_batch", { p_import_id: importId, p_batch: batch, p_rows: slice });
+      // A random VKN may repeat among 100,000 (a handful do): the repeat updates the first.
+      created += (answer.created as number) + (answer.updated as number);
+    }
+    await call("finish_import", { p_import_id: importId });
+    const importSeconds = (performance.now() - importStarted) / 1000;
+    if (created !== rows) throw new Error(`the import wrote ${created} of ${rows} customers`);
+
+    const exportStarted = performance.now();
+    let exported = 0;
+    for (let offset: number | null = 0; offset !== null; ) {
+      const page = await call("export_records", { p_module: "customers", p_offset: offset, p_limit: 5000 });
+      exported += (page.records as unknown[]).length;
+      offset = page.next_offset as number | null;
+    }
+    const exportSeconds = (performance.now() - exportStarted) / 1000;
+
+    const rate = (count: number, seconds: number) => Math.round(count / seconds).toLocaleString("en");
+    console.log(`\nimport and export of ${rows.toLocaleString("en")} customers (PostgreSQL 15 via the local stack; goal: import >= 50% of COPY's rows/s)`);
+    console.log("work".padEnd(58), "seconds".padStart(9), "rows/s".padStart(10));
+    console.log("import: run_import_batch, 1,000 rows a call (end to end)".padEnd(58), importSeconds.toFixed(1).padStart(9), rate(rows, importSeconds).padStart(10));
+    console.log("  raw COPY of the same rows, same table and indexes".padEnd(58), copySeconds.toFixed(1).padStart(9), rate(rows, copySeconds).padStart(10));
+    console.log(`  the import reaches ${((copySeconds / importSeconds) * 100).toFixed(0)}% of COPY's rows/s`);
+    console.log(`export: export_records, 5,000 a page (${exported.toLocaleString("en")} rows)`.padEnd(58), exportSeconds.toFixed(1).padStart(9), rate(exported, exportSeconds).padStart(10));
+  } finally {
+    await direct.end();
+    await stack.stop();
+    await database.drop();
+  }
+}
+
+/**
+ * The browser's parse of a `rows`-row customer CSV (Turkish headers, ';', UTF-8 with BOM):
+ * the import page's parser (src/lib/spreadsheet/parse.ts, bundled as the app bundles it)
+ * run in headless Chromium, bytes already in memory. Goal (issue 14): under 3 s at 100,000 rows.
+ */
+async function browserParse(rows: number): Promise<void> {
+  const output = (await build({
+    configFile: false, logLevel: "silent", resolve: { alias: { "@": `${process.cwd()}/src` } },
+    build: { write: false, minify: true, lib: { entry: "src/lib/spreadsheet/parse.ts", formats: ["iife"], name: "spreadsheet" } },
+  })) as { output: { type: string; code?: string }[] }[];
+  const script = output[0].output.find((chunk) => chunk.type === "chunk")!.code!;
+  const csv = Buffer.from("\uFEFF" + makeCustomerCsv(rows), "utf8");
+  const browser = await chromium.launch(chromiumLaunchOptions);
+  try {
+    const page = await browser.newPage();
+    // A page on localhost: a secure context, as the app is, so crypto.subtle (the file's hash) exists.
+    await page.route("http://localhost/parse", (route) => route.fulfill({ contentType: "text/html", body: "<!doctype html><title>parse</title>" }));
+    await page.goto("http://localhost/parse");
+    await page.addScriptTag({ content: script });
+    const times: number[] = [];
+    for (let run = 0; run < 5; run++) {
+      times.push(await page.evaluate(async (base64) => {
+        const bytes = Uint8Array.from(atob(base64), (character) => character.charCodeAt(0));
+        const started = performance.now();
+        const parsed = await (globalThis as unknown as { spreadsheet: { parseSpreadsheetBytes(bytes: Uint8Array): Promise<{ rows: unknown[] }> } })
+          .spreadsheet.parseSpreadsheetBytes(bytes);
+        if (parsed.rows.length === 0) throw new Error("nothing parsed");
+        return performance.now() - started;
+      }, csv.toString("base64")));
+    }
+    const sample = summarise(`parse of a ${rows.toLocaleString("en")}-row CSV (${(csv.length / 1048576).toFixed(1)} MB) in Chromium`, times);
+    console.log(`\nbrowser parse (goal: under 3,000 ms at 100,000 rows)`);
+    console.log("work".padEnd(58), "p50 ms".padStart(9), "p95 ms".padStart(9), "runs".padStart(6));
+    console.log(sample.name.padEnd(58), sample.p50.toFixed(0).padStart(9), sample.p95.toFixed(0).padStart(9), String(sample.runs).padStart(6));
+  } finally {
+    await browser.close();
+  }
+}
+
+/** The sections in run order. */
+const sections: { name: string; postgresOnly: boolean; run: () => Promise<void> }[] = [
+  { name: "pdf", postgresOnly: false, run: () => pdfRendering(200) },
+  { name: "stack", postgresOnly: false, run: stackRequests },
+  { name: "records", postgresOnly: true, run: () => recordScaleOnPostgres(Number(process.env.BENCH_CUSTOMERS ?? 1_000_000)) },
+  { name: "quotes", postgresOnly: true, run: quotesOnPostgres },
+  { name: "documents", postgresOnly: false, run: documentTransferOnBothBackends },
+  { name: "imports", postgresOnly: true, run: () => importsOnPostgres(Number(process.env.BENCH_IMPORT_ROWS ?? 100_000)) },
+  { name: "parse", postgresOnly: false, run: () => browserParse(Number(process.env.BENCH_IMPORT_ROWS ?? 100_000)) },
+  { name: "organizations", postgresOnly: false, run: () => organizationScale(Number(process.env.BENCH_ORGANIZATIONS ?? 1000)) },
+];
+const only = process.env.BENCH_ONLY?.split(",").map((name) => name.trim()).filter(Boolean);
+const unknown = only?.filter((name) => name !== "postgres" && !sections.some((section) => section.name === name)) ?? [];
+if (unknown.length > 0) throw new Error(`BENCH_ONLY names unknown sections: ${unknown.join(", ")}`);
+for (const section of sections) {
+  if (!only || only.includes(section.name) || (section.postgresOnly && only.includes("postgres"))) await section.run();
+}

@@ -1,6 +1,7 @@
 /**
  * `npm run db:reset`: start clean. Removes the PGlite data folder, or with DATABASE_URL
- * drops and recreates that database. The next `npm start` applies every migration and the seed.
+ * drops and recreates that database, and removes Storage's object files (their metadata was
+ * in that database). The next `npm start` applies every migration and the seed.
  */
 import { rmSync } from "node:fs";
 import postgres from "postgres";
@@ -20,7 +21,10 @@ if (databaseUrl) {
     await admin.end();
   }
   console.log(`Database ${name} recreated; npm start will migrate and seed it.`);
-} else {
+}
+const storageDir = process.env.LOCAL_STORAGE_DIR || `${projectRoot}.data/storage`;
+rmSync(storageDir, { recursive: true, force: true });
+if (!databaseUrl) {
   const dataDir = process.env.LOCAL_DATA_DIR || `${projectRoot}.data/pglite`;
   rmSync(dataDir, { recursive: true, force: true });
   console.log(`Removed ${dataDir}; npm start will migrate and seed a fresh database.`);

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Debian packages the test layers need: pgTAP and pg_prove for the database tests,
-# Chromium for the end-to-end tests. Run as root (CI does); safe to run again.
+# Chromium for the end-to-end tests, poppler-utils (pdftotext) to read generated PDFs. Run as root (CI does); safe to run again.
 set -euo pipefail
-packages=(postgresql-15-pgtap libtap-parser-sourcehandler-pgtap-perl chromium)
+packages=(postgresql-15-pgtap libtap-parser-sourcehandler-pgtap-perl chromium poppler-utils)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -637,3 +637,178 @@ begin
           'Toros Çelik siparişini teyit et', '0b000000-0000-4000-8000-000000000004', now() - interval '3 hours');
 end;
 $$;
+
+-- =================================================================================
+-- Contracts (issue 13, contracts part)
+-- =================================================================================
+-- 24 contracts of the demo organization owned in turn by satis@, admin@ and coklu@demo.test,
+-- on demo customers, of every type: drafts, active ones (four of them ending within 60
+-- days, some renewing themselves), expired and terminated ones, mostly in TRY, some in EUR;
+-- and one renewal chain (a term renewed into the current one). acme has one contract of
+-- its own. Numbers come from the pattern (SZL-{YYYY}-{SEQ:5}) as the trigger gives them.
+-- Arithmetic over the loop counter only (no random()); dates are relative to today.
+do $$
+declare
+  demo_org constant uuid := '0a000000-0000-4000-8000-000000000001';
+  demo_schema text := private.tenant_schema('0a000000-0000-4000-8000-000000000001');
+  acme_schema text := private.tenant_schema('0a000000-0000-4000-8000-000000000002');
+  owners uuid[] := array(
+    select p.id from private.profiles p
+     where p.email in ('satis@demo.test', 'admin@demo.test', 'coklu@demo.test')
+     order by array_position(array['satis@demo.test', 'admin@demo.test', 'coklu@demo.test'], p.email::text));
+  types text[] := array['service', 'sales', 'maintenance', 'license', 'nda', 'other'];
+  subjects text[] := array['Hizmet sözleşmesi', 'Satış sözleşmesi', 'Yıllık bakım sözleşmesi', 'Yazılım lisans sözleşmesi',
+                           'Gizlilik sözleşmesi', 'Danışmanlık çerçeve sözleşmesi'];
+  reasons text[] := array['Müşteri hizmeti sonlandırdı', 'Ödeme koşulları yerine getirilmedi', 'Firma birleşmesi'];
+  today date := (now() at time zone 'Europe/Istanbul')::date;
+  customers uuid[];
+  customer_names text[];
+  status text;
+  starts date;
+  ends date;
+  currency text;
+  amount numeric;
+  customer_index int;
+  old_term jsonb;
+begin
+  execute format('select array_agg(c.id order by c.tax_number), array_agg(c.name order by c.tax_number)
+                    from %I.customers c where c.deleted_at is null', demo_schema)
+    into customers, customer_names;
+
+  for i in 1..24 loop
+    status := case i % 8 when 0 then 'draft' when 6 then 'expired' when 7 then 'terminated' else 'active' end;
+    ends := case status when 'expired' then today - 20 - i
+                        when 'active' then today + 5 + (i * 13) % 300
+                        else today + 30 * (1 + i % 11) end;
+    starts := (ends + 1 - interval '12 months')::date;
+    customer_index := 1 + (i * 11) % array_length(customers, 1);
+    currency := case when i % 5 = 0 then 'EUR' else 'TRY' end;
+    amount := case when currency = 'TRY' then (5 + (i * 37) % 50) * 10000 else (2 + i % 7) * 1000 end;
+    execute format($insert$
+      insert into %I.contracts (title, customer_id, contract_type, start_date, end_date, value, currency, status,
+                                customer_signed_on, company_signed_on, auto_renew, renewal_notice_days, renewal_term_months,
+                                terminated_at, termination_reason, notes, owner_id, created_by, created_at)
+      values ($1, $2, $3, $4, $5, $6, $7, $8::private.contract_status, $9, $10, $11, $12, 12, $13, $14, $15, $16, $16, $17)$insert$,
+      demo_schema)
+      using format('%s — %s', subjects[1 + i % 6], customer_names[customer_index]), customers[customer_index], types[1 + i % 6],
+            case when status = 'draft' then null else starts end, case when status = 'draft' then null else ends end,
+            amount, currency, status,
+            case when status <> 'draft' then starts - 5 end, case when status <> 'draft' then starts - 3 end,
+            i % 3 = 0, case when i % 2 = 0 then 60 else 30 end,
+            case when status = 'terminated' then now() - make_interval(days => i) end,
+            case when status = 'terminated' then reasons[1 + i % 3] end,
+            case when i % 4 = 1 then 'Fiyatlar her yıl TÜFE oranında güncellenir.' end,
+            owners[1 + i % 3], now() - make_interval(days => 400 - i * 10);
+  end loop;
+
+  -- A renewal chain: last year's term, renewed into this year's.
+  execute format($insert$
+    insert into %I.contracts as c (title, customer_id, contract_type, start_date, end_date, value, currency, status,
+                                   customer_signed_on, company_signed_on, auto_renew, renewal_notice_days, renewal_term_months,
+                                   owner_id, created_by, created_at)
+    values ($1, $2, 'maintenance', $3, $4, 180000, 'TRY', 'active', $3 - 7, $3 - 5, true, 45, 12, $5, $5, now() - interval '400 days')
+    returning to_jsonb(c)$insert$, demo_schema)
+    into old_term
+    using format('Yıllık bakım sözleşmesi — %s', customer_names[1]), customers[1], (today - interval '13 months')::date,
+          (today - interval '1 month' - interval '1 day')::date, owners[1];
+  perform private.contract_renew_row(demo_org, demo_schema, old_term, owners[1]);
+
+  execute format($insert$
+    insert into %I.contracts (title, customer_id, contract_type, start_date, end_date, value, currency, status, owner_id, created_by)
+    select 'Tedarik sözleşmesi — Toros Çelik', c.id, 'sales', $1, $2, 250000, 'TRY', 'active', $3, $3
+      from %I.customers c where c.name = 'Toros Çelik A.Ş.'$insert$, acme_schema, acme_schema)
+    using today - 100, today + 265, '0b000000-0000-4000-8000-000000000004'::uuid;
+end;
+$$;
+
+-- =================================================================================
+-- Products and quotes (issue 13, quotes part)
+-- =================================================================================
+-- Seven products of the demo organization (Turkish names, units, prices in TRY, one in
+-- EUR, one exempt from KDV) and three quotes on demo deals and their customers: a draft of
+-- satis@ (KDV-included prices, a line discount), a sent EUR quote of admin@ (a document
+-- discount, withholding on a service line, the rate of the day frozen) and an accepted one
+-- of coklu@ (its deal at a won stage). Numbers come from the pattern (TKL-{YYYY}-{SEQ:5})
+-- as the quotes' trigger gives them; the stored totals from private.quote_totals.
+do $$
+declare
+  demo_schema text := private.tenant_schema('0a000000-0000-4000-8000-000000000001');
+  admin_id constant uuid := (select p.id from private.profiles p where p.email = 'admin@demo.test');
+  satis_id constant uuid := (select p.id from private.profiles p where p.email = 'satis@demo.test');
+  coklu_id constant uuid := (select p.id from private.profiles p where p.email = 'coklu@demo.test');
+  today date := (now() at time zone 'Europe/Istanbul')::date;
+  quote_id uuid;
+  deal record;
+begin
+  execute format($insert$
+    insert into %I.products (name, unit, unit_price, currency, vat_rate, description, owner_id, created_by) values
+      ('Web Sitesi Tasarımı', 'adet', 45000, 'TRY', 20, 'Kurumsal web sitesi, 10 sayfaya kadar', $1, $1),
+      ('Yazılım Danışmanlığı', 'saat', 2500, 'TRY', 20, 'Kıdemli danışman saat ücreti', $1, $1),
+      ('Yıllık Bakım Paketi', 'ay', 3750, 'TRY', 20, 'Aylık bakım ve destek', $1, $1),
+      ('Bulut Sunucu Kiralama', 'ay', 180, 'EUR', 20, '4 vCPU, 16 GB bellek', $1, $1),
+      ('Eğitim (Yerinde)', 'gün', 12000, 'TRY', 10, 'Kullanıcı eğitimi, en fazla 12 katılımcı', $1, $1),
+      ('Barkod Okuyucu', 'adet', 1850.90, 'TRY', 20, null, $1, $1),
+      ('İhracat Paketi Hizmeti', 'paket', 9500, 'TRY', 0, 'Yurt dışı müşteriler için', $1, $1)$insert$, demo_schema)
+    using admin_id;
+
+  -- The draft: satis@'s deal in the proposal stage.
+  execute format('select d.id, d.customer_id from %I.deals d where d.owner_id = $1 and d.stage = ''proposal''
+                   and d.customer_id is not null and d.deleted_at is null order by d.title limit 1', demo_schema)
+    into deal using satis_id;
+  execute format($insert$
+    insert into %I.quotes (customer_id, deal_id, quote_date, prices_include_vat, payment_terms, notes, owner_id, created_by)
+    values ($1, $2, $3, true, 'Siparişte %%50, teslimde %%50', 'Fiyatlara KDV dahildir.', $4, $4) returning id$insert$, demo_schema)
+    into quote_id using deal.customer_id, deal.id, today - 2, satis_id;
+  execute format($insert$
+    insert into %I.quote_items (quote_id, position, product_id, description, quantity, unit, unit_price, discount_type,
+                                discount_value, vat_rate, owner_id, created_by)
+    select $1, 1, p.id, p.name, 1, p.unit, 54000, 'percent', 10, 20, $2, $2 from %I.products p where p.name = 'Web Sitesi Tasarımı'
+    union all
+    select $1, 2, p.id, p.name, 12, p.unit, 4500, null, 0, 20, $2, $2 from %I.products p where p.name = 'Yıllık Bakım Paketi'$insert$,
+    demo_schema, demo_schema, demo_schema)
+    using quote_id, satis_id;
+  execute format('update %I.quotes set updated_at = now() where id = $1', demo_schema) using quote_id;
+
+  -- The sent EUR quote: admin@'s deal in negotiation.
+  execute format('select d.id, d.customer_id from %I.deals d where d.owner_id = $1 and d.stage = ''negotiation''
+                   and d.customer_id is not null and d.deleted_at is null order by d.title limit 1', demo_schema)
+    into deal using admin_id;
+  execute format($insert$
+    insert into %I.quotes (customer_id, deal_id, quote_date, currency, document_discount_type, document_discount_value,
+                           payment_terms, owner_id, created_by)
+    values ($1, $2, $3, 'EUR', 'amount', 150, '30 gün vadeli, havale ile', $4, $4) returning id$insert$, demo_schema)
+    into quote_id using deal.customer_id, deal.id, today - 5, admin_id;
+  execute format($insert$
+    insert into %I.quote_items (quote_id, position, product_id, description, quantity, unit, unit_price, vat_rate,
+                                withholding_rate, owner_id, created_by)
+    select $1, 1, p.id, p.name, 12, p.unit, p.unit_price, 20, null, $2, $2 from %I.products p where p.name = 'Bulut Sunucu Kiralama'
+    union all
+    select $1, 2, null, 'Kurulum ve taşıma hizmeti', 16, 'saat', 65, 20, '9/10', $2, $2$insert$, demo_schema, demo_schema)
+    using quote_id, admin_id;
+  execute format('update %I.quotes set status = ''sent'', sent_at = now() - interval ''4 days'' where id = $1', demo_schema)
+    using quote_id;
+
+  -- The accepted quote: coklu@'s deal already won.
+  execute format('select d.id, d.customer_id from %I.deals d where d.owner_id = $1 and d.stage = ''won''
+                   and d.customer_id is not null and d.deleted_at is null order by d.title limit 1', demo_schema)
+    into deal using coklu_id;
+  execute format($insert$
+    insert into %I.quotes (customer_id, deal_id, quote_date, owner_id, created_by)
+    values ($1, $2, $3, $4, $4) returning id$insert$, demo_schema)
+    into quote_id using deal.customer_id, deal.id, today - 20, coklu_id;
+  execute format($insert$
+    insert into %I.quote_items (quote_id, position, product_id, description, quantity, unit, unit_price, vat_rate,
+                                vat_exemption_reason, owner_id, created_by)
+    select $1, 1, p.id, p.name, 2, p.unit, p.unit_price, p.vat_rate, null, $2, $2 from %I.products p where p.name = 'Eğitim (Yerinde)'
+    union all
+    select $1, 2, p.id, p.name, 25, p.unit, p.unit_price, p.vat_rate, null, $2, $2 from %I.products p where p.name = 'Barkod Okuyucu'
+    union all
+    select $1, 3, p.id, p.name, 1, p.unit, p.unit_price, 0, '3065 sayılı KDV Kanunu 11/1-a (ihracat istisnası)', $2, $2
+      from %I.products p where p.name = 'İhracat Paketi Hizmeti'$insert$, demo_schema, demo_schema, demo_schema, demo_schema)
+    using quote_id, coklu_id;
+  execute format('update %I.quotes set status = ''sent'', sent_at = now() - interval ''18 days'' where id = $1', demo_schema)
+    using quote_id;
+  execute format('update %I.quotes set status = ''accepted'', accepted_at = now() - interval ''12 days'' where id = $1', demo_schema)
+    using quote_id;
+end;
+$$;

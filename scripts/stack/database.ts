@@ -4,15 +4,27 @@
  * hosted project is prepared: lite's system schemas, the platform bootstrap, every
  * migration in order (recorded like the Supabase CLI does), then optionally the seed.
  * Requests then run under the API roles' statement timeout, as PostgREST runs them.
+ * Storage (/storage/v1) is on for both backends: metadata and RLS in the real `storage`
+ * schema, object bytes in files (storage-files.ts).
  */
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
-import { App } from "@supabase/lite";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { App, setExperimental } from "@supabase/lite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { createPgliteConnection, type PgliteConnection } from "@supabase/lite/pglite";
 import { createPostgresConnection, type PostgresConnection } from "@supabase/lite/postgres";
 import { projectRoot, type LocalKeys } from "./env.ts";
+import { FileStorage } from "./storage-files.ts";
 import { migrateAllTenants } from "./tenant-migrations.ts";
+
+// lite 0.10 serves /storage/v1 (and creates the storage schema) only with this feature on;
+// the environment variable EXPERIMENTAL_STORAGE=1 does the same, read once when lite loads.
+setExperimental("storage", true);
+
+/** The largest object Storage accepts (the documents bucket says the same). */
+export const storageFileSizeLimit = "25MiB";
 
 export interface DatabaseOptions {
   /** A PostgreSQL 15+ URL; when absent, PGlite is used. */
@@ -21,6 +33,11 @@ export interface DatabaseOptions {
   dataDir?: string;
   /** Apply supabase/seed.sql once (demo data). */
   seed?: boolean;
+  /**
+   * The folder of Storage's object bytes (`npm start`: .data/storage); when absent, a
+   * temporary folder that is removed when the backend closes.
+   */
+  storageDir?: string;
 }
 
 /**
@@ -135,9 +152,16 @@ function keepExitCodeAcrossCalls(pglite: PgliteConnection["driver"]) {
   }
 }
 
+/** The object files of a backend: the folder asked for, or a temporary one removed on close. */
+function objectFiles(options: DatabaseOptions): { storage: FileStorage; close(): Promise<void> } {
+  if (options.storageDir) return { storage: new FileStorage(options.storageDir), close: async () => {} };
+  const storage = new FileStorage(mkdtempSync(join(tmpdir(), "crm-storage-")));
+  return { storage, close: () => storage.removeAll() };
+}
+
 /** lite over a connection, configured the way this server plays production. */
-function liteApp(connection: PgliteConnection | PostgresConnection, keys: LocalKeys) {
-  return new App({
+function liteApp(connection: PgliteConnection | PostgresConnection, keys: LocalKeys, storage: FileStorage) {
+  const app = new App({
     connection,
     api: { schemas: ["public"] },
     auth: {
@@ -148,9 +172,12 @@ function liteApp(connection: PgliteConnection | PostgresConnection, keys: LocalK
       publishable_key: keys.publishableKey,
       secret_key: keys.secretKey,
     },
+    storage: { enabled: true, file_size_limit: storageFileSizeLimit },
     // Keyless requests must never be served as service_role: this server plays production.
     options: { server: { admin: false } },
   } as ConstructorParameters<typeof App>[0]);
+  app._storageAdapter = storage;
+  return app;
 }
 
 type LiteApp = ReturnType<typeof liteApp>;
@@ -228,16 +255,18 @@ async function openPostgresBackend(databaseUrl: string, options: DatabaseOptions
   const postgresOptions = { onnotice: () => {} };
   const stackConnection = createPostgresConnection({ url: databaseUrl, postgresOptions });
   const sql = sqlRunnerFor(stackConnection);
-  await prepare(liteApp(stackConnection, keys), sql, options);
+  const files = objectFiles(options);
+  await prepare(liteApp(stackConnection, keys, files.storage), sql, options);
   const statementTimeout = await apiStatementTimeout(sql);
   const apiConnection = createPostgresConnection({
     url: databaseUrl,
     postgresOptions: { ...postgresOptions, connection: statementTimeout ? { options: `-c statement_timeout=${statementTimeout}` } : {} },
   });
   passJsonTextThrough(apiConnection);
-  return servingBackend(apiConnection, liteApp(apiConnection, keys), sql, async () => {
+  return servingBackend(apiConnection, liteApp(apiConnection, keys, files.storage), sql, async () => {
     await apiConnection.close();
     await stackConnection.close();
+    await files.close();
   });
 }
 
@@ -250,12 +279,16 @@ async function openPgliteBackend(options: DatabaseOptions, keys: LocalKeys): Pro
     pgliteOptions: { extensions: { pg_trgm } },
   } as Parameters<typeof createPgliteConnection>[0]);
   keepExitCodeAcrossCalls(connection.driver);
-  const app = liteApp(connection, keys);
+  const files = objectFiles(options);
+  const app = liteApp(connection, keys, files.storage);
   const sql = sqlRunnerFor(connection);
   await prepare(app, sql, options);
   const statementTimeout = await apiStatementTimeout(sql);
   if (statementTimeout) await sql.query("select set_config('statement_timeout', $1, false)", [statementTimeout]);
-  return servingBackend(connection, app, sql, () => connection.close());
+  return servingBackend(connection, app, sql, async () => {
+    await connection.close();
+    await files.close();
+  });
 }
 
 export async function openBackend(options: DatabaseOptions, keys: LocalKeys): Promise<Backend> {

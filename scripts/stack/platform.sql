@@ -29,3 +29,14 @@ grant usage on schema auth to supabase_auth_admin;
 -- (advisor lints 0028/0029 exist because of it). Reproduce that so the migrations'
 -- explicit revokes are exercised locally exactly as they will be on hosted Supabase.
 alter default privileges in schema public grant execute on functions to anon, authenticated, service_role;
+
+-- Storage: hosted Supabase grants the API roles the storage schema and its tables (RLS
+-- decides what each may see); lite creates the schema (ensureSystemSchema) but not the grants.
+do $$
+begin
+  if exists (select from pg_namespace where nspname = 'storage') then
+    grant usage on schema storage to anon, authenticated, service_role;
+    grant all on all tables in schema storage to anon, authenticated, service_role;
+  end if;
+end
+$$;

@@ -16,6 +16,10 @@ const steps: Step[] = [
   { name: "maintenance (retention)", sql: "select private.run_maintenance()", intervalMs: 10 * 60_000 },
   // Reminders, tasks due within the hour and overdue tasks (pg_cron: every minute).
   { name: "due items (task notifications)", sql: "select private.notify_due_items()", intervalMs: 60_000 },
+  // Sent quotes past valid_until become expired (pg_cron: hourly).
+  { name: "quote expiry", sql: "select private.expire_quotes()", intervalMs: 60 * 60_000 },
+  // Contract renewal notices, expiry and auto-renewal (pg_cron: hourly).
+  { name: "contracts (renewal notices, expiry)", sql: "select private.contract_due_steps()", intervalMs: 60 * 60_000 },
 ];
 
 export interface ScheduledJobs {

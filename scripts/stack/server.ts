@@ -10,6 +10,7 @@ import { createServer, type AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
+import { errors as joseErrors, jwtVerify } from "jose";
 import { clientHeaders, clientRequest, guardAuth } from "./auth-front.ts";
 import { openBackend, type Backend, type DatabaseOptions } from "./database.ts";
 import { localKeys, projectRoot, type LocalKeys } from "./env.ts";
@@ -30,6 +31,52 @@ export interface RunningStack {
 }
 
 const apiPrefixes = ["/auth/v1", "/rest/v1", "/storage/v1"];
+
+/**
+ * lite 0.10 answers a signing request with `signedUrl: "/storage/v1/object/sign/…"`; Supabase
+ * Storage (and so supabase-js's createSignedUrl/createSignedUrls, which prepend the storage
+ * URL) says `signedURL: "/object/sign/…"`. Without this, createSignedUrl gave ".../storage/v1undefined".
+ * Guarded by tests/integration/documents.test.ts, which downloads through signed URLs.
+ */
+async function upstreamSignedUrls(answer: Response): Promise<Response> {
+  if (!answer.ok) return answer;
+  const upstream = (entry: { signedUrl?: string | null }) => ({
+    ...entry,
+    signedURL: entry.signedUrl ? entry.signedUrl.replace(/^\/storage\/v1\//, "/") : null,
+  });
+  const body = (await answer.json()) as { signedUrl?: string } | { signedUrl?: string | null }[];
+  const headers = new Headers(answer.headers);
+  headers.delete("content-length");
+  return new Response(JSON.stringify(Array.isArray(body) ? body.map(upstream) : upstream(body)), { status: answer.status, headers });
+}
+
+/**
+ * Every Storage answer (files served from the app's own origin): never sniffed into another
+ * type; in a document of its own, no scripts, plugins, forms or requests of its own, an
+ * opaque origin (sandbox: no access to the app's storage or cookies), framed only by this
+ * origin (the preview). Chromium's PDF viewer still shows a PDF under this policy (it does
+ * not under frame-ancestors 'none'). Guarded by tests/integration/documents.test.ts and the
+ * preview step of e2e/documents.spec.ts.
+ */
+export const storageSecurityHeaders: Record<string, string> = {
+  "Content-Security-Policy": "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'self'; sandbox",
+  "X-Content-Type-Options": "nosniff",
+};
+
+/**
+ * A signed download URL's token checked before lite sees it: lite lets the token library's
+ * error through as a 500. Bad or expired, the answer is Storage's own 400 InvalidJWT.
+ */
+async function signedTokenProblem(token: string | undefined, jwtSecret: string): Promise<Response | null> {
+  if (!token) return null; // lite answers "Missing token" (400) itself.
+  try {
+    await jwtVerify(token, new TextEncoder().encode(jwtSecret), { algorithms: ["HS256"] });
+    return null;
+  } catch (error) {
+    const message = error instanceof joseErrors.JWTExpired ? "jwt expired" : "invalid signature";
+    return Response.json({ statusCode: "400", error: "InvalidJWT", message }, { status: 400 });
+  }
+}
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -87,7 +134,7 @@ async function startEdgeRuntime(publicUrl: string, keys: LocalKeys, databaseUrl?
 const securityHeaders: Record<string, string> = {
   "Content-Security-Policy":
     "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
-    "font-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'",
+    "font-src 'self' data:; connect-src 'self'; frame-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'",
   "X-Content-Type-Options": "nosniff",
   "Referrer-Policy": "strict-origin-when-cross-origin",
   "X-Frame-Options": "DENY",
@@ -102,6 +149,14 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
 
   const front = new Hono();
   guardAuth(front, backend);
+  front.use("/storage/v1/*", async (c, next) => {
+    await next();
+    c.res = new Response(c.res.body, c.res);
+    for (const [name, value] of Object.entries(storageSecurityHeaders)) c.res.headers.set(name, value);
+  });
+  front.post("/storage/v1/object/sign/*", async (c) => upstreamSignedUrls(await backend.api.fetch(clientRequest(c))));
+  front.get("/storage/v1/object/sign/*", async (c) =>
+    (await signedTokenProblem(c.req.query("token"), keys.jwtSecret)) ?? backend.api.fetch(clientRequest(c)));
   for (const prefix of apiPrefixes) {
     front.all(`${prefix}/*`, (c) => backend.api.fetch(clientRequest(c)));
   }

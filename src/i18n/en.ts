@@ -6,6 +6,7 @@ import { en as contacts } from "@/features/contacts/i18n/en.ts";
 import { en as contracts } from "@/features/contracts/i18n/en.ts";
 import { en as customers } from "@/features/customers/i18n/en.ts";
 import { en as deals } from "@/features/deals/i18n/en.ts";
+import { en as documentKit } from "@/components/documents/i18n/en.ts";
 import { en as documents } from "@/features/documents/i18n/en.ts";
 import { en as home } from "@/features/home/i18n/en.ts";
 import { en as importExport } from "@/features/import-export/i18n/en.ts";
@@ -24,6 +25,7 @@ import type { Catalogue } from "./tr.ts";
 export const en: Catalogue = mergeCatalogues(
   components,
   taskKit,
+  documentKit,
   lib,
   session,
   modules,

@@ -6,6 +6,7 @@ import { tr as contacts } from "@/features/contacts/i18n/tr.ts";
 import { tr as contracts } from "@/features/contracts/i18n/tr.ts";
 import { tr as customers } from "@/features/customers/i18n/tr.ts";
 import { tr as deals } from "@/features/deals/i18n/tr.ts";
+import { tr as documentKit } from "@/components/documents/i18n/tr.ts";
 import { tr as documents } from "@/features/documents/i18n/tr.ts";
 import { tr as home } from "@/features/home/i18n/tr.ts";
 import { tr as importExport } from "@/features/import-export/i18n/tr.ts";
@@ -26,6 +27,7 @@ import { mergeCatalogues } from "./merge.ts";
 export const tr = mergeCatalogues(
   components,
   taskKit,
+  documentKit,
   lib,
   session,
   modules,

@@ -1,15 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   clearSessionData,
+  forgetRunningImport,
   hasAcceptedTerms,
   readCurrentOrganization,
   readRequestToken,
+  readRunningImport,
   recordSignIn,
   recordTermsAccepted,
   signedInAt,
   storageKeys,
   writeCurrentOrganization,
   writeRequestToken,
+  writeRunningImport,
 } from "./browser-storage.ts";
 
 /** localStorage as the browser has it (Node has none). */
@@ -101,6 +104,24 @@ describe("sign-in time", () => {
     recordSignIn("user-1", 1_000);
     expect(signedInAt("user-1")).toBe(1_000);
     expect(signedInAt("user-2")).toBeNull();
+  });
+});
+
+describe("running import", () => {
+  const importId = "0b000000-0000-4000-8000-000000000002";
+
+  it("is the user's own, until forgotten", () => {
+    expect(readRunningImport("user-1")).toBeNull();
+    writeRunningImport("user-1", importId);
+    expect(readRunningImport("user-1")).toBe(importId);
+    expect(readRunningImport("user-2")).toBeNull();
+    forgetRunningImport();
+    expect(readRunningImport("user-1")).toBeNull();
+  });
+
+  it("reads a malformed value as none", () => {
+    storage.setItem(storageKeys.runningImport, JSON.stringify({ userId: "user-1", importId: "not-an-id" }));
+    expect(readRunningImport("user-1")).toBeNull();
   });
 });
 

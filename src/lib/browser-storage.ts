@@ -3,7 +3,8 @@ import { z } from "zod";
 /**
  * What the app keeps in the browser besides Supabase's own session (spec section 3): the
  * terms acceptance per user email, the current organization and its id, the request-forgery
- * token, and when this browser's session was signed in (for the 24-hour limit). Every value is
+ * token, when this browser's session was signed in (for the 24-hour limit), and the import
+ * this browser was running (to offer resuming it). Every value is
  * checked when read: a value that is missing, malformed or written by another version reads
  * as absent.
  */
@@ -17,6 +18,7 @@ export const storageKeys = {
   currentOrganizationId: "crm.currentOrganizationId",
   requestToken: "crm.requestToken",
   signIn: "crm.signIn",
+  runningImport: "crm.runningImport",
 } as const;
 
 function storage(): Storage | undefined {
@@ -140,6 +142,26 @@ export function hasSignInRecord(): boolean {
 
 export function forgetSignIn(): void {
   remove(storageKeys.signIn);
+}
+
+// ---------------------------------------------------------------------------------------
+// The import this browser was running (its id; the server says whether it still runs)
+// ---------------------------------------------------------------------------------------
+
+const runningImportSchema = z.object({ userId: z.string().min(1), importId: z.guid() });
+
+export function writeRunningImport(userId: string, importId: string): void {
+  write(storageKeys.runningImport, { userId, importId } satisfies z.infer<typeof runningImportSchema>);
+}
+
+/** The import this user started on this browser and has not finished, or null. */
+export function readRunningImport(userId: string): string | null {
+  const stored = read(storageKeys.runningImport, runningImportSchema);
+  return stored?.userId === userId ? stored.importId : null;
+}
+
+export function forgetRunningImport(): void {
+  remove(storageKeys.runningImport);
 }
 
 /** Forgets everything tied to the session (the terms acceptance stays: it is per email). */

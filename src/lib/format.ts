@@ -30,3 +30,8 @@ export function formatCalendarDate(value: string, language: string | undefined):
   const [year, month, day] = value.slice(0, 10).split("-").map(Number);
   return new Intl.DateTimeFormat(localeFor(language), { dateStyle: "medium", timeZone: "UTC" }).format(new Date(Date.UTC(year, month - 1, day)));
 }
+
+/** A count with the language's digit grouping ("100.000" in Turkish, "100,000" in English). */
+export function formatCount(value: number, language: string | undefined): string {
+  return new Intl.NumberFormat(localeFor(language)).format(value);
+}

@@ -22,6 +22,20 @@ export function onUnauthorizedResponse(listener: () => void): () => void {
 }
 
 /**
+ * Where an Edge Function is reached and the key its requests carry, for the one call supabase-js
+ * cannot make: an upload that reports its progress (XMLHttpRequest, src/components/documents).
+ * Its `unauthorized` applies the same rule as the client's fetch: a 401 to a signed-in request
+ * signs out.
+ */
+export function edgeFunctionEndpoint(name: string) {
+  return {
+    url: `${url}/functions/v1/${name}`,
+    apiKey: publishableKey,
+    unauthorized: () => unauthorizedListeners.forEach((listener) => listener()),
+  };
+}
+
+/**
  * The app's single Supabase client (DESIGN D1, spec §1): publishable key, automatic token
  * refresh, the session kept in the browser, the public schema.
  */

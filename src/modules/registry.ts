@@ -52,18 +52,21 @@ const moduleList = [
     path: "/quotes",
     icon: IconFileInvoice,
     list: lazyPage(() => import("@/features/quotes/routes/QuotesPage.tsx"), "QuotesPage"),
+    detail: lazyPage(() => import("@/features/quotes/routes/QuoteDetailPage.tsx"), "QuoteDetailPage"),
   },
   {
     key: "contracts",
     path: "/contracts",
     icon: IconContract,
     list: lazyPage(() => import("@/features/contracts/routes/ContractsPage.tsx"), "ContractsPage"),
+    detail: lazyPage(() => import("@/features/contracts/routes/ContractDetailPage.tsx"), "ContractDetailPage"),
   },
   {
     key: "documents",
     path: "/documents",
     icon: IconFiles,
     list: lazyPage(() => import("@/features/documents/routes/DocumentsPage.tsx"), "DocumentsPage"),
+    detail: lazyPage(() => import("@/features/documents/routes/DocumentDetailPage.tsx"), "DocumentDetailPage"),
   },
   {
     key: "tasks",

@@ -29,6 +29,8 @@ export const organizationSettingsSchema = z.looseObject({
   task_types: z.array(z.string()),
   quote_number_pattern: z.string(),
   quote_validity_days: z.number().int(),
+  /** How new contracts are numbered; absent from the answer while it is the default. */
+  contract_number_pattern: z.string().default("SZL-{YYYY}-{SEQ:5}"),
   /** 1 unit of a currency in the default currency ({"EUR": 44.9}); forecasts convert with it. */
   exchange_rates: z.record(z.string(), z.coerce.number()).catch({}),
   updated_at: z.string().nullable().optional(),

@@ -11,7 +11,10 @@ export type Database = {
             [_ in never]: never
           }
           Functions: {
-            "accept_terms":
+            "accept_quote":
+{ Args: { "p_id": string,"p_mark_deal_won"?: boolean,"p_updated_at": string }; Returns: Json
+                           },
+"accept_terms":
 { Args: Record<PropertyKey, never>; Returns: Json
                            },
 "add_record_note":
@@ -19,6 +22,9 @@ export type Database = {
                            },
 "analyze_user_records":
 { Args: { "organization_slug"?: string,"target_user_id": string }; Returns: Json
+                           },
+"begin_document_upload":
+{ Args: { "p_document_id": string,"p_file_name": string,"p_mime_type": string,"p_module": string,"p_record_id": string,"p_sha256": string,"p_size_bytes": number,"p_title": string }; Returns: Json
                            },
 "bind_session_organization":
 { Args: { "p_organization_id"?: string }; Returns: Json
@@ -47,8 +53,14 @@ export type Database = {
 "can_receive_realtime_topic":
 { Args: { "p_topic": string }; Returns: boolean
                            },
+"cancel_document_upload":
+{ Args: { "p_upload_id": string }; Returns: Json
+                           },
 "change_my_password":
 { Args: { "p_current_password": string,"p_new_password": string }; Returns: Json
+                           },
+"check_import_rows":
+{ Args: { "p_kind": string,"p_match_key": string,"p_mode": string,"p_rows": Json }; Returns: Json
                            },
 "complete_task":
 { Args: { "p_id": string,"p_updated_at"?: string }; Returns: Json
@@ -61,6 +73,9 @@ export type Database = {
                            },
 "create_contract":
 { Args: { "p_values": Json }; Returns: Json
+                           },
+"create_contract_from_quote":
+{ Args: { "p_quote_id": string }; Returns: Json
                            },
 "create_customer":
 { Args: { "p_values": Json }; Returns: Json
@@ -104,6 +119,9 @@ export type Database = {
 "delete_documents":
 { Args: { "p_ids": (string)[] }; Returns: Json
                            },
+"delete_import_mapping":
+{ Args: { "p_id": string }; Returns: Json
+                           },
 "delete_quotes":
 { Args: { "p_ids": (string)[] }; Returns: Json
                            },
@@ -119,17 +137,29 @@ export type Database = {
 "delete_user_secure":
 { Args: { "p_organization_id"?: string,"p_user_id": string }; Returns: Json
                            },
+"document_object_readable":
+{ Args: { "p_name": string }; Returns: boolean
+                           },
 "erase_contact":
 { Args: { "p_id": string }; Returns: Json
                            },
 "export_contact_data":
 { Args: { "p_id": string }; Returns: Json
                            },
+"export_records":
+{ Args: { "p_descending"?: boolean,"p_filters"?: Json,"p_limit"?: number,"p_module": string,"p_offset"?: number,"p_search"?: string,"p_sort"?: string }; Returns: Json
+                           },
 "find_contact_duplicates":
 { Args: { "p_exclude"?: string,"p_values": Json }; Returns: Json
                            },
 "find_customer_duplicates":
 { Args: { "p_exclude"?: string,"p_values": Json }; Returns: Json
+                           },
+"finish_document_upload":
+{ Args: { "p_upload_id": string }; Returns: Json
+                           },
+"finish_import":
+{ Args: { "p_cancelled"?: boolean,"p_import_id": string }; Returns: Json
                            },
 "get_audit_log":
 { Args: { "p_before_id"?: number,"p_limit"?: number,"p_organization_slug"?: string }; Returns: Json
@@ -138,6 +168,9 @@ export type Database = {
 { Args: { "p_id": string }; Returns: Json
                            },
 "get_contract":
+{ Args: { "p_id": string }; Returns: Json
+                           },
+"get_contract_details":
 { Args: { "p_id": string }; Returns: Json
                            },
 "get_current_user_context":
@@ -167,8 +200,20 @@ export type Database = {
 "get_deal_stage_history":
 { Args: { "p_id": string }; Returns: Json
                            },
+"get_default_document_template":
+{ Args: { "p_kind": string }; Returns: Json
+                           },
 "get_document":
 { Args: { "p_id": string }; Returns: Json
+                           },
+"get_document_details":
+{ Args: { "p_id": string }; Returns: Json
+                           },
+"get_document_usage":
+{ Args: Record<PropertyKey, never>; Returns: Json
+                           },
+"get_import":
+{ Args: { "p_import_id": string }; Returns: Json
                            },
 "get_login_attempts":
 { Args: { "p_limit"?: number,"p_user_id"?: string }; Returns: Json
@@ -198,6 +243,9 @@ export type Database = {
 { Args: { "p_descending"?: boolean,"p_limit"?: number,"p_offset"?: number,"p_organization_slug"?: string,"p_role"?: string,"p_search"?: string,"p_sort"?: string,"p_status"?: string }; Returns: Json
                            },
 "get_quote":
+{ Args: { "p_id": string }; Returns: Json
+                           },
+"get_quote_details":
 { Args: { "p_id": string }; Returns: Json
                            },
 "get_record_timeline":
@@ -230,6 +278,9 @@ export type Database = {
 "list_contracts":
 { Args: { "p_descending"?: boolean,"p_filters"?: Json,"p_limit"?: number,"p_offset"?: number,"p_search"?: string,"p_sort"?: string }; Returns: Json
                            },
+"list_contracts_ending":
+{ Args: { "p_days"?: number }; Returns: Json
+                           },
 "list_customers":
 { Args: { "p_descending"?: boolean,"p_filters"?: Json,"p_limit"?: number,"p_offset"?: number,"p_search"?: string,"p_sort"?: string }; Returns: Json
                            },
@@ -242,14 +293,26 @@ export type Database = {
 "list_documents":
 { Args: { "p_descending"?: boolean,"p_filters"?: Json,"p_limit"?: number,"p_offset"?: number,"p_search"?: string,"p_sort"?: string }; Returns: Json
                            },
+"list_import_mappings":
+{ Args: { "p_kind": string }; Returns: Json
+                           },
+"list_imports":
+{ Args: { "p_kind"?: string,"p_limit"?: number }; Returns: Json
+                           },
 "list_organization_members":
 { Args: Record<PropertyKey, never>; Returns: Json
                            },
 "list_organizations":
 { Args: Record<PropertyKey, never>; Returns: Json
                            },
+"list_products":
+{ Args: { "p_include_inactive"?: boolean,"p_search"?: string }; Returns: Json
+                           },
 "list_quotes":
 { Args: { "p_descending"?: boolean,"p_filters"?: Json,"p_limit"?: number,"p_offset"?: number,"p_search"?: string,"p_sort"?: string }; Returns: Json
+                           },
+"list_record_documents":
+{ Args: { "p_module": string,"p_record_id": string }; Returns: Json
                            },
 "list_saved_views":
 { Args: { "p_module": string }; Returns: Json
@@ -275,8 +338,17 @@ export type Database = {
 "move_deal":
 { Args: { "p_id": string,"p_lost_reason"?: string,"p_stage": string,"p_updated_at": string }; Returns: Json
                            },
+"preview_quote_totals":
+{ Args: { "p_items": Json,"p_values": Json }; Returns: Json
+                           },
+"reject_quote":
+{ Args: { "p_id": string,"p_reason": string,"p_updated_at": string }; Returns: Json
+                           },
 "remove_organization_logo":
 { Args: Record<PropertyKey, never>; Returns: Json
+                           },
+"renew_contract":
+{ Args: { "p_id": string,"p_updated_at": string }; Returns: Json
                            },
 "resolve_table_name_bypass":
 { Args: { "base_table_name": string,"org_slug": string }; Returns: Json
@@ -302,11 +374,29 @@ export type Database = {
 "restore_tasks":
 { Args: { "p_ids": (string)[] }; Returns: Json
                            },
+"revert_import":
+{ Args: { "p_import_id": string }; Returns: Json
+                           },
+"revise_quote":
+{ Args: { "p_id": string }; Returns: Json
+                           },
+"run_import_batch":
+{ Args: { "p_batch": number,"p_import_id": string,"p_rows": Json }; Returns: Json
+                           },
 "save_document_template":
 { Args: { "p_body": string,"p_id": string,"p_is_default"?: boolean,"p_kind": string,"p_name": string }; Returns: Json
                            },
+"save_import_mapping":
+{ Args: { "p_kind": string,"p_mapping": Json,"p_name": string }; Returns: Json
+                           },
 "save_notification_preferences":
 { Args: { "p_kinds": (string)[] }; Returns: Json
+                           },
+"save_product":
+{ Args: { "p_id": string,"p_updated_at"?: string,"p_values": Json }; Returns: Json
+                           },
+"save_quote":
+{ Args: { "p_id": string,"p_items": Json,"p_updated_at"?: string,"p_values": Json }; Returns: Json
                            },
 "save_role":
 { Args: { "p_key": string,"p_name": string,"p_permissions": Json }; Returns: Json
@@ -317,20 +407,32 @@ export type Database = {
 "secure_login_prepare_auth":
 { Args: { "p_email": string,"p_organization_slug"?: string,"p_password": string }; Returns: Json
                            },
+"send_quote":
+{ Args: { "p_id": string,"p_updated_at": string }; Returns: Json
+                           },
 "set_deal_contacts":
 { Args: { "p_contact_ids": (string)[],"p_id": string }; Returns: Json
                            },
 "set_organization_logo":
 { Args: { "p_content_type": string,"p_image_base64": string }; Returns: Json
                            },
+"set_product_active":
+{ Args: { "p_active": boolean,"p_id": string }; Returns: Json
+                           },
 "simple_reset_password":
 { Args: { "p_new_password": string,"p_user_id": string }; Returns: Json
+                           },
+"start_import":
+{ Args: { "p_file_hash": string,"p_file_name": string,"p_file_size": number,"p_kind": string,"p_mapping": Json,"p_match_key": string,"p_mode": string,"p_total_rows": number }; Returns: Json
                            },
 "super_admin_switch_organization":
 { Args: { "p_organization_id": string }; Returns: Json
                            },
 "sync_user_password":
 { Args: { "p_email": string,"p_password": string }; Returns: Json
+                           },
+"terminate_contract":
+{ Args: { "p_id": string,"p_reason": string,"p_updated_at": string }; Returns: Json
                            },
 "test_auth_uid":
 { Args: Record<PropertyKey, never>; Returns: Json

@@ -140,8 +140,8 @@ select has_schema(:'gamma_schema', 'the organization has its own schema');
 select tables_are(:'gamma_schema',
   array['customers', 'contacts', 'deals', 'quotes', 'quote_items', 'contracts', 'documents', 'tasks', 'notes', 'document_templates',
         'field_history', 'saved_views', 'deal_contacts', 'deal_stage_history', 'deal_stage_totals', 'deal_forecast_totals',
-        'task_due_totals'],
-  'the schema has exactly the seventeen template tables');
+        'task_due_totals', 'document_versions', 'products', 'imports', 'import_batches', 'import_rows', 'import_mappings'],
+  'the schema has exactly the twenty-three template tables');
 select is((select template_version from private.organizations where id = :'gamma'), private.latest_template_version(),
   'the organization is at the latest template version');
 select is(((:'gamma_result'::jsonb) -> 'organization' ->> 'template_version')::int, private.latest_template_version(),
@@ -194,8 +194,8 @@ select is(:'delta_bound'::text, 'true', 'delta''s admin binds a session to delta
 select public.create_organization_tables('delta') as delta_result \gset
 select is((:'delta_result'::jsonb) ->> 'success', 'true', 'the admin of the bound organization provisions it');
 select is((:'delta_result'::jsonb) -> 'tables',
-  '["contacts", "contracts", "customers", "deal_contacts", "deal_forecast_totals", "deal_stage_history", "deal_stage_totals", "deals", "document_templates", "documents", "field_history", "notes", "quote_items", "quotes", "saved_views", "task_due_totals", "tasks"]'::jsonb,
-  'the answer lists the seventeen tables');
+  '["contacts", "contracts", "customers", "deal_contacts", "deal_forecast_totals", "deal_stage_history", "deal_stage_totals", "deals", "document_templates", "document_versions", "documents", "field_history", "import_batches", "import_mappings", "import_rows", "imports", "notes", "products", "quote_items", "quotes", "saved_views", "task_due_totals", "tasks"]'::jsonb,
+  'the answer lists the twenty-three tables');
 select is(public.create_organization_tables('delta') ->> 'template_version', (:'delta_result'::jsonb) ->> 'template_version',
   'a second call by the admin answers the same version');
 select tests.reset_role();

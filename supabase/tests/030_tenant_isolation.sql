@@ -66,7 +66,7 @@ select ok(not has_schema_privilege('authenticated', :'beta_schema', 'usage'), 'a
 select ok(not has_schema_privilege('authenticated', :'alpha_schema', 'create'), 'authenticated cannot create in alpha''s schema');
 select is((select count(*)::int from pg_class c
             where c.relnamespace in (:'alpha_schema'::regnamespace, :'beta_schema'::regnamespace) and c.relkind = 'r'),
-  34, 'both tenant schemas have their seventeen tables');
+  46, 'both tenant schemas have their twenty-three tables');
 select is((select array_agg(r.role_name || ' ' || c.relnamespace::regnamespace || '.' || c.relname)
              from pg_class c cross join unnest(array['anon', 'authenticated', 'public']) as r (role_name)
             where c.relnamespace in (:'alpha_schema'::regnamespace, :'beta_schema'::regnamespace)

@@ -30,7 +30,7 @@ select tests.reset_role();
 select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
 select public.get_organization_tables() as view \gset
-select is(jsonb_array_length(:'view'::jsonb -> 'tables'), 17, 'the admin sees the seventeen template tables');
+select is(jsonb_array_length(:'view'::jsonb -> 'tables'), 23, 'the admin sees the twenty-three template tables');
 select is((select (t ->> 'row_count')::int from jsonb_array_elements(:'view'::jsonb -> 'tables') t where t ->> 'name' = 'deals'),
   2, 'with exact row counts');
 select ok((select bool_and((t ->> 'total_bytes')::bigint > 0) from jsonb_array_elements(:'view'::jsonb -> 'tables') t),

@@ -38,7 +38,8 @@ $$;
 create function pg_temp.sample(p_module text) returns jsonb language sql as $$
   select coalesce(
     case p_module when 'contacts' then '{"first_name": "Örnek"}'::jsonb
-                  when 'quotes' then '{"quote_number": "TKL-TEST-1"}'::jsonb
+                  -- The number is assigned; notes is a free text field of the header.
+                  when 'quotes' then '{"notes": "Örnek"}'::jsonb
                   -- The stage and currency default to the pipeline's first stage and the organization's currency.
                   when 'deals' then '{"title": "Örnek"}'::jsonb end,
     (select jsonb_object_agg(a.attname, 'Örnek')

@@ -28,6 +28,7 @@ import type { RecordColumn, RecordListConfig } from "./record-config.ts";
 import { recordListArgs, recordPageCount, TOTAL_CAP, type RecordListState } from "./record-list-state.ts";
 import { MergeRecordsModal } from "./MergeRecordsModal.tsx";
 import { RecordBulkBar } from "./RecordBulkBar.tsx";
+import { RecordExportButton } from "./RecordExportButton.tsx";
 import { SavedViewsMenu } from "./SavedViewsMenu.tsx";
 
 const SEARCH_DEBOUNCE_MS = 300;
@@ -35,8 +36,9 @@ const DEFAULT_PAGE_SIZE = 25;
 
 /**
  * A module's list page: search (debounced), filters, sortable headers, column choice, saved
- * views, row selection with bulk actions, pages, and the loading, empty, error and denied
- * states. On a phone the rows become cards, so nothing scrolls sideways.
+ * views, export (the view or everything, for whoever may export), row selection with bulk
+ * actions, pages, and the loading, empty, error and denied states. On a phone the rows
+ * become cards, so nothing scrolls sideways.
  */
 export function RecordListPage<Row extends RecordBase>({ config }: { config: RecordListConfig<Row> }) {
   const { t, i18n } = useTranslation();
@@ -54,7 +56,8 @@ export function RecordListPage<Row extends RecordBase>({ config }: { config: Rec
   const [selected, setSelected] = useState<Map<string, Row>>(new Map());
   const [merging, setMerging] = useState<readonly [string, string] | null>(null);
   const narrow = useMediaQuery("(max-width: 48em)") ?? false;
-  const list = useRecordList(config.module, config.row, recordListArgs(state, pageSize));
+  const args = recordListArgs(state, pageSize, { ...config.definingFilters, ...config.baseFilters });
+  const list = useRecordList(config.module, config.row, args);
 
   const applySearch = useDebouncedCallback((search: string) => {
     setState((current) => (current.search === search ? current : { ...current, search, page: 1 }));
@@ -73,7 +76,10 @@ export function RecordListPage<Row extends RecordBase>({ config }: { config: Rec
 
   const rows = (list.data?.records ?? []) as Row[];
   const total = list.data?.total ?? 0;
-  const narrowed = state.search.trim() !== "" || Object.values(state.filters).some((value) => value !== "");
+  const narrowed =
+    state.search.trim() !== "" ||
+    Object.values(state.filters).some((value) => value !== "") ||
+    Object.keys(config.baseFilters ?? {}).length > 0;
   const [titleColumn, ...otherColumns] = config.columns;
   const shown = otherColumns.filter((column) => state.columns.includes(column.key));
   const allSelected = rows.length > 0 && rows.every((row) => selected.has(row.id));
@@ -106,6 +112,18 @@ export function RecordListPage<Row extends RecordBase>({ config }: { config: Rec
   };
   const capped = list.data?.total_exact === false;
   const count = new Intl.NumberFormat(i18n.resolvedLanguage === "en" ? "en-GB" : "tr-TR").format(capped ? TOTAL_CAP : total);
+  const exportButton = (
+    <RecordExportButton
+      module={config.module}
+      row={config.row}
+      title={config.title}
+      source={{
+        columns: config.columns,
+        view: { search: args.p_search, filters: args.p_filters, sort: state.sort, descending: state.descending, columns: state.columns },
+        definingFilters: config.definingFilters,
+      }}
+    />
+  );
   const totalText = config.totalText
     ? config.totalText(count, capped)
     : t(capped ? "records.list.totalCapped" : "records.list.total", { count });
@@ -118,7 +136,10 @@ export function RecordListPage<Row extends RecordBase>({ config }: { config: Rec
             <Title order={1}>{config.title}</Title>
             <Text c="dimmed">{config.description}</Text>
           </Stack>
-          {config.actions}
+          <Group gap="sm">
+            {exportButton}
+            {config.actions}
+          </Group>
         </Group>
       )}
 
@@ -144,6 +165,7 @@ export function RecordListPage<Row extends RecordBase>({ config }: { config: Rec
             onChange={(columns) => setState((current) => ({ ...current, columns }))}
           />
           <SavedViewsMenu module={config.module} state={state} initial={initial} onApply={applyState} />
+          {config.headless && exportButton}
         </Group>
       </Group>
 

@@ -4,7 +4,7 @@
  * changes. The module's façade names follow the registry (`list_<module>`,
  * `get_<entity>`, ...), so nothing here names a module.
  */
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
 import { rpc, type RpcName } from "@/lib/call-rpc.ts";
 import { RpcError } from "@/lib/rpc.ts";
@@ -12,6 +12,7 @@ import type { ModuleKey } from "@/modules/registry.ts";
 import { useOrganizationScope, type OrganizationScope } from "@/session/organization-scope.ts";
 import { queryKeys } from "@/session/query-keys.ts";
 import type { Json } from "@/types/database.types.ts";
+import { exportPageSchema, readEach, type ExportPage, type ExportRecordsArgs } from "./record-export.ts";
 
 /** What every module's list row and record carry besides the module's own columns. */
 export const recordBaseSchema = z.looseObject({
@@ -87,11 +88,9 @@ export function assertRecordId(id: string): void {
   if (!UUID.test(id)) throw new RpcError("Record not found", "not_found");
 }
 
-/** One record (`get_<entity>`); a record the caller may not see answers not_found. */
-export function useRecord<Row extends z.ZodType>(module: ModuleKey, entity: string, id: string, row: Row, enabled = id !== "") {
-  const scope = useOrganizationScope();
-  return useQuery({
-    enabled,
+/** How one record is read (`get_<entity>`) and kept; a record the caller may not see answers not_found. */
+export function recordQueryOptions<Row extends z.ZodType>(scope: OrganizationScope, module: ModuleKey, entity: string, id: string, row: Row) {
+  return queryOptions({
     queryKey: recordKeys.record(scope, module, id),
     queryFn: async (): Promise<z.output<Row>> => {
       assertRecordId(id);
@@ -100,6 +99,12 @@ export function useRecord<Row extends z.ZodType>(module: ModuleKey, entity: stri
     },
     retry: (count, error) => !(error instanceof RpcError) && count < 2,
   });
+}
+
+/** One record (`get_<entity>`); a record the caller may not see answers not_found. */
+export function useRecord<Row extends z.ZodType>(module: ModuleKey, entity: string, id: string, row: Row, enabled = id !== "") {
+  const scope = useOrganizationScope();
+  return useQuery({ ...recordQueryOptions(scope, module, entity, id, row), enabled });
 }
 
 /** Several whole records at once, each read with the module's read RPC (e.g. the two of a merge). */
@@ -166,6 +171,43 @@ export function useMergeRecords<R>(module: ModuleKey, merge: string, row: z.ZodT
       (await callRecordRpc(merge, { p_survivor: survivor, p_other: other, p_values: values }, answer)).record as R,
     onSuccess: invalidate,
   });
+}
+
+// ---------------------------------------------------------------------------------
+// Export
+// ---------------------------------------------------------------------------------
+
+/** One page of a module's export (export_records: whole rows with owner_name, in the list's order), rows checked as the list's. */
+export function fetchExportPage<Row extends RecordBase>(row: z.ZodType<Row>) {
+  return async (args: ExportRecordsArgs): Promise<ExportPage<Row>> => rpc("export_records", args, exportPageSchema(row));
+}
+
+const namedRecordSchema = recordBaseSchema.extend({ name: z.string() });
+/** A linked record's name read for an export is reused for this long (the list's own name cells share it). */
+const NAME_STALE_MS = 60_000;
+
+/**
+ * The names of linked records with a `name` (e.g. the customers of the exported quotes), by
+ * id: each read once with `get_<entity>` through the record cache; a record the caller may
+ * not see has none.
+ */
+export function useRecordNames(module: ModuleKey, entity: string) {
+  const scope = useOrganizationScope();
+  const queryClient = useQueryClient();
+  return (ids: readonly (string | null | undefined)[], signal: AbortSignal) =>
+    readEach(
+      ids,
+      async (id) => {
+        try {
+          const options = recordQueryOptions(scope, module, entity, id, namedRecordSchema);
+          return (await queryClient.fetchQuery({ ...options, staleTime: NAME_STALE_MS })).name;
+        } catch (error) {
+          if (error instanceof RpcError && error.code === "not_found") return null;
+          throw error;
+        }
+      },
+      signal,
+    );
 }
 
 // ---------------------------------------------------------------------------------

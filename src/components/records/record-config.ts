@@ -1,7 +1,10 @@
 import type { ReactNode } from "react";
 import type { z } from "zod";
+import type { ExportColumn } from "@/lib/spreadsheet/write.ts";
 import type { ModuleKey } from "@/modules/registry.ts";
+import type { Json } from "@/types/database.types.ts";
 import type { RecordBase } from "./record-api.ts";
+import type { ExportCell } from "./record-export.ts";
 import type { RecordMergeConfig } from "./record-merge.ts";
 
 export interface RecordOption {
@@ -18,6 +21,21 @@ export interface RecordColumn<Row> {
   /** Left out until the user chooses it. */
   hidden?: boolean;
   render?(row: Row): ReactNode;
+  /**
+   * The cell in an export file when the screen shows something other than the raw value (a
+   * label for a code, a number for an amount, a name for an id); never JSX. By default the
+   * raw value (a list of tags joined with ", ").
+   */
+  exportValue?(row: Row): ExportCell;
+  /**
+   * A cell the rows alone do not hold (e.g. a linked customer's name): reads what it needs
+   * once for all the exported rows, then gives each row's cell (in place of exportValue).
+   */
+  exportLookup?(rows: Row[], signal: AbortSignal): Promise<(row: Row) => ExportCell>;
+  /** The cell's type in the file: by default datetime for an `…_at` column, else text. */
+  exportType?: ExportColumn["type"];
+  /** The key of the column with this amount's currency: an export with this column has that one beside it. */
+  currencyColumn?: string;
 }
 
 /** A select filter on one of the module's filterable columns. */
@@ -34,6 +52,10 @@ export interface RecordListConfig<Row extends RecordBase> {
   /** The first column is the record's title, always shown, a link to its page. */
   columns: RecordColumn<Row>[];
   filters: RecordFilter[];
+  /** Filters the page around the list always applies (e.g. {"customer_id": {"is_null": false}}: linked to any customer). */
+  baseFilters?: Record<string, Json>;
+  /** Filters that make the list what it is rather than narrow it (quotes: the latest revision of each): an empty answer is "none yet". */
+  definingFilters?: Record<string, Json>;
   defaultSort: string;
   defaultDescending: boolean;
   /** The field a bulk status change sets, with its values. */

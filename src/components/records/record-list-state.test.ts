@@ -15,6 +15,14 @@ describe("record list state", () => {
     expect(recordListArgs({ ...initial, search: " ışık " }, 25).p_search).toBe("ışık");
   });
 
+  it("adds the page's fixed filters over the person's", () => {
+    const base = { customer_id: { is_null: false } };
+    expect(recordListArgs({ ...initial, filters: { mime_type: "application/pdf", customer_id: "x" } }, 25, base).p_filters).toEqual({
+      mime_type: "application/pdf",
+      customer_id: { is_null: false },
+    });
+  });
+
   it("saves and applies a view", () => {
     const state = { ...initial, search: "abc", filters: { status: "active" }, sort: "city", descending: true, page: 4, columns: ["name"] };
     expect(applyView(viewOf(state), initial)).toEqual({ ...state, page: 1 });

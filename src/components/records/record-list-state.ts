@@ -1,5 +1,6 @@
 /** A record list's state on screen, what it asks `list_<module>` for, and its saved-view form. */
 import { pageOffset } from "@/lib/list-state.ts";
+import type { Json } from "@/types/database.types.ts";
 import type { RecordListArgs, ViewDefinition } from "./record-api.ts";
 
 export interface RecordListState {
@@ -17,12 +18,13 @@ export interface RecordListState {
 /** Exact totals stop here (private.record_list): beyond it the list says "10,000+". */
 export const TOTAL_CAP = 10_000;
 
-export function recordListArgs(state: RecordListState, pageSize: number): RecordListArgs {
+/** What the list asks for: the person's search and filters, with the page's fixed filters (base) over them. */
+export function recordListArgs(state: RecordListState, pageSize: number, base: Record<string, Json> = {}): RecordListArgs {
   const search = state.search.trim();
   const filters = Object.fromEntries(Object.entries(state.filters).filter(([, value]) => value !== ""));
   return {
     ...(search === "" ? {} : { p_search: search }),
-    p_filters: filters,
+    p_filters: { ...filters, ...base },
     p_sort: state.sort,
     p_descending: state.descending,
     p_limit: pageSize,

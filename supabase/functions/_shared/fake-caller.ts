@@ -8,6 +8,8 @@ export interface FakeCallerOptions {
   tokenValid?: boolean;
   /** What every other RPC answers. */
   answer?: { data: unknown; error: unknown };
+  /** What a given RPC answers (before `answer`). */
+  answers?: Record<string, { data: unknown; error: unknown }>;
 }
 
 export interface RecordedCall {
@@ -30,7 +32,7 @@ export function fakeCaller(options: FakeCallerOptions = {}) {
       rpc: (name: string, args: Record<string, unknown>) => {
         calls.push({ name, args });
         if (name === "verify_request_token") return Promise.resolve({ data: options.tokenValid ?? true, error: null });
-        return Promise.resolve(options.answer ?? { data: { success: true }, error: null });
+        return Promise.resolve(options.answers?.[name] ?? options.answer ?? { data: { success: true }, error: null });
       },
     }) as unknown as SupabaseClient;
   return { factory, calls };

@@ -18,3 +18,16 @@ export function clientForCaller(authorization: string): SupabaseClient {
     },
   );
 }
+
+/**
+ * A client with the project's secret (service role) key: it bypasses RLS, so a function uses
+ * it only for what the database has already allowed the caller (for example, writing the
+ * Storage object of an upload the caller's own RPC reserved).
+ */
+export function serviceClient(): SupabaseClient {
+  return createClient(
+    requireEnv("SUPABASE_URL"),
+    Deno.env.get("SUPABASE_SECRET_KEY") ?? requireEnv("SUPABASE_SERVICE_ROLE_KEY"),
+    { auth: { persistSession: false, autoRefreshToken: false } },
+  );
+}

@@ -457,6 +457,19 @@ export const en: typeof tr = {
       placeholdersHint: "The field you click is inserted at the cursor in the text.",
       body: "Template text",
       bodyHint: "Plain text: HTML and code are never run, line breaks are kept.",
+      useDefaultBody: "Start from the standard text",
+      samplePdf: "Download a sample PDF",
+      samplePdfFile: { quote: "sample-quote.pdf", contract: "sample-contract.pdf" },
+      groups: {
+        organization: "Company",
+        customer: "Customer",
+        contact: "Contact",
+        quote: "Quote",
+        items: "Tables",
+        totals: "Totals",
+        contract: "Contract",
+        general: "General",
+      },
       submit: "Save",
     },
     preview: {
@@ -464,10 +477,6 @@ export const en: typeof tr = {
       hint: "With sample data. Unknown fields are highlighted and left as written.",
       empty: "Write the template text to preview it.",
       unknown: "Unknown field",
-      item: "Product / Service",
-      quantity: "Quantity",
-      unitPrice: "Unit price",
-      lineTotal: "Amount",
     },
     delete: {
       title: "Delete Template",
@@ -481,6 +490,7 @@ export const en: typeof tr = {
       deleted: "Template \"{{name}}\" deleted.",
     },
     errors: {
+      pdfFailed: "The PDF could not be made. Please try again.",
       title: "The action could not be completed",
       nameRequired: "A template name is required.",
       invalid_name: "The template name must be 1 to 200 characters long.",
@@ -585,6 +595,12 @@ export const en: typeof tr = {
       vatRate: "Default VAT (KDV) rate",
       locale: "Locale",
       timeZone: "Time zone",
+      documentStorage: {
+        title: "Document storage",
+        description: "Every version of the documents (deleted ones included, since they can be restored) counts against the organization's quota.",
+        used: "{{used}} of {{quota}} used ({{percent}}%)",
+        loadError: "The storage usage could not be loaded.",
+      },
     },
     currencies: {
       TRY: "TRY – Turkish lira",
@@ -599,12 +615,14 @@ export const en: typeof tr = {
     operations: {
       title: "Operations Settings",
       description: "Deal stages, task types and quote numbering.",
-      otherTitle: "Tasks and quotes",
+      otherTitle: "Tasks, quotes and contracts",
       taskTypes: "Task types",
       taskTypesHelp: "Type and press Enter to add (1-30 types).",
       quotePattern: "Quote number pattern",
       quotePatternHelp: "Must hold a sequence such as {SEQ} or {SEQ:5}; {YYYY} writes the year.",
       validityDays: "Quote validity (days)",
+      contractPattern: "Contract number pattern",
+      contractPatternHelp: "Must hold a sequence such as {SEQ:5}; {YYYY} writes the year, {MM} the month. Example: SZL-{YYYY}-{SEQ:5}",
     },
     rates: {
       title: "Exchange rates",

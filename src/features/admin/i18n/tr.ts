@@ -455,6 +455,19 @@ export const tr = {
       placeholdersHint: "Tıkladığınız alan, metinde imlecin olduğu yere eklenir.",
       body: "Şablon metni",
       bodyHint: "Düz metin: HTML ve kod çalıştırılmaz, satır sonları korunur.",
+      useDefaultBody: "Hazır metinle başla",
+      samplePdf: "Örnek PDF indir",
+      samplePdfFile: { quote: "ornek-teklif.pdf", contract: "ornek-sozlesme.pdf" },
+      groups: {
+        organization: "Şirket",
+        customer: "Müşteri",
+        contact: "İlgili kişi",
+        quote: "Teklif",
+        items: "Tablolar",
+        totals: "Toplamlar",
+        contract: "Sözleşme",
+        general: "Genel",
+      },
       submit: "Kaydet",
     },
     preview: {
@@ -462,10 +475,6 @@ export const tr = {
       hint: "Örnek verilerle. Tanınmayan alanlar işaretlenir ve olduğu gibi kalır.",
       empty: "Önizlemek için şablon metni yazın.",
       unknown: "Tanınmayan alan",
-      item: "Ürün / Hizmet",
-      quantity: "Miktar",
-      unitPrice: "Birim fiyat",
-      lineTotal: "Tutar",
     },
     delete: {
       title: "Şablonu Sil",
@@ -479,6 +488,7 @@ export const tr = {
       deleted: "\"{{name}}\" şablonu silindi.",
     },
     errors: {
+      pdfFailed: "PDF oluşturulamadı. Lütfen tekrar deneyin.",
       title: "İşlem tamamlanamadı",
       nameRequired: "Şablon adı gerekli.",
       invalid_name: "Şablon adı 1 ile 200 karakter arasında olmalı.",
@@ -583,6 +593,12 @@ export const tr = {
       vatRate: "Varsayılan KDV oranı",
       locale: "Bölge ve dil",
       timeZone: "Saat dilimi",
+      documentStorage: {
+        title: "Belge depolama",
+        description: "Belgelerin tüm sürümleri (silinenler dahil, geri yüklenebildikleri için) şirketin kotasından düşer.",
+        used: "{{used}} / {{quota}} kullanılıyor (%{{percent}})",
+        loadError: "Depolama kullanımı yüklenemedi.",
+      },
     },
     currencies: {
       TRY: "TRY – Türk lirası",
@@ -597,12 +613,14 @@ export const tr = {
     operations: {
       title: "Operasyon Ayarları",
       description: "Satış aşamaları, görev türleri ve teklif numaralandırma.",
-      otherTitle: "Görevler ve teklifler",
+      otherTitle: "Görevler, teklifler ve sözleşmeler",
       taskTypes: "Görev türleri",
       taskTypesHelp: "Yazıp Enter'a basarak ekleyin (1-30 tür).",
       quotePattern: "Teklif numarası deseni",
       quotePatternHelp: "{SEQ} veya {SEQ:5} gibi bir sıra numarası içermeli; {YYYY} yılı yazar.",
       validityDays: "Teklif geçerlilik süresi (gün)",
+      contractPattern: "Sözleşme numarası deseni",
+      contractPatternHelp: "{SEQ:5} gibi bir sıra numarası içermeli; {YYYY} yılı, {MM} ayı yazar. Örnek: SZL-{YYYY}-{SEQ:5}",
     },
     rates: {
       title: "Döviz kurları",

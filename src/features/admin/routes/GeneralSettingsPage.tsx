@@ -1,11 +1,12 @@
 import { useTranslation } from "react-i18next";
 import { OrganizationLogoCard } from "../settings/components/OrganizationLogoCard.tsx";
+import { DocumentStorageCard } from "../settings/components/DocumentStorageCard.tsx";
 import { ExchangeRatesCard } from "../settings/components/ExchangeRatesCard.tsx";
 import { GeneralSettingsForm } from "../settings/components/GeneralSettingsForm.tsx";
 import { SettingsPageFrame } from "../settings/components/SettingsPageFrame.tsx";
 import { useOrganizationScope } from "@/session/organization-scope.ts";
 
-/** Admin page "generalSettings": the organization's name, logo, currency, KDV, locale and time zone. */
+/** Admin page "generalSettings": the organization's name, logo, currency, KDV, locale and time zone; its document storage (read only). */
 export function GeneralSettingsPage() {
   const { t } = useTranslation();
   const scope = useOrganizationScope();
@@ -16,6 +17,7 @@ export function GeneralSettingsPage() {
           <OrganizationLogoCard scope={scope} settings={settings} />
           <GeneralSettingsForm scope={scope} settings={settings} />
           <ExchangeRatesCard scope={scope} settings={settings} />
+          <DocumentStorageCard />
         </>
       )}
     </SettingsPageFrame>

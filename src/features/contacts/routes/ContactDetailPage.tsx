@@ -3,6 +3,7 @@ import { IconDownload, IconEraser } from "@tabler/icons-react";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useParams } from "react-router-dom";
+import { RecordDocuments } from "@/components/documents/RecordDocuments.tsx";
 import { notifyFailure, notifySuccess } from "@/components/notify.ts";
 import { useDeleteRecords, useRecord } from "@/components/records/record-api.ts";
 import { recordFailureKey } from "@/components/records/record-form.ts";
@@ -164,6 +165,7 @@ export function ContactDetailPage() {
             label: t("modules.contacts.detail.tabs.tasks"),
             content: <RelatedTasks relation="contact_id" recordId={record.id} label={t("modules.contacts.detail.tasksLabel")} />,
           },
+          { value: "documents", label: t("modules.documents.title"), content: <RecordDocuments module="contacts" recordId={record.id} /> },
         ]}
       />
       {editing && <ContactFormModal contact={record} onClose={() => setEditing(false)} />}

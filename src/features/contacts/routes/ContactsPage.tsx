@@ -17,22 +17,27 @@ export function ContactsPage() {
   const [creating, setCreating] = useState(false);
   const merge = useContactMerge();
 
+  const firstEmail = (row: ContactRow) => row.emails[0]?.value ?? null;
+  const firstPhone = (row: ContactRow) => row.phones[0]?.value ?? null;
+  const consentLabel = (row: ContactRow) => (row.kvkk_consent ? t("modules.contacts.list.yes") : t("modules.contacts.list.no"));
   const config: RecordListConfig<ContactRow> = {
     module: "contacts",
     row: contactRowSchema,
     columns: [
-      { key: "last_name", label: t("modules.contacts.list.name"), sort: "last_name" },
+      // The title cell shows the whole name.
+      { key: "last_name", label: t("modules.contacts.list.name"), sort: "last_name", exportValue: contactName },
       { key: "title", label: t("modules.contacts.fields.title") },
-      { key: "emails", label: t("modules.contacts.list.email"), render: (row) => row.emails[0]?.value ?? "—" },
-      { key: "phones", label: t("modules.contacts.list.phone"), render: (row) => row.phones[0]?.value ?? "—" },
+      { key: "emails", label: t("modules.contacts.list.email"), render: (row) => firstEmail(row) ?? "—", exportValue: firstEmail },
+      { key: "phones", label: t("modules.contacts.list.phone"), render: (row) => firstPhone(row) ?? "—", exportValue: firstPhone },
       {
         key: "kvkk_consent",
         label: t("modules.contacts.list.consent"),
         render: (row) => (
           <Badge variant="dot" color={row.kvkk_consent ? "green" : "gray"}>
-            {row.kvkk_consent ? t("modules.contacts.list.yes") : t("modules.contacts.list.no")}
+            {consentLabel(row)}
           </Badge>
         ),
+        exportValue: consentLabel,
       },
       { key: "owner_name", label: t("modules.contacts.list.owner") },
       { key: "updated_at", label: t("modules.contacts.list.updatedAt"), sort: "updated_at" },

@@ -89,7 +89,7 @@ export const en: typeof tr = {
           quotes: "Quotes",
           contracts: "Contracts",
           tasks: "Tasks",
-          documents: "Files",
+          documents: "Documents",
         },
         deleted: "“{{name}}” deleted.",
         deleteFailed: "The customer could not be deleted",

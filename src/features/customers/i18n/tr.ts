@@ -87,7 +87,7 @@ export const tr = {
           quotes: "Teklifler",
           contracts: "Sözleşmeler",
           tasks: "Görevler",
-          documents: "Dosyalar",
+          documents: "Belgeler",
         },
         deleted: "“{{name}}” silindi.",
         deleteFailed: "Müşteri silinemedi",

@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useParams } from "react-router-dom";
 import { LoadError } from "@/components/LoadError.tsx";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
+import { RecordDocuments } from "@/components/documents/RecordDocuments.tsx";
 import { notifyFailure, notifySuccess } from "@/components/notify.ts";
 import { useDeleteRecords, useRecord } from "@/components/records/record-api.ts";
 import { recordFailureKey } from "@/components/records/record-form.ts";
@@ -17,7 +18,7 @@ import { useMyPermissions } from "@/modules/permissions.ts";
 import { customerFields, customerSchema, useCustomerContacts, type Customer, type CustomerField } from "../api/customers.ts";
 import { CustomerFormModal } from "../components/CustomerFormModal.tsx";
 
-const laterModules = ["deals", "quotes", "contracts", "documents"] as const;
+const laterModules = ["deals", "quotes", "contracts"] as const;
 
 /** One customer: its fields, contacts, notes and history, and the modules still to come. */
 export function CustomerDetailPage() {
@@ -135,6 +136,7 @@ export function CustomerDetailPage() {
             label: t("modules.customers.detail.tabs.tasks"),
             content: <RelatedTasks relation="customer_id" recordId={record.id} label={t("modules.customers.detail.tasksLabel")} />,
           },
+          { value: "documents", label: t("modules.customers.detail.tabs.documents"), content: <RecordDocuments module="customers" recordId={record.id} /> },
           ...laterModules.map((module) => ({
             value: module,
             label: t(`modules.customers.detail.tabs.${module}`),

@@ -22,12 +22,14 @@ export function CustomersPage() {
 
   const kindOptions = customerKinds.map((value) => ({ value, label: t(`modules.customers.kinds.${value}`) }));
   const statusOptions = customerStatuses.map((value) => ({ value, label: t(`modules.customers.statuses.${value}`) }));
+  const kindLabel = (row: CustomerRow) => t(`modules.customers.kinds.${row.kind}`);
+  const statusLabel = (row: CustomerRow) => t(`modules.customers.statuses.${row.status}`);
   const config: RecordListConfig<CustomerRow> = {
     module: "customers",
     row: customerRowSchema,
     columns: [
       { key: "name", label: t("modules.customers.list.columns.name"), sort: "name" },
-      { key: "kind", label: t("modules.customers.fields.kind"), render: (row) => t(`modules.customers.kinds.${row.kind}`) },
+      { key: "kind", label: t("modules.customers.fields.kind"), render: kindLabel, exportValue: kindLabel },
       { key: "tax_number", label: t("modules.customers.fields.tax_number") },
       {
         key: "status",
@@ -35,9 +37,10 @@ export function CustomersPage() {
         sort: "status",
         render: (row) => (
           <Badge variant="dot" color={statusColors[row.status]}>
-            {t(`modules.customers.statuses.${row.status}`)}
+            {statusLabel(row)}
           </Badge>
         ),
+        exportValue: statusLabel,
       },
       { key: "city", label: t("modules.customers.fields.city"), sort: "city" },
       { key: "phone", label: t("modules.customers.fields.phone") },

@@ -4,6 +4,7 @@ import type { TFunction } from "i18next";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useParams } from "react-router-dom";
+import { RecordDocuments } from "@/components/documents/RecordDocuments.tsx";
 import { notifyFailure, notifySuccess } from "@/components/notify.ts";
 import { useDeleteRecords } from "@/components/records/record-api.ts";
 import { recordFailureKey } from "@/components/records/record-form.ts";
@@ -17,7 +18,7 @@ import { useOrganizationSettings } from "@/session/organization-settings.ts";
 import { dealFields, useDealDetails, type DealDetails, type DealField } from "../api/deals.ts";
 import { DealFormModal } from "../components/DealFormModal.tsx";
 
-const laterModules = ["quotes", "contracts", "documents"] as const;
+const laterModules = ["quotes", "contracts"] as const;
 
 /** "3 gün", "5 saat", "12 dakika": the largest whole unit. */
 export function durationText(seconds: number, t: TFunction): string {
@@ -172,6 +173,7 @@ export function DealDetailPage() {
             label: t("modules.deals.detail.tabs.tasks"),
             content: <RelatedTasks relation="deal_id" recordId={record.id} label={t("modules.deals.detail.tasksLabel")} />,
           },
+          { value: "documents", label: t("modules.deals.detail.tabs.documents"), content: <RecordDocuments module="deals" recordId={record.id} /> },
           ...laterModules.map((module) => ({
             value: module,
             label: t(`modules.deals.detail.tabs.${module}`),

@@ -4,15 +4,17 @@ import { isNotificationKind, notificationPath, timeAgo } from "./notification-li
 const id = "c0000000-0000-4000-8000-000000000001";
 
 describe("notification links", () => {
-  it("opens the record's page: task, deal, customer, contact", () => {
+  it("opens the record's page: task, deal, customer, contact, contract (a renewal notice), quote, document", () => {
     expect(notificationPath({ module: "tasks", record_id: id })).toBe(`/tasks/${id}`);
     expect(notificationPath({ module: "deals", record_id: id })).toBe(`/deals/${id}`);
     expect(notificationPath({ module: "customers", record_id: id })).toBe(`/customers/${id}`);
     expect(notificationPath({ module: "contacts", record_id: id })).toBe(`/contacts/${id}`);
+    expect(notificationPath({ module: "contracts", record_id: id })).toBe(`/contracts/${id}`);
+    expect(notificationPath({ module: "quotes", record_id: id })).toBe(`/quotes/${id}`);
+    expect(notificationPath({ module: "documents", record_id: id })).toBe(`/documents/${id}`);
   });
 
-  it("opens the list of a module without record pages, or when no record is named", () => {
-    expect(notificationPath({ module: "contracts", record_id: id })).toBe("/contracts");
+  it("opens the module's list when no record is named", () => {
     expect(notificationPath({ module: "tasks", record_id: null })).toBe("/tasks");
   });
 

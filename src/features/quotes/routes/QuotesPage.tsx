@@ -1,17 +1,146 @@
-import { IconFileInvoice } from "@tabler/icons-react";
+import { Button, Group } from "@mantine/core";
+import { IconFileInvoice, IconPackage, IconPlus } from "@tabler/icons-react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ModulePlaceholder } from "@/components/ModulePlaceholder.tsx";
+import { Link } from "react-router-dom";
+import { z } from "zod";
+import { recordBaseSchema, useRecord, useRecordList, useRecordNames } from "@/components/records/record-api.ts";
+import type { RecordListConfig } from "@/components/records/record-config.ts";
+import { RecordListPage } from "@/components/records/RecordListPage.tsx";
+import { formatCalendarDate } from "@/lib/format.ts";
+import { useMyPermissions } from "@/modules/permissions.ts";
+import { quoteRowSchema, quoteStatuses, type QuoteRow } from "../api/quotes.ts";
+import { ProductsDrawer } from "../components/ProductsDrawer.tsx";
+import { QuoteStatusBadge } from "../components/QuoteStatusBadge.tsx";
+import { formatAmount } from "../utils/quote-format.ts";
 
-/** The quotes module's page; it stays empty until the module is built. */
+const nowrap = { whiteSpace: "nowrap" } as const;
+const customerSchema = recordBaseSchema.extend({ name: z.string() });
+
+/** A customer's name in a list row (read once per customer, shared with the pickers' cache). */
+function CustomerName({ id }: { id: string }) {
+  const customer = useRecord("customers", "customer", id, customerSchema);
+  return <>{customer.data?.name ?? "…"}</>;
+}
+
+/** The quotes module: the quotes the role may see, on the record kit; products for whoever edits every quote. */
 export function QuotesPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const language = i18n.resolvedLanguage;
+  const permissions = useMyPermissions();
+  const allowed = permissions.data?.permissions.quotes ?? {};
+  const [productsOpen, setProductsOpen] = useState(false);
+  const customers = useRecordList("customers", customerSchema, { p_filters: {}, p_sort: "name", p_descending: false, p_limit: 100, p_offset: 0 });
+  const statusOptions = quoteStatuses.map((status) => ({ value: status, label: t(`modules.quotes.status.${status}`) }));
+  const date = (value: string | null | undefined) => (value ? formatCalendarDate(value, language) : "—");
+  const currencyOf = (row: QuoteRow) => row.currency ?? "TRY";
+  const customerNames = useRecordNames("customers", "customer");
+
+  const config: RecordListConfig<QuoteRow> = {
+    module: "quotes",
+    row: quoteRowSchema,
+    columns: [
+      { key: "quote_number", label: t("modules.quotes.fields.quote_number"), sort: "quote_number" },
+      {
+        key: "revision",
+        label: t("modules.quotes.fields.revision"),
+        render: (row) => String(row.revision ?? 1),
+        exportValue: (row) => row.revision ?? 1,
+        exportType: "number",
+      },
+      {
+        key: "customer_id",
+        label: t("modules.quotes.fields.customer_id"),
+        render: (row) => (row.customer_name ?? (row.customer_id ? <CustomerName id={row.customer_id} /> : "—")),
+        exportLookup: async (rows, signal) => {
+          const names = await customerNames(rows.map((row) => (row.customer_name ? null : row.customer_id)), signal);
+          return (row) => row.customer_name ?? (row.customer_id ? (names.get(row.customer_id) ?? null) : null);
+        },
+      },
+      {
+        key: "status",
+        label: t("modules.quotes.fields.status"),
+        sort: "status",
+        render: (row) => <QuoteStatusBadge status={row.status} />,
+        exportValue: (row) => t(`modules.quotes.status.${row.status}`),
+      },
+      {
+        key: "quote_date",
+        label: t("modules.quotes.fields.quote_date"),
+        sort: "quote_date",
+        render: (row) => date(row.quote_date),
+        exportType: "date",
+      },
+      {
+        key: "valid_until",
+        label: t("modules.quotes.fields.valid_until"),
+        sort: "valid_until",
+        render: (row) => date(row.valid_until),
+        exportType: "date",
+      },
+      {
+        key: "grand_total",
+        label: t("modules.quotes.fields.grand_total"),
+        sort: "grand_total",
+        render: (row) => <span style={nowrap}>{formatAmount(row.grand_total, currencyOf(row), language)}</span>,
+        exportType: "money",
+        currencyColumn: "currency",
+      },
+      {
+        key: "grand_total_try",
+        label: t("modules.quotes.fields.grand_total_try"),
+        render: (row) => <span style={nowrap}>{formatAmount(row.grand_total_try, "TRY", language)}</span>,
+        exportType: "money",
+      },
+      { key: "owner_name", label: t("modules.quotes.list.owner") },
+      { key: "currency", label: t("modules.quotes.fields.currency"), hidden: true, render: currencyOf, exportValue: currencyOf },
+      { key: "updated_at", label: t("modules.quotes.list.updatedAt"), sort: "updated_at", hidden: true },
+      { key: "created_at", label: t("records.list.createdAt"), sort: "created_at", hidden: true },
+    ],
+    filters: [
+      { key: "status", label: t("modules.quotes.fields.status"), options: statusOptions },
+      {
+        key: "customer_id",
+        label: t("modules.quotes.fields.customer_id"),
+        options: (customers.data?.records ?? []).map((customer) => ({ value: customer.id, label: customer.name })),
+      },
+    ],
+    // Older revisions are history: the quote's page lists them.
+    definingFilters: { is_latest: true },
+    defaultSort: "updated_at",
+    defaultDescending: true,
+    title: t("modules.quotes.title"),
+    description: t("modules.quotes.description"),
+    searchPlaceholder: t("modules.quotes.list.searchPlaceholder"),
+    emptyTitle: t("modules.quotes.emptyTitle"),
+    emptyDescription: t("modules.quotes.emptyDescription"),
+    loadError: t("modules.quotes.list.loadError"),
+    listLabel: t("modules.quotes.list.label"),
+    totalText: (count, capped) => t(capped ? "modules.quotes.list.totalCapped" : "modules.quotes.list.total", { count }),
+    noMatch: t("modules.quotes.list.noMatch"),
+    icon: <IconFileInvoice size={28} aria-hidden />,
+    titleOf: (row) => row.quote_number ?? t("modules.quotes.untitled"),
+    detailPath: (row) => `/quotes/${row.id}`,
+    actions: (
+      <Group gap="sm">
+        {allowed.edit === "all" && (
+          <Button variant="default" leftSection={<IconPackage size={16} aria-hidden />} onClick={() => setProductsOpen(true)}>
+            {t("modules.quotes.products.open")}
+          </Button>
+        )}
+        {allowed.create !== undefined && (
+          <Button component={Link} to="/quotes/new" leftSection={<IconPlus size={16} aria-hidden />}>
+            {t("modules.quotes.newQuote")}
+          </Button>
+        )}
+      </Group>
+    ),
+  };
+
   return (
-    <ModulePlaceholder
-      title={t("modules.quotes.title")}
-      description={t("modules.quotes.description")}
-      emptyTitle={t("modules.quotes.emptyTitle")}
-      emptyDescription={t("modules.comingSoon")}
-      icon={<IconFileInvoice size={28} aria-hidden />}
-    />
+    <>
+      <RecordListPage config={config} />
+      {allowed.edit === "all" && <ProductsDrawer opened={productsOpen} onClose={() => setProductsOpen(false)} />}
+    </>
   );
 }

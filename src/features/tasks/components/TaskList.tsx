@@ -8,6 +8,8 @@ import { ListPagination } from "@/components/ListPagination.tsx";
 import { LoadError } from "@/components/LoadError.tsx";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
 import { useRecordList } from "@/components/records/record-api.ts";
+import type { RecordColumn } from "@/components/records/record-config.ts";
+import { RecordExportButton } from "@/components/records/RecordExportButton.tsx";
 import { recordPageCount, TOTAL_CAP } from "@/components/records/record-list-state.ts";
 import { SearchField } from "@/components/SearchField.tsx";
 import { SortableHeader } from "@/components/SortableHeader.tsx";
@@ -43,8 +45,9 @@ interface Props {
  * The task list on the record kit's pieces (list_tasks, pages, sortable headers): the
  * views as a segmented control (mine, overdue, today, this week, all; days in the
  * organization's time zone), filters on status, priority and type, a search, and per row
- * a "done" tick (complete_task with the row's updated_at). Overdue rows carry a red bar
- * and say "overdue". On a phone the rows become cards, so nothing scrolls sideways.
+ * a "done" tick (complete_task with the row's updated_at), and the kit's export (the view,
+ * or every task the role may see). Overdue rows carry a red bar and say "overdue". On a
+ * phone the rows become cards, so nothing scrolls sideways.
  */
 export function TaskList({ view, onViewChange }: Props) {
   const { t, i18n } = useTranslation();
@@ -90,13 +93,20 @@ export function TaskList({ view, onViewChange }: Props) {
     setOrder((current) => (current.sort === sort ? { sort, descending: !current.descending } : { sort, descending: sort === "priority" || sort === "updated_at" }));
     setPage(1);
   };
-  const columns: { key: string; label: string; sort?: SortKey }[] = [
+  const columns: (RecordColumn<TaskRow> & { sort?: SortKey })[] = [
     { key: "title", label: t("modules.tasks.fields.title"), sort: "title" },
     { key: "due_at", label: t("modules.tasks.fields.due_at"), sort: "due_at" },
-    { key: "priority", label: t("modules.tasks.fields.priority"), sort: "priority" },
-    { key: "status", label: t("modules.tasks.fields.status"), sort: "status" },
-    { key: "type", label: t("modules.tasks.fields.type") },
-    { key: "owner", label: t("modules.tasks.fields.owner_id") },
+    { key: "priority", label: t("modules.tasks.fields.priority"), sort: "priority", exportValue: (row) => t(`taskKit.priorities.${row.priority}`) },
+    { key: "status", label: t("modules.tasks.fields.status"), sort: "status", exportValue: (row) => t(`taskKit.statuses.${row.status}`) },
+    { key: "type", label: t("modules.tasks.fields.type"), exportValue: (row) => (row.type === null ? null : typeLabel(row.type)) },
+    { key: "owner_name", label: t("modules.tasks.fields.owner_id") },
+  ];
+  // An export of everything has these too.
+  const exportOnly: RecordColumn<TaskRow>[] = [
+    { key: "remind_at", label: t("modules.tasks.fields.remind_at") },
+    { key: "completed_at", label: t("modules.tasks.fields.completed_at") },
+    { key: "created_at", label: t("records.list.createdAt") },
+    { key: "updated_at", label: t("modules.tasks.fields.updated_at") },
   ];
   const title = (row: TaskRow, size: "sm" | "md") => (
     <Anchor component={Link} to={`/tasks/${row.id}`} size={size} fw={600} className={row.status === "done" ? taskClasses.done : undefined}
@@ -150,6 +160,21 @@ export function TaskList({ view, onViewChange }: Props) {
           value={chosen.type}
           onChange={(event) => choose("type", event.currentTarget.value)}
           w={{ base: "100%", xs: 160 }}
+        />
+        <RecordExportButton
+          module="tasks"
+          row={taskRowSchema}
+          title={t("modules.tasks.title")}
+          source={{
+            columns: [...columns, ...exportOnly],
+            view: {
+              ...(search === "" ? {} : { search }),
+              filters: filters as Json,
+              sort: order.sort,
+              descending: order.descending,
+              columns: columns.slice(1).map((column) => column.key),
+            },
+          }}
         />
       </Group>
 

@@ -1,15 +1,6 @@
 import { z } from "zod";
 import { pipelineProblem, QUOTE_PATTERN_SEQ, STAGE_KEY_PATTERN } from "../utils/pipeline.ts";
 
-export {
-  dealStageSchema,
-  organizationSettingsSchema,
-  settingsAnswerSchema,
-  stageOutcomes,
-  type DealStage,
-  type OrganizationSettings,
-  type StageOutcome,
-} from "@/session/organization-settings-schema.ts";
 import { stageOutcomes } from "@/session/organization-settings-schema.ts";
 
 /** Choices of the general settings form (a saved value outside them stays selectable). */
@@ -63,6 +54,12 @@ export const operationsSettingsSchema = z.object({
     .min(1, msg("taskTypesRequired"))
     .max(30, msg("taskTypesTooMany")),
   quote_number_pattern: z
+    .string()
+    .trim()
+    .min(1, msg("quotePatternInvalid"))
+    .max(60, msg("quotePatternInvalid"))
+    .regex(QUOTE_PATTERN_SEQ, msg("quotePatternInvalid")),
+  contract_number_pattern: z
     .string()
     .trim()
     .min(1, msg("quotePatternInvalid"))

@@ -6,13 +6,13 @@ import { useTranslation } from "react-i18next";
 import { formMessage } from "@/i18n/form-message.ts";
 import { notifySuccess } from "@/components/notify.ts";
 import type { OrganizationScope } from "@/session/organization-scope.ts";
+import type { OrganizationSettings } from "@/session/organization-settings-schema.ts";
 import {
   currencies,
   generalSettingsSchema,
   settingsLocales,
   timeZones,
   type GeneralSettingsValues,
-  type OrganizationSettings,
 } from "../api/schemas.ts";
 import { useUpdateSettings } from "../api/settings.ts";
 import { changedSettings } from "../utils/pipeline.ts";

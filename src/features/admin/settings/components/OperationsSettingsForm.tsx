@@ -22,12 +22,8 @@ import { useTranslation } from "react-i18next";
 import { formMessage } from "@/i18n/form-message.ts";
 import { notifySuccess } from "@/components/notify.ts";
 import type { OrganizationScope } from "@/session/organization-scope.ts";
-import {
-  operationsSettingsSchema,
-  stageOutcomes,
-  type OperationsSettingsValues,
-  type OrganizationSettings,
-} from "../api/schemas.ts";
+import { stageOutcomes, type OrganizationSettings } from "@/session/organization-settings-schema.ts";
+import { operationsSettingsSchema, type OperationsSettingsValues } from "../api/schemas.ts";
 import { useUpdateSettings } from "../api/settings.ts";
 import { changedSettings, MAX_STAGES, newStageKey } from "../utils/pipeline.ts";
 import { formFieldOf, settingsError } from "../utils/settings-errors.ts";
@@ -35,7 +31,7 @@ import { notifySettingsFailure } from "./notify.ts";
 import { StageMovesModal, type StageInUse } from "./StageMovesModal.tsx";
 import { RpcError } from "@/lib/rpc.ts";
 
-const fields = ["deal_stages", "task_types", "quote_number_pattern", "quote_validity_days"] as const;
+const fields = ["deal_stages", "task_types", "quote_number_pattern", "quote_validity_days", "contract_number_pattern"] as const;
 
 export function operationsValuesOf(settings: OrganizationSettings): OperationsSettingsValues {
   return {
@@ -43,10 +39,11 @@ export function operationsValuesOf(settings: OrganizationSettings): OperationsSe
     task_types: settings.task_types,
     quote_number_pattern: settings.quote_number_pattern,
     quote_validity_days: settings.quote_validity_days,
+    contract_number_pattern: settings.contract_number_pattern,
   };
 }
 
-/** Deal pipeline stages, task types and the quote numbering; sends only what changed. */
+/** Deal pipeline stages, task types, the quote and contract numbering; sends only what changed. */
 export function OperationsSettingsForm({ scope, settings }: { scope: OrganizationScope; settings: OrganizationSettings }) {
   const { t } = useTranslation();
   const update = useUpdateSettings(scope);
@@ -207,6 +204,9 @@ export function OperationsSettingsForm({ scope, settings }: { scope: Organizatio
                   onChange={(value) => field.onChange(typeof value === "number" ? value : Number.NaN)}
                   onBlur={field.onBlur} ref={field.ref} name={field.name} error={formMessage(t, errors.quote_validity_days?.message)} />
               )} />
+              <TextInput {...register("contract_number_pattern")} label={t("adminSettings.operations.contractPattern")} required
+                description={t("adminSettings.operations.contractPatternHelp")} autoComplete="off"
+                error={formMessage(t, errors.contract_number_pattern?.message)} />
             </SimpleGrid>
           </Stack>
         </Paper>

@@ -6,7 +6,7 @@ import { notifySuccess } from "@/components/notify.ts";
 import { useOrganizationLogo } from "@/session/organization-logo.ts";
 import { logoContentTypes, type LogoContentType } from "@/lib/logo-types.ts";
 import type { OrganizationScope } from "@/session/organization-scope.ts";
-import type { OrganizationSettings } from "../api/schemas.ts";
+import type { OrganizationSettings } from "@/session/organization-settings-schema.ts";
 import { useChangeLogo, type LogoChange } from "../api/settings.ts";
 import { base64Of, logoFileProblem } from "../utils/logo-file.ts";
 import { settingsError } from "../utils/settings-errors.ts";

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
 import type { OrganizationScope } from "@/session/organization-scope.ts";
 import { useOrganizationSettings } from "../api/settings.ts";
-import type { OrganizationSettings } from "../api/schemas.ts";
+import type { OrganizationSettings } from "@/session/organization-settings-schema.ts";
 import { LoadError } from "@/components/LoadError.tsx";
 
 interface Props {

@@ -24,7 +24,8 @@ describe("pipelineProblem", () => {
 });
 
 describe("operationsSettingsSchema", () => {
-  const base = { deal_stages: valid, task_types: ["call"], quote_number_pattern: "TKL-{YYYY}-{SEQ:5}", quote_validity_days: 30 };
+  const base = { deal_stages: valid, task_types: ["call"], quote_number_pattern: "TKL-{YYYY}-{SEQ:5}", quote_validity_days: 30,
+                 contract_number_pattern: "SZL-{YYYY}-{SEQ:5}" };
   const messages = (values: object) =>
     operationsSettingsSchema.safeParse({ ...base, ...values }).error?.issues.map((issue) => [issue.path.join("."), issue.message]) ?? [];
 
@@ -47,6 +48,11 @@ describe("operationsSettingsSchema", () => {
     expect(messages({ quote_validity_days: 0 })).toEqual([["quote_validity_days", "adminSettings.errors.validityInvalid"]]);
     expect(messages({ quote_validity_days: 366 })).toEqual([["quote_validity_days", "adminSettings.errors.validityInvalid"]]);
     expect(messages({ task_types: [] })).toEqual([["task_types", "adminSettings.errors.taskTypesRequired"]]);
+  });
+
+  it("checks the contract pattern like the quote pattern", () => {
+    expect(messages({ contract_number_pattern: "SZL-{YYYY}" })).toEqual([["contract_number_pattern", "adminSettings.errors.quotePatternInvalid"]]);
+    expect(messages({ contract_number_pattern: "S/{YY}/{SEQ:3}" })).toEqual([]);
   });
 });
 

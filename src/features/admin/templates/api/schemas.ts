@@ -1,7 +1,5 @@
 import { z } from "zod";
-
-export const templateKinds = ["quote", "contract"] as const;
-export type TemplateKind = (typeof templateKinds)[number];
+import { templateKinds } from "@/lib/document-template/placeholders.ts";
 
 /** Longest body `save_document_template` accepts. */
 export const MAX_BODY_LENGTH = 200_000;

@@ -2,7 +2,8 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/r
 import { rpc } from "@/lib/call-rpc.ts";
 import type { OrganizationScope } from "@/session/organization-scope.ts";
 import { queryKeys } from "@/session/query-keys.ts";
-import { templateDeletedSchema, templateListSchema, templateSavedSchema, type DocumentTemplate, type TemplateKind } from "./schemas.ts";
+import type { TemplateKind } from "@/lib/document-template/placeholders.ts";
+import { templateDeletedSchema, templateListSchema, templateSavedSchema, type DocumentTemplate } from "./schemas.ts";
 
 export const templateKeys = {
   all: (scope: OrganizationScope) => queryKeys.organization(scope, "document-templates"),

@@ -7,9 +7,12 @@ import { formMessage } from "@/i18n/form-message.ts";
 import { notifySuccess } from "@/components/notify.ts";
 import type { OrganizationScope } from "@/session/organization-scope.ts";
 import { useSaveTemplate } from "../api/templates.ts";
-import { templateFormSchema, templateKinds, type DocumentTemplate, type TemplateFormOutput, type TemplateFormValues, type TemplateKind } from "../api/schemas.ts";
-import { insertAt, placeholders, placeholderToken, type Placeholder } from "../utils/render.ts";
+import { placeholdersByGroup, placeholderToken, templateKinds, type Placeholder, type TemplateKind } from "@/lib/document-template/placeholders.ts";
+import { insertAt } from "@/lib/document-template/render.ts";
+import { defaultTemplateBodies } from "@/lib/pdf/default-templates.ts";
+import { templateFormSchema, type DocumentTemplate, type TemplateFormOutput, type TemplateFormValues } from "../api/schemas.ts";
 import { templateError } from "../utils/template-errors.ts";
+import { SamplePdfButton } from "./SamplePdfButton.tsx";
 import { TemplatePreview } from "./TemplatePreview.tsx";
 
 interface Props {
@@ -42,6 +45,7 @@ export function TemplateEditorModal({ scope, template, kind, onClose }: Props) {
       : { name: "", kind, isDefault: false, body: "" },
   });
   const body = useWatch({ control, name: "body" });
+  const selectedKind = useWatch({ control, name: "kind" });
   const bodyField = register("body");
   const failure = save.isError ? templateError(save.error) : undefined;
 
@@ -124,13 +128,20 @@ export function TemplateEditorModal({ scope, template, kind, onClose }: Props) {
               <Text size="xs" c="dimmed">
                 {t("adminTemplates.editor.placeholdersHint")}
               </Text>
-              <Group gap={6} role="group" aria-labelledby={placeholdersTitleId}>
-                {placeholders.map((name) => (
-                  <Button key={name} size="compact-xs" variant="default" ff="monospace" onClick={() => insert(name)}>
-                    {placeholderToken(name)}
-                  </Button>
+              <Stack gap={6} role="group" aria-labelledby={placeholdersTitleId}>
+                {placeholdersByGroup(selectedKind).map(({ group, names }) => (
+                  <Group key={group} gap={6} role="group" aria-label={t(`adminTemplates.editor.groups.${group}`)}>
+                    <Text size="xs" c="dimmed" w={80}>
+                      {t(`adminTemplates.editor.groups.${group}`)}
+                    </Text>
+                    {names.map((name) => (
+                      <Button key={name} size="compact-xs" variant="default" ff="monospace" onClick={() => insert(name)}>
+                        {placeholderToken(name)}
+                      </Button>
+                    ))}
+                  </Group>
                 ))}
-              </Group>
+              </Stack>
             </Stack>
             <Textarea
               {...bodyField}
@@ -147,11 +158,26 @@ export function TemplateEditorModal({ scope, template, kind, onClose }: Props) {
               spellCheck={false}
               styles={{ input: { fontFamily: "var(--mantine-font-family-monospace)" } }}
             />
+            {/* The built-in body the PDF uses when there is no default template: a start, offered on an empty body only. */}
+            {body === "" && (
+              <Group>
+                <Button
+                  variant="light"
+                  size="xs"
+                  onClick={() => setValue("body", defaultTemplateBodies[selectedKind], { shouldDirty: true, shouldValidate: isSubmitted })}
+                >
+                  {t("adminTemplates.editor.useDefaultBody")}
+                </Button>
+              </Group>
+            )}
           </Stack>
           <Stack gap="xs">
-            <Title order={3} size="h5" id={previewTitleId}>
-              {t("adminTemplates.preview.title")}
-            </Title>
+            <Group justify="space-between">
+              <Title order={3} size="h5" id={previewTitleId}>
+                {t("adminTemplates.preview.title")}
+              </Title>
+              <SamplePdfButton kind={selectedKind} body={body} />
+            </Group>
             <Text size="xs" c="dimmed">
               {t("adminTemplates.preview.hint")}
             </Text>

@@ -1,33 +1,40 @@
-import { Box, Mark, Table, Text } from "@mantine/core";
+import { Box, Center, Group, Mark, Table, Text } from "@mantine/core";
 import { useDeferredValue, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { renderTemplate, sampleData, type SampleItem } from "../utils/render.ts";
+import { totalsRows, type DocumentData } from "@/lib/document-template/document-data.ts";
+import { documentLabels } from "@/lib/document-template/labels.ts";
+import type { BlockKind } from "@/lib/document-template/placeholders.ts";
+import { renderTemplate } from "@/lib/document-template/render.ts";
+import { sampleData } from "@/lib/document-template/sample-data.ts";
 
-function ItemsTable({ items }: { items: SampleItem[] }) {
-  const { t } = useTranslation();
+// The preview shows the document as it prints: in Turkish, the PDF's language.
+const labels = documentLabels.tr;
+
+function ItemsTable({ data }: { data: DocumentData }) {
+  const columns = labels.items;
   return (
-    <Table withTableBorder withColumnBorders my="xs" fz="sm" style={{ whiteSpace: "normal" }}>
+    <Table withTableBorder withColumnBorders my="xs" fz="xs" style={{ whiteSpace: "normal" }}>
       <Table.Thead>
         <Table.Tr>
-          <Table.Th scope="col">{t("adminTemplates.preview.item")}</Table.Th>
-          <Table.Th scope="col" ta="right">
-            {t("adminTemplates.preview.quantity")}
-          </Table.Th>
-          <Table.Th scope="col" ta="right">
-            {t("adminTemplates.preview.unitPrice")}
-          </Table.Th>
-          <Table.Th scope="col" ta="right">
-            {t("adminTemplates.preview.lineTotal")}
-          </Table.Th>
+          <Table.Th scope="col">{columns.position}</Table.Th>
+          <Table.Th scope="col">{columns.description}</Table.Th>
+          {[columns.quantity, columns.unitPrice, columns.discount, columns.vatRate, columns.lineNet, columns.lineVat, columns.lineGross].map((label) => (
+            <Table.Th key={label} scope="col" ta="right">
+              {label}
+            </Table.Th>
+          ))}
         </Table.Tr>
       </Table.Thead>
       <Table.Tbody>
-        {items.map((item) => (
-          <Table.Tr key={item.description}>
+        {data.items.map((item) => (
+          <Table.Tr key={item.position}>
+            <Table.Td>{item.position}</Table.Td>
             <Table.Td>{item.description}</Table.Td>
-            <Table.Td ta="right">{item.quantity}</Table.Td>
-            <Table.Td ta="right">{item.unitPrice}</Table.Td>
-            <Table.Td ta="right">{item.total}</Table.Td>
+            {[item.quantity, item.unit_price, item.discount, item.vat_rate, item.line_net, item.line_vat, item.line_gross].map((value, index) => (
+              <Table.Td key={index} ta="right">
+                {value}
+              </Table.Td>
+            ))}
           </Table.Tr>
         ))}
       </Table.Tbody>
@@ -35,15 +42,81 @@ function ItemsTable({ items }: { items: SampleItem[] }) {
   );
 }
 
+function VatTable({ data }: { data: DocumentData }) {
+  const columns = labels.vatBreakdown;
+  return (
+    <Table withTableBorder withColumnBorders my="xs" fz="xs" w="auto">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th scope="col">{columns.rate}</Table.Th>
+          <Table.Th scope="col" ta="right">
+            {columns.base}
+          </Table.Th>
+          <Table.Th scope="col" ta="right">
+            {columns.vat}
+          </Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {data.vatBreakdown.map((row) => (
+          <Table.Tr key={row.rate}>
+            <Table.Td>{row.rate}</Table.Td>
+            <Table.Td ta="right">{row.base}</Table.Td>
+            <Table.Td ta="right">{row.vat}</Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+function TotalsTable({ data }: { data: DocumentData }) {
+  const rows = totalsRows(data.values);
+  return (
+    <Group justify="flex-end" my="xs">
+      <Table withTableBorder fz="xs" w="auto">
+        <Table.Tbody>
+          {rows.map((row) => (
+            <Table.Tr key={row.key} fw={row.key === "total" ? 700 : undefined}>
+              <Table.Th scope="row">{labels.totals[row.key]}</Table.Th>
+              <Table.Td ta="right">{row.value}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Group>
+  );
+}
+
+function Block({ block, data }: { block: BlockKind; data: DocumentData }) {
+  switch (block) {
+    case "items":
+      return <ItemsTable data={data} />;
+    case "vat_breakdown":
+      return <VatTable data={data} />;
+    case "totals":
+      return <TotalsTable data={data} />;
+    case "logo":
+      return (
+        <Center w={120} h={48} my={4} bd="1px dashed var(--mantine-color-default-border)" style={{ display: "inline-flex" }}>
+          <Text size="xs" c="dimmed">
+            {labels.logo}
+          </Text>
+        </Center>
+      );
+  }
+}
+
 /**
  * The body with sample data. Plain text only: every part is a React text node (escaped), line
- * breaks are kept by CSS, unknown placeholders are marked, the items table is drawn here.
+ * breaks are kept by CSS, unknown placeholders are marked, the tables and the logo are drawn
+ * here as the PDF draws them.
  */
 export function TemplatePreview({ body, labelId }: { body: string; labelId: string }) {
   const { t } = useTranslation();
   const [data] = useState(() => sampleData(new Date()));
   const deferredBody = useDeferredValue(body);
-  const segments = useMemo(() => renderTemplate(deferredBody, data), [deferredBody, data]);
+  const segments = useMemo(() => renderTemplate(deferredBody, data.values), [deferredBody, data]);
 
   return (
     <Box
@@ -61,8 +134,8 @@ export function TemplatePreview({ body, labelId }: { body: string; labelId: stri
         </Text>
       ) : (
         segments.map((segment, index) =>
-          segment.type === "items" ? (
-            <ItemsTable key={index} items={data.items} />
+          segment.type === "block" ? (
+            <Block key={index} block={segment.block} data={data} />
           ) : segment.type === "unknown" ? (
             <Mark key={index} color="orange" title={t("adminTemplates.preview.unknown")}>
               {segment.text}

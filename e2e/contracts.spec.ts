@@ -1,0 +1,121 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { randomUUID } from "node:crypto";
+import { rpc, signedInClient } from "../tests/support/clients.ts";
+import { enterApp, scrollsSideways } from "./shell-support.ts";
+
+// The contracts made here carry the run's suffix and are deleted again at the end.
+const suffix = randomUUID().slice(0, 6);
+
+const notification = (page: Page, text: string | RegExp) => page.getByRole("alert").filter({ hasText: text });
+
+async function seriousViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map((violation) => ({ rule: violation.id, targets: violation.nodes.map((node) => node.target.join(" ")) }));
+}
+
+/** A calendar date `offset` days from today, as a date input takes it. */
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+test("an active contract is created with auto-renewal, renewed into its next term, and the old term reads Yenilendi", async ({ page, baseURL }) => {
+  // Two axe runs and several page loads on 2 shared cores.
+  test.setTimeout(180_000);
+  const title = `E2E Bakım sözleşmesi ${suffix}`;
+  await enterApp(page, "admin@demo.test");
+  await page.goto("/contracts");
+  await expect(page.getByRole("table", { name: "Sözleşme listesi" })).toBeVisible({ timeout: 20_000 });
+  expect(await seriousViolations(page)).toEqual([]);
+
+  // The form: active, a year ending in 20 days, auto-renewal with a 30-day notice.
+  await page.getByRole("button", { name: "Yeni Sözleşme" }).click();
+  const form = page.getByRole("dialog", { name: "Yeni Sözleşme" });
+  await form.getByRole("textbox", { name: "Başlık" }).fill(title);
+  await form.getByRole("combobox", { name: "Durum" }).click();
+  await page.getByRole("listbox", { name: "Durum" }).getByRole("option", { name: "Aktif" }).click();
+  // An active contract without dates is stopped before it is sent.
+  await form.getByRole("button", { name: "Sözleşmeyi Oluştur" }).click();
+  await expect(form.getByText("Aktif bir sözleşme için gerekli.").first()).toBeVisible();
+  await form.getByRole("textbox", { name: "Başlangıç", exact: true }).fill(day(-345));
+  await form.getByRole("textbox", { name: "Bitiş", exact: true }).fill(day(20));
+  await form.getByRole("textbox", { name: "Tutar" }).fill("125000,50");
+  await form.getByRole("switch", { name: /^Otomatik yenileme/ }).check();
+  await form.getByRole("textbox", { name: "Yenileme bildirimi (gün önce)" }).fill("30");
+  await form.getByRole("button", { name: "Sözleşmeyi Oluştur" }).click();
+  await expect(notification(page, `“${title}” sözleşmesi oluşturuldu.`)).toBeVisible();
+
+  // Its page: active, numbered, auto-renewing.
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(title);
+  await expect(page.getByText("Aktif", { exact: true }).first()).toBeVisible();
+  const oldNumber = (await page.locator("dd").first().innerText()).trim();
+  expect(oldNumber).toMatch(/^SZL-\d{4}-\d{5}$/);
+  await expect(page.getByText("Açık: her 12 ayda bir yenilenir")).toBeVisible();
+  await expect(page.getByText("₺125.000,50").first()).toBeVisible();
+  await expect(page).toHaveURL(/\/contracts\/[0-9a-f-]{36}$/);
+  const oldUrl = page.url();
+
+  // Renew: the next term starts the day after the end.
+  await page.getByRole("button", { name: "Yenile" }).click();
+  const renew = page.getByRole("dialog", { name: "Sözleşmeyi yenile" });
+  await expect(renew).toContainText("12 aylık yeni bir dönem");
+  await renew.getByRole("button", { name: "Yenile" }).click();
+  await expect(notification(page, /Sözleşme yenilendi: SZL-/)).toBeVisible();
+  await expect(page).not.toHaveURL(oldUrl);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(title);
+  const newUrl = page.url();
+
+  // The new term names the previous one, which reads "Yenilendi".
+  await page.getByRole("tab", { name: "Yenilemeler" }).click();
+  const chain = page.getByRole("list", { name: "Yenileme zinciri" });
+  await expect(chain.getByRole("link", { name: oldNumber })).toBeVisible();
+  await expect(chain.getByText("Yenilendi")).toBeVisible();
+  await expect(chain.getByText("Henüz yenilenmedi.")).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+
+  await chain.getByRole("link", { name: oldNumber }).click();
+  await expect(page).toHaveURL(oldUrl);
+  await expect(page.getByRole("alert").filter({ hasText: "Bu sözleşme Yenilendi; artık değiştirilemez." })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Yenile" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Düzenle" })).toHaveCount(0);
+  await page.getByRole("tab", { name: "Yenilemeler" }).click();
+  await expect(page.getByRole("list", { name: "Yenileme zinciri" }).getByRole("link", { name: /^SZL-/ })).toHaveAttribute(
+    "href",
+    new URL(newUrl).pathname,
+  );
+
+  // The list finds both terms by the suffix; the phone fits them.
+  await page.goto("/contracts");
+  await page.getByRole("searchbox").first().fill(suffix);
+  await expect(page.getByRole("link", { name: oldNumber })).toBeVisible();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByRole("link", { name: oldNumber })).toBeVisible();
+  await expect.poll(() => scrollsSideways(page)).toBe(false);
+  await page.goto(newUrl);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(title);
+  await expect.poll(() => scrollsSideways(page)).toBe(false);
+
+  const { client } = await signedInClient(baseURL!, "admin@demo.test");
+  const found = await rpc(client, "list_contracts", { p_search: suffix });
+  const ids = (found.records as { id: string }[]).map((record) => record.id);
+  expect(ids).toHaveLength(2);
+  expect(await rpc(client, "delete_contracts", { p_ids: ids })).toMatchObject({ success: true, changed: 2 });
+  await client.auth.signOut({ scope: "local" });
+});
+
+test("the contracts ending soon: the demo's within 60 days, soonest first, on a phone too", async ({ page }) => {
+  await enterApp(page, "satis@demo.test");
+  await page.goto("/contracts?view=ending");
+  const table = page.getByRole("table", { name: "Yakında biten sözleşmeler" });
+  await expect(table).toBeVisible({ timeout: 20_000 });
+  // The seed has four active contracts ending within 60 days (18, 31, 44 and 57 days away).
+  await expect(table.getByRole("row")).toHaveCount(5);
+  await expect(table.getByRole("row").nth(1)).toContainText("18 gün kaldı");
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.getByRole("combobox", { name: "Bitişe kalan süre" }).click();
+  await page.getByRole("listbox", { name: "Bitişe kalan süre" }).getByRole("option", { name: "30 gün içinde" }).click();
+  await expect(table.getByRole("row")).toHaveCount(2);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(table).toBeVisible();
+  await expect.poll(() => scrollsSideways(page)).toBe(false);
+});

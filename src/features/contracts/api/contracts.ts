@@ -1,0 +1,182 @@
+/**
+ * The contracts module's calls: the list through the record kit, a contract with its
+ * links and renewal chain (get_contract_details), create and update through the record
+ * engine, renew_contract, terminate_contract and the contracts ending soon
+ * (list_contracts_ending). Money arrives as JSON numbers of SQL numerics and is only
+ * formatted here, never added up.
+ */
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { z } from "zod";
+import { assertRecordId, recordBaseSchema, recordKeys, useInvalidateRecords } from "@/components/records/record-api.ts";
+import { rpc } from "@/lib/call-rpc.ts";
+import { useOrganizationScope } from "@/session/organization-scope.ts";
+import type { Json } from "@/types/database.types.ts";
+import { contractStatuses, contractTypes, type ContractType } from "../utils/contract-fields.ts";
+
+/** An exact decimal from SQL (a JSON number or string) kept as its text, e.g. "120000.5". */
+const decimal = z.union([z.number(), z.string()]).transform((value) => String(value));
+
+/** A contract's row in the list (the module's list columns). */
+export const contractRowSchema = recordBaseSchema.extend({
+  contract_number: z.string().nullable(),
+  title: z.string(),
+  customer_id: z.string().nullable(),
+  contract_type: z.enum(contractTypes),
+  status: z.enum(contractStatuses),
+  start_date: z.string().nullable(),
+  end_date: z.string().nullable(),
+  value: decimal,
+  currency: z.string(),
+  auto_renew: z.boolean(),
+  previous_contract_id: z.string().nullable(),
+});
+export type ContractRow = z.infer<typeof contractRowSchema>;
+
+/** A whole contract (get_contract_details' contract). */
+export const contractSchema = contractRowSchema.extend({
+  contact_id: z.string().nullable(),
+  quote_id: z.string().nullable(),
+  deal_id: z.string().nullable(),
+  customer_signed_on: z.string().nullable(),
+  company_signed_on: z.string().nullable(),
+  renewal_notice_days: z.number().int(),
+  renewal_term_months: z.number().int(),
+  terminated_at: z.string().nullable(),
+  termination_reason: z.string().nullable(),
+  notes: z.string().nullable(),
+  /** Terminated or renewed: history, no longer edited. */
+  locked: z.boolean().optional(),
+});
+export type Contract = z.infer<typeof contractSchema>;
+
+export interface ContractValues {
+  title: string;
+  customer_id: string | null;
+  contact_id: string | null;
+  quote_id: string | null;
+  deal_id: string | null;
+  contract_type: ContractType;
+  start_date: string | null;
+  end_date: string | null;
+  /** A decimal string ("1250.50"): the database reads it exactly. */
+  value: string;
+  currency: string;
+  status: "draft" | "active";
+  customer_signed_on: string | null;
+  company_signed_on: string | null;
+  auto_renew: boolean;
+  renewal_notice_days: number;
+  renewal_term_months: number;
+  notes: string | null;
+}
+
+const termSchema = z.object({
+  id: z.string(),
+  contract_number: z.string().nullable(),
+  status: z.enum(contractStatuses),
+  start_date: z.string().nullable(),
+  end_date: z.string().nullable(),
+});
+export type ContractTerm = z.infer<typeof termSchema>;
+
+const detailsSchema = z.object({
+  contract: contractSchema,
+  customer: z
+    .object({
+      id: z.string(),
+      name: z.string(),
+      tax_number: z.string().nullable(),
+      tax_office: z.string().nullable(),
+      address: z.string().nullable(),
+      city: z.string().nullable(),
+      district: z.string().nullable(),
+    })
+    .nullable(),
+  contact: z.object({ id: z.string(), name: z.string(), email: z.string().nullable(), phone: z.string().nullable() }).nullable(),
+  quote: z.object({ id: z.string(), quote_number: z.string().nullable() }).nullable(),
+  deal: z.object({ id: z.string(), title: z.string() }).nullable(),
+  previous: termSchema.nullable(),
+  next: termSchema.nullable(),
+});
+export type ContractDetails = z.infer<typeof detailsSchema>;
+
+export function useContractDetails(id: string) {
+  const scope = useOrganizationScope();
+  return useQuery({
+    queryKey: recordKeys.record(scope, "contracts", id),
+    queryFn: () => {
+      assertRecordId(id);
+      return rpc("get_contract_details", { p_id: id }, detailsSchema);
+    },
+    retry: false,
+  });
+}
+
+const recordAnswer = z.object({ record: contractSchema.partial({ locked: true }) });
+
+export function useCreateContract() {
+  const invalidate = useInvalidateRecords("contracts");
+  return useMutation({
+    mutationFn: async (values: ContractValues) =>
+      (await rpc("create_contract", { p_values: values as unknown as Json }, recordAnswer)).record,
+    onSuccess: invalidate,
+  });
+}
+
+export function useUpdateContract() {
+  const invalidate = useInvalidateRecords("contracts");
+  return useMutation({
+    mutationFn: async ({ id, values, updatedAt }: { id: string; values: Partial<ContractValues>; updatedAt: string }) =>
+      (await rpc("update_contract", { p_id: id, p_values: values as unknown as Json, p_updated_at: updatedAt }, recordAnswer)).record,
+    onSuccess: invalidate,
+  });
+}
+
+/** The next term of an active contract (as read at updatedAt); answers the new contract's id and number. */
+export function useRenewContract() {
+  const invalidate = useInvalidateRecords("contracts");
+  return useMutation({
+    mutationFn: ({ id, updatedAt }: { id: string; updatedAt: string }) =>
+      rpc("renew_contract", { p_id: id, p_updated_at: updatedAt }, z.object({ id: z.string(), contract_number: z.string().nullable() })),
+    // A refusal (stale, already renewed) reloads the page too.
+    onSettled: invalidate,
+  });
+}
+
+export function useTerminateContract() {
+  const invalidate = useInvalidateRecords("contracts");
+  return useMutation({
+    mutationFn: async ({ id, updatedAt, reason }: { id: string; updatedAt: string; reason: string }) =>
+      (await rpc("terminate_contract", { p_id: id, p_updated_at: updatedAt, p_reason: reason }, recordAnswer)).record,
+    onSettled: invalidate,
+  });
+}
+
+export const endingContractSchema = z.object({
+  id: z.string(),
+  contract_number: z.string().nullable(),
+  title: z.string(),
+  customer_id: z.string().nullable(),
+  customer_name: z.string().nullable(),
+  contract_type: z.enum(contractTypes),
+  start_date: z.string().nullable(),
+  end_date: z.string(),
+  value: decimal,
+  currency: z.string(),
+  auto_renew: z.boolean(),
+  renewal_notice_days: z.number().int(),
+  notice_date: z.string(),
+  days_left: z.number().int(),
+  owner_name: z.string().nullable(),
+});
+export type EndingContract = z.infer<typeof endingContractSchema>;
+
+/** Active contracts ending within `days` days, soonest first (list_contracts_ending). */
+export function useContractsEnding(days: number) {
+  const scope = useOrganizationScope();
+  return useQuery({
+    queryKey: [...recordKeys.all(scope, "contracts"), "ending", days] as const,
+    queryFn: () =>
+      rpc("list_contracts_ending", { p_days: days }, z.object({ today: z.string(), contracts: z.array(endingContractSchema) })),
+  });
+}

@@ -1,0 +1,344 @@
+import { Button, Group, NativeSelect, Paper, Select, SimpleGrid, Stack, Switch, Text, Textarea, TextInput, Title } from "@mantine/core";
+import { useDebouncedValue } from "@mantine/hooks";
+import { useReducer, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { RecordPicker } from "@/components/records/RecordPicker.tsx";
+import { StaleRecordAlert } from "@/components/records/StaleRecordAlert.tsx";
+import { notifyFailure, notifySuccess } from "@/components/notify.ts";
+import { failureKey } from "@/lib/errors.ts";
+import { formatCalendarDate } from "@/lib/format.ts";
+import { RpcError } from "@/lib/rpc.ts";
+import { useOrganizationSettings } from "@/session/organization-settings.ts";
+import { discountTypes, useProducts, useQuotePreview, useSaveQuote, type QuoteDetails } from "../api/quotes.ts";
+import {
+  canonicalRate,
+  cellErrorKey,
+  decimalInputText,
+  headerErrors,
+  linesReducer,
+  previewBlocked,
+  quoteErrorsOf,
+  quotePayload,
+  vatRateOptions,
+  type QuoteErrors,
+  type QuoteForm,
+  type QuoteHeaderForm,
+} from "../utils/quote-form.ts";
+import { formatDecimal } from "../utils/quote-format.ts";
+import { QuoteLinesEditor } from "./QuoteLinesEditor.tsx";
+import { QuoteTotals } from "./QuoteTotals.tsx";
+
+interface Props {
+  /** The form's first values (a new quote's defaults, or a saved draft). */
+  initial: QuoteForm;
+  /** The draft being edited (its id and version); absent for a new quote. */
+  quote?: QuoteDetails["quote"];
+  onSaved(saved: { id: string; quote_number: string | null; created: boolean }): void;
+  onCancel(): void;
+  /** Reads the saved quote again (after a stale refusal); answers its latest details. */
+  onReload?(): Promise<QuoteDetails | undefined>;
+  /** Puts the latest saved quote into the form. */
+  onReset?(details: QuoteDetails): void;
+}
+
+const knownCurrencies = ["TRY", "USD", "EUR", "GBP"];
+const PREVIEW_DEBOUNCE_MS = 300;
+
+/** The codes a save's refusal can carry that the quotes catalogue words. */
+export const quoteFailureCodes = [
+  "quote_locked",
+  "invalid_transition",
+  "items_required",
+  "quote_expired",
+  "quote_superseded",
+  "exchange_rate_required",
+  "deal_not_updated",
+  "too_many_items",
+  "stale_record",
+  "not_found",
+  "permission_denied",
+  "invalid_input",
+  "invalid_fields",
+] as const;
+
+export function quoteFailureKey(error: unknown) {
+  return failureKey(error, "modules.quotes.errors", quoteFailureCodes);
+}
+
+/**
+ * Writes a quote: the header (customer, contact and deal pickers, dates, currency with its
+ * exchange rate, KDV-included prices, payment terms, notes, overall discount), the lines, and
+ * the totals the database computes while the user types (preview_quote_totals, debounced).
+ * Saving sends everything to save_quote; its cell errors land on their cells.
+ */
+export function QuoteEditor({ initial, quote, onSaved, onCancel, onReload, onReset }: Props) {
+  const { t, i18n } = useTranslation();
+  const language = i18n.resolvedLanguage;
+  const settings = useOrganizationSettings();
+  const products = useProducts();
+  const save = useSaveQuote();
+  const [header, setHeader] = useState<QuoteHeaderForm>(initial.header);
+  const [lines, dispatch] = useReducer(linesReducer, initial.lines);
+  const [serverErrors, setServerErrors] = useState<QuoteErrors>({});
+  const [showRequired, setShowRequired] = useState(false);
+  const [stale, setStale] = useState(false);
+
+  const defaultVatRate = canonicalRate(String(settings.data?.default_vat_rate ?? 20));
+  const organizationRates = (settings.data as { vat_rates?: unknown } | undefined)?.vat_rates;
+  const vatRates = vatRateOptions([defaultVatRate, ...(Array.isArray(organizationRates) ? (organizationRates as (string | number)[]) : [])], lines);
+  const currencies = [
+    ...new Set([header.currency, settings.data?.default_currency ?? "TRY", ...knownCurrencies, ...Object.keys(settings.data?.exchange_rates ?? {})]),
+  ];
+
+  const payload = quotePayload({ header, lines }, language);
+  const previewKey = previewBlocked(payload.errors) ? null : JSON.stringify({ values: payload.values, items: payload.previewItems });
+  const [debouncedKey] = useDebouncedValue(previewKey, PREVIEW_DEBOUNCE_MS);
+  const preview = useQuotePreview(debouncedKey);
+  // What the preview refused (a discount larger than its line, a date before another…) shows while typing.
+  const previewErrors = (previewKey !== null && previewKey === debouncedKey && quoteErrorsOf(preview.error)) || {};
+  const localErrors = Object.fromEntries(
+    Object.entries(payload.errors).filter(([, code]) => showRequired || (code !== "required" && code !== "vat_exemption_required")),
+  );
+  const shownErrors: QuoteErrors = { ...previewErrors, ...serverErrors, ...localErrors };
+  const headerError = (field: string) => {
+    const code = headerErrors(shownErrors)[field];
+    return code ? t(cellErrorKey(code)) : undefined;
+  };
+
+  const change = (patch: Partial<QuoteHeaderForm>) => {
+    setHeader((current) => ({ ...current, ...patch }));
+    setServerErrors((current) => Object.fromEntries(Object.entries(current).filter(([key]) => !(key in patch))));
+  };
+  const dispatchLine: typeof dispatch = (action) => {
+    dispatch(action);
+    setServerErrors((current) => {
+      if (action.type !== "update" && action.type !== "product") return {};
+      const prefix = `items.${action.index}.`;
+      const touched = action.type === "update" ? Object.keys(action.patch) : ["product_id", "description", "unit", "unit_price", "vat_rate"];
+      return Object.fromEntries(Object.entries(current).filter(([key]) => !touched.some((field) => key === prefix + field)));
+    });
+  };
+
+  const focusFirstError = () =>
+    window.setTimeout(() => document.querySelector<HTMLElement>("[data-quote-editor] [aria-invalid='true']")?.focus(), 0);
+
+  const submit = () => {
+    setShowRequired(true);
+    if (Object.keys(payload.errors).length > 0) {
+      notifyFailure(t("modules.quotes.editor.failed"), t("modules.quotes.editor.checkCells"));
+      focusFirstError();
+      return;
+    }
+    save.mutate(
+      { id: quote?.id ?? null, values: payload.values, items: payload.items, updatedAt: quote?.updated_at ?? null },
+      {
+        onSuccess: (saved) => {
+          setServerErrors({});
+          notifySuccess(quote ? t("modules.quotes.editor.saved") : t("modules.quotes.editor.created", { number: saved.quote_number ?? "" }));
+          onSaved({ id: saved.id, quote_number: saved.quote_number, created: !quote });
+        },
+        onError: (error) => {
+          if (error instanceof RpcError && error.code === "stale_record") {
+            setStale(true);
+            return;
+          }
+          const cells = quoteErrorsOf(error);
+          if (cells) {
+            setServerErrors(cells);
+            focusFirstError();
+          }
+          notifyFailure(t("modules.quotes.editor.failed"), cells ? t("modules.quotes.editor.checkCells") : t(quoteFailureKey(error)));
+        },
+      },
+    );
+  };
+
+  const reload = async () => {
+    const latest = await onReload?.();
+    setStale(false);
+    if (latest) onReset?.(latest);
+  };
+
+  const foreign = header.currency !== "TRY";
+  return (
+    <form
+      data-quote-editor
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        submit();
+      }}
+    >
+      <Stack gap="lg">
+        {stale && <StaleRecordAlert onReload={() => void reload()} />}
+        <Paper withBorder p="md" component="section" aria-labelledby="quote-header-title">
+          <Title order={2} size="h4" id="quote-header-title" mb="sm">
+            {t("modules.quotes.editor.header")}
+          </Title>
+          <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm">
+            <RecordPicker
+              module="customers"
+              entity="customer"
+              titleColumn="name"
+              label={t("modules.quotes.fields.customer_id")}
+              placeholder={t("modules.quotes.editor.customerPlaceholder")}
+              nothingFound={t("modules.quotes.editor.noCustomer")}
+              value={header.customer_id}
+              onChange={(value) => change({ customer_id: value, ...(value !== header.customer_id ? { contact_id: null } : {}) })}
+              error={headerError("customer_id")}
+              required
+            />
+            <RecordPicker
+              module="contacts"
+              entity="contact"
+              titleColumn="last_name"
+              labelColumns={["first_name"]}
+              labelOf={(row) => [row.first_name, row.last_name].filter(Boolean).join(" ") || "—"}
+              label={t("modules.quotes.fields.contact_id")}
+              placeholder={t("modules.quotes.editor.contactPlaceholder")}
+              nothingFound={t("modules.quotes.editor.noContact")}
+              value={header.contact_id}
+              onChange={(value) => change({ contact_id: value })}
+              error={headerError("contact_id")}
+            />
+            <RecordPicker
+              module="deals"
+              entity="deal"
+              titleColumn="title"
+              label={t("modules.quotes.fields.deal_id")}
+              placeholder={t("modules.quotes.editor.dealPlaceholder")}
+              nothingFound={t("modules.quotes.editor.noDeal")}
+              value={header.deal_id}
+              onChange={(value) => change({ deal_id: value })}
+              error={headerError("deal_id")}
+            />
+            <TextInput
+              type="date"
+              required
+              label={t("modules.quotes.fields.quote_date")}
+              value={header.quote_date}
+              onChange={(event) => change({ quote_date: event.currentTarget.value })}
+              error={headerError("quote_date")}
+            />
+            <TextInput
+              type="date"
+              label={t("modules.quotes.fields.valid_until")}
+              value={header.valid_until}
+              onChange={(event) => change({ valid_until: event.currentTarget.value })}
+              error={headerError("valid_until")}
+            />
+            <Select
+              label={t("modules.quotes.fields.currency")}
+              allowDeselect={false}
+              data={currencies}
+              value={header.currency}
+              onChange={(value) => value && change({ currency: value, exchange_rate: "" })}
+              error={headerError("currency")}
+            />
+            {foreign && (
+              <TextInput
+                label={t("modules.quotes.fields.exchange_rate")}
+                description={
+                  preview.data?.exchange_rate && header.exchange_rate.trim() === ""
+                    ? t("modules.quotes.editor.rateFromSettings", {
+                        rate: formatDecimal(preview.data.exchange_rate, language, 6),
+                        date: preview.data.exchange_rate_date ? formatCalendarDate(preview.data.exchange_rate_date, language) : "—",
+                      })
+                    : t("modules.quotes.editor.rateHint")
+                }
+                placeholder={preview.data?.exchange_rate ? decimalInputText(preview.data.exchange_rate, language) : undefined}
+                inputMode="decimal"
+                value={header.exchange_rate}
+                onChange={(event) => change({ exchange_rate: event.currentTarget.value })}
+                error={headerError("exchange_rate")}
+              />
+            )}
+            <Group gap={4} align="flex-start" wrap="nowrap">
+              <NativeSelect
+                label={t("modules.quotes.lines.discount_type")}
+                data={discountTypes.map((type) => ({ value: type, label: t(`modules.quotes.discount.${type}`) }))}
+                value={header.document_discount_type}
+                onChange={(event) => change({ document_discount_type: event.currentTarget.value as QuoteHeaderForm["document_discount_type"] })}
+                w={120}
+                error={headerError("document_discount_type")}
+              />
+              <TextInput
+                label={t("modules.quotes.fields.document_discount_value")}
+                inputMode="decimal"
+                value={header.document_discount_value}
+                onChange={(event) => change({ document_discount_value: event.currentTarget.value })}
+                error={headerError("document_discount_value")}
+                style={{ flex: 1 }}
+              />
+            </Group>
+            <Switch
+              label={t("modules.quotes.fields.prices_include_vat")}
+              checked={header.prices_include_vat}
+              onChange={(event) => change({ prices_include_vat: event.currentTarget.checked })}
+              mt={{ base: 0, sm: "lg" }}
+            />
+          </SimpleGrid>
+        </Paper>
+
+        <Stack gap="sm" component="section" aria-labelledby="quote-lines-title">
+          <Title order={2} size="h4" id="quote-lines-title">
+            {t("modules.quotes.lines.title")}
+          </Title>
+          <QuoteLinesEditor
+            lines={lines}
+            dispatch={dispatchLine}
+            currency={header.currency}
+            vatRates={vatRates}
+            defaultVatRate={defaultVatRate}
+            products={products.data ?? []}
+            amounts={preview.data?.lines}
+            errors={shownErrors}
+          />
+        </Stack>
+
+        <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+          <Stack gap="sm">
+            <Textarea
+              label={t("modules.quotes.fields.payment_terms")}
+              autosize
+              minRows={2}
+              maxLength={2000}
+              value={header.payment_terms}
+              onChange={(event) => change({ payment_terms: event.currentTarget.value })}
+              error={headerError("payment_terms")}
+            />
+            <Textarea
+              label={t("modules.quotes.fields.notes")}
+              autosize
+              minRows={3}
+              maxLength={10000}
+              value={header.notes}
+              onChange={(event) => change({ notes: event.currentTarget.value })}
+              error={headerError("notes")}
+            />
+          </Stack>
+          <Stack gap={4}>
+            <QuoteTotals
+              totals={preview.data?.totals}
+              currency={header.currency}
+              updating={preview.isFetching || previewKey !== debouncedKey}
+              failed={preview.isError || previewKey === null}
+            />
+            <Text size="xs" c="dimmed">
+              {t("modules.quotes.totals.fromSql")}
+            </Text>
+          </Stack>
+        </SimpleGrid>
+
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onCancel}>
+            {t("modules.quotes.editor.cancel")}
+          </Button>
+          <Button type="submit" loading={save.isPending}>
+            {quote ? t("modules.quotes.editor.save") : t("modules.quotes.editor.create")}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

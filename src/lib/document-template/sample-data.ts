@@ -1,0 +1,94 @@
+/**
+ * A Turkish sample company, customer, two-line quote (20% KDV) and contract, dated from
+ * `today`, for the template preview. Amounts are fixed text, as the database would give them
+ * formatted: nothing is added up here.
+ */
+import { amountInWordsTr } from "@/lib/money/amount-in-words.ts";
+import type { DocumentData } from "./document-data.ts";
+import type { TextPlaceholder } from "./placeholders.ts";
+
+const day = new Intl.DateTimeFormat("tr-TR", { dateStyle: "long" });
+
+const addDays = (date: Date, days: number) => new Date(date.getFullYear(), date.getMonth(), date.getDate() + days);
+
+/** Sample data has a value for every text placeholder. */
+export interface SampleData extends DocumentData {
+  values: Readonly<Record<TextPlaceholder, string>>;
+}
+
+export function sampleData(today: Date): SampleData {
+  const values: Record<TextPlaceholder, string> = {
+    "organization.name": "Demo Yazılım A.Ş.",
+    "organization.address": "Büyükdere Cad. No: 185, Şişli, İstanbul",
+    "organization.tax_office": "Şişli",
+    "organization.tax_number": "1234567890",
+    "organization.phone": "+90 212 555 01 23",
+    "organization.email": "satis@demoyazilim.com.tr",
+    "customer.name": "Anadolu Yapı Malzemeleri Ltd. Şti.",
+    "customer.tax_number": "9876543210",
+    "customer.tax_office": "Kadıköy",
+    "customer.address": "Atatürk Cad. No: 12, Kadıköy, İstanbul",
+    "contact.name": "Zeynep Kaya",
+    "contact.email": "zeynep.kaya@anadoluyapi.com.tr",
+    "contact.phone": "+90 532 555 44 33",
+    "quote.number": "TKL-2026-00042",
+    "quote.revision": "1",
+    "quote.date": day.format(today),
+    "quote.valid_until": day.format(addDays(today, 30)),
+    "quote.currency": "TRY",
+    "quote.exchange_rate": "",
+    "quote.payment_terms": "Fatura tarihinden itibaren 30 gün içinde havale/EFT ile.",
+    "quote.notes": "Fiyatlarımıza kurulum dahildir.",
+    "totals.gross": "₺57.500,00",
+    "totals.line_discounts": "",
+    "totals.document_discount": "",
+    "totals.net": "₺57.500,00",
+    "totals.vat": "₺11.500,00",
+    "totals.withholding": "",
+    "totals.total": "₺69.000,00",
+    "totals.total_try": "",
+    "totals.total_in_words": amountInWordsTr("69000.00", "TRY"),
+    "contract.number": "SZL-2026-00007",
+    "contract.title": "Yazılım Hizmet Sözleşmesi",
+    "contract.type": "Hizmet",
+    "contract.start_date": day.format(addDays(today, 7)),
+    "contract.end_date": day.format(addDays(today, 372)),
+    "contract.value": "₺120.000,00",
+    "contract.value_in_words": amountInWordsTr("120000.00", "TRY"),
+    "contract.customer_signed_on": day.format(addDays(today, 3)),
+    "contract.company_signed_on": day.format(addDays(today, 2)),
+    "contract.renewal_terms": "Taraflardan biri bitişten 30 gün önce bildirmedikçe bir yıl uzar.",
+    "owner.name": "Selim Satış",
+    today: day.format(today),
+  };
+  return {
+    values,
+    items: [
+      {
+        position: 1,
+        description: "CRM Kurumsal Lisans (yıllık, kullanıcı başına)",
+        quantity: "10 adet",
+        unit: "adet",
+        unit_price: "₺4.500,00",
+        discount: "",
+        vat_rate: "%20",
+        line_net: "₺45.000,00",
+        line_vat: "₺9.000,00",
+        line_gross: "₺54.000,00",
+      },
+      {
+        position: 2,
+        description: "Kurulum ve eğitim hizmeti",
+        quantity: "1 adet",
+        unit: "adet",
+        unit_price: "₺12.500,00",
+        discount: "",
+        vat_rate: "%20",
+        line_net: "₺12.500,00",
+        line_vat: "₺2.500,00",
+        line_gross: "₺15.000,00",
+      },
+    ],
+    vatBreakdown: [{ rate: "%20", base: "₺57.500,00", vat: "₺11.500,00" }],
+  };
+}

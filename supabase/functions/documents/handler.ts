@@ -1,0 +1,167 @@
+/**
+ * Uploading a document or a new version of one (POST multipart: file, title?, module? with
+ * record_id?, document_id?). The caller is authenticated from their JWT; everything about
+ * who they are and which organization they work in comes from the database
+ * (begin_document_upload runs as them: permission, linked record, quota, the path it
+ * reserves under their session's organization). Here: the size (25 MiB), the type by the
+ * file's first bytes, the sha256; then the object goes to Storage with the service role
+ * under the reserved path (never the user's file name), and finish_document_upload records
+ * it as the caller. After any failure once the object is written, the object is removed;
+ * objects of the organization's expired reservations (a function that died mid-upload),
+ * named by begin_document_upload, are removed before the write.
+ * Refusals keep the RPC shape {success: false, error, code}; the app words them.
+ *
+ * No request-forgery token as the admin functions ask: the call carries its bearer token in
+ * a header the browser never adds by itself, and the action is the caller's own.
+ */
+import type { SupabaseClient } from "@supabase/supabase-js";
+import { z } from "zod";
+import { json, preflight } from "../_shared/http.ts";
+import { callRpc, type CallerClientFactory, type RpcAnswer } from "../_shared/privileged.ts";
+import { allowedMimeType, maxFileBytes } from "./file-check.ts";
+
+/** Where the function writes objects (the documents bucket, with the service role). */
+export interface DocumentStorage {
+  /** Stores the bytes at the path (replacing a leftover of an interrupted upload); false when Storage refused. */
+  upload(path: string, bytes: Uint8Array, contentType: string): Promise<boolean>;
+  remove(path: string): Promise<void>;
+}
+
+/** The documents bucket through supabase-js (/storage/v1) with a service-role client. */
+export function bucketStorage(client: SupabaseClient): DocumentStorage {
+  const bucket = client.storage.from("documents");
+  return {
+    upload: async (path, bytes, contentType) => !(await bucket.upload(path, bytes, { contentType, upsert: true })).error,
+    remove: async (path) => {
+      await bucket.remove([path]);
+    },
+  };
+}
+
+const modules = ["customers", "contacts", "deals", "quotes", "contracts"] as const;
+
+const fields = z
+  .object({
+    title: z.string().max(300).optional(),
+    module: z.enum(modules).optional(),
+    record_id: z.guid().optional(),
+    document_id: z.guid().optional(),
+  })
+  .refine((value) => (value.module === undefined) === (value.record_id === undefined), { path: ["record_id"] })
+  .refine((value) => value.document_id === undefined || value.module === undefined, { path: ["document_id"] });
+
+/** Multipart overhead allowed on top of the file before the body is refused unread. */
+const formOverhead = 64 * 1024;
+
+const statusByCode: Record<string, number> = {
+  authentication_required: 401,
+  permission_denied: 403,
+  organization_context_required: 409,
+  tables_not_found: 409,
+  not_found: 404,
+  link_not_found: 404,
+  upload_not_found: 409,
+  upload_in_progress: 409,
+  stale_record: 409,
+  quota_exceeded: 413,
+  file_too_large: 413,
+  file_type_not_allowed: 415,
+  storage_failed: 502,
+  server_error: 500,
+};
+
+function answer(body: RpcAnswer): Response {
+  return json(body, body.success ? 200 : (statusByCode[body.code ?? ""] ?? 400));
+}
+
+function refusal(error: string, code: string): Response {
+  return answer({ success: false, error, code });
+}
+
+async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>));
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+function text(form: FormData, name: string): string | undefined {
+  const value = form.get(name);
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
+}
+
+export function createHandler(clientForCaller: CallerClientFactory, storageFor: () => DocumentStorage) {
+  return async (request: Request): Promise<Response> => {
+    if (request.method === "OPTIONS") return preflight();
+    if (request.method !== "POST") return refusal("Method not allowed", "method_not_allowed");
+
+    const authorization = request.headers.get("Authorization");
+    if (!authorization?.startsWith("Bearer ")) return refusal("Authentication required", "authentication_required");
+    const caller = clientForCaller(authorization);
+    const { data: userData, error: userError } = await caller.auth.getUser(authorization.slice(7));
+    if (userError || !userData.user) return refusal("Authentication required", "authentication_required");
+
+    const declaredLength = Number(request.headers.get("content-length") ?? "0");
+    if (declaredLength > maxFileBytes + formOverhead) return refusal("File too large", "file_too_large");
+    let form: FormData;
+    try {
+      form = await request.formData();
+    } catch {
+      return refusal("Invalid request", "invalid_request");
+    }
+    const file = form.get("file");
+    if (!(file instanceof File)) return refusal("Invalid request", "invalid_request");
+    if (file.size > maxFileBytes) return refusal("File too large", "file_too_large");
+    if (file.size === 0) return refusal("The file is empty", "file_empty");
+    const parsed = fields.safeParse({
+      title: text(form, "title"),
+      module: text(form, "module"),
+      record_id: text(form, "record_id"),
+      document_id: text(form, "document_id"),
+    });
+    if (!parsed.success) return refusal("Invalid request", "invalid_request");
+
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const mimeType = await allowedMimeType(bytes, file.name);
+    if (!mimeType) return refusal("File type not allowed", "file_type_not_allowed");
+
+    const begun = await callRpc(caller, "begin_document_upload", {
+      p_document_id: parsed.data.document_id ?? null,
+      p_title: parsed.data.title ?? null,
+      p_module: parsed.data.module ?? null,
+      p_record_id: parsed.data.record_id ?? null,
+      p_file_name: file.name,
+      p_size_bytes: bytes.byteLength,
+      p_mime_type: mimeType,
+      p_sha256: await sha256Hex(bytes),
+    }, "Upload failed");
+    if (!begun.success) return answer(begun);
+    const uploadId = begun.upload_id as string;
+    const objectPath = begun.object_path as string;
+
+    const storage = storageFor();
+    // Objects left by uploads of this organization that died after their Storage write
+    // (begin dropped their reservations): removed, and only under this organization's folder.
+    const folder = `${objectPath.split("/")[0]}/`;
+    const orphaned = Array.isArray(begun.orphaned_paths) ? (begun.orphaned_paths as unknown[]) : [];
+    for (const path of orphaned) {
+      if (typeof path === "string" && path.startsWith(folder)) await storage.remove(path).catch(() => {});
+    }
+    let stored = false;
+    try {
+      stored = await storage.upload(objectPath, bytes, mimeType);
+      if (!stored) {
+        await callRpc(caller, "cancel_document_upload", { p_upload_id: uploadId }, "Upload failed");
+        return refusal("Upload failed", "storage_failed");
+      }
+      const finished = await callRpc(caller, "finish_document_upload", { p_upload_id: uploadId }, "Upload failed");
+      if (!finished.success) {
+        await storage.remove(objectPath);
+        await callRpc(caller, "cancel_document_upload", { p_upload_id: uploadId }, "Upload failed");
+        return answer(finished);
+      }
+      return answer({ success: true, document: finished.document });
+    } catch {
+      if (stored) await storage.remove(objectPath).catch(() => {});
+      return refusal("Upload failed", "server_error");
+    }
+  };
+}
