@@ -24,6 +24,7 @@ import { renderDocumentPdfBytes } from "../src/lib/pdf/render-document-pdf.node.
 import { localKeys } from "./stack/env.ts";
 import { randomValidVkn } from "../src/lib/turkish-identifiers.ts";
 import { makeCustomerCsv, seededRandom } from "../src/lib/spreadsheet/test-support.ts";
+import { importLimits } from "../src/lib/spreadsheet/limits.ts";
 import { anonClient, signedInClient } from "../tests/support/clients.ts";
 
 interface Sample {
@@ -606,7 +607,7 @@ PDF rendering (goal: p95 <= 2000 ms; ${(bytes / 1024).toFixed(0)} KiB per docume
 
 /**
  * Import at scale (issue 14) on PostgreSQL 15 through the local stack, as the page does it:
- * start_import, then `rows` customers in batches of 1,000 through run_import_batch (each row
+ * start_import, then `rows` customers in batches of importLimits.batchRows through run_import_batch (each row
  * checked by the customers' own rules, matched on the VKN, written set-based), finish_import.
  * Beside it, in the same run, a raw COPY of the same rows into the same table with the same
  * indexes (then removed again). Goal: the import at least 50% of COPY's rows per second.
@@ -658,8 +659,9 @@ async function importsOnPostgres(rows: number): Promise<void> {
     });
     const importId = (started.import as { id: string }).id;
     let created = 0;
-    for (let batch = 0; batch * 1000 < rows; batch++) {
-      const slice = values.slice(batch * 1000, (batch + 1) * 1000).map((row, index) => ({ row: batch * 1000 + index + 2, values: row }));
+    const size = importLimits.batchRows;
+    for (let batch = 0; batch * size < rows; batch++) {
+      const slice = values.slice(batch * size, (batch + 1) * size).map((row, index) => ({ row: batch * size + index + 2, values: row }));
       const answer = await call("run_import_batch", { p_import_id: importId, p_batch: batch, p_rows: slice });
       // A random VKN may repeat among 100,000 (a handful do): the repeat updates the first.
       created += (answer.created as number) + (answer.updated as number);
@@ -680,7 +682,7 @@ async function importsOnPostgres(rows: number): Promise<void> {
     const rate = (count: number, seconds: number) => Math.round(count / seconds).toLocaleString("en");
     console.log(`\nimport and export of ${rows.toLocaleString("en")} customers (PostgreSQL 15 via the local stack; goal: import >= 50% of COPY's rows/s)`);
     console.log("work".padEnd(58), "seconds".padStart(9), "rows/s".padStart(10));
-    console.log("import: run_import_batch, 1,000 rows a call (end to end)".padEnd(58), importSeconds.toFixed(1).padStart(9), rate(rows, importSeconds).padStart(10));
+    console.log(`import: run_import_batch, ${size.toLocaleString("en")} rows a call (end to end)`.padEnd(58), importSeconds.toFixed(1).padStart(9), rate(rows, importSeconds).padStart(10));
     console.log("  raw COPY of the same rows, same table and indexes".padEnd(58), copySeconds.toFixed(1).padStart(9), rate(rows, copySeconds).padStart(10));
     console.log(`  the import reaches ${((copySeconds / importSeconds) * 100).toFixed(0)}% of COPY's rows/s`);
     console.log(`export: export_records, 5,000 a page (${exported.toLocaleString("en")} rows)`.padEnd(58), exportSeconds.toFixed(1).padStart(9), rate(exported, exportSeconds).padStart(10));
