@@ -4,7 +4,7 @@
 -- "Our functions" are those in public and private that no extension owns (pg_depend
 -- deptype 'e'); a first check makes sure no extension puts anything there at all.
 begin;
-select plan(26);
+select plan(25);
 
 -- ---------------------------------------------------------------------------------
 -- Functions: search_path
@@ -60,39 +60,13 @@ select is(
   '{}'::text[],
   'every function in public (definer or not) has a fixed search_path');
 
--- The one exception: two SQL helpers of the import set no search_path so that PostgreSQL
--- inlines them into an import batch's statements (a function with its own settings is called
--- row by row, which was a quarter of a batch's time; 20261123001300_import_export.sql, and
--- 280_import_export.sql checks the inlining). They are safe without one: plain SQL, not
--- security definer, every name schema-qualified, executable by no API role, and inlined only
--- into security definer callers whose search_path is empty.
-create temporary table inlined_helpers (signature text) on commit drop;
-insert into inlined_helpers values
-  ('private.import_key_text(p_key text, p_text text)'), ('private.import_key_value(p_key text, p_values jsonb)');
-
 select is(
   array(select signature from our_functions
          where schema_name = 'private'
            and not exists (select 1 from unnest(proconfig) as setting where setting like 'search\_path=%')
-           and signature not in (select signature from inlined_helpers)
          order by 1),
   '{}'::text[],
-  'every function in private (definer or not) has a fixed search_path, but the two inlined import helpers');
-
-select is(
-  array(select f.signature from our_functions f
-          join pg_catalog.pg_proc p on p.oid = f.oid
-          join pg_catalog.pg_language l on l.oid = p.prolang
-         where f.signature in (select signature from inlined_helpers)
-           and (l.lanname <> 'sql' or f.security_definer
-                or pg_catalog.has_function_privilege('anon', f.oid, 'execute')
-                or pg_catalog.has_function_privilege('authenticated', f.oid, 'execute')
-                or pg_catalog.has_function_privilege('service_role', f.oid, 'execute'))
-         union all
-        select signature from inlined_helpers where signature not in (select signature from our_functions)
-         order by 1),
-  '{}'::text[],
-  'the inlined import helpers exist, are plain SQL, not security definer, and no API role may execute them');
+  'every function in private (definer or not) has a fixed search_path');
 
 -- ---------------------------------------------------------------------------------
 -- Functions: who may execute them
