@@ -574,17 +574,13 @@ values
  * A text as the value of a match key: an id (a uuid, lower case), an external id
  * (trimmed, 1-100), a tax number (without spaces), an email (normalised) or a name or
  * title (trimmed, Turkish-folded). Null when it cannot be one.
- *
- * This function and private.import_key_value set no search_path, so that PostgreSQL
- * inlines them into the statements of an import batch (a function with its own settings is
- * called row by row: 2,000 calls, a quarter of a batch's time). Their bodies name every
- * function with its schema, and they are called only from security definer functions
- * whose search_path is empty.
+
  */
 create function private.import_key_text(p_key text, p_text text)
 returns text
 language sql
 immutable
+set search_path = ''
 as $$
   select case p_key
     when 'id' then case when btrim(p_text) ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then lower(btrim(p_text)) end
@@ -598,14 +594,13 @@ $$;
 /**
  * The match key's value in a row's values: the field of that name (a contact's name is
  * its first and last name, its email the email field or the first of its emails),
- * normalised by private.import_key_text. Null without a key or a value. Stable, not
- * immutable: concat_ws is stable, and a function that claims more than its body is not
- * inlined.
+ * normalised by private.import_key_text. Null without a key or a value.
  */
 create function private.import_key_value(p_key text, p_values jsonb)
 returns text
 language sql
-stable
+immutable
+set search_path = ''
 as $$
   select private.import_key_text(p_key, case
     when p_key is null then null
@@ -1013,10 +1008,15 @@ begin
     lookups := lookups || '{"channels": true}';
   end if;
   if p_match_key is not null then
+    -- Each row's key, computed once ({"keys": [key of row 1, ...]}): the rows' statement
+    -- below reads it back rather than calling the key functions a second time per row.
+    lookups := lookups || jsonb_build_object('keys', (
+      select jsonb_agg(private.import_key_value(p_match_key, r.item -> 'values') order by r.n)
+        from jsonb_array_elements(p_rows) with ordinality r (item, n)));
     select lookups || jsonb_build_object('matches', coalesce(jsonb_object_agg(f.value, to_jsonb(f.ids)), '{}'))
       into lookups
       from private.import_find(p_context.schema_name, p_kind, p_match_key,
-                               array(select distinct private.import_key_value(p_match_key, r -> 'values') from jsonb_array_elements(p_rows) r),
+                               array(select distinct k from jsonb_array_elements_text(lookups -> 'keys') k),
                                p_context.scope, p_context.caller) f;
     if p_mode <> 'create' and lookups -> 'matches' <> '{}' then
       execute format('select coalesce(jsonb_object_agg(x.id, x.record), ''{}'')
@@ -1107,7 +1107,7 @@ begin
          else 'i.key is not null and row_number() over (partition by i.key order by i.n) > 1' end,
     case when p_match_key is null or p_mode = 'create' then 'false'
          else 'd.action = ''update'' and row_number() over (partition by d.action, d.id order by d.n) > 1' end,
-    case when p_match_key is null then 'null::text' else 'private.import_key_value($4, r.item -> ''values'')' end);
+    case when p_match_key is null then 'null::text' else '$2 -> ''keys'' ->> (r.n::integer - 1)' end);
   results_sql := format($results$
     select jsonb_build_object(
              'created', count(*) filter (where s.action = 'create'),

@@ -9,7 +9,7 @@
 -- second time); products need scope all; saved mappings; the export's rows, limits, scope
 -- and audit.
 begin;
-select plan(134);
+select plan(132);
 
 -- ---------------------------------------------------------------------------------
 -- Organizations, people, sessions, records
@@ -479,26 +479,6 @@ select pg_temp.act(:'s_sales');
 select is((select bool_and((r ->> 'owner_id')::uuid = :'alpha_sales') from jsonb_array_elements(public.export_records('customers') -> 'records') r),
           true, 'export scope own: only own records');
 select tests.reset_role();
-
--- ---------------------------------------------------------------------------------
--- A plan an import of 100,000 rows depends on: the match key is computed inline, not by a
--- call per row (a function with its own search_path is never inlined; the calls were a
--- quarter of a batch's time).
--- ---------------------------------------------------------------------------------
-create function pg_temp.plan_of(p_query text) returns text language plpgsql as $$
-declare
-  line text;
-  plan text := '';
-begin
-  for line in execute 'explain (verbose, costs off) ' || p_query loop
-    plan := plan || line || E'\n';
-  end loop;
-  return plan;
-end;
-$$;
-select unalike(pg_temp.plan_of($$select private.import_key_value(v.k, v.r) from (values ('tax_number', '{"tax_number": " 454 053 6920"}'::jsonb)) v (k, r)$$),
-  '%import_key%', 'private.import_key_value and private.import_key_text are inlined into the statement that calls them');
-select is(private.import_key_value('tax_number', '{"tax_number": " 454 053 6920"}'), '4540536920', 'and still normalise a tax number');
 
 select * from finish();
 rollback;

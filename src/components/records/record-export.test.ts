@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { writeCsv, writeXlsx } from "@/lib/spreadsheet/write.ts";
+import { writeCsv } from "@/lib/spreadsheet/write.ts";
+import { writeXlsxFile } from "@/lib/spreadsheet/write-client.ts";
 import type { RecordColumn } from "./record-config.ts";
 import {
   EXPORT_PAGE_SIZE,
@@ -16,7 +17,8 @@ import {
 } from "./record-export.ts";
 
 // The spreadsheet library is another piece's: here only what the export hands it counts.
-vi.mock("@/lib/spreadsheet/write.ts", () => ({ writeCsv: vi.fn(), writeXlsx: vi.fn() }));
+vi.mock("@/lib/spreadsheet/write.ts", () => ({ writeCsv: vi.fn() }));
+vi.mock("@/lib/spreadsheet/write-client.ts", () => ({ writeXlsxFile: vi.fn() }));
 
 interface Row {
   id: string;
@@ -292,20 +294,20 @@ describe("readEach", () => {
 describe("export file", () => {
   beforeEach(() => {
     vi.mocked(writeCsv).mockReset();
-    vi.mocked(writeXlsx).mockReset();
+    vi.mocked(writeXlsxFile).mockReset();
   });
 
   it("writes Excel with the module's sheet, or CSV", async () => {
     const table = await exportTable(columns.slice(0, 2), [row], signal());
     const xlsx = new Blob(["xlsx"]);
     const csv = new Blob(["csv"]);
-    vi.mocked(writeXlsx).mockResolvedValue(xlsx);
+    vi.mocked(writeXlsxFile).mockResolvedValue(xlsx);
     vi.mocked(writeCsv).mockReturnValue(csv);
     await expect(writeExport("xlsx", table, "Müşteriler")).resolves.toBe(xlsx);
-    expect(writeXlsx).toHaveBeenCalledWith(table.columns, table.rows, "Müşteriler");
+    expect(writeXlsxFile).toHaveBeenCalledWith(table.columns, table.rows, "Müşteriler");
     await expect(writeExport("csv", table, "Müşteriler")).resolves.toBe(csv);
     expect(writeCsv).toHaveBeenCalledWith(table.columns, table.rows);
-    expect(writeXlsx).toHaveBeenCalledTimes(1);
+    expect(writeXlsxFile).toHaveBeenCalledTimes(1);
   });
 
   it("names the file after the module's title folded to ASCII and the local date", () => {

@@ -6,7 +6,8 @@
  * RecordExportButton runs them and writes the file.
  */
 import { z } from "zod";
-import { writeCsv, writeXlsx, type ExportColumn } from "@/lib/spreadsheet/write.ts";
+import { writeCsv, type ExportColumn } from "@/lib/spreadsheet/write.ts";
+import { writeXlsxFile } from "@/lib/spreadsheet/write-client.ts";
 import type { ModuleKey } from "@/modules/registry.ts";
 import type { Json } from "@/types/database.types.ts";
 import type { RecordColumn } from "./record-config.ts";
@@ -143,9 +144,9 @@ export async function exportTable<Row extends { id: string }>(
   return { columns: exportColumns(resolved), rows: rows.map((row) => exportRow(resolved, row)) };
 }
 
-/** The table as an Excel file (one sheet named `sheetName`) or a CSV file. */
+/** The table as an Excel file (one sheet named `sheetName`, written in a worker) or a CSV file. */
 export async function writeExport(format: ExportFormat, table: ExportTable, sheetName: string): Promise<Blob> {
-  return format === "xlsx" ? writeXlsx(table.columns, table.rows, sheetName) : writeCsv(table.columns, table.rows);
+  return format === "xlsx" ? writeXlsxFile(table.columns, table.rows, sheetName) : writeCsv(table.columns, table.rows);
 }
 
 /**

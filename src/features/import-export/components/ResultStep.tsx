@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { notifyFailure } from "@/components/notify.ts";
 import { downloadBlob } from "@/lib/download-blob.ts";
 import { formatCount } from "@/lib/format.ts";
-import { writeCsv, writeXlsx, type ParsedSheet } from "@/lib/spreadsheet/index.ts";
+import { writeCsv, writeXlsxFile, type ParsedSheet } from "@/lib/spreadsheet/index.ts";
 import type { ImportKindDefinition } from "../kinds.ts";
 import { outcomeWords } from "../utils/import-errors.ts";
 import type { Mapping } from "../utils/mapping.ts";
@@ -64,7 +64,7 @@ export function ResultStep({ state, definition, sheet, fileName, mapping, onNew,
       const table = failedRowsTable(sheet, failed, t("modules.importExport.result.errorColumn"));
       const blob =
         format === "xlsx"
-          ? await writeXlsx(table.columns, table.rows, sheet.sheetName ?? t(definition.label))
+          ? await writeXlsxFile(table.columns, table.rows, sheet.sheetName ?? t(definition.label))
           : writeCsv(table.columns, table.rows);
       downloadBlob(blob, failedRowsFileName(fileName, t("modules.importExport.result.fileSuffix"), format));
     } catch {
