@@ -379,6 +379,9 @@ create index customers_status_idx on customers (status, id) where deleted_at is 
 create index customers_tax_number_idx on customers (tax_number) where deleted_at is null;
 create index customers_email_idx on customers (email) where deleted_at is null;
 create index customers_phone_idx on customers (phone) where deleted_at is null;
+-- merged_into points back into the table: without an index every hard delete of a
+-- customer scans the whole table for rows merged into it (a bulk delete is quadratic).
+create index customers_merged_into_idx on customers (merged_into) where merged_into is not null;
 
 alter table contacts
   add column title text check (char_length(title) <= 100),
@@ -402,6 +405,7 @@ create index contacts_name_sort_idx on contacts (private.fold_search(last_name),
 create index contacts_first_name_sort_idx on contacts (private.fold_search(first_name), id) where deleted_at is null;
 create index contacts_created_sort_idx on contacts (created_at, id) where deleted_at is null;
 create index contacts_updated_sort_idx on contacts (updated_at, id) where deleted_at is null;
+create index contacts_merged_into_idx on contacts (merged_into) where merged_into is not null;
 
 create table field_history (
   id bigint generated always as identity primary key,

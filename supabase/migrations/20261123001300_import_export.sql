@@ -543,7 +543,7 @@ create table private.import_kinds (
   match_keys text[] not null,
   reference_keys text[] not null default '{}',
   -- Each further key's value in a record, an SQL expression over t (its row), compared with
-  -- the row's value normalised by private.import_key_text.
+  -- the row's value normalised by private.import_key_sql.
   match_expressions jsonb not null default '{}' check (jsonb_typeof(match_expressions) = 'object'),
   check (match_keys[1:2] = '{id,external_id}' and reference_keys <@ match_keys)
 );
@@ -571,42 +571,45 @@ values
    '{"name": "private.fold_search(t.name)"}');
 
 /**
- * A text as the value of a match key: an id (a uuid, lower case), an external id
- * (trimmed, 1-100), a tax number (without spaces), an email (normalised) or a name or
- * title (trimmed, Turkish-folded). Null when it cannot be one.
-
+ * The SQL expression of a text (p_text, an SQL expression) as the value of a match key:
+ * an id (a uuid, lower case), an external id (trimmed, 1-100), a tax number (without
+ * spaces), an email (normalised) or a name or title (trimmed, Turkish-folded); null when
+ * it cannot be one. Embedded in a batch's statements rather than called per row: a
+ * function with a fixed search_path is never inlined, and a call per row and key cost a
+ * tenth of a batch's time.
  */
-create function private.import_key_text(p_key text, p_text text)
+create function private.import_key_sql(p_key text, p_text text)
 returns text
 language sql
 immutable
 set search_path = ''
 as $$
-  select case p_key
-    when 'id' then case when btrim(p_text) ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then lower(btrim(p_text)) end
-    when 'external_id' then case when char_length(btrim(p_text)) between 1 and 100 then btrim(p_text) end
-    when 'tax_number' then nullif(regexp_replace(p_text, '\s', '', 'g'), '')
-    when 'email' then private.normalize_email(p_text)
-    else nullif(private.fold_search(btrim(p_text)), '')
-  end;
+  select format(case p_key
+    when 'id' then 'case when btrim(%1$s) ~* ''^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'' then lower(btrim(%1$s)) end'
+    when 'external_id' then 'case when char_length(btrim(%1$s)) between 1 and 100 then btrim(%1$s) end'
+    when 'tax_number' then 'nullif(regexp_replace(%1$s, ''\s'', '''', ''g''), '''')'
+    when 'email' then 'private.normalize_email(%1$s)'
+    else 'nullif(private.fold_search(btrim(%1$s)), '''')'
+  end, p_text);
 $$;
 
 /**
- * The match key's value in a row's values: the field of that name (a contact's name is
- * its first and last name, its email the email field or the first of its emails),
- * normalised by private.import_key_text. Null without a key or a value.
+ * The SQL expression of the match key's value in a row's values (p_values, an SQL
+ * expression of jsonb): the field of that name (a contact's name is its first and last
+ * name, its email the email field or the first of its emails), normalised as
+ * private.import_key_sql says. Null without a value.
  */
-create function private.import_key_value(p_key text, p_values jsonb)
+create function private.import_key_value_sql(p_key text, p_values text)
 returns text
 language sql
 immutable
 set search_path = ''
 as $$
-  select private.import_key_text(p_key, case
-    when p_key is null then null
-    when p_key = 'name' and not p_values ? 'name' then concat_ws(' ', p_values ->> 'first_name', p_values ->> 'last_name')
-    when p_key = 'email' and not p_values ? 'email' then p_values #>> '{emails,0,value}'
-    else p_values ->> p_key end);
+  select private.import_key_sql(p_key, case p_key
+    when 'name' then format('case when %1$s ? ''name'' then %1$s ->> ''name''
+                                  else concat_ws('' '', %1$s ->> ''first_name'', %1$s ->> ''last_name'') end', p_values)
+    when 'email' then format('case when %1$s ? ''email'' then %1$s ->> ''email'' else %1$s #>> ''{emails,0,value}'' end', p_values)
+    else format('%s ->> %L', p_values, p_key) end);
 $$;
 
 /**
@@ -655,19 +658,23 @@ as $$
 declare
   target private.import_kinds;
   key text;
+  keyed jsonb;
   answer jsonb := '{}';
 begin
   select * into target from private.import_kinds k where k.kind = p_kind;
   foreach key in array target.reference_keys loop
+    -- The texts not resolved yet, each with its value under this key ({text: value}).
+    execute format('select coalesce(jsonb_object_agg(t.text, k.value), ''{}'')
+                      from unnest($1::text[]) t (text), lateral (select %s as value) k
+                     where not $2 ? t.text and k.value is not null', private.import_key_sql(key, 't.text'))
+      into keyed using p_texts, answer;
+    continue when keyed = '{}';
     select answer || coalesce(jsonb_object_agg(t.text, case when cardinality(f.ids) = 1 then jsonb_build_object('id', f.ids[1])
                                                             else '{"error": "ambiguous"}' end), '{}')
       into answer
-      from unnest(p_texts) t (text)
-      join private.import_find(p_schema, target, key,
-                               array(select distinct private.import_key_text(key, x) from unnest(p_texts) x where not answer ? x),
-                               'all', null) f
-        on f.value = private.import_key_text(key, t.text)
-     where not answer ? t.text;
+      from jsonb_each_text(keyed) t (text, value)
+      join private.import_find(p_schema, target, key, array(select distinct x.value from jsonb_each_text(keyed) x), 'all', null) f
+        on f.value = t.value;
   end loop;
   return answer;
 end;
@@ -747,7 +754,7 @@ declare
   entries jsonb;
 begin
   if p_values ? 'owner' then
-    resolved := case when jsonb_typeof(p_values -> 'owner') = 'string' then p_lookups -> 'owners' -> (p_values ->> 'owner') end;
+    resolved := case when jsonb_typeof(p_values -> 'owner') = 'string' then p_lookups #> array['owners', p_values ->> 'owner'] end;
     if resolved ? 'id' and p_scope = 'own' and resolved ->> 'id' <> p_caller::text then
       errors := errors || '{"owner": "permission_denied"}';
     elsif resolved ? 'id' then
@@ -758,7 +765,7 @@ begin
   end if;
   foreach field in array array['customer', 'contact', 'deal'] loop
     if p_values ? field then
-      resolved := case when jsonb_typeof(p_values -> field) in ('string', 'number') then p_lookups -> field -> (p_values ->> field) end;
+      resolved := case when jsonb_typeof(p_values -> field) in ('string', 'number') then p_lookups #> array[field, p_values ->> field] end;
       if resolved ? 'id' then
         columns := columns || jsonb_build_object(field || '_id', resolved -> 'id');
       else
@@ -769,8 +776,8 @@ begin
   if p_values ? 'stage' and p_lookups ? 'stages' then
     columns := columns || jsonb_build_object('stage', coalesce(
       case when jsonb_typeof(p_values -> 'stage') = 'string'
-           then coalesce(p_lookups -> 'stages' -> btrim(p_values ->> 'stage'),
-                         p_lookups -> 'stage_names' -> private.fold_search(btrim(p_values ->> 'stage'))) end,
+           then coalesce(p_lookups #> array['stages', btrim(p_values ->> 'stage')],
+                         p_lookups #> array['stage_names', private.fold_search(btrim(p_values ->> 'stage'))]) end,
       p_values -> 'stage'));
   end if;
   for channel in
@@ -973,6 +980,7 @@ declare
   existing jsonb;
   field text;
   texts text[];
+  keys text[];
   rows_sql text;
   results_sql text;
   unknown boolean;
@@ -1008,15 +1016,15 @@ begin
     lookups := lookups || '{"channels": true}';
   end if;
   if p_match_key is not null then
-    -- Each row's key, computed once ({"keys": [key of row 1, ...]}): the rows' statement
-    -- below reads it back rather than calling the key functions a second time per row.
-    lookups := lookups || jsonb_build_object('keys', (
-      select jsonb_agg(private.import_key_value(p_match_key, r.item -> 'values') order by r.n)
-        from jsonb_array_elements(p_rows) with ordinality r (item, n)));
+    -- Each row's key, computed once (in the rows' order): the rows' statement below reads
+    -- it back beside the row rather than working it out a second time.
+    execute format('select array_agg(%s order by r.n) from jsonb_array_elements($1) with ordinality r (item, n)',
+                   private.import_key_value_sql(p_match_key, '(r.item -> ''values'')'))
+      into keys using p_rows;
     select lookups || jsonb_build_object('matches', coalesce(jsonb_object_agg(f.value, to_jsonb(f.ids)), '{}'))
       into lookups
       from private.import_find(p_context.schema_name, p_kind, p_match_key,
-                               array(select distinct k from jsonb_array_elements_text(lookups -> 'keys') k),
+                               array(select distinct k from unnest(keys) k where k is not null),
                                p_context.scope, p_context.caller) f;
     if p_mode <> 'create' and lookups -> 'matches' <> '{}' then
       execute format('select coalesce(jsonb_object_agg(x.id, x.record), ''{}'')
@@ -1037,11 +1045,11 @@ begin
   -- reason, id, errors) in order.
   rows_sql := format($rows$
     with input as (
-      select r.n::integer as n, (r.item ->> 'row')::integer as line, r.item -> 'values' as vals,
-             %4$s as key
-        from jsonb_array_elements($1) with ordinality r (item, n)
+      select r.n::integer as n, (r.item ->> 'row')::integer as line, r.item -> 'values' as vals, r.key
+        from rows from (jsonb_array_elements($1), unnest($12::text[])) with ordinality r (item, key, n)
     ), matched as (
-      select i.*, $2 -> 'matches' -> i.key as ids, %2$s as repeated
+      -- (#> reads the entry in place; -> would copy the whole sub-object for each row.)
+      select i.*, $2 #> array['matches', i.key] as ids, %2$s as repeated
         from input i
     ), decided as (
       select m.n, m.line, m.vals,
@@ -1056,12 +1064,12 @@ begin
     ), targeted as (
       -- A record matched by two rows (a contact by two of its emails) is updated by the
       -- first; one deleted since the lookup is not found.
-      select d.n, d.line, d.vals, d.id, $2 -> 'existing' -> (d.id::text) as existing,
+      select d.n, d.line, d.vals, d.id, d.existing,
              case when d.action <> 'update' then d.action when d.twice then 'fail'
-                  when not coalesce($2 -> 'existing' ? (d.id::text), false) then 'skip' else 'update' end as action,
+                  when d.existing is null then 'skip' else 'update' end as action,
              case when d.action <> 'update' then d.reason when d.twice then 'duplicate_in_file'
-                  when not coalesce($2 -> 'existing' ? (d.id::text), false) then 'not_found' end as reason
-        from (select d.*, %3$s as twice from decided d) d
+                  when d.existing is null then 'not_found' end as reason
+        from (select d.*, %3$s as twice, $2 #> array['existing', d.id::text] as existing from decided d) d
     ), checked as (
       select t.n, t.line, x.id, t.reason, r.existing,
              case when t.action in ('create', 'update') and e.errors <> '{}' then 'fail' else t.action end as action,
@@ -1106,8 +1114,7 @@ begin
     case when p_match_key is null then 'false'
          else 'i.key is not null and row_number() over (partition by i.key order by i.n) > 1' end,
     case when p_match_key is null or p_mode = 'create' then 'false'
-         else 'd.action = ''update'' and row_number() over (partition by d.action, d.id order by d.n) > 1' end,
-    case when p_match_key is null then 'null::text' else '$2 -> ''keys'' ->> (r.n::integer - 1)' end);
+         else 'd.action = ''update'' and row_number() over (partition by d.action, d.id order by d.n) > 1' end);
   results_sql := format($results$
     select jsonb_build_object(
              'created', count(*) filter (where s.action = 'create'),
@@ -1144,7 +1151,7 @@ begin
                       || format(results_sql, 'select c.n, c.line, c.action, c.reason, c.id, c.errors from checked c')
         into answer
         using p_rows, lookups, p_mode, p_match_key, engine_fields, columns || engine_fields, p_context.caller, p_context.scope,
-              p_kind.reference_fields, unknown, p_import_id;
+              p_kind.reference_fields, unknown, p_import_id, keys;
       perform pg_catalog.set_config('crm.quiet_assignments', coalesce(quiet, ''), true);
       return answer;
     exception when integrity_constraint_violation or data_exception then
@@ -1156,7 +1163,7 @@ begin
                                          ::private.import_row) from checked c'
     into work
     using p_rows, lookups, p_mode, p_match_key, engine_fields, columns || engine_fields, p_context.caller, p_context.scope,
-          p_kind.reference_fields, unknown;
+          p_kind.reference_fields, unknown, null::uuid, keys;
 
   -- Updates keep the columns whose value, as the table stores it, differs; none: unchanged.
   if lookups -> 'existing' <> '{}' then
