@@ -964,9 +964,16 @@ $$;
  * whose stored value changes (none: unchanged) and private.import_write writes. Without
  * p_import_id nothing is written (the preview). Returns {created, updated, skipped
  * (unchanged ones too), failed, results: [{row, status, id?, reason?, errors?}]}.
+ *
+ * What does not depend on the records matched can be worked out before: with p_prepare the
+ * engine returns the batch's lookups and each row as a new record ({lookups, unknown, rows:
+ * [{errors, write, extra}]}) and writes nothing; given back as p_prepared, rows that turn
+ * out new take that result instead of going through the rules again. So a batch does its
+ * rules while the one before it still holds the import (private.import_run_batch).
  */
 create function private.import_process(p_kind private.import_kinds, p_context private.module_context, p_mode text,
-                                       p_match_key text, p_rows jsonb, p_import_id uuid)
+                                       p_match_key text, p_rows jsonb, p_import_id uuid,
+                                       p_prepare boolean default false, p_prepared jsonb default null)
 returns jsonb
 language plpgsql
 security definer
@@ -981,6 +988,7 @@ declare
   field text;
   texts text[];
   keys text[];
+  prepared_rows jsonb;
   rows_sql text;
   results_sql text;
   unknown boolean;
@@ -989,8 +997,11 @@ declare
   statement text;
   quiet text := current_setting('crm.quiet_assignments', true);
 begin
-  -- The batch's lookups: owners, references, the pipeline's stages, matches, records to update.
-  if 'owner' = any (p_kind.reference_fields) then
+  -- The batch's lookups: owners, references, the pipeline's stages (prepared before, or
+  -- here), then the matches and the records to update.
+  if p_prepared is not null then
+    lookups := p_prepared -> 'lookups';
+  elsif 'owner' = any (p_kind.reference_fields) then
     texts := array(select distinct r #>> '{values,owner}' from jsonb_array_elements(p_rows) r
                     where jsonb_typeof(r #> '{values,owner}') = 'string');
     if cardinality(texts) > 0 then
@@ -998,24 +1009,24 @@ begin
     end if;
   end if;
   foreach field in array array['customer', 'contact', 'deal'] loop
-    continue when not field = any (p_kind.reference_fields);
+    continue when p_prepared is not null or not field = any (p_kind.reference_fields);
     texts := array(select distinct r #>> array['values', field] from jsonb_array_elements(p_rows) r
                     where jsonb_typeof(r #> array['values', field]) in ('string', 'number'));
     if cardinality(texts) > 0 then
       lookups := lookups || jsonb_build_object(field, private.import_resolve(p_context.schema_name, field || 's', texts));
     end if;
   end loop;
-  if 'stage' = any (p_kind.reference_fields) then
+  if p_prepared is null and 'stage' = any (p_kind.reference_fields) then
     select lookups || jsonb_build_object('stages', coalesce(jsonb_object_agg(s ->> 'key', s -> 'key'), '{}'),
                                          'stage_names', coalesce(jsonb_object_agg(private.fold_search(s ->> 'name'), s -> 'key'), '{}'))
       into lookups
       from private.organization_settings o, jsonb_array_elements(o.deal_stages) s
      where o.organization_id = p_context.organization_id;
   end if;
-  if p_kind.reference_fields && '{email,phone,mobile_phone}' then
+  if p_prepared is null and p_kind.reference_fields && '{email,phone,mobile_phone}' then
     lookups := lookups || '{"channels": true}';
   end if;
-  if p_match_key is not null then
+  if p_match_key is not null and not p_prepare then
     -- Each row's key, computed once (in the rows' order): the rows' statement below reads
     -- it back beside the row rather than working it out a second time.
     execute format('select array_agg(%s order by r.n) from jsonb_array_elements($1) with ordinality r (item, n)',
@@ -1037,22 +1048,23 @@ begin
     end if;
   end if;
   -- Any unknown field in the batch (one look at all its fields; then row by row).
-  unknown := exists (select 1 from jsonb_array_elements(p_rows) r, jsonb_object_keys(r -> 'values') k
-                      where not (k = any (columns) or k = any (engine_fields)));
+  unknown := coalesce((p_prepared ->> 'unknown')::boolean,
+                      exists (select 1 from jsonb_array_elements(p_rows) r, jsonb_object_keys(r -> 'values') k
+                               where not (k = any (columns) or k = any (engine_fields))));
 
   -- Every row: what it does, its fields, its values through the kind's rules. checked has
   -- the rows, in no particular order; results_sql answers for rows (n, line, action,
   -- reason, id, errors) in order.
   rows_sql := format($rows$
     with input as (
-      select r.n::integer as n, (r.item ->> 'row')::integer as line, r.item -> 'values' as vals, r.key
-        from rows from (jsonb_array_elements($1), unnest($12::text[])) with ordinality r (item, key, n)
+      select r.n::integer as n, (r.item ->> 'row')::integer as line, r.item -> 'values' as vals, r.key, r.pre
+        from rows from (jsonb_array_elements($1), unnest($12::text[]), jsonb_array_elements($13)) with ordinality r (item, key, pre, n)
     ), matched as (
       -- (#> reads the entry in place; -> would copy the whole sub-object for each row.)
       select i.*, $2 #> array['matches', i.key] as ids, %2$s as repeated
         from input i
     ), decided as (
-      select m.n, m.line, m.vals,
+      select m.n, m.line, m.vals, m.pre,
              case when m.repeated or jsonb_array_length(m.ids) > 1 then 'fail'
                   when m.ids is null then case when $3 = 'update' then 'skip' else 'create' end
                   when $3 = 'create' then 'skip' else 'update' end as action,
@@ -1064,48 +1076,53 @@ begin
     ), targeted as (
       -- A record matched by two rows (a contact by two of its emails) is updated by the
       -- first; one deleted since the lookup is not found.
-      select d.n, d.line, d.vals, d.id, d.existing,
+      select d.n, d.line, d.vals, d.id, d.existing, d.action = 'create' and d.pre is not null as prepared, d.pre,
              case when d.action <> 'update' then d.action when d.twice then 'fail'
                   when d.existing is null then 'skip' else 'update' end as action,
              case when d.action <> 'update' then d.reason when d.twice then 'duplicate_in_file'
                   when d.existing is null then 'not_found' end as reason
         from (select d.*, %3$s as twice, $2 #> array['existing', d.id::text] as existing from decided d) d
     ), checked as (
-      select t.n, t.line, x.id, t.reason, r.existing,
+      -- A new row prepared before takes its prepared result (private.import_process, p_prepared).
+      select t.n, t.line, case when t.prepared then (t.pre #>> '{extra,id}')::uuid else x.id end as id, t.reason, r.existing,
              case when t.action in ('create', 'update') and e.errors <> '{}' then 'fail' else t.action end as action,
              e.errors,
-             case when t.action = 'create' and e.errors = '{}' then r.ruled -> 'values'
+             case when t.prepared then t.pre -> 'write'
+                  when t.action = 'create' and e.errors = '{}' then r.ruled -> 'values'
                   when t.action = 'update' and e.errors = '{}' then
                     ((r.ruled -> 'values') - '{id,external_id}'::text[])
                     || jsonb_strip_nulls(jsonb_build_object('external_id', nullif(x.external_id, ''), 'owner_id', x.refs -> 'owner_id')) end
                as write,
-             case when t.action = 'create' then jsonb_build_object('id', x.id, 'owner_id', coalesce((x.refs ->> 'owner_id')::uuid, $7),
+             case when t.prepared then t.pre -> 'extra'
+                  when t.action = 'create' then jsonb_build_object('id', x.id, 'owner_id', coalesce((x.refs ->> 'owner_id')::uuid, $7),
                                                                    'created_by', $7, 'external_id', nullif(x.external_id, '')) end
                as extra
         from targeted t
         -- Each step that calls a function is a subquery of its own (offset 0), so that the call
         -- runs once per row however often its result is used.
         cross join lateral (
-          select case when t.action = 'create' then gen_random_uuid() else t.id end as id,
-                 case when t.vals ? 'external_id' then private.clean_external_id(t.vals -> 'external_id') else '' end as external_id,
-                 case when t.vals ?| $9 then private.import_references(t.vals, t.existing, $2, $7, $8) end as refs
+          select case when t.prepared then null when t.action = 'create' then gen_random_uuid() else t.id end as id,
+                 case when t.prepared or not t.vals ? 'external_id' then '' else private.clean_external_id(t.vals -> 'external_id') end
+                   as external_id,
+                 case when not t.prepared and t.vals ?| $9 then private.import_references(t.vals, t.existing, $2, $7, $8) end as refs
           offset 0) x
         cross join lateral (
           -- The rules see the row's columns (with id and external_id, which they pass over; the
           -- engine sets both) and the references' columns.
           select case when t.action = 'update' then t.existing end as existing,
-                 case when t.action in ('create', 'update')
+                 case when t.action in ('create', 'update') and not t.prepared
                       then private.%1$I(case when t.vals ?| $9 then (t.vals - $5) || (x.refs -> 'columns') else t.vals end,
                                         case when t.action = 'update' then t.existing end) end as ruled
           offset 0) r
         cross join lateral (
-          select case when $10 and t.vals - $6 <> '{}'
-                      then (select jsonb_object_agg(left(k, 63), 'unknown_field') from jsonb_object_keys(t.vals - $6) k)
-                      else '{}' end
-                 || coalesce(x.refs -> 'errors', '{}')
-                 || case when x.external_id is null then '{"external_id": "invalid"}'::jsonb else '{}' end
-                 || case when r.ruled -> 'errors' <> '{}' then private.import_field_errors(r.ruled -> 'errors', t.vals) else '{}' end
-                   as errors
+          select case when t.prepared then t.pre -> 'errors'
+                      else case when $10 and t.vals - $6 <> '{}'
+                                then (select jsonb_object_agg(left(k, 63), 'unknown_field') from jsonb_object_keys(t.vals - $6) k)
+                                else '{}' end
+                           || coalesce(x.refs -> 'errors', '{}')
+                           || case when x.external_id is null then '{"external_id": "invalid"}'::jsonb else '{}' end
+                           || case when r.ruled -> 'errors' <> '{}' then private.import_field_errors(r.ruled -> 'errors', t.vals) else '{}' end
+                 end as errors
           offset 0) e
     )$rows$,
     p_kind.prepare_function,
@@ -1134,6 +1151,14 @@ begin
                         order by s.n), '[]'))
       from (%%s) s$results$, p_import_id is not null);
 
+  if p_prepare then
+    execute rows_sql || ' select jsonb_agg(jsonb_build_object(''errors'', c.errors, ''write'', c.write, ''extra'', c.extra) order by c.n)
+                            from checked c'
+      into prepared_rows
+      using p_rows, lookups, p_mode, p_match_key, engine_fields, columns || engine_fields, p_context.caller, p_context.scope,
+            p_kind.reference_fields, unknown, null::uuid, keys, null::jsonb;
+    return jsonb_build_object('lookups', lookups, 'unknown', unknown, 'rows', prepared_rows);
+  end if;
   if p_import_id is not null then
     -- The import tells no owner about each record (one import, not thousands of notices).
     perform pg_catalog.set_config('crm.quiet_assignments', 'on', true);
@@ -1151,7 +1176,7 @@ begin
                       || format(results_sql, 'select c.n, c.line, c.action, c.reason, c.id, c.errors from checked c')
         into answer
         using p_rows, lookups, p_mode, p_match_key, engine_fields, columns || engine_fields, p_context.caller, p_context.scope,
-              p_kind.reference_fields, unknown, p_import_id, keys;
+              p_kind.reference_fields, unknown, p_import_id, keys, p_prepared -> 'rows';
       perform pg_catalog.set_config('crm.quiet_assignments', coalesce(quiet, ''), true);
       return answer;
     exception when integrity_constraint_violation or data_exception then
@@ -1163,7 +1188,7 @@ begin
                                          ::private.import_row) from checked c'
     into work
     using p_rows, lookups, p_mode, p_match_key, engine_fields, columns || engine_fields, p_context.caller, p_context.scope,
-          p_kind.reference_fields, unknown, null::uuid, keys;
+          p_kind.reference_fields, unknown, null::uuid, keys, p_prepared -> 'rows';
 
   -- Updates keep the columns whose value, as the table stores it, differs; none: unchanged.
   if lookups -> 'existing' <> '{}' then
@@ -1412,10 +1437,75 @@ end;
 $$;
 
 /**
+ * Whether a batch of a running import may run now: {"answer": …} when it must not (a
+ * refusal, or the stored answer of a batch applied before, with replayed true), else the
+ * import and the caller's context (private.import_lookup). With p_lock the import is locked
+ * until the transaction ends (so batches apply one at a time) and the batch before must be
+ * applied (batch_out_of_order).
+ */
+create function private.import_batch_gate(p_import_id uuid, p_batch integer, p_rows jsonb, p_lock boolean)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  lookup jsonb := private.import_lookup(p_import_id, p_lock);
+  run jsonb := lookup -> 'import';
+  schema_name text := lookup #>> '{context,schema_name}';
+  stored jsonb;
+  previous_applied boolean;
+  problem jsonb;
+begin
+  if lookup ? 'success' then
+    return jsonb_build_object('answer', lookup);
+  end if;
+  if run ->> 'created_by' <> lookup #>> '{context,caller}' then
+    return jsonb_build_object('answer', private.failure('Only the person who started the import may run it', 'permission_denied'));
+  end if;
+  if p_batch is null or p_batch not between 0 and (private.import_limits() ->> 'max_rows')::integer then
+    return jsonb_build_object('answer', private.failure('Invalid batch number', 'invalid_input'));
+  end if;
+  execute format('select b.result from %I.import_batches b where b.import_id = $1 and b.batch = $2', schema_name)
+    into stored using p_import_id, p_batch;
+  if stored is not null then
+    return jsonb_build_object('answer', stored || '{"replayed": true}');
+  end if;
+  if run ->> 'status' <> 'running' then
+    return jsonb_build_object('answer', private.failure('The import is not running', 'import_not_running'));
+  end if;
+  if p_lock and p_batch > 0 then
+    execute format('select exists (select from %I.import_batches b where b.import_id = $1 and b.batch = $2)', schema_name)
+      into previous_applied using p_import_id, p_batch - 1;
+    if not previous_applied then
+      return jsonb_build_object('answer', private.failure('The batch before this one has not been applied yet', 'batch_out_of_order'));
+    end if;
+  end if;
+  problem := case when p_rows = '[]' then null else private.import_rows_problem(p_rows) end;
+  if problem is not null then
+    return jsonb_build_object('answer', problem);
+  end if;
+  if (run ->> 'created')::integer + (run ->> 'updated')::integer + (run ->> 'skipped')::integer + (run ->> 'failed')::integer
+     + jsonb_array_length(p_rows) > (run ->> 'total_rows')::integer then
+    return jsonb_build_object('answer', private.failure('More rows than the file has', 'too_many_rows'));
+  end if;
+  return lookup;
+end;
+$$;
+
+/**
  * Applies one batch of a running import (its creator only). A batch number applied before
  * answers as it did then, with replayed true, and changes nothing; so a resumed or repeated
- * batch never writes twice. The counts add up on the import; its rows may not exceed the
- * file's (too_many_rows).
+ * batch never writes twice. Batches apply in the file's order: one whose predecessor is not
+ * applied yet is refused with batch_out_of_order and changes nothing (the page keeps two
+ * batches on their way and sends such a one again once the one before it is answered), so a
+ * later row of the file always wins over an earlier one. A batch may be empty (every row of
+ * it failed the browser's checks). The counts add up on the import; its rows may not exceed
+ * the file's (too_many_rows).
+ *
+ * The rows go through the kind's rules as new records before the import is locked, while
+ * the batch before may still be running (private.import_process, p_prepare); locked, the
+ * batch is matched and written, the rows that are new taking that result.
  */
 create function private.import_run_batch(p_import_id uuid, p_batch integer, p_rows jsonb)
 returns jsonb
@@ -1424,44 +1514,29 @@ security definer
 set search_path = ''
 as $$
 declare
-  lookup jsonb := private.import_lookup(p_import_id, true);
-  run jsonb := lookup -> 'import';
+  gate jsonb := private.import_batch_gate(p_import_id, p_batch, p_rows, false);
+  run jsonb;
   context private.module_context;
   kind private.import_kinds;
-  stored jsonb;
-  problem jsonb;
+  prepared jsonb;
   answer jsonb;
 begin
-  if lookup ? 'success' then
-    return lookup;
+  if gate ? 'answer' then
+    return gate -> 'answer';
   end if;
-  context := jsonb_populate_record(null::private.module_context, lookup -> 'context');
-  if run ->> 'created_by' <> context.caller::text then
-    return private.failure('Only the person who started the import may run it', 'permission_denied');
+  context := jsonb_populate_record(null::private.module_context, gate -> 'context');
+  select * into kind from private.import_kinds k where k.kind = gate #>> '{import,kind}';
+  if p_rows <> '[]' and gate #>> '{import,mode}' <> 'update' then
+    prepared := private.import_process(kind, context, 'create', null, p_rows, null, true);
   end if;
-  if p_batch is null or p_batch not between 0 and (private.import_limits() ->> 'max_rows')::integer then
-    return private.failure('Invalid batch number', 'invalid_input');
+  gate := private.import_batch_gate(p_import_id, p_batch, p_rows, true);
+  if gate ? 'answer' then
+    return gate -> 'answer';
   end if;
-  execute format('select b.result from %I.import_batches b where b.import_id = $1 and b.batch = $2', context.schema_name)
-    into stored using p_import_id, p_batch;
-  if stored is not null then
-    return stored || '{"replayed": true}';
-  end if;
-  if run ->> 'status' <> 'running' then
-    return private.failure('The import is not running', 'import_not_running');
-  end if;
-  problem := private.import_rows_problem(p_rows);
-  if problem is not null then
-    return problem;
-  end if;
-  if (run ->> 'created')::integer + (run ->> 'updated')::integer + (run ->> 'skipped')::integer + (run ->> 'failed')::integer
-     + jsonb_array_length(p_rows) > (run ->> 'total_rows')::integer then
-    return private.failure('More rows than the file has', 'too_many_rows');
-  end if;
-
-  select * into kind from private.import_kinds k where k.kind = run ->> 'kind';
+  run := gate -> 'import';
   answer := jsonb_build_object('success', true, 'batch', p_batch, 'replayed', false)
-            || private.import_process(kind, context, run ->> 'mode', run ->> 'match_key', p_rows, p_import_id);
+            || case when p_rows = '[]' then '{"created": 0, "updated": 0, "skipped": 0, "failed": 0, "results": []}'
+                    else private.import_process(kind, context, run ->> 'mode', run ->> 'match_key', p_rows, p_import_id, false, prepared) end;
   execute format('insert into %I.import_batches (import_id, batch, result) values ($1, $2, $3);
                   update %I.imports set created = created + $4, updated = updated + $5, skipped = skipped + $6, failed = failed + $7
                    where id = $1', context.schema_name, context.schema_name)

@@ -9,7 +9,7 @@
 -- second time); products need scope all; saved mappings; the export's rows, limits, scope
 -- and audit.
 begin;
-select plan(132);
+select plan(134);
 
 -- ---------------------------------------------------------------------------------
 -- Organizations, people, sessions, records
@@ -207,20 +207,25 @@ select is((:'batch0'::jsonb) - 'results', '{"success": true, "batch": 0, "replay
 select :'batch0'::jsonb #>> '{results,0,id}' as cag \gset
 select is(public.run_import_batch(:'imp1', 0, '[{"row": 2, "values": {"name": "Başka"}}]'),
           (:'batch0'::jsonb) || '{"replayed": true}', 'the same batch again answers as before, replayed');
--- A gap: batch 2 before batch 1 (a resumed import sends what is missing).
-select is(public.run_import_batch(:'imp1', 2, '[{"row": 6, "values": {"name": "Ege Tekstil", "tax_number": "1112223339"}}]') ->> 'created', '1',
-          'a later batch runs before a missing one');
-select is(public.get_import(:'imp1') #> '{import,batches}', '[0, 2]', 'get_import lists the batches applied');
+-- Out of order: batch 2 before batch 1 (two batches on their way) is refused and writes nothing.
+select is(public.run_import_batch(:'imp1', 2, '[{"row": 6, "values": {"name": "Ege Tekstil", "tax_number": "1112223339"}}]') ->> 'code',
+          'batch_out_of_order', 'a batch before its predecessor is refused');
+select is(public.get_import(:'imp1') #> '{import,batches}', '[0]', 'and nothing of it is applied');
 select is(public.run_import_batch(:'imp1', 1, '[{"row": 4, "values": {"name": "Fırat Gıda"}}, {"row": 5, "values": {"name": "Göl Gıda"}}]') ->> 'created',
-          '2', 'the missing batch fills the gap');
-select is(public.run_import_batch(:'imp1', 3, '[{"row": 7, "values": {"name": "Fazla"}}, {"row": 8, "values": {"name": "Fazla 2"}}]') ->> 'code',
+          '2', 'the predecessor is applied');
+select is(public.run_import_batch(:'imp1', 2, '[{"row": 6, "values": {"name": "Ege Tekstil", "tax_number": "1112223339"}}]') ->> 'created', '1',
+          'then the batch sent again applies');
+select is(public.run_import_batch(:'imp1', 3, '[]') - 'results',
+          '{"success": true, "batch": 3, "replayed": false, "created": 0, "updated": 0, "skipped": 0, "failed": 0}',
+          'an empty batch (every row failed the browser''s checks) is applied, writing nothing');
+select is(public.run_import_batch(:'imp1', 4, '[{"row": 7, "values": {"name": "Fazla"}}, {"row": 8, "values": {"name": "Fazla 2"}}]') ->> 'code',
           'too_many_rows', 'rows beyond the file''s count are refused');
 select is(public.run_import_batch(:'imp1', -1, '[{"row": 7, "values": {"name": "Eksi"}}]') ->> 'code', 'invalid_input',
           'a negative batch number is refused');
 select is((public.get_import(:'imp1') -> 'import') - 'id' - 'created_at' - 'created_by' - 'file_hash' - 'finished_at' - 'reverted_at'
             - 'file_name' - 'file_size' - 'created_by_name',
           '{"kind": "customers", "mode": "create", "match_key": null, "status": "running", "total_rows": 6, "created": 4, "updated": 0,
-            "skipped": 0, "failed": 1, "mapping": {"Firma": "name", "VKN": "tax_number"}, "batches": [0, 1, 2]}',
+            "skipped": 0, "failed": 1, "mapping": {"Firma": "name", "VKN": "tax_number"}, "batches": [0, 1, 2, 3]}',
           'the counts add up on the import, with its mapping');
 select tests.reset_role();
 select is((select count(*)::int from :"alpha_schema".customers where name = 'Çağ Lojistik'), 1, 'a replayed batch wrote its row once');

@@ -9,6 +9,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/r
 import { z } from "zod";
 import { recordKeys } from "@/components/records/record-api.ts";
 import { rpc } from "@/lib/call-rpc.ts";
+import { RpcError } from "@/lib/rpc.ts";
 import { useOrganizationScope, type OrganizationScope } from "@/session/organization-scope.ts";
 import { queryKeys } from "@/session/query-keys.ts";
 import type { Json } from "@/types/database.types.ts";
@@ -155,6 +156,12 @@ export async function checkImportRows(settings: ImportSettings, rows: BatchRow[]
   return answer.results;
 }
 
+/** The server refused a batch that arrived before its predecessor: it goes again once that one is answered. */
+export function isBatchOutOfOrder(error: unknown): boolean {
+  return error instanceof RpcError && error.code === "batch_out_of_order";
+}
+
+/** One batch of a running import (it may be empty: every row of it failed the browser's checks). */
 export function runImportBatch(importId: string, batch: number, rows: BatchRow[]): Promise<BatchAnswer> {
   return rpc("run_import_batch", { p_import_id: importId, p_batch: batch, p_rows: rows as unknown as Json }, batchAnswerSchema);
 }

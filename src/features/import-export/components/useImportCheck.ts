@@ -4,7 +4,7 @@ import { checkImportRows, type ImportSettings, type RowResult } from "../api/imp
 import { batchRows, rowsIn, type BatchRange } from "../utils/batches.ts";
 import { importFailureKey } from "../utils/import-errors.ts";
 import type { PreparedRow } from "../utils/prepare-rows.ts";
-import { isStopped, runBatches } from "../utils/run-batches.ts";
+import { BATCHES_IN_FLIGHT, isStopped, runBatches } from "../utils/run-batches.ts";
 
 export type CheckPhase = "idle" | "checking" | "done" | "stopped" | "failed";
 
@@ -55,6 +55,7 @@ export function useImportCheck() {
         onRetry: (_batch, attempt) => setState({ phase: "checking", checked, total, results, attempt }),
         signal: abort.signal,
         isLostConnection,
+        inFlight: BATCHES_IN_FLIGHT,
       });
       if (controller.current === abort) setState({ phase: "done", checked, total, results });
     } catch (error) {

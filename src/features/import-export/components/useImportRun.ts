@@ -5,10 +5,10 @@ import { useSignedInSession } from "@/session/session-context.ts";
 import {
   finishImport,
   getImport,
+  isBatchOutOfOrder,
   runImportBatch,
   startImport,
   useInvalidateImports,
-  type BatchAnswer,
   type ImportDetail,
   type ImportRecord,
   type RowResult,
@@ -18,7 +18,7 @@ import type { ImportKind } from "../kinds.ts";
 import { batchesToRun, batchRows, rowsIn, type BatchRange } from "../utils/batches.ts";
 import { importFailureKey } from "../utils/import-errors.ts";
 import type { PreparedRow } from "../utils/prepare-rows.ts";
-import { isStopped, runBatches } from "../utils/run-batches.ts";
+import { BATCHES_IN_FLIGHT, isStopped, runBatches } from "../utils/run-batches.ts";
 
 /**
  * starting: start_import on its way; running / retrying: batches going (a lost one again after
@@ -54,11 +54,6 @@ const PAGE_LEFT = Symbol("page left");
 
 const idle: RunState = { phase: "idle", kind: null, importId: null, done: 0, total: 0, rows: [], plan: [], applied: new Set(), results: new Map() };
 
-/** A batch with no row to send (every row of it has a problem the browser found) is answered here, without a call. */
-function emptyAnswer(batch: BatchRange): BatchAnswer {
-  return { success: true, batch: batch.number, replayed: false, created: 0, updated: 0, skipped: 0, failed: 0, results: [] };
-}
-
 interface Job {
   kind: ImportKind;
   importId: string;
@@ -72,9 +67,10 @@ interface Job {
 
 /**
  * Runs an import: start_import (or a running import to resume), its batches in order from
- * the first the server has not applied, retried after a lost connection, then finish_import.
+ * the first the server has not applied, two on their way at once (the server applies them in
+ * order), retried after a lost connection, then finish_import.
  * The import's id stays in localStorage until it ends, so a closed tab can resume it. Stop
- * finishes it as cancelled after the batch on its way; leaving the page only stops sending (the
+ * finishes it as cancelled after the batches on their way; leaving the page only stops sending (the
  * import stays running, to be resumed). A resumed import whose server counts
  * more failures than this session saw reads its earlier batches again (answered from their
  * stored results, changing nothing) so the error file has every failed row.
@@ -107,10 +103,9 @@ export function useImportRun() {
     ...extra,
   });
 
-  const send = (current: Job, batch: BatchRange) => {
-    const payload = batchRows(batch, current.rows);
-    return payload.length === 0 ? Promise.resolve(emptyAnswer(batch)) : runImportBatch(current.importId, batch.number, payload);
-  };
+  // A batch goes even when empty (every row of it failed the browser's checks): the server
+  // applies batches in order, so each one must arrive.
+  const send = (current: Job, batch: BatchRange) => runImportBatch(current.importId, batch.number, batchRows(batch, current.rows));
 
   const finish = async (current: Job, cancelled: boolean) => {
     setState(snapshot(current, cancelled ? "stopping" : "finishing"));
@@ -161,6 +156,8 @@ export function useImportRun() {
         onRetry: (_batch, attempt) => setState(snapshot(current, "retrying", { attempt })),
         signal: abort.signal,
         isLostConnection,
+        waitsForPrevious: isBatchOutOfOrder,
+        inFlight: BATCHES_IN_FLIGHT,
       });
       await collectEarlier(current, abort.signal);
     } catch (error) {
@@ -202,7 +199,7 @@ export function useImportRun() {
     if (job.current) void drive(job.current);
   };
 
-  /** Stops: after the batch on its way when running, at once when paused or refused. */
+  /** Stops: after the batches on their way when running, at once when paused or refused. */
   const stop = () => {
     if (state.phase === "running" || state.phase === "retrying" || state.phase === "collecting") controller.current?.abort();
     else if (job.current) void finish(job.current, true);

@@ -330,6 +330,7 @@ export const en: typeof tr = {
         too_many_rows: "An import can have at most 100,000 rows.",
         batch_too_large: "The rows sent are too large; shorten the very long cells of the file.",
         import_not_running: "This import is no longer running (it was completed or stopped).",
+        batch_out_of_order: "The part before this one has not been applied yet; resume the import.",
         import_not_revertible: "This import cannot be reverted: it is running or was already reverted.",
         import_changed_since: "Its records were changed after this import; it cannot be reverted.",
         import_revert_conflict: "A previous value of one of the records cannot be restored; the import was not reverted.",

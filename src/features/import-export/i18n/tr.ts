@@ -328,6 +328,7 @@ export const tr = {
         too_many_rows: "Bir aktarımda en fazla 100.000 satır olabilir.",
         batch_too_large: "Gönderilen satırlar çok büyük; dosyadaki çok uzun hücreleri kısaltın.",
         import_not_running: "Bu aktarım artık sürmüyor (tamamlanmış ya da durdurulmuş).",
+        batch_out_of_order: "Bir önceki bölüm henüz işlenmedi; aktarımı sürdürün.",
         import_not_revertible: "Bu aktarım geri alınamaz: sürüyor ya da zaten geri alınmış.",
         import_changed_since: "Bu aktarımdan sonra kayıtları değiştirildi; geri alınamaz.",
         import_revert_conflict: "Kayıtlardan birinin önceki değeri geri yüklenemiyor; aktarım geri alınmadı.",

@@ -28,6 +28,7 @@ export const importErrorCodes = [
   "too_many_rows",
   "batch_too_large",
   "import_not_running",
+  "batch_out_of_order",
   "import_not_revertible",
   "import_changed_since",
   "import_revert_conflict",

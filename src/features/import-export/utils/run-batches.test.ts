@@ -108,6 +108,101 @@ describe("runBatches", () => {
   });
 });
 
+/** A send whose answers the test settles by hand, batch by batch, recording what went when. */
+function manualSends() {
+  const log: string[] = [];
+  const pending = new Map<number, { resolve(answer: string): void; reject(error: unknown): void }[]>();
+  const send = (batch: BatchRange) =>
+    new Promise<string>((resolve, reject) => {
+      log.push(`send ${batch.number}`);
+      pending.set(batch.number, [...(pending.get(batch.number) ?? []), { resolve, reject }]);
+    });
+  const settle = async (number: number, outcome: string | Error) => {
+    const waiting = pending.get(number)!.shift()!;
+    if (outcome instanceof Error) waiting.reject(outcome);
+    else waiting.resolve(outcome);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  };
+  return { log, send, settle };
+}
+
+describe("runBatches with two batches on their way", () => {
+  const outOfOrder = new Error("batch_out_of_order");
+
+  it("sends the next batch before the one before it is answered, and hands the answers over in order", async () => {
+    const { log, send, settle } = manualSends();
+    const run = runBatches({
+      batches,
+      send,
+      onAnswer: (batch, answer) => log.push(`answer ${batch.number}: ${answer}`),
+      signal: new AbortController().signal,
+      isLostConnection,
+      inFlight: 2,
+    });
+    await settle(1, "b");
+    expect(log).toEqual(["send 0", "send 1"]);
+    await settle(0, "a");
+    await settle(2, "c");
+    await run;
+    expect(log).toEqual(["send 0", "send 1", "answer 0: a", "send 2", "answer 1: b", "answer 2: c"]);
+  });
+
+  it("sends a batch refused as early again once the one before it is answered", async () => {
+    const { log, send, settle } = manualSends();
+    const run = runBatches({
+      batches: batches.slice(0, 2),
+      send,
+      onAnswer: (batch, answer) => log.push(`answer ${batch.number}: ${answer}`),
+      signal: new AbortController().signal,
+      isLostConnection,
+      waitsForPrevious: (error) => error === outOfOrder,
+      inFlight: 2,
+    });
+    await settle(1, outOfOrder);
+    expect(log).toEqual(["send 0", "send 1"]);
+    await settle(0, "a");
+    await settle(1, "b");
+    await run;
+    expect(log).toEqual(["send 0", "send 1", "answer 0: a", "send 1", "answer 1: b"]);
+  });
+
+  it("ends with the first failure: nothing more is sent, the batch on its way is still answered", async () => {
+    const { log, send, settle } = manualSends();
+    const run = runBatches({
+      batches,
+      send,
+      onAnswer: (batch, answer) => log.push(`answer ${batch.number}: ${answer}`),
+      signal: new AbortController().signal,
+      isLostConnection,
+      waitsForPrevious: (error) => error === outOfOrder,
+      inFlight: 2,
+    });
+    const outcome = run.catch((error: unknown) => error);
+    await settle(0, refused);
+    await settle(1, "b");
+    expect(await outcome).toBe(refused);
+    expect(log).toEqual(["send 0", "send 1", "answer 1: b"]);
+  });
+
+  it("gives up a batch refused as early when the one before it failed", async () => {
+    const { log, send, settle } = manualSends();
+    const run = runBatches({
+      batches: batches.slice(0, 2),
+      send,
+      onAnswer: (batch) => log.push(`answer ${batch.number}`),
+      signal: new AbortController().signal,
+      isLostConnection,
+      waitsForPrevious: (error) => error === outOfOrder,
+      inFlight: 2,
+    });
+    const outcome = run.catch((error: unknown) => error);
+    await settle(1, outOfOrder);
+    await settle(0, refused);
+    expect(await outcome).toBe(refused);
+    expect(log).toEqual(["send 0", "send 1"]);
+  });
+});
+
 describe("abortableSleep", () => {
   it("waits, or rejects with the reason as soon as the signal aborts", async () => {
     vi.useFakeTimers();
