@@ -94,6 +94,11 @@ const layers: Layer[] = [
   },
   { name: "vitest (unit + integration)", run: async () => step(bin("vitest"), ["run", "--project", "unit", "--project", "integration"]) },
   {
+    // The short run of `npm run fuzz` (its seed fixed, so a run here is the same cases again).
+    name: "fuzz (hostile input, 1,000+ cases)",
+    run: async () => step(bin("tsx"), ["scripts/fuzz.ts", "--cases", "1000", "--seed", "20261126"]),
+  },
+  {
     name: "deno test (edge functions)",
     run: async () => step(bin("deno"), ["test", "--allow-env", "--allow-net", "--allow-read", "supabase/functions"]),
   },

@@ -51,6 +51,30 @@ async function upstreamSignedUrls(answer: Response): Promise<Response> {
 }
 
 /**
+ * An RPC argument of the wrong type for the embedded database: PGlite's own encoder refuses
+ * it (a string for a boolean: "Invalid input for boolean type") before PostgreSQL sees it,
+ * and lite answers that as a 500. PostgREST hands the text to PostgreSQL, which refuses it
+ * with a 400 (22P02); so does this. Found by `npm run fuzz`; guarded by
+ * tests/integration/stack.test.ts.
+ */
+async function argumentTypeRefusal(answer: Response): Promise<Response> {
+  if (answer.status !== 500) return answer;
+  const text = await answer.text();
+  let message = "";
+  try {
+    message = (JSON.parse(text) as { message?: string }).message ?? "";
+  } catch {
+    // Not lite's JSON error: passed on as it is.
+  }
+  const type = /^Error: Invalid input for (\w+) type$/.exec(message)?.[1];
+  if (!type) return new Response(text, answer);
+  const headers = new Headers(answer.headers);
+  headers.delete("content-length");
+  return new Response(JSON.stringify({ code: "22P02", details: null, hint: null, message: `invalid input syntax for type ${type}` }),
+    { status: 400, headers });
+}
+
+/**
  * Every Storage answer (files served from the app's own origin): never sniffed into another
  * type; in a document of its own, no scripts, plugins, forms or requests of its own, an
  * opaque origin (sandbox: no access to the app's storage or cookies), framed only by this
@@ -157,6 +181,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   front.post("/storage/v1/object/sign/*", async (c) => upstreamSignedUrls(await backend.api.fetch(clientRequest(c))));
   front.get("/storage/v1/object/sign/*", async (c) =>
     (await signedTokenProblem(c.req.query("token"), keys.jwtSecret)) ?? backend.api.fetch(clientRequest(c)));
+  front.post("/rest/v1/rpc/*", async (c) => argumentTypeRefusal(await backend.api.fetch(clientRequest(c))));
   for (const prefix of apiPrefixes) {
     front.all(`${prefix}/*`, (c) => backend.api.fetch(clientRequest(c)));
   }

@@ -183,8 +183,11 @@ begin
             coalesce(name_text, '');
   else
     name_text := private.fold_search(btrim(concat_ws(' ', prepared ->> 'first_name', prepared ->> 'last_name')));
-    emails := array(select e ->> 'value' from jsonb_array_elements(coalesce(prepared -> 'emails', '[]')) e);
-    phones := array(select e ->> 'value' from jsonb_array_elements(coalesce(prepared -> 'phones', '[]')) e);
+    -- (Lists the rules refused, such as a text for the emails, match nothing.)
+    emails := array(select e ->> 'value' from jsonb_array_elements(case when jsonb_typeof(prepared -> 'emails') = 'array'
+                                                                         then prepared -> 'emails' else '[]' end) e);
+    phones := array(select e ->> 'value' from jsonb_array_elements(case when jsonb_typeof(prepared -> 'phones') = 'array'
+                                                                         then prepared -> 'phones' else '[]' end) e);
     execute format($query$
       select coalesce(jsonb_agg(jsonb_build_object('id', c.id, 'first_name', c.first_name, 'last_name', c.last_name,
                                                    'customer_id', c.customer_id, 'emails', c.emails, 'phones', c.phones,

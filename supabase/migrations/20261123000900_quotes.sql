@@ -938,7 +938,7 @@ set search_path = ''
 as $$
 declare
   context private.module_context := private.module_context('quotes', 'view');
-  values_in jsonb := coalesce(p_values, '{}') - 'status' - 'rejection_reason' - 'owner_id';
+  values_in jsonb := coalesce(p_values, '{}');
   prepared jsonb;
   header jsonb;
   items jsonb;
@@ -952,6 +952,7 @@ begin
   if jsonb_typeof(values_in) <> 'object' then
     return private.failure('Invalid input', 'invalid_input');
   end if;
+  values_in := values_in - 'status' - 'rejection_reason' - 'owner_id';
   prepared := private.prepare_record('quotes', values_in, null, context.caller, context.organization_id, context.scope);
   if prepared ? 'problem' then
     if prepared #>> '{problem,code}' <> 'invalid_fields' then

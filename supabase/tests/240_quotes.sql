@@ -8,7 +8,7 @@
 -- all, sales own scope, viewer read only), other organizations and anon refused;
 -- products and their permissions.
 begin;
-select plan(110);
+select plan(111);
 
 -- ---------------------------------------------------------------------------------
 -- Organizations, people, sessions, records
@@ -335,6 +335,7 @@ select is(public.revise_quote(:'eur_id') ->> 'code', 'permission_denied', 'nor r
 select is(public.get_quote_details(:'eur_id') ->> 'success', 'true', 'but reads them');
 select is(public.preview_quote_totals('{}', '[{"description": "X", "quantity": 1, "unit_price": 1, "vat_rate": 20}]') #>> '{totals,grand_total}',
   '1.20', 'and previews totals');
+select is(public.preview_quote_totals('18', 'true') ->> 'code', 'invalid_input', 'a preview of values that are not an object is refused (found by npm run fuzz)');
 
 select tests.reset_role();
 select pg_temp.act(:'s_beta');

@@ -42,6 +42,14 @@ describe("the local stack on one origin", () => {
     expect(error?.code).toBe("42501");
   });
 
+  it("refuses an RPC argument of the wrong type with a 400, as PostgREST does (not the embedded driver's 500)", async () => {
+    const { client } = await signedInClient(url, "satis@demo.test");
+    const { data, error, status } = await client.rpc("list_deals", { p_descending: "maybe" as unknown as boolean });
+    expect(data).toBeNull();
+    expect(status).toBe(400);
+    expect(error).toMatchObject({ code: "22P02", message: "invalid input syntax for type boolean" });
+  });
+
   it("answers a wrong password and an unknown email the same way", async () => {
     const wrong = await anonClient(url).auth.signInWithPassword({ email: "admin@demo.test", password: "Wrong.1234" });
     const unknown = await anonClient(url).auth.signInWithPassword({ email: "nobody@demo.test", password: "Wrong.1234" });

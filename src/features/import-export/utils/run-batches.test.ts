@@ -108,76 +108,64 @@ describe("runBatches", () => {
   });
 });
 
-/** A send whose answers the test settles by hand, batch by batch, recording what went when. */
-function manualSends() {
+const outOfOrder = new Error("batch_out_of_order");
+
+/**
+ * A run of `count` batches, two on their way at once, whose answers the test settles by hand
+ * (`settle`), recording what went and what was answered when (`log`).
+ */
+function pipelined(count: number) {
   const log: string[] = [];
   const pending = new Map<number, { resolve(answer: string): void; reject(error: unknown): void }[]>();
-  const send = (batch: BatchRange) =>
-    new Promise<string>((resolve, reject) => {
-      log.push(`send ${batch.number}`);
-      pending.set(batch.number, [...(pending.get(batch.number) ?? []), { resolve, reject }]);
-    });
-  const settle = async (number: number, outcome: string | Error) => {
+  const run = runBatches({
+    batches: batches.slice(0, count),
+    send: (batch) =>
+      new Promise<string>((resolve, reject) => {
+        log.push(`send ${batch.number}`);
+        pending.set(batch.number, [...(pending.get(batch.number) ?? []), { resolve, reject }]);
+      }),
+    onAnswer: (batch, answer) => log.push(`answer ${batch.number}: ${answer}`),
+    signal: new AbortController().signal,
+    isLostConnection,
+    waitsForPrevious: (error) => error === outOfOrder,
+    inFlight: 2,
+  });
+  const outcome = run.then(
+    () => "done",
+    (error: unknown) => error,
+  );
+  const settle = async (number: number, answer: string | Error) => {
     const waiting = pending.get(number)!.shift()!;
-    if (outcome instanceof Error) waiting.reject(outcome);
-    else waiting.resolve(outcome);
+    if (answer instanceof Error) waiting.reject(answer);
+    else waiting.resolve(answer);
     await new Promise((resolve) => setTimeout(resolve, 0));
   };
-  return { log, send, settle };
+  return { log, settle, outcome };
 }
 
 describe("runBatches with two batches on their way", () => {
-  const outOfOrder = new Error("batch_out_of_order");
-
   it("sends the next batch before the one before it is answered, and hands the answers over in order", async () => {
-    const { log, send, settle } = manualSends();
-    const run = runBatches({
-      batches,
-      send,
-      onAnswer: (batch, answer) => log.push(`answer ${batch.number}: ${answer}`),
-      signal: new AbortController().signal,
-      isLostConnection,
-      inFlight: 2,
-    });
+    const { log, settle, outcome } = pipelined(3);
     await settle(1, "b");
     expect(log).toEqual(["send 0", "send 1"]);
     await settle(0, "a");
     await settle(2, "c");
-    await run;
+    expect(await outcome).toBe("done");
     expect(log).toEqual(["send 0", "send 1", "answer 0: a", "send 2", "answer 1: b", "answer 2: c"]);
   });
 
   it("sends a batch refused as early again once the one before it is answered", async () => {
-    const { log, send, settle } = manualSends();
-    const run = runBatches({
-      batches: batches.slice(0, 2),
-      send,
-      onAnswer: (batch, answer) => log.push(`answer ${batch.number}: ${answer}`),
-      signal: new AbortController().signal,
-      isLostConnection,
-      waitsForPrevious: (error) => error === outOfOrder,
-      inFlight: 2,
-    });
+    const { log, settle, outcome } = pipelined(2);
     await settle(1, outOfOrder);
     expect(log).toEqual(["send 0", "send 1"]);
     await settle(0, "a");
     await settle(1, "b");
-    await run;
+    expect(await outcome).toBe("done");
     expect(log).toEqual(["send 0", "send 1", "answer 0: a", "send 1", "answer 1: b"]);
   });
 
   it("ends with the first failure: nothing more is sent, the batch on its way is still answered", async () => {
-    const { log, send, settle } = manualSends();
-    const run = runBatches({
-      batches,
-      send,
-      onAnswer: (batch, answer) => log.push(`answer ${batch.number}: ${answer}`),
-      signal: new AbortController().signal,
-      isLostConnection,
-      waitsForPrevious: (error) => error === outOfOrder,
-      inFlight: 2,
-    });
-    const outcome = run.catch((error: unknown) => error);
+    const { log, settle, outcome } = pipelined(3);
     await settle(0, refused);
     await settle(1, "b");
     expect(await outcome).toBe(refused);
@@ -185,17 +173,7 @@ describe("runBatches with two batches on their way", () => {
   });
 
   it("gives up a batch refused as early when the one before it failed", async () => {
-    const { log, send, settle } = manualSends();
-    const run = runBatches({
-      batches: batches.slice(0, 2),
-      send,
-      onAnswer: (batch) => log.push(`answer ${batch.number}`),
-      signal: new AbortController().signal,
-      isLostConnection,
-      waitsForPrevious: (error) => error === outOfOrder,
-      inFlight: 2,
-    });
-    const outcome = run.catch((error: unknown) => error);
+    const { log, settle, outcome } = pipelined(2);
     await settle(1, outOfOrder);
     await settle(0, refused);
     expect(await outcome).toBe(refused);
