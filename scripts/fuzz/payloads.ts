@@ -185,13 +185,53 @@ export function argumentArb(type: string, ids: readonly string[]): fc.Arbitrary<
 }
 
 /**
+ * A plausible value for an argument of the given type: what the app itself would send (a
+ * known word, a small number, a known id, an object of known fields), so that calls get
+ * past their checks and the successes are tested too.
+ */
+export function plausibleArb(type: string, ids: readonly string[]): fc.Arbitrary<Generated> {
+  const base = type.replace(/\[\]$/, "");
+  if (type.endsWith("[]")) return fc.array(plausibleArb(base, ids), { maxLength: 3 }).map((items) => typed(items.map((item) => item.value)));
+  switch (base) {
+    case "uuid":
+      return fc.constantFrom(...ids).map(typed);
+    case "integer":
+    case "bigint":
+    case "smallint":
+    case "numeric":
+      return fc.integer({ min: 0, max: 50 }).map(typed);
+    case "boolean":
+      return fc.boolean().map(typed);
+    case "timestamp with time zone":
+    case "date":
+      return fc.date({ min: new Date("2020-01-01"), max: new Date("2030-01-01"), noInvalidDate: true }).map((date) => typed(date.toISOString()));
+    case "json":
+    case "jsonb":
+      return fc
+        .dictionary(fc.constantFrom(...fieldNames), fc.oneof(fc.constantFrom(...vocabulary), fc.constantFrom(...ids), fc.integer({ min: 0, max: 1000 }), fc.boolean()), { maxKeys: 5 })
+        .map(typed);
+    default:
+      return fc.oneof(fc.constantFrom(...vocabulary), fc.string({ unit: "grapheme", minLength: 1, maxLength: 20 })).map(typed);
+  }
+}
+
+/**
  * The arguments of one call: each named argument (an optional one sometimes left out, a
- * required one rarely), and now and then an argument the function does not have.
+ * required one rarely), hostile or, in a third of the calls, plausible; and now and then an
+ * argument the function does not have.
  */
 export function argumentsArb(args: readonly RpcArgument[], ids: readonly string[]): fc.Arbitrary<{ body: Record<string, unknown>; mistyped: boolean }> {
+  return fc.oneof({ weight: 2, arbitrary: callArb(args, ids, argumentArb) }, { weight: 1, arbitrary: callArb(args, ids, plausibleArb) });
+}
+
+function callArb(
+  args: readonly RpcArgument[],
+  ids: readonly string[],
+  valueArb: (type: string, ids: readonly string[]) => fc.Arbitrary<Generated>,
+): fc.Arbitrary<{ body: Record<string, unknown>; mistyped: boolean }> {
   const entries = args.map((argument) =>
     fc.oneof(
-      { weight: argument.optional ? 3 : 12, arbitrary: argumentArb(argument.type, ids).map((generated) => ({ name: argument.name, ...generated })) },
+      { weight: argument.optional ? 3 : 12, arbitrary: valueArb(argument.type, ids).map((generated) => ({ name: argument.name, ...generated })) },
       { weight: 1, arbitrary: fc.constant(null) },
     ),
   );
