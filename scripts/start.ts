@@ -2,8 +2,11 @@
  * `npm start`: the whole product locally on one origin, with demo data.
  * PORT (default from .env.example), LOCAL_DATA_DIR (PGlite data, default .data/pglite),
  * DATABASE_URL (use a real PostgreSQL 15+ instead of PGlite), LOCAL_STORAGE_DIR (Storage's
- * object files, default .data/storage).
+ * object files, default .data/storage), START_MIN_FREE_MB (the free space a start needs,
+ * default 100).
  */
+import { mkdirSync, rmSync, statfsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { defaultPort, projectRoot } from "./stack/env.ts";
 import { startStack } from "./stack/server.ts";
 
@@ -11,6 +14,34 @@ const startedAt = Date.now();
 const databaseUrl = process.env.DATABASE_URL || undefined;
 const dataDir = process.env.LOCAL_DATA_DIR || `${projectRoot}.data/pglite`;
 const storageDir = process.env.LOCAL_STORAGE_DIR || `${projectRoot}.data/storage`;
+
+/**
+ * Why a folder the product writes cannot take it: not creatable or not writable, or less
+ * free space on its disk than START_MIN_FREE_MB (default 100). Checked before anything is
+ * opened, so a start that cannot work says so and writes nothing.
+ */
+function folderProblem(folder: string): string | null {
+  const minimum = Number(process.env.START_MIN_FREE_MB || 100);
+  try {
+    mkdirSync(folder, { recursive: true });
+    const probe = join(folder, `.write-check-${process.pid}`);
+    writeFileSync(probe, "");
+    rmSync(probe);
+  } catch (error) {
+    return `the folder ${folder} cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
+  }
+  const disk = statfsSync(folder);
+  const free = Math.floor((disk.bavail * disk.bsize) / 2 ** 20);
+  return free < minimum ? `the disk of ${folder} has ${free} MB free; at least ${minimum} MB are needed` : null;
+}
+
+for (const folder of [...(databaseUrl ? [] : [dataDir]), storageDir]) {
+  const problem = folderProblem(folder);
+  if (problem) {
+    console.error(`\n  Satış CRM cannot start: ${problem}.\n  Free some space, or choose other folders with LOCAL_DATA_DIR and LOCAL_STORAGE_DIR.\n`);
+    process.exit(1);
+  }
+}
 
 const stack = await startStack({
   port: Number(process.env.PORT || defaultPort()),
