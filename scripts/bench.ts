@@ -624,9 +624,13 @@ async function importsOnPostgres(rows: number): Promise<void> {
     const sql = stack.backend.sql;
     const [{ schema }] = (await sql.query(`select private.tenant_schema('${demoOrganizationId}') as schema`)) as { schema: string }[];
     const { client } = await signedInClient(stack.url, "admin@demo.test");
+    // A refusal throws with its code (run_import_batch's batch_out_of_order goes again).
     const call = async (name: string, args: Record<string, unknown>) => {
       const { data, error } = await client.rpc(name as never, args as never);
-      if (error || !(data as { success?: boolean })?.success) throw new Error(`${name}: ${error?.message ?? JSON.stringify(data).slice(0, 500)}`);
+      const answer = data as { success?: boolean; code?: string } | null;
+      if (error || !answer?.success) {
+        throw Object.assign(new Error(`${name}: ${error?.message ?? JSON.stringify(data).slice(0, 500)}`), { code: answer?.code });
+      }
       return data as Record<string, unknown>;
     };
     const random = seededRandom(20261123);
@@ -663,21 +667,17 @@ async function importsOnPostgres(rows: number): Promise<void> {
     let created = 0;
     const size = importLimits.batchRows;
     // As the page sends them: the page's runner, two batches on their way at once.
-    const outOfOrder = new Error("batch_out_of_order");
     await runBatches({
       batches: Array.from({ length: Math.ceil(rows / size) }, (_, number) => ({ number, start: number * size, end: Math.min(rows, (number + 1) * size) })),
       send: async (batch) => {
         const slice = values.slice(batch.start, batch.end).map((row, index) => ({ row: batch.start + index + 2, values: row }));
-        const { data, error } = await client.rpc("run_import_batch", { p_import_id: importId, p_batch: batch.number, p_rows: slice });
-        if ((data as { code?: string } | null)?.code === "batch_out_of_order") throw outOfOrder;
-        if (error || !(data as { success?: boolean })?.success) throw new Error(`run_import_batch: ${error?.message ?? JSON.stringify(data).slice(0, 500)}`);
-        return data as { created: number; updated: number };
+        return (await call("run_import_batch", { p_import_id: importId, p_batch: batch.number, p_rows: slice })) as { created: number; updated: number };
       },
       // A random VKN may repeat among 100,000 (a handful do): the repeat updates the first.
       onAnswer: (_batch, answer) => (created += answer.created + answer.updated),
       signal: new AbortController().signal,
       isLostConnection: () => false,
-      waitsForPrevious: (error) => error === outOfOrder,
+      waitsForPrevious: (error) => (error as { code?: string }).code === "batch_out_of_order",
       inFlight: BATCHES_IN_FLIGHT,
     });
     await call("finish_import", { p_import_id: importId });

@@ -24,7 +24,7 @@ import { openBackend } from "./stack/database.ts";
 import { localKeys, projectRoot } from "./stack/env.ts";
 import { freePort } from "./stack/server.ts";
 import { createTestDatabase } from "./stack/test-database.ts";
-import { rpc, signedInClient } from "../tests/support/clients.ts";
+import { acmeOrganizationId, demoOrganizationId, rpc, signedInClient } from "../tests/support/clients.ts";
 
 const { values: options } = parseArgs({
   options: { postgres: { type: "boolean", default: false }, users: { type: "string" }, seconds: { type: "string", default: "60" } },
@@ -85,8 +85,8 @@ await new Promise<void>((resolve, reject) => {
 
 try {
   const organizations = [
-    { slug: "demo", id: "0a000000-0000-4000-8000-000000000001" },
-    { slug: "acme", id: "0a000000-0000-4000-8000-000000000002" },
+    { slug: "demo", id: demoOrganizationId },
+    { slug: "acme", id: acmeOrganizationId },
   ];
   // The users, half in each organization, created by the super admin, then signed in.
   const { client: superAdmin } = await signedInClient(url, "super@demo.test");
