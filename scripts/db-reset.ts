@@ -5,9 +5,15 @@
  */
 import { rmSync } from "node:fs";
 import postgres from "postgres";
-import { projectRoot } from "./stack/env.ts";
+import { localData } from "./stack/env.ts";
+import { runningProduct } from "./stack/running.ts";
 
-const databaseUrl = process.env.DATABASE_URL;
+const { databaseUrl, dataDir, storageDir } = localData();
+const running = databaseUrl ? null : runningProduct(dataDir);
+if (running) {
+  console.error(`The product is running at ${running.url} (process ${running.pid}) on ${dataDir}: stop it first.`);
+  process.exit(1);
+}
 if (databaseUrl) {
   const target = new URL(databaseUrl);
   const name = decodeURIComponent(target.pathname.slice(1));
@@ -22,10 +28,8 @@ if (databaseUrl) {
   }
   console.log(`Database ${name} recreated; npm start will migrate and seed it.`);
 }
-const storageDir = process.env.LOCAL_STORAGE_DIR || `${projectRoot}.data/storage`;
 rmSync(storageDir, { recursive: true, force: true });
 if (!databaseUrl) {
-  const dataDir = process.env.LOCAL_DATA_DIR || `${projectRoot}.data/pglite`;
   rmSync(dataDir, { recursive: true, force: true });
   console.log(`Removed ${dataDir}; npm start will migrate and seed a fresh database.`);
 }

@@ -7,13 +7,12 @@
  */
 import { mkdirSync, rmSync, statfsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { defaultPort, projectRoot } from "./stack/env.ts";
+import { defaultPort, localData } from "./stack/env.ts";
+import { markRunning, runningProduct } from "./stack/running.ts";
 import { startStack } from "./stack/server.ts";
 
 const startedAt = Date.now();
-const databaseUrl = process.env.DATABASE_URL || undefined;
-const dataDir = process.env.LOCAL_DATA_DIR || `${projectRoot}.data/pglite`;
-const storageDir = process.env.LOCAL_STORAGE_DIR || `${projectRoot}.data/storage`;
+const { databaseUrl, dataDir, storageDir } = localData();
 
 /**
  * Why a folder the product writes cannot take it: not creatable or not writable, or less
@@ -35,6 +34,12 @@ function folderProblem(folder: string): string | null {
   return free < minimum ? `the disk of ${folder} has ${free} MB free; at least ${minimum} MB are needed` : null;
 }
 
+const other = databaseUrl ? null : runningProduct(dataDir);
+if (other) {
+  console.error(`\n  Satış CRM cannot start: its database in ${dataDir} is in use by the product running at ${other.url} (process ${other.pid}).\n  Stop that one first, or choose another folder with LOCAL_DATA_DIR.\n`);
+  process.exit(1);
+}
+
 for (const folder of [...(databaseUrl ? [] : [dataDir]), storageDir]) {
   const problem = folderProblem(folder);
   if (problem) {
@@ -51,6 +56,8 @@ const stack = await startStack({
   seed: true,
   serveApp: true,
 });
+
+const unmark = databaseUrl ? () => {} : markRunning(dataDir, stack.url);
 
 const seconds = ((Date.now() - startedAt) / 1000).toFixed(1);
 console.log(`
@@ -69,6 +76,9 @@ console.log(`
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {
-    void stack.stop().then(() => process.exit(0));
+    void stack.stop().then(() => {
+      unmark();
+      process.exit(0);
+    });
   });
 }

@@ -48,12 +48,25 @@ export interface SqlRunner {
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
   /** Runs a script of one or more statements inside one transaction. */
   execScript(script: string): Promise<void>;
+  /**
+   * Runs `work` inside one transaction on one connection; "snapshot" makes it read only at
+   * repeatable read, so everything it reads is one consistent state (a backup).
+   */
+  transaction<T>(work: (tx: SqlTransaction) => Promise<T>, mode?: "snapshot"): Promise<T>;
+}
+
+/** One transaction's statements: queries with parameters, or scripts of several statements. */
+export interface SqlTransaction {
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  exec(script: string): Promise<void>;
 }
 
 export interface Backend {
   /** lite's Auth/REST/Storage request handler. */
   api: { fetch(request: Request): Response | Promise<Response> };
   sql: SqlRunner;
+  /** Where Storage keeps object bytes. */
+  storage: FileStorage;
   close(): Promise<void>;
 }
 
@@ -70,6 +83,16 @@ function sqlRunnerFor(connection: PgliteConnection | PostgresConnection): SqlRun
           await tx.exec(script);
         });
       },
+      transaction: (work, mode) =>
+        db.transaction(async (tx) => {
+          if (mode === "snapshot") await tx.exec("set transaction isolation level repeatable read, read only");
+          return work({
+            query: async (text, params) => (await tx.query(text, params)).rows as never[],
+            exec: async (script) => {
+              await tx.exec(script);
+            },
+          });
+        }),
     };
   }
   const db = (connection as PostgresConnection).driver;
@@ -80,6 +103,15 @@ function sqlRunnerFor(connection: PgliteConnection | PostgresConnection): SqlRun
         await tx.unsafe(script);
       });
     },
+    transaction: async (work, mode) =>
+      (await db.begin(mode === "snapshot" ? "isolation level repeatable read read only" : "", (tx) =>
+        work({
+          query: async (text, params) => (await tx.unsafe(text, params as never[])) as never[],
+          exec: async (script) => {
+            await tx.unsafe(script);
+          },
+        }),
+      )) as never,
   };
 }
 
@@ -226,10 +258,11 @@ function servingBackend(
   connection: PgliteConnection | PostgresConnection,
   app: LiteApp,
   sql: SqlRunner,
+  storage: FileStorage,
   close: () => Promise<void>,
 ): Backend {
   (connection as unknown as { rlsState: string }).rlsState = "active";
-  return { api: app, sql, close };
+  return { api: app, sql, storage, close };
 }
 
 /**
@@ -268,7 +301,7 @@ async function openPostgresBackend(databaseUrl: string, options: DatabaseOptions
     postgresOptions: { ...postgresOptions, connection: statementTimeout ? { options: `-c statement_timeout=${statementTimeout}` } : {} },
   });
   passJsonTextThrough(apiConnection);
-  return servingBackend(apiConnection, liteApp(apiConnection, keys, files.storage), sql, async () => {
+  return servingBackend(apiConnection, liteApp(apiConnection, keys, files.storage), sql, files.storage, async () => {
     // postgres.js's end() without a timeout waited forever after a load run of 50 clients
     // (`npm run load -- --postgres`: every connection idle, yet the stop never came back);
     // with one, idle connections close at once and anything else within 5 s.
@@ -278,22 +311,41 @@ async function openPostgresBackend(databaseUrl: string, options: DatabaseOptions
   });
 }
 
-/** PGlite: one in-process connection; after preparation, the API roles' timeout for the session. */
-async function openPgliteBackend(options: DatabaseOptions, keys: LocalKeys): Promise<Backend> {
+/** A PGlite connection over a data directory (in memory without one). */
+async function pgliteConnection(dataDir: string | undefined): Promise<PgliteConnection> {
   // lite loads pgcrypto into PGlite itself and creates the data directory when missing.
   // pg_trgm backs the Turkish-folded record search (template v2), as on hosted Supabase.
   const connection = await createPgliteConnection({
-    ...(options.dataDir ? { url: options.dataDir } : {}),
+    ...(dataDir ? { url: dataDir } : {}),
     pgliteOptions: { extensions: { pg_trgm } },
   } as Parameters<typeof createPgliteConnection>[0]);
   keepExitCodeAcrossCalls(connection.driver);
+  return connection;
+}
+
+/**
+ * The database as it is, without lite, preparation or migrations: for tools that must not
+ * change it (a backup) or that talk to a database lite does not own (a hosted project).
+ */
+export async function openSqlConnection(target: { databaseUrl?: string; dataDir?: string }): Promise<{ sql: SqlRunner; close(): Promise<void> }> {
+  if (target.databaseUrl) {
+    const connection = createPostgresConnection({ url: target.databaseUrl, postgresOptions: { onnotice: () => {}, max: 2 } });
+    return { sql: sqlRunnerFor(connection), close: () => endWithin(connection, 5) };
+  }
+  const connection = await pgliteConnection(target.dataDir);
+  return { sql: sqlRunnerFor(connection), close: () => connection.close() };
+}
+
+/** PGlite: one in-process connection; after preparation, the API roles' timeout for the session. */
+async function openPgliteBackend(options: DatabaseOptions, keys: LocalKeys): Promise<Backend> {
+  const connection = await pgliteConnection(options.dataDir);
   const files = objectFiles(options);
   const app = liteApp(connection, keys, files.storage);
   const sql = sqlRunnerFor(connection);
   await prepare(app, sql, options);
   const statementTimeout = await apiStatementTimeout(sql);
   if (statementTimeout) await sql.query("select set_config('statement_timeout', $1, false)", [statementTimeout]);
-  return servingBackend(connection, app, sql, async () => {
+  return servingBackend(connection, app, sql, files.storage, async () => {
     await connection.close();
     await files.close();
   });

@@ -35,6 +35,19 @@ export function localKeys(): LocalKeys {
   };
 }
 
+/**
+ * Where `npm start` keeps the product's data: a PostgreSQL database (DATABASE_URL) or the
+ * embedded database's folder (LOCAL_DATA_DIR, default .data/pglite), and Storage's object
+ * files (LOCAL_STORAGE_DIR, default .data/storage). The one place these defaults live.
+ */
+export function localData(): { databaseUrl?: string; dataDir: string; storageDir: string } {
+  return {
+    databaseUrl: process.env.DATABASE_URL || undefined,
+    dataDir: process.env.LOCAL_DATA_DIR || `${projectRoot}.data/pglite`,
+    storageDir: process.env.LOCAL_STORAGE_DIR || `${projectRoot}.data/storage`,
+  };
+}
+
 export function defaultPort(): number {
   return Number(setting("PORT"));
 }

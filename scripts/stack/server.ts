@@ -5,13 +5,20 @@
  * Auth's password routes pass the database's lockout first (auth-front.ts).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { timingSafeEqual } from "node:crypto";
+import { createReadStream, existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import { getConnInfo } from "@hono/node-server/conninfo";
 import { createServer, type AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
 import { serveStatic } from "@hono/node-server/serve-static";
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { errors as joseErrors, jwtVerify } from "jose";
 import { clientHeaders, clientRequest, guardAuth } from "./auth-front.ts";
+import { writeBackup } from "./backup.ts";
 import { openBackend, type Backend, type DatabaseOptions } from "./database.ts";
 import { localKeys, projectRoot, type LocalKeys } from "./env.ts";
 import { startScheduledJobs } from "./scheduled-jobs.ts";
@@ -102,6 +109,48 @@ async function signedTokenProblem(token: string | undefined, jwtSecret: string):
   }
 }
 
+/** The same secret, compared in constant time. */
+function sameSecret(given: string, secret: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(secret);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * POST /_stack/backup: a consistent backup of the running product, streamed back as its
+ * .tar.gz (backup.ts). `npm run db:backup` asks for it because the embedded database opens
+ * in one process only. Answered only to this machine and only with the secret key (which
+ * reads everything through the Data API anyway); the archive's temporary file is removed
+ * once sent. Guarded by tests/postgres/backup.test.ts.
+ */
+async function backupAnswer(c: Context, backend: Backend, keys: LocalKeys, description: string): Promise<Response> {
+  const address = getConnInfo(c).remote.address ?? "";
+  if (!["127.0.0.1", "::1", "::ffff:127.0.0.1"].includes(address)) {
+    return c.json({ message: "Backups are taken only from this machine" }, 403);
+  }
+  const given = /^Bearer (.+)$/.exec(c.req.header("authorization") ?? "")?.[1] ?? "";
+  if (!sameSecret(given, keys.secretKey)) return c.json({ message: "The secret key is required" }, 401);
+  const folder = await mkdtemp(join(tmpdir(), "crm-backup-answer-"));
+  const file = join(folder, "backup.tar.gz");
+  try {
+    const manifest = await writeBackup({ sql: backend.sql, storage: backend.storage, description }, file);
+    const stream = createReadStream(file);
+    stream.once("close", () => void rm(folder, { recursive: true, force: true }));
+    return new Response(Readable.toWeb(stream) as ReadableStream, {
+      headers: {
+        "content-type": "application/gzip",
+        "x-backup-tables": String(Object.keys(manifest.rows).length),
+        "x-backup-rows": String(Object.values(manifest.rows).reduce((sum, count) => sum + count, 0)),
+        "x-backup-objects": String(manifest.objects.length),
+      },
+    });
+  } catch (error) {
+    await rm(folder, { recursive: true, force: true });
+    console.error("backup failed:", error);
+    return c.json({ message: "The backup could not be written; the product's log says why" }, 500);
+  }
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
@@ -182,6 +231,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   front.get("/storage/v1/object/sign/*", async (c) =>
     (await signedTokenProblem(c.req.query("token"), keys.jwtSecret)) ?? backend.api.fetch(clientRequest(c)));
   front.post("/rest/v1/rpc/*", async (c) => argumentTypeRefusal(await backend.api.fetch(clientRequest(c))));
+  const description = options.databaseUrl ? "PostgreSQL" : `PGlite (${options.dataDir ?? "in memory"})`;
+  front.post("/_stack/backup", (c) => backupAnswer(c, backend, keys, description));
   for (const prefix of apiPrefixes) {
     front.all(`${prefix}/*`, (c) => backend.api.fetch(clientRequest(c)));
   }

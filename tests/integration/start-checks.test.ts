@@ -1,8 +1,9 @@
 /**
  * `npm start` on a machine where it cannot work (issue 15, faults): the data folder not
- * writable, the disk too full. It says why and stops before it opens or writes anything.
+ * writable, the disk too full, the embedded database already open in another running
+ * product. It says why and stops before it opens or writes anything.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -38,5 +39,24 @@ describe("npm start where it cannot work", () => {
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/Satış CRM cannot start: the disk of .*pglite-2 has \d+ MB free; at least 1099511627776 MB are needed/);
     expect(readdirSync(data)).toEqual([]);
+  });
+
+  it("refuses an embedded database another running product has open, and ignores the note of one that died", async () => {
+    const data = join(scratch, "pglite-3");
+    // A live process started from scripts/start.ts (as /proc tells), standing in for the product.
+    const other = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)", "scripts/start.ts"], { stdio: "ignore" });
+    try {
+      writeFileSync(`${data}.running.json`, JSON.stringify({ pid: other.pid, url: "http://127.0.0.1:9" }));
+      const run = start({ LOCAL_DATA_DIR: data, LOCAL_STORAGE_DIR: join(scratch, "storage-3") });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain(`its database in ${data} is in use by the product running at http://127.0.0.1:9 (process ${other.pid})`);
+      expect(existsSync(data)).toBe(false);
+    } finally {
+      other.kill("SIGKILL");
+      await new Promise((resolve) => other.once("exit", resolve));
+    }
+    // The same note once that process is gone (kill -9): the start goes on to its next check.
+    const run = start({ LOCAL_DATA_DIR: data, LOCAL_STORAGE_DIR: join(scratch, "storage-3"), START_MIN_FREE_MB: String(2 ** 40) });
+    expect(run.stderr).toContain("Satış CRM cannot start: the disk of");
   });
 });

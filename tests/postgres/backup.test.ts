@@ -1,0 +1,235 @@
+/**
+ * Backup → restore → compare (issue 15, "a way out of the embedded database"): a backup of
+ * the running product on its embedded database, taken while users write, restored into a
+ * fresh embedded database, into PostgreSQL 15 with the migrations applied, and into a
+ * Supabase-compatible project through its Storage API; every table's rows and every
+ * object's bytes must come back as they were. A target that holds data or is at other
+ * migrations is refused and left as it was.
+ */
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { backedUpTables, openBackup, restoreBackup, tableFingerprints, type OpenedBackup } from "../../scripts/stack/backup.ts";
+import { openBackend, openSqlConnection, type SqlRunner } from "../../scripts/stack/database.ts";
+import { localKeys, projectRoot } from "../../scripts/stack/env.ts";
+import { freePort, startStack, type RunningStack } from "../../scripts/stack/server.ts";
+import { FileStorage } from "../../scripts/stack/storage-files.ts";
+import { createTestDatabase, type TestDatabase } from "../../scripts/stack/test-database.ts";
+import { demoOrganizationId, rpc, signedInClient } from "../support/clients.ts";
+
+const scratch = mkdtempSync(join(tmpdir(), "crm-backup-test-"));
+const keys = localKeys();
+const objectName = `${demoOrganizationId}/backup-test/teklif.pdf`;
+const objectBytes = new Uint8Array(Array.from({ length: 70_000 }, (_, index) => (index * 31 + 7) % 256));
+const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+
+let source: RunningStack;
+const databases: TestDatabase[] = [];
+
+const fingerprints = (sql: SqlRunner) => sql.transaction((tx) => tableFingerprints(tx.query));
+
+/** Fingerprints without Storage's rows (a Storage API writes its own ids and times). */
+const withoutStorage = (prints: Map<string, string>) => new Map([...prints].filter(([name]) => !name.startsWith("storage.")));
+
+/** Asks the running product for a backup, as `npm run db:backup` does; returns the file. */
+async function backupOf(stack: RunningStack, name: string): Promise<string> {
+  const answer = await fetch(`${stack.url}/_stack/backup`, { method: "POST", headers: { authorization: `Bearer ${keys.secretKey}` } });
+  expect(answer.status).toBe(200);
+  const file = join(scratch, name);
+  writeFileSync(file, new Uint8Array(await answer.arrayBuffer()));
+  return file;
+}
+
+beforeAll(async () => {
+  source = await startStack({ port: await freePort(), dataDir: join(scratch, "source-pglite"), storageDir: join(scratch, "source-storage"), seed: true });
+  const upload = await fetch(`${source.url}/storage/v1/object/documents/${objectName}`, {
+    method: "POST",
+    headers: { apikey: keys.secretKey, authorization: `Bearer ${keys.secretKey}`, "content-type": "application/pdf" },
+    body: objectBytes,
+  });
+  expect(upload.status).toBe(200);
+});
+
+afterAll(async () => {
+  await source?.stop();
+  for (const database of databases) await database.drop();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe("the running product's backup", () => {
+  it("is refused without the secret key", async () => {
+    for (const authorization of [undefined, `Bearer ${keys.publishableKey}`, `Bearer ${keys.secretKey}x`]) {
+      const answer = await fetch(`${source.url}/_stack/backup`, { method: "POST", headers: authorization ? { authorization } : {} });
+      expect(answer.status).toBe(401);
+      expect(await answer.json()).toEqual({ message: "The secret key is required" });
+    }
+  });
+
+  it("is one consistent state while users write: every created customer with its audit row, nothing half", async () => {
+    const { client } = await signedInClient(source.url, "satis@demo.test");
+    let writing = true;
+    let written = 0;
+    const writer = (async () => {
+      while (writing) {
+        const answer = await rpc(client, "create_customer", { p_values: { name: `Yedek Testi ${written}`, kind: "company", status: "lead" } });
+        expect(answer.success).toBe(true);
+        written += 1;
+      }
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const file = await backupOf(source, "during-writes.tar.gz");
+    writing = false;
+    await writer;
+    expect(written).toBeGreaterThan(0);
+
+    const backup = await openBackup(file);
+    const restored = await openBackend({ dataDir: join(scratch, "consistency-pglite"), storageDir: join(scratch, "consistency-storage") }, keys);
+    try {
+      await restoreBackup(backup, restored.sql, { kind: "files", storage: restored.storage });
+      const [schema] = await restored.sql.query<{ schema: string }>("select private.tenant_schema($1) as schema", [demoOrganizationId]);
+      const [counts] = await restored.sql.query<{ customers: number; audited: number }>(
+        `select (select count(*)::int from ${schema.schema}.customers where name like 'Yedek Testi %') as customers,
+                (select count(*)::int from private.audit_log a join ${schema.schema}.customers c on c.id::text = a.target_id
+                  where a.action = 'customers.create' and c.name like 'Yedek Testi %') as audited`,
+      );
+      expect(counts.customers).toBe(counts.audited);
+      expect(counts.customers).toBeLessThanOrEqual(written);
+    } finally {
+      await restored.close();
+      await backup.dispose();
+    }
+  });
+});
+
+describe("backup → restore → compare", () => {
+  let backup: OpenedBackup;
+  let expected: Map<string, string>;
+
+  beforeAll(async () => {
+    backup = await openBackup(await backupOf(source, "quiet.tar.gz"));
+    expected = await fingerprints(source.backend.sql);
+  });
+
+  afterAll(() => backup?.dispose());
+
+  it("holds every table of the product, the object's bytes, and no sign-in session", async () => {
+    const tables = await source.backend.sql.transaction((tx) => backedUpTables(tx.query));
+    expect(Object.keys(backup.manifest.rows).sort()).toEqual(tables.map((table) => table.name).sort());
+    expect(tables.filter((table) => table.tenant).length).toBeGreaterThanOrEqual(2 * 20);
+    for (const session of ["auth.sessions", "auth.refresh_tokens", "private.session_organizations", "private.request_tokens"]) {
+      expect(backup.manifest.rows).not.toHaveProperty(session);
+    }
+    expect(backup.manifest.objects).toEqual([
+      expect.objectContaining({ bucket: "documents", name: objectName, contentType: "application/pdf", size: objectBytes.length, sha256: sha256(objectBytes) }),
+    ]);
+  });
+
+  it("restores into a fresh embedded database: every row and the object's bytes as they were", async () => {
+    const target = await openBackend({ dataDir: join(scratch, "target-pglite"), storageDir: join(scratch, "target-storage") }, keys);
+    try {
+      await restoreBackup(backup, target.sql, { kind: "files", storage: target.storage });
+      expect(await fingerprints(target.sql)).toEqual(expected);
+      const { body } = await target.storage.getObject("documents", objectName, undefined);
+      expect(sha256(new Uint8Array(await new Response(body).arrayBuffer()))).toBe(sha256(objectBytes));
+    } finally {
+      await target.close();
+    }
+  });
+
+  it("restores into PostgreSQL 15 with the migrations applied, then refuses a second time and changes nothing", async () => {
+    const database = await createTestDatabase({ prefix: "crm_restore" });
+    databases.push(database);
+    const target = await openSqlConnection({ databaseUrl: database.url });
+    const storage = new FileStorage(join(scratch, "postgres-storage"));
+    try {
+      await restoreBackup(backup, target.sql, { kind: "files", storage });
+      const restored = await fingerprints(target.sql);
+      expect(restored).toEqual(expected);
+      await expect(restoreBackup(backup, target.sql, { kind: "files", storage })).rejects.toThrow(
+        "This database already holds organizations or users",
+      );
+      expect(await fingerprints(target.sql)).toEqual(restored);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it("restores into a Supabase project: rows over SQL, bytes through its Storage API, and the people sign in", async () => {
+    const database = await createTestDatabase({ prefix: "crm_restore_api" });
+    databases.push(database);
+    // A Supabase-compatible project over that database (Auth, Data API, Storage API).
+    const project = await startStack({ port: await freePort(), databaseUrl: database.url, storageDir: join(scratch, "api-storage") });
+    const target = await openSqlConnection({ databaseUrl: database.url });
+    try {
+      await restoreBackup(backup, target.sql, { kind: "api", url: project.url, secretKey: keys.secretKey });
+      expect(withoutStorage(await fingerprints(target.sql))).toEqual(withoutStorage(expected));
+      const download = await fetch(`${project.url}/storage/v1/object/documents/${objectName}`, {
+        headers: { apikey: keys.secretKey, authorization: `Bearer ${keys.secretKey}` },
+      });
+      expect(download.headers.get("content-type")).toBe("application/pdf");
+      expect(sha256(new Uint8Array(await download.arrayBuffer()))).toBe(sha256(objectBytes));
+      const { client } = await signedInClient(project.url, "admin@demo.test");
+      expect(await rpc(client, "get_current_user_context")).toMatchObject({ organization: { slug: "demo" } });
+    } finally {
+      await target.close();
+      await project.stop();
+    }
+  });
+
+  it("refuses a database at other migrations and leaves it as it was", async () => {
+    const database = await createTestDatabase({ prefix: "crm_restore_old" });
+    databases.push(database);
+    const target = await openSqlConnection({ databaseUrl: database.url });
+    try {
+      await target.sql.query("delete from supabase_migrations.schema_migrations where version = (select max(version) from supabase_migrations.schema_migrations)");
+      const before = await fingerprints(target.sql);
+      await expect(restoreBackup(backup, target.sql, { kind: "files", storage: new FileStorage(join(scratch, "old-storage")) })).rejects.toThrow(
+        /the backup was taken at migration \d{14} \(\d+ migrations\); the target is at \d{14}/,
+      );
+      expect(await fingerprints(target.sql)).toEqual(before);
+    } finally {
+      await target.close();
+    }
+  });
+});
+
+describe("npm run db:backup and db:restore", () => {
+  it("back up the running product (through its note) and restore into a PostgreSQL database, printing what they did", async () => {
+    const database = await createTestDatabase({ prefix: "crm_restore_cli" });
+    databases.push(database);
+    const dataDir = join(scratch, "source-pglite");
+    // The note `npm start` leaves beside its folder, for this in-process product (a live
+    // process started from scripts/start.ts stands in for its process id).
+    const stand = spawn(process.execPath, ["-e", "setTimeout(() => {}, 120000)", "scripts/start.ts"], { stdio: "ignore" });
+    writeFileSync(`${dataDir}.running.json`, JSON.stringify({ pid: stand.pid, url: source.url }));
+    const file = join(scratch, "cli.tar.gz");
+    // Not spawnSync: the product answering the backup runs in this very process.
+    const run = (script: string, args: string[], env: Record<string, string>) =>
+      new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, ["--import", "tsx", script, ...args], { cwd: projectRoot, env: { ...process.env, ...env } });
+        let stdout = "";
+        let stderr = "";
+        child.stdout.on("data", (chunk) => (stdout += chunk));
+        child.stderr.on("data", (chunk) => (stderr += chunk));
+        child.once("close", (status) => resolve({ status, stdout, stderr }));
+      });
+    try {
+      const backup = await run("scripts/db-backup.ts", [file], { LOCAL_DATA_DIR: dataDir, DATABASE_URL: "" });
+      expect(backup.stderr).toBe("");
+      expect(backup.stdout).toMatch(new RegExp(`Backup written: ${file} .*\\n  \\d+ rows in \\d+ tables, 1 Storage objects, taken by the product running at ${source.url}`));
+    } finally {
+      stand.kill("SIGKILL");
+      rmSync(`${dataDir}.running.json`, { force: true });
+    }
+    const storageDir = join(scratch, "cli-storage");
+    const restore = await run("scripts/db-restore.ts", [file], { DATABASE_URL: database.url, LOCAL_STORAGE_DIR: storageDir });
+    expect(restore.stdout).toMatch(/Restored .*:\n {2}\d+ rows in \d+ tables, 1 Storage objects; every table's row count checked/);
+    expect(restore.status).toBe(0);
+    const again = await run("scripts/db-restore.ts", [file], { DATABASE_URL: database.url, LOCAL_STORAGE_DIR: storageDir });
+    expect(again.status).toBe(1);
+    expect(again.stderr).toContain("Nothing restored: This database already holds organizations or users");
+  });
+});
