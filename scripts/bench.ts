@@ -4,8 +4,9 @@
  * Numbers, not pass/fail: run it before and after a change that may cost speed.
  * BENCH_ORGANIZATIONS, BENCH_CUSTOMERS, BENCH_DEALS, BENCH_TASKS (PostgreSQL) and BENCH_PGLITE_CUSTOMERS change
  * the scales. BENCH_ONLY=<section>[,<section>…] runs only those sections (names in `sections` at the
- * end: pdf, stack, records, quotes, documents, imports, parse, organizations); BENCH_ONLY=postgres runs the PostgreSQL-only
- * ones. BENCH_IMPORT_ROWS changes the import, export and parse scale (100,000).
+ * end: pdf, stack, records, quotes, documents, imports, parse, organizations, backup); BENCH_ONLY=postgres runs the PostgreSQL-only
+ * ones. BENCH_IMPORT_ROWS changes the import, export and parse scale (100,000); BENCH_BACKUP_ROWS
+ * the customers behind the backup figures (1,000,000).
  */
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
@@ -26,7 +27,14 @@ import { randomValidVkn } from "../src/lib/turkish-identifiers.ts";
 import { makeCustomerCsv, seededRandom } from "../src/lib/spreadsheet/test-support.ts";
 import { importLimits } from "../src/lib/spreadsheet/limits.ts";
 import { BATCHES_IN_FLIGHT, runBatches } from "../src/features/import-export/utils/run-batches.ts";
-import { anonClient, signedInClient } from "../tests/support/clients.ts";
+import { anonClient, demoOrganizationId, signedInClient } from "../tests/support/clients.ts";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openBackup, restoreBackup, writeBackup } from "./stack/backup.ts";
+import { openBackend, openSqlConnection } from "./stack/database.ts";
+import { FileStorage } from "./stack/storage-files.ts";
 
 interface Sample {
   name: string;
@@ -160,7 +168,6 @@ async function badLoginBurst(url: string): Promise<void> {
   );
 }
 
-const demoOrganizationId = "0a000000-0000-4000-8000-000000000001";
 
 /**
  * Fills the demo organization's customers up to `count` rows with generated Turkish data
@@ -747,6 +754,70 @@ async function browserParse(rows: number): Promise<void> {
 }
 
 /** The sections in run order. */
+/**
+ * Backup and restore at scale (issue 15): the demo organization filled to `rows` customers on
+ * PostgreSQL 15. `npm run db:backup`'s work (writeBackup) beside pg_dump of the same database
+ * (plain format, the raw baseline); `npm run db:restore`'s work (restoreBackup) into a fresh
+ * database with the migrations beside psql loading pg_dump's file into an empty one; then
+ * the same backup restored into, and taken again from, a fresh embedded database. One run
+ * each: minutes at 1,000,000 rows.
+ */
+async function backupScale(rows: number): Promise<void> {
+  const database = await seededPostgres("crm_bench_backup", "backup and restore");
+  if (!database) return;
+  const scratch = mkdtempSync(join(tmpdir(), "crm-bench-backup-"));
+  const databases = [database];
+  const source = await openSqlConnection({ databaseUrl: database.url });
+  const megabytes = (file: string) => `${(statSync(file).size / 2 ** 20).toFixed(0)} MB`;
+  const shell = (command: string, args: string[]) => {
+    const run = spawnSync(command, args, { encoding: "utf8" });
+    if (run.status !== 0) throw new Error(`${command} failed: ${run.stderr}`);
+  };
+  try {
+    const [{ schema }] = await source.sql.query<{ schema: string }>("select private.tenant_schema($1) as schema", [demoOrganizationId]);
+    await fillCustomers(source.sql, schema, rows);
+    const [{ total }] = await source.sql.query<{ total: number }>("select count(*)::int as total from private.organizations");
+    const file = join(scratch, "backup.tar.gz");
+    const dump = join(scratch, "pg_dump.sql");
+    const objects = new FileStorage(join(scratch, "source-storage"));
+    const backupMs = await timed(() => writeBackup({ sql: source.sql, storage: objects, description: "PostgreSQL" }, file));
+    const dumpMs = await timed(async () => shell("pg_dump", ["--no-owner", "--file", dump, database.url]));
+
+    const target = await createTestDatabase({ prefix: "crm_bench_restore" });
+    databases.push(target);
+    const empty = await createTestDatabase({ prefix: "crm_bench_psql" });
+    databases.push(empty);
+    const backup = await openBackup(file);
+    const connection = await openSqlConnection({ databaseUrl: target.url });
+    const restoreMs = await timed(() => restoreBackup(backup, connection.sql, { kind: "files", storage: new FileStorage(join(scratch, "pg-storage")) }));
+    await connection.close();
+    // psql's baseline needs an empty database: the one createTestDatabase prepared is emptied first (not timed).
+    shell("psql", ["--quiet", "--dbname", empty.url, "--command", "drop schema if exists auth, storage, private, public, supabase_migrations cascade; create schema public"]);
+    const psqlMs = await timed(async () => shell("psql", ["--quiet", "--dbname", empty.url, "--file", dump, "--output", "/dev/null"]));
+
+    const pglite = await openBackend({ dataDir: join(scratch, "pglite"), storageDir: join(scratch, "pglite-storage") }, localKeys());
+    const pgliteRestoreMs = await timed(() => restoreBackup(backup, pglite.sql, { kind: "files", storage: pglite.storage }));
+    const again = join(scratch, "again.tar.gz");
+    const pgliteBackupMs = await timed(() => writeBackup({ sql: pglite.sql, storage: pglite.storage, description: "PGlite" }, again));
+    await pglite.close();
+    await backup.dispose();
+
+    const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`.padStart(9);
+    console.log(`
+backup and restore: ${rows.toLocaleString("en")} customers in one of ${total} organizations (${Object.values(backup.manifest.rows).reduce((a, b) => a + b, 0).toLocaleString("en")} rows in all)`);
+    console.log(`npm run db:backup's work, PostgreSQL      ${seconds(backupMs)}  ${megabytes(file)}   ${(backupMs / dumpMs).toFixed(1)}x pg_dump`);
+    console.log(`pg_dump (plain SQL, baseline)            ${seconds(dumpMs)}  ${megabytes(dump)}`);
+    console.log(`npm run db:restore's work, PostgreSQL    ${seconds(restoreMs)}             ${(restoreMs / psqlMs).toFixed(1)}x psql`);
+    console.log(`psql loading pg_dump's file (baseline)   ${seconds(psqlMs)}`);
+    console.log(`restore into a fresh embedded database   ${seconds(pgliteRestoreMs)}`);
+    console.log(`backup of that embedded database         ${seconds(pgliteBackupMs)}  ${megabytes(again)}`);
+  } finally {
+    await source.close();
+    for (const each of databases) await each.drop();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
 const sections: { name: string; postgresOnly: boolean; run: () => Promise<void> }[] = [
   { name: "pdf", postgresOnly: false, run: () => pdfRendering(200) },
   { name: "stack", postgresOnly: false, run: stackRequests },
@@ -756,6 +827,7 @@ const sections: { name: string; postgresOnly: boolean; run: () => Promise<void> 
   { name: "imports", postgresOnly: true, run: () => importsOnPostgres(Number(process.env.BENCH_IMPORT_ROWS ?? 100_000)) },
   { name: "parse", postgresOnly: false, run: () => browserParse(Number(process.env.BENCH_IMPORT_ROWS ?? 100_000)) },
   { name: "organizations", postgresOnly: false, run: () => organizationScale(Number(process.env.BENCH_ORGANIZATIONS ?? 1000)) },
+  { name: "backup", postgresOnly: true, run: () => backupScale(Number(process.env.BENCH_BACKUP_ROWS ?? 1_000_000)) },
 ];
 const only = process.env.BENCH_ONLY?.split(",").map((name) => name.trim()).filter(Boolean);
 const unknown = only?.filter((name) => name !== "postgres" && !sections.some((section) => section.name === name)) ?? [];
