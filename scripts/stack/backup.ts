@@ -11,6 +11,10 @@
  *                            bytes where this product put them (the local stack, PostgreSQL
  *                            with `npm start`); hosted Supabase gets the bytes through its
  *                            Storage API instead, which writes the rows itself
+ *   supabase.sql             what a hosted Supabase project needs besides: its Auth server
+ *                            (GoTrue) reads the token columns of auth.users as strings and
+ *                            fails a sign-in on a NULL there (supabase/auth#1940), so they
+ *                            become empty strings
  *   objects/<bucket>/<name>  every object's bytes (content types under objects/.content-types)
  *
  * Everything is read in ONE read-only repeatable-read transaction, so the dump is one
@@ -203,6 +207,18 @@ const sqlHeader = (manifest: Pick<Manifest, "takenAt" | "source">, what: string)
   `-- Statements are separated by an empty line. Triggers are off while rows are loaded.\n\n` +
   `set local session_replication_role = replica;\n\nset local statement_timeout = 0;\n\n`;
 
+/** auth.users columns GoTrue scans into Go strings: NULL there fails every sign-in of that user. */
+const gotrueStringColumns = [
+  "confirmation_token", "recovery_token", "email_change_token_new", "email_change_token_current",
+  "email_change", "phone_change", "phone_change_token", "reauthentication_token",
+];
+
+const supabaseSql =
+  "-- For a hosted Supabase project, after database.sql: its Auth server (GoTrue) reads these columns as\n" +
+  "-- strings and fails a sign-in on NULL (supabase/auth#1940); the local stack keeps NULL there.\n\n" +
+  `update auth.users set ${gotrueStringColumns.map((column) => `${column} = coalesce(${column}, '')`).join(", ")}\n` +
+  ` where ${gotrueStringColumns.map((column) => `${column} is null`).join(" or ")};\n`;
+
 /** Refuses a target that is at other migrations than the backup, or that already holds data. */
 function guard(migrations: string[]): string {
   const expected = migrations.join(",");
@@ -237,7 +253,8 @@ export async function writeBackup(source: BackupSource, file: string): Promise<M
   try {
     const manifest = await source.sql.transaction((tx) => dump(tx, source, staging), "snapshot");
     await writeFile(join(staging, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
-    await tar.create({ gzip: true, file, cwd: staging, portable: true }, ["manifest.json", "database.sql", "storage.sql", "objects"]);
+    await writeFile(join(staging, "supabase.sql"), supabaseSql);
+    await tar.create({ gzip: true, file, cwd: staging, portable: true }, ["manifest.json", "database.sql", "storage.sql", "supabase.sql", "objects"]);
     return manifest;
   } finally {
     await rm(staging, { recursive: true, force: true });
@@ -392,6 +409,7 @@ export async function restoreBackup(backup: OpenedBackup, sql: SqlRunner, object
   }
   await sql.transaction(async (tx) => {
     await runSqlFile(tx, join(backup.folder, "database.sql"));
+    if (objects.kind === "api") await runSqlFile(tx, join(backup.folder, "supabase.sql"));
     if (objects.kind === "files") {
       await runSqlFile(tx, join(backup.folder, "storage.sql"));
       for (const object of backup.manifest.objects) {
