@@ -6,7 +6,8 @@
  *
  * Each answer must be a clean refusal (the RPC envelope `{success: false, error, code}`, an
  * Edge Function's 4xx, or a Data API 4xx about the request itself) or a success; never a
- * 5xx, a raw SQL error or a stack trace. A refused call changes nothing (a checksum of every
+ * 5xx, a raw SQL error or a stack trace (scripts/fuzz/judge.ts, which `npm run faults` uses
+ * too). A refused call changes nothing (a checksum of every
  * organization's tables and the control tables, scripts/fuzz/state.ts); no call changes an
  * organization the caller is not a member of, and no answer carries the record id of such
  * an organization that the request did not. Each finding is printed with its payload.
@@ -19,6 +20,7 @@ import fc from "fast-check";
 import { parseArgs } from "node:util";
 import { edgeFunctions, publicRpcs, type Target } from "./fuzz/catalogue.ts";
 import { argumentsArb, edgeBodyArb } from "./fuzz/payloads.ts";
+import { answerProblems, isRefusal } from "./fuzz/judge.ts";
 import { changedTables, watch } from "./fuzz/state.ts";
 import { freePort, startStack } from "./stack/server.ts";
 import { createTestDatabase, type TestDatabase } from "./stack/test-database.ts";
@@ -57,11 +59,6 @@ interface Finding {
   answer: string;
 }
 
-/** A Data API refusal about the request itself (names, types, JWT), not the function's work. */
-const requestLevelCodes = /^(PGRST\d+|42501|42883)$/;
-/** Type conversion of an argument (with a mistyped argument these are fair). */
-const conversionCodes = /^(22P02|22P05|22003|22007|22008|22021|2202E|22023|22004|22025|22P04)$/;
-const stackTrace = /\bat [\w$.<>]+ \(|\bat (file|node|deno|ext):|node_modules\/|\.(ts|js|mjs):\d+:\d+/;
 const uuidPattern = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 
 const database: TestDatabase | null = options.postgres ? await createTestDatabase({ prefix: "crm_fuzz" }) : null;
@@ -144,32 +141,10 @@ try {
     const actor = actors.find((candidate) => candidate.name === item.actor)!;
     const targetName = `${item.target.kind === "rpc" ? "rpc" : "function"} ${item.target.name}`;
     const { status, text } = await call(actor, item);
-    let answer: unknown = null;
-    try {
-      answer = JSON.parse(text);
-    } catch {
-      answer = null;
-    }
     const record = (problem: string) =>
       findings.push({ problem, actor: actor.name, target: targetName, body: item.body, status, answer: text.slice(0, 600) });
-
-    const envelope = answer !== null && typeof answer === "object" && !Array.isArray(answer) ? (answer as Record<string, unknown>) : null;
-    const refusedEnvelope = envelope?.success === false && typeof envelope.error === "string";
-    const apiError = status >= 400 && envelope && typeof envelope.code === "string" && typeof envelope.message === "string" ? envelope : null;
-    const refused = status >= 400 || refusedEnvelope;
-
-    if (status >= 500) record(`server error ${status}`);
-    if (stackTrace.test(text)) record("stack trace in the answer");
-    if (apiError && item.target.kind === "rpc") {
-      const code = apiError.code as string;
-      if (!requestLevelCodes.test(code) && !(item.mistyped && conversionCodes.test(code))) record(`raw SQL error ${code}`);
-    }
-    // An Edge Function refuses with the envelope; the gateway in front of it (as on hosted
-    // Supabase) refuses a request without a valid JWT with its own {code: "UNAUTHORIZED_…"}.
-    const gatewayRefusal = status === 401 && typeof envelope?.code === "string" && envelope.code.startsWith("UNAUTHORIZED_");
-    if (status >= 400 && status < 500 && item.target.kind === "edge" && !(envelope && typeof envelope.error === "string") && !gatewayRefusal) {
-      record("an Edge Function refusal without the envelope");
-    }
+    const refused = isRefusal(status, text);
+    for (const problem of answerProblems(status, text, { kind: item.target.kind, mistyped: item.mistyped })) record(problem);
 
     // No answer carries another organization's record id the request did not.
     const sent = JSON.stringify(item.body).toLowerCase();
