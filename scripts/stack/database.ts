@@ -16,6 +16,7 @@ import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { createPgliteConnection, type PgliteConnection } from "@supabase/lite/pglite";
 import { createPostgresConnection, type PostgresConnection } from "@supabase/lite/postgres";
 import { projectRoot, type LocalKeys } from "./env.ts";
+import { reserveOwnConnections } from "./postgres-reservations.ts";
 import { FileStorage } from "./storage-files.ts";
 import { migrateAllTenants } from "./tenant-migrations.ts";
 
@@ -290,7 +291,10 @@ async function endWithin(connection: PostgresConnection, seconds: number) {
  * roles' statement timeout (libpq's `options` startup parameter).
  */
 async function openPostgresBackend(databaseUrl: string, options: DatabaseOptions, keys: LocalKeys): Promise<Backend> {
-  const postgresOptions = { onnotice: () => {} };
+  // postgres.js waits longer and longer between attempts while connecting fails, up to 20 s:
+  // after PostgreSQL came back from a restart, sign-ins (the front's checks use this pool)
+  // waited that long. At most a second here. Found by `npm run faults`.
+  const postgresOptions = { onnotice: () => {}, backoff: (retries: number) => (0.5 + Math.random() / 2) * Math.min(3 ** retries / 100, 1) };
   const stackConnection = createPostgresConnection({ url: databaseUrl, postgresOptions });
   const sql = sqlRunnerFor(stackConnection);
   const files = objectFiles(options);
@@ -301,11 +305,13 @@ async function openPostgresBackend(databaseUrl: string, options: DatabaseOptions
     postgresOptions: { ...postgresOptions, connection: statementTimeout ? { options: `-c statement_timeout=${statementTimeout}` } : {} },
   });
   passJsonTextThrough(apiConnection);
+  const reservations = reserveOwnConnections(apiConnection);
   return servingBackend(apiConnection, liteApp(apiConnection, keys, files.storage), sql, files.storage, async () => {
     // postgres.js's end() without a timeout waited forever after a load run of 50 clients
     // (`npm run load -- --postgres`: every connection idle, yet the stop never came back);
     // with one, idle connections close at once and anything else within 5 s.
     await endWithin(apiConnection, 5);
+    await reservations.end({ timeout: 5 });
     await endWithin(stackConnection, 5);
     await files.close();
   });

@@ -82,6 +82,86 @@ async function argumentTypeRefusal(answer: Response): Promise<Response> {
 }
 
 /**
+ * What postgres.js and PostgreSQL say when the database cannot be reached or went away:
+ * the driver's codes, SQLSTATE class 08 and 57P01-57P03, as an error's code or in its text.
+ */
+const unavailableCodes = /^(CONNECTION_(CLOSED|ENDED|DESTROYED)|CONNECT_TIMEOUT|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|57P0[123]|08[0-9A-Z]{3})$/;
+const unavailableText =
+  /\b(CONNECTION_(CLOSED|ENDED|DESTROYED)|CONNECT_TIMEOUT|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT)\b|"code":"(57P0[123]|08[0-9A-Z]{3})"|terminating connection|the database system is (starting up|shutting down|in recovery)/;
+
+function databaseUnavailable(error: unknown): boolean {
+  for (let cause = error; typeof cause === "object" && cause !== null; cause = (cause as { cause?: unknown }).cause) {
+    if (unavailableCodes.test(String((cause as { code?: unknown }).code))) return true;
+  }
+  return false;
+}
+
+/**
+ * A failed request in the JSON of the API it was for (PostgREST's, Auth's, Storage's, an
+ * Edge Function's envelope): 503 when the database cannot be reached, so that a client may
+ * try again, else 500. The error itself goes to the log only.
+ */
+function failureAnswer(path: string, unavailable: boolean): Response {
+  const status = unavailable ? 503 : 500;
+  const message = unavailable ? "The service is not available; try again shortly" : "Internal server error";
+  if (path.startsWith("/rest/v1/")) {
+    return Response.json({ code: unavailable ? "PGRST000" : "PGRSTX00", details: null, hint: null, message }, { status });
+  }
+  if (path.startsWith("/auth/v1/")) return Response.json({ code: status, error_code: "unexpected_failure", msg: message }, { status });
+  if (path.startsWith("/storage/v1/")) {
+    return Response.json({ statusCode: String(status), error: unavailable ? "DatabaseUnavailable" : "InternalError", message }, { status });
+  }
+  return Response.json({ success: false, error: message }, { status });
+}
+
+/** Whether the database answers a trivial query within two seconds. */
+async function databaseAnswers(backend: Backend): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), 2_000)));
+  try {
+    return await Promise.race([backend.sql.query("select 1").then(() => true, () => false), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * When the database goes away (PostgreSQL restarting), lite answers with the driver's own
+ * words (500 `{"code":"SUP","message":"Error: write CONNECTION_CLOSED"}`), with a bare 500
+ * (the Data API's plain-text "Internal Server Error", Auth's "server_error"), or lets the
+ * error through, which Hono answered as a plain-text 500. Such an answer becomes
+ * failureAnswer's: 503 when the driver's words say so, or the database does not answer a
+ * trivial query now or did not within the last 30 s; else a 500 in JSON (a JSON 500 that is
+ * not about the database is kept).
+ * Found by `npm run faults`; guarded by tests/postgres/connection-loss.test.ts.
+ */
+function answerUnavailable(front: Hono, backend: Backend): void {
+  // When the database was last found unreachable: a bare 500 shortly after (its request
+  // failed while it was down, the check comes after its return) is put down to it too.
+  let lastUnavailable = -Infinity;
+  const unavailableNow = async (known: boolean) => {
+    if (known || !(await databaseAnswers(backend))) lastUnavailable = performance.now();
+    return performance.now() - lastUnavailable < 30_000;
+  };
+  front.onError(async (error, c) => {
+    console.error(`${c.req.method} ${c.req.path} failed:`, error);
+    return failureAnswer(c.req.path, await unavailableNow(databaseUnavailable(error)));
+  });
+  for (const prefix of apiPrefixes) {
+    front.use(`${prefix}/*`, async (c, next) => {
+      await next();
+      if (c.res.status < 500) return;
+      const text = await c.res.clone().text();
+      const unavailable = await unavailableNow(unavailableText.test(text));
+      if (!unavailable && text.startsWith("{")) return;
+      // Unset first: Hono copies the headers of the answer it replaces (its content-length too).
+      c.res = undefined;
+      c.res = failureAnswer(c.req.path, unavailable);
+    });
+  }
+}
+
+/**
  * Every Storage answer (files served from the app's own origin): never sniffed into another
  * type; in a document of its own, no scripts, plugins, forms or requests of its own, an
  * opaque origin (sandbox: no access to the app's storage or cookies), framed only by this
@@ -221,6 +301,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const edge = await startEdgeRuntime(url, keys, options.databaseUrl);
 
   const front = new Hono();
+  answerUnavailable(front, backend);
   guardAuth(front, backend);
   front.use("/storage/v1/*", async (c, next) => {
     await next();

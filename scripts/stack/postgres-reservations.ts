@@ -1,0 +1,101 @@
+/**
+ * Reserved connections for lite on PostgreSQL that survive the database going away.
+ *
+ * lite runs every request on a reserved postgres.js connection (kysely-postgres-js calls
+ * `reserve()`), and postgres.js 3.4.9 mishandles a reserved connection whose server goes
+ * away (porsager/postgres#1154, #1208; no release fixes it):
+ * - a statement sent on it after its socket closed (Kysely's ROLLBACK after the failed
+ *   statement) is written from a setImmediate to a null socket: an uncaught TypeError that
+ *   ends the process;
+ * - released after its close, it goes back among the open connections without a socket,
+ *   and the next request that takes it crashes the same way;
+ * - the server's last error (57P01 "terminating connection") stays on the connection and is
+ *   given to the first statement after it reconnects, another request's.
+ * `npm run faults` found it: restarting PostgreSQL under traffic ended `npm start`.
+ *
+ * Here each reservation is a postgres.js instance of its own with one connection (lite's
+ * options), so its close is known exactly (`onclose`). A reservation whose connection
+ * closed after it sent a statement refuses every further statement with CONNECTION_CLOSED
+ * (its transaction is gone) and never reaches the dead connection; an instance whose
+ * connection closed is replaced by a fresh one before it is reserved again, so nothing of
+ * the old connection is left. Guarded by tests/postgres/connection-loss.test.ts.
+ */
+import postgres from "postgres";
+import type { PostgresConnection } from "@supabase/lite/postgres";
+
+interface Slot {
+  sql: postgres.Sql;
+  /** Its connection closed since it was last reserved. */
+  closed: boolean;
+  /** A statement was sent in the current reservation. */
+  used: boolean;
+  /** The connection closed after that: the reservation's session is gone. */
+  lost: boolean;
+}
+
+/** The error postgres.js gives a statement on a closed connection. */
+function connectionClosed(): Error {
+  return Object.assign(new Error("write CONNECTION_CLOSED"), { code: "CONNECTION_CLOSED", errno: "CONNECTION_CLOSED" });
+}
+
+/**
+ * Makes `connection.driver.reserve()` hand out connections of their own (as many as its
+ * pool's `max`); returns what ends them.
+ */
+export function reserveOwnConnections(connection: PostgresConnection): { end(options: { timeout: number }): Promise<void> } {
+  const driver = connection.driver;
+  const instance = (slot: Slot): postgres.Sql => {
+    // Parsed options (marked by `shared`) are taken as they are: lite's types and serializers.
+    const sql: postgres.Sql = postgres({
+      ...driver.options,
+      max: 1,
+      parameters: {},
+      shared: { retries: 0, typeArrayMap: {} },
+      onclose: () => {
+        if (slot.sql !== sql) return;
+        slot.closed = true;
+        if (slot.used) slot.lost = true;
+      },
+    } as never);
+    return sql;
+  };
+  const slots: Slot[] = Array.from({ length: driver.options.max }, () => {
+    const slot = { closed: false, used: false, lost: false } as Slot;
+    slot.sql = instance(slot);
+    return slot;
+  });
+  const free = [...slots];
+  const waiting: ((slot: Slot) => void)[] = [];
+
+  Object.assign(driver, {
+    reserve: async () => {
+      const slot = free.pop() ?? (await new Promise<Slot>((resolve) => waiting.push(resolve)));
+      if (slot.closed) {
+        const old = slot.sql;
+        slot.sql = instance(slot);
+        void old.end({ timeout: 0 }).catch(() => undefined);
+      }
+      slot.closed = slot.used = slot.lost = false;
+      let released = false;
+      return {
+        unsafe: (text: string, params?: never[], options?: never) => {
+          if (slot.lost) return Promise.reject(connectionClosed());
+          slot.used = true;
+          return slot.sql.unsafe(text, params, options);
+        },
+        release: () => {
+          if (released) return;
+          released = true;
+          const next = waiting.shift();
+          if (next) next(slot);
+          else free.push(slot);
+        },
+      };
+    },
+  });
+  return {
+    async end(options) {
+      await Promise.all(slots.map((slot) => slot.sql.end(options)));
+    },
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * The stack on PostgreSQL when the database drops a request's connection (as a restart
+ * does, here with pg_terminate_backend): the request gets a clean 503 in JSON, the stack
+ * keeps running (postgres.js 3.4.9 crashed the process: scripts/stack/postgres-reservations.ts)
+ * and the next requests are answered on new connections. Found by `npm run faults`, which
+ * restarts a private PostgreSQL under a stream of requests.
+ */
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { answerProblems } from "../../scripts/fuzz/judge.ts";
+import { freePort, startStack, type RunningStack } from "../../scripts/stack/server.ts";
+import { createTestDatabase, type TestDatabase } from "../../scripts/stack/test-database.ts";
+import { demoOrganizationId, signedInClient } from "../support/clients.ts";
+
+describe("the stack on PostgreSQL when a request's connection is cut", () => {
+  let database: TestDatabase;
+  let stack: RunningStack;
+  let direct: postgres.Sql;
+
+  beforeAll(async () => {
+    database = await createTestDatabase({ seed: true });
+    stack = await startStack({ port: await freePort(), databaseUrl: database.url });
+    direct = postgres(database.url, { max: 2, onnotice: () => {} });
+  });
+
+  afterAll(async () => {
+    await direct?.end({ timeout: 5 });
+    await stack?.stop();
+    await database?.drop();
+  });
+
+  it("answers a clean 503, keeps running and answers the next requests", async () => {
+    const { session } = await signedInClient(stack.url, "admin@demo.test");
+    const listCustomers = async () => {
+      const response = await fetch(`${stack.url}/rest/v1/rpc/list_customers`, {
+        method: "POST",
+        headers: { "content-type": "application/json", apikey: stack.keys.publishableKey, authorization: `Bearer ${session.access_token}` },
+        body: JSON.stringify({ p_limit: 5 }),
+        signal: AbortSignal.timeout(15_000),
+      });
+      return { status: response.status, text: await response.text() };
+    };
+    expect((await listCustomers()).status).toBe(200);
+    const [{ schema }] = await direct<{ schema: string }[]>`select private.tenant_schema(${demoOrganizationId}) as schema`;
+
+    // The request waits on a lock inside its transaction; then its backend is terminated.
+    let unlock = () => {};
+    const locked = new Promise<void>((resolve) => {
+      void direct.begin(async (tx) => {
+        await tx.unsafe(`lock table "${schema}".customers in access exclusive mode`);
+        resolve();
+        await new Promise<void>((release) => (unlock = release));
+      });
+    });
+    await locked;
+    const answer = listCustomers();
+    let waiting: { pid: number }[] = [];
+    for (let attempt = 0; attempt < 100 && waiting.length === 0; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      waiting = await direct<{ pid: number }[]>`
+        select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid()`;
+    }
+    expect(waiting).toHaveLength(1);
+    await direct`select pg_terminate_backend(${waiting[0].pid})`;
+    const cut = await answer;
+    unlock();
+
+    expect(cut.status).toBe(503);
+    expect(answerProblems(cut.status, cut.text, { kind: "rpc", databaseDown: true })).toEqual([]);
+    // Every connection of the pool is taken in turn: none was left dead.
+    const next = await Promise.all(Array.from({ length: 20 }, () => listCustomers()));
+    expect(next.map((each) => each.status)).toEqual(Array(20).fill(200));
+  });
+});
