@@ -1,9 +1,9 @@
 /** A stand-in for the caller's Supabase client in function unit tests: only what handlers use. */
-import type { SupabaseClient } from "@supabase/supabase-js";
+import { AuthRetryableFetchError, type SupabaseClient } from "@supabase/supabase-js";
 
 export interface FakeCallerOptions {
-  /** The user Auth finds for the bearer token (null: Auth refuses it). */
-  user?: { id: string } | null;
+  /** The user Auth finds for the bearer token (null: Auth refuses it; "unavailable": Auth answers 503). */
+  user?: { id: string } | null | "unavailable";
   /** What verify_request_token answers. */
   tokenValid?: boolean;
   /** What every other RPC answers. */
@@ -26,7 +26,9 @@ export function fakeCaller(options: FakeCallerOptions = {}) {
           Promise.resolve(
             options.user === null
               ? { data: { user: null }, error: { message: "invalid JWT" } }
-              : { data: { user: options.user ?? { id: "0b000000-0000-4000-8000-000000000002" } }, error: null },
+              : options.user === "unavailable"
+                ? { data: { user: null }, error: new AuthRetryableFetchError("The service is not available; try again shortly", 503) }
+                : { data: { user: options.user ?? { id: "0b000000-0000-4000-8000-000000000002" } }, error: null },
           ),
       },
       rpc: (name: string, args: Record<string, unknown>) => {

@@ -7,7 +7,7 @@
  */
 import type { SupabaseClient } from "@supabase/supabase-js";
 import { z } from "zod";
-import { failure, json, preflight } from "./http.ts";
+import { authUnavailable, failure, json, preflight } from "./http.ts";
 import { checkRequestToken } from "./request-token.ts";
 
 export type CallerClientFactory = (authorization: string) => SupabaseClient;
@@ -70,6 +70,7 @@ export function privilegedHandler<Schema extends z.ZodType<{ action: string }>>(
     if (!authorization?.startsWith("Bearer ")) return failure(401, "Authentication required");
     const caller = clientForCaller(authorization);
     const { data: userData, error: userError } = await caller.auth.getUser(authorization.slice(7));
+    if (authUnavailable(userError)) return failure(503, "Service unavailable");
     if (userError || !userData.user) return failure(401, "Authentication required");
 
     const refused = await checkRequestToken(request, caller);

@@ -28,6 +28,13 @@ Deno.test("refuses a caller Auth does not know, before anything else", async () 
   assertEquals(calls, []);
 });
 
+Deno.test("answers 503, not 401, when Auth cannot check the caller (the app signs out on a 401)", async () => {
+  const { response, calls } = send({ action: "lock", user_id: userId }, { user: "unavailable" });
+  const answer = await response;
+  assertEquals([answer.status, await answer.json()], [503, { success: false, error: "Service unavailable" }]);
+  assertEquals(calls, []);
+});
+
 Deno.test("refuses a missing or stale request token without acting", async () => {
   const missing = send({ action: "lock", user_id: userId }, {}, { "x-csrf-token": "" });
   assertEquals((await missing.response).status, 403);

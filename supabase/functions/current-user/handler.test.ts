@@ -1,9 +1,11 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import type { SupabaseClient } from "@supabase/supabase-js";
+import { AuthRetryableFetchError, type SupabaseClient } from "@supabase/supabase-js";
 import { createHandler } from "./handler.ts";
 
 interface FakeAnswers {
   user?: { id: string } | null;
+  /** Auth cannot be reached (the database restarting): its 503. */
+  authUnavailable?: boolean;
   rpc?: { data: unknown; error: unknown };
 }
 
@@ -14,7 +16,11 @@ function fakeClientFactory(answers: FakeAnswers, seen: string[] = []) {
     return {
       auth: {
         getUser: () =>
-          Promise.resolve(answers.user ? { data: { user: answers.user }, error: null } : { data: { user: null }, error: { message: "bad" } }),
+          Promise.resolve(
+            answers.authUnavailable
+              ? { data: { user: null }, error: new AuthRetryableFetchError("The service is not available; try again shortly", 503) }
+              : answers.user ? { data: { user: answers.user }, error: null } : { data: { user: null }, error: { message: "bad" } },
+          ),
       },
       rpc: () => Promise.resolve(answers.rpc ?? { data: null, error: { message: "boom" } }),
     } as unknown as SupabaseClient;
@@ -40,6 +46,12 @@ Deno.test("refuses a token Auth does not accept", async () => {
     request({ headers: { Authorization: "Bearer not-a-session" } }),
   );
   assertEquals(response.status, 401);
+});
+
+Deno.test("answers 503, not 401, when Auth cannot check the token (the app signs out on a 401)", async () => {
+  const response = await createHandler(fakeClientFactory({ authUnavailable: true }))(request({ headers: { Authorization: "Bearer token-1" } }));
+  assertEquals(response.status, 503);
+  assertEquals(await response.json(), { success: false, error: "Service unavailable" });
 });
 
 Deno.test("refuses other methods", async () => {

@@ -3,7 +3,7 @@
  * The identity comes from the caller's JWT, checked by Auth; nothing in the body is trusted.
  */
 import type { SupabaseClient } from "@supabase/supabase-js";
-import { failure, json, preflight } from "../_shared/http.ts";
+import { authUnavailable, failure, json, preflight } from "../_shared/http.ts";
 
 export type CallerClientFactory = (authorization: string) => SupabaseClient;
 
@@ -18,6 +18,7 @@ export function createHandler(clientForCaller: CallerClientFactory) {
 
     const caller = clientForCaller(authorization);
     const { data: userData, error: userError } = await caller.auth.getUser(authorization.slice(7));
+    if (authUnavailable(userError)) return failure(503, "Service unavailable");
     if (userError || !userData.user) return failure(401, "Authentication required");
 
     const { data, error } = await caller.rpc("get_current_user_context");

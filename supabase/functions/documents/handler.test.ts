@@ -138,6 +138,9 @@ Deno.test("no bearer token, an unknown one, no file or a half link: refused befo
   assertEquals(anonymous.status, 401);
   const unknown = await upload(new Blob([pdf]), "a.pdf", { caller: { user: null } });
   assertEquals([unknown.status, unknown.calls.length], [401, 0]);
+  // Auth could not check the token (the database restarting): 503, which does not sign the app out.
+  const unchecked = await upload(new Blob([pdf]), "a.pdf", { caller: { user: "unavailable" } });
+  assertEquals([unchecked.status, unchecked.body.code, unchecked.calls.length], [503, "service_unavailable", 0]);
   const noFile = await upload(null, "", { fields: { title: "x" } });
   assertEquals([noFile.status, noFile.body.code], [400, "invalid_request"]);
   const halfLink = await upload(new Blob([pdf]), "a.pdf", { fields: { module: "deals" } });

@@ -16,7 +16,7 @@
  */
 import type { SupabaseClient } from "@supabase/supabase-js";
 import { z } from "zod";
-import { json, preflight } from "../_shared/http.ts";
+import { authUnavailable, json, preflight } from "../_shared/http.ts";
 import { callRpc, type CallerClientFactory, type RpcAnswer } from "../_shared/privileged.ts";
 import { allowedMimeType, maxFileBytes } from "./file-check.ts";
 
@@ -68,6 +68,7 @@ const statusByCode: Record<string, number> = {
   file_type_not_allowed: 415,
   storage_failed: 502,
   server_error: 500,
+  service_unavailable: 503,
 };
 
 function answer(body: RpcAnswer): Response {
@@ -97,6 +98,7 @@ export function createHandler(clientForCaller: CallerClientFactory, storageFor: 
     if (!authorization?.startsWith("Bearer ")) return refusal("Authentication required", "authentication_required");
     const caller = clientForCaller(authorization);
     const { data: userData, error: userError } = await caller.auth.getUser(authorization.slice(7));
+    if (authUnavailable(userError)) return refusal("Service unavailable", "service_unavailable");
     if (userError || !userData.user) return refusal("Authentication required", "authentication_required");
 
     const declaredLength = Number(request.headers.get("content-length") ?? "0");
