@@ -17,7 +17,9 @@ export function RequireModule({ module }: { module: SalesPageKey }) {
   const permissions = useMyPermissions();
 
   if (permissions.isPending) return <LoadingScreen />;
-  if (permissions.isError) {
+  // Only a first load that failed stops here; a failed refetch goes on with what it had (as
+  // RequireAuth does; guarded by features/auth/components/RequireAuth.test.tsx).
+  if (!permissions.data) {
     return (
       <LoadError title={t("permissions.loadError")} onRetry={() => void permissions.refetch()} />
     );

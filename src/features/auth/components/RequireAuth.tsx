@@ -45,7 +45,11 @@ function SignedInGate({ session }: { session: Session }) {
   }, [organization]);
 
   if (context.isPending || refused) return <LoadingScreen />;
-  if (context.isError) {
+  // Only a first load that failed stops here. A failed refetch keeps the data it had and the
+  // app goes on with it: with the database gone for a moment, a background refetch replaced
+  // the whole app with this error; now the screen says what it could not load (its
+  // LoadError and retry). Found by `npm run faults`; guarded by RequireAuth.test.tsx.
+  if (!context.data) {
     return (
       <Container size="sm" py="xl">
         <Alert color="red" title={t("auth.guard.loadError")}>
