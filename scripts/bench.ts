@@ -27,7 +27,7 @@ import { randomValidVkn } from "../src/lib/turkish-identifiers.ts";
 import { makeCustomerCsv, seededRandom } from "../src/lib/spreadsheet/test-support.ts";
 import { importLimits } from "../src/lib/spreadsheet/limits.ts";
 import { BATCHES_IN_FLIGHT, runBatches } from "../src/features/import-export/utils/run-batches.ts";
-import { anonClient, demoOrganizationId, signedInClient } from "../tests/support/clients.ts";
+import { anonClient, demoOrganizationId, rpcSuccess, signedInClient } from "../tests/support/clients.ts";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -632,14 +632,7 @@ async function importsOnPostgres(rows: number): Promise<void> {
     const [{ schema }] = (await sql.query(`select private.tenant_schema('${demoOrganizationId}') as schema`)) as { schema: string }[];
     const { client } = await signedInClient(stack.url, "admin@demo.test");
     // A refusal throws with its code (run_import_batch's batch_out_of_order goes again).
-    const call = async (name: string, args: Record<string, unknown>) => {
-      const { data, error } = await client.rpc(name as never, args as never);
-      const answer = data as { success?: boolean; code?: string } | null;
-      if (error || !answer?.success) {
-        throw Object.assign(new Error(`${name}: ${error?.message ?? JSON.stringify(data).slice(0, 500)}`), { code: answer?.code });
-      }
-      return data as Record<string, unknown>;
-    };
+    const call = (name: string, args: Record<string, unknown>) => rpcSuccess(client, name, args);
     const random = seededRandom(20261123);
     const cities = ["İstanbul", "Ankara", "İzmir", "Bursa", "Antalya", "Eskişehir"];
     const values = Array.from({ length: rows }, (_, index) => ({
@@ -678,7 +671,7 @@ async function importsOnPostgres(rows: number): Promise<void> {
       batches: Array.from({ length: Math.ceil(rows / size) }, (_, number) => ({ number, start: number * size, end: Math.min(rows, (number + 1) * size) })),
       send: async (batch) => {
         const slice = values.slice(batch.start, batch.end).map((row, index) => ({ row: batch.start + index + 2, values: row }));
-        return (await call("run_import_batch", { p_import_id: importId, p_batch: batch.number, p_rows: slice })) as { created: number; updated: number };
+        return rpcSuccess<{ created: number; updated: number }>(client, "run_import_batch", { p_import_id: importId, p_batch: batch.number, p_rows: slice });
       },
       // A random VKN may repeat among 100,000 (a handful do): the repeat updates the first.
       onAnswer: (_batch, answer) => (created += answer.created + answer.updated),

@@ -16,12 +16,12 @@
  * only ever talks to 127.0.0.1.
  */
 import autocannon from "autocannon";
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { parseArgs } from "node:util";
 import { openBackend } from "./stack/database.ts";
-import { localKeys, projectRoot } from "./stack/env.ts";
+import { localKeys } from "./stack/env.ts";
+import { startProduct } from "./stack/product-process.ts";
 import { freePort } from "./stack/server.ts";
 import { createTestDatabase } from "./stack/test-database.ts";
 import { acmeOrganizationId, demoOrganizationId, rpc, signedInClient } from "../tests/support/clients.ts";
@@ -64,24 +64,13 @@ const errors = new Map<Operation, number>();
 const errorSamples: string[] = [];
 
 const port = await freePort();
-const url = `http://127.0.0.1:${port}`;
 const database = options.postgres ? await createTestDatabase({ prefix: "crm_load" }) : null;
 const dataDir = database ? null : mkdtempSync(`${tmpdir()}/crm-load-`);
 const storageDir = mkdtempSync(`${tmpdir()}/crm-load-storage-`);
 
 // The product as `npm start` runs it, in a process of its own.
-const product = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
-  cwd: projectRoot,
-  env: { ...process.env, PORT: String(port), LOCAL_STORAGE_DIR: storageDir, ...(database ? { DATABASE_URL: database.url } : { LOCAL_DATA_DIR: dataDir! }) },
-  stdio: ["ignore", "pipe", "inherit"],
-});
-const stopped = new Promise((resolve) => product.once("exit", resolve));
-await new Promise<void>((resolve, reject) => {
-  product.stdout!.on("data", (chunk: Buffer) => {
-    if (chunk.toString().includes("is running at")) resolve();
-  });
-  product.once("exit", (code) => reject(new Error(`npm start ended (${code}) before it was ready`)));
-});
+const product = await startProduct({ port, storageDir, ...(database ? { databaseUrl: database.url } : { dataDir: dataDir! }) });
+const url = product.url;
 
 try {
   const organizations = [
@@ -175,8 +164,7 @@ try {
   });
 
   // The product stops; then the database is read directly.
-  product.kill("SIGTERM");
-  await stopped;
+  await product.stop();
   const backend = await openBackend(database ? { databaseUrl: database.url } : { dataDir: dataDir! }, localKeys());
   let lost = 0;
   let misplaced = 0;
@@ -231,10 +219,7 @@ try {
   console.log(clean ? "goal met: 0 errors, 0 lost or misplaced writes" : "goal NOT met");
   process.exitCode = clean ? 0 : 1;
 } finally {
-  if (product.exitCode === null) {
-    product.kill("SIGTERM");
-    await stopped;
-  }
+  await product.stop();
   await database?.drop();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   rmSync(storageDir, { recursive: true, force: true });

@@ -48,3 +48,20 @@ export async function rpc(client: CrmClient, name: string, args: Record<string, 
   if (error) throw new Error(`${name} failed: ${error.code} ${error.message}`);
   return data as RpcAnswer;
 }
+
+/**
+ * Calls an RPC and returns its answer when it succeeded; a refusal or a transport error
+ * throws, carrying the refusal's code (so a batch runner can tell batch_out_of_order apart).
+ */
+export async function rpcSuccess<T extends object = Record<string, unknown>>(
+  client: CrmClient,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<RpcAnswer & T> {
+  const { data, error } = await client.rpc(name as never, args as never);
+  const answer = data as (RpcAnswer & T) | null;
+  if (error || !answer?.success) {
+    throw Object.assign(new Error(`${name}: ${error?.message ?? JSON.stringify(data).slice(0, 500)}`), { code: answer?.code });
+  }
+  return answer;
+}
