@@ -8,12 +8,11 @@
  * while the product runs the backup is taken by the product itself (POST /_stack/backup
  * with the secret key); when it is stopped, or on PostgreSQL, it is read directly.
  */
-import { createWriteStream } from "node:fs";
-import { existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { createWriteStream, existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { BackupError, writeBackup, type Manifest } from "./stack/backup.ts";
+import { BackupError, backupSummary, writeBackup, type BackupSummary } from "./stack/backup.ts";
 import { openSqlConnection } from "./stack/database.ts";
 import { localData, localKeys, projectRoot } from "./stack/env.ts";
 import { runningProduct } from "./stack/running.ts";
@@ -25,39 +24,24 @@ const partial = `${file}.partial`;
 const { databaseUrl, dataDir, storageDir } = localData();
 const startedAt = Date.now();
 
-interface Summary {
-  tables: number;
-  rows: number;
-  objects: number;
-  missing: number;
-}
-
-const summaryOf = (manifest: Manifest): Summary => ({
-  tables: Object.keys(manifest.rows).length,
-  rows: Object.values(manifest.rows).reduce((sum, count) => sum + count, 0),
-  objects: manifest.objects.length,
-  missing: manifest.missingObjects.length,
-});
-
 /** Asks the running product for its backup and saves the answer. */
-async function fromRunningProduct(url: string): Promise<Summary> {
+async function fromRunningProduct(url: string): Promise<BackupSummary> {
   const answer = await fetch(`${url}/_stack/backup`, { method: "POST", headers: { authorization: `Bearer ${localKeys().secretKey}` } });
   if (!answer.ok || !answer.body) {
     const body = (await answer.json().catch(() => ({}))) as { message?: string };
     throw new BackupError(`the running product refused the backup (${answer.status}: ${body.message ?? "no reason given"})`);
   }
   await pipeline(Readable.fromWeb(answer.body as never), createWriteStream(partial));
-  const header = (name: string) => Number(answer.headers.get(`x-backup-${name}`));
-  return { tables: header("tables"), rows: header("rows"), objects: header("objects"), missing: 0 };
+  return JSON.parse(answer.headers.get("x-backup-summary") ?? "{}") as BackupSummary;
 }
 
 /** Reads the database directly (the product is stopped, or runs on PostgreSQL). */
-async function direct(): Promise<Summary> {
+async function direct(): Promise<BackupSummary> {
   if (!databaseUrl && !existsSync(dataDir)) throw new BackupError(`there is nothing to back up: ${dataDir} does not exist`);
   const connection = await openSqlConnection(databaseUrl ? { databaseUrl } : { dataDir });
   try {
     const description = databaseUrl ? "PostgreSQL" : `PGlite (${dataDir})`;
-    return summaryOf(await writeBackup({ sql: connection.sql, storage: new FileStorage(storageDir), description }, partial));
+    return backupSummary(await writeBackup({ sql: connection.sql, storage: new FileStorage(storageDir), description }, partial));
   } finally {
     await connection.close();
   }

@@ -16,7 +16,7 @@
  */
 import { existsSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
-import { BackupError, UploadError, openBackup, restoreBackup, uploadObjects, type OpenedBackup, type RestoreReport } from "./stack/backup.ts";
+import { BackupError, UploadError, openBackup, restoreBackup, uploadObjects, type OpenedBackup, type BackupSummary } from "./stack/backup.ts";
 import { openBackend, openSqlConnection } from "./stack/database.ts";
 import { localData, localKeys } from "./stack/env.ts";
 import { runningProduct } from "./stack/running.ts";
@@ -34,11 +34,11 @@ function required(name: string): string {
 }
 
 /** Into a hosted Supabase project: SQL for the rows, its Storage API for the bytes. */
-async function intoSupabase(backup: OpenedBackup): Promise<RestoreReport> {
+async function intoSupabase(backup: OpenedBackup): Promise<BackupSummary> {
   const target = { url: required("SUPABASE_URL"), secretKey: required("SUPABASE_SECRET_KEY") };
   if (objectsOnly) {
     await uploadObjects(backup, target);
-    return { rows: 0, tables: 0, objects: backup.manifest.objects.length };
+    return { rows: 0, tables: 0, objects: backup.manifest.objects.length, missing: 0 };
   }
   const connection = await openSqlConnection({ databaseUrl: required("SUPABASE_DB_URL") });
   try {
@@ -57,7 +57,7 @@ function setAside(folder: string, stamp: string): string | null {
 }
 
 /** Into the product's own data (the settings of `npm start`). */
-async function intoLocal(backup: OpenedBackup): Promise<{ report: RestoreReport; kept: string[] }> {
+async function intoLocal(backup: OpenedBackup): Promise<{ report: BackupSummary; kept: string[] }> {
   const { databaseUrl, dataDir, storageDir } = localData();
   const running = databaseUrl ? null : runningProduct(dataDir);
   if (running) throw new BackupError(`the product is running at ${running.url} (process ${running.pid}): stop it first`);

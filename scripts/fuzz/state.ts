@@ -3,6 +3,7 @@
  * of every organization's schema and of the control tables, and each organization's record
  * ids (to notice one in another organization's answer).
  */
+import { backedUpTables } from "../stack/backup.ts";
 import type { SqlRunner } from "../stack/database.ts";
 
 /**
@@ -35,14 +36,8 @@ export async function watch(sql: SqlRunner): Promise<Watched> {
   const organizations = (await sql.query(
     "select id::text, slug, schema_name as schema from private.organizations where schema_name is not null order by slug",
   )) as Organization[];
-  const tables = (await sql.query(
-    `select n.nspname || '.' || c.relname as name, n.nspname as schema, c.relname as table
-       from pg_class c join pg_namespace n on n.oid = c.relnamespace
-      where c.relkind in ('r', 'p')
-        and (n.nspname = 'private' or n.nspname = any ($1::text[]) or (n.nspname = 'auth' and c.relname in ('users', 'identities')))
-      order by 1`,
-    [organizations.map((organization) => organization.schema)],
-  )) as { name: string; schema: string; table: string }[];
+  // Every table a backup holds (the control tables, every organization's, the accounts, Storage's).
+  const tables = await backedUpTables(sql.query);
   const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
   const checksumSql = tables
     .filter((table) => !bookkeepingTables.includes(table.name))

@@ -16,7 +16,7 @@ type Decision = { decision: "continue" } | { decision: "reject"; message: string
 type Throttled = { error: string; retry_after_seconds: number } | null;
 
 /** The socket's address; an IPv4 client of a dual-stack socket is told as plain IPv4. */
-function clientAddress(c: Context): string | null {
+export function clientAddress(c: Context): string | null {
   const address = getConnInfo(c).remote.address;
   return address?.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, "") ?? null;
 }

@@ -90,6 +90,21 @@ export interface Manifest {
   missingObjects: { bucket: string; name: string }[];
 }
 
+/** What a backup holds, in four numbers (printed by db:backup, sent by the running product). */
+export interface BackupSummary {
+  tables: number;
+  rows: number;
+  objects: number;
+  missing: number;
+}
+
+export const backupSummary = (manifest: Manifest): BackupSummary => ({
+  tables: Object.keys(manifest.rows).length,
+  rows: Object.values(manifest.rows).reduce((sum, count) => sum + count, 0),
+  objects: manifest.objects.length,
+  missing: manifest.missingObjects.length,
+});
+
 const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
 const qualified = (table: { schema: string; table: string }) => `${ident(table.schema)}.${ident(table.table)}`;
 const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
@@ -267,9 +282,7 @@ async function dump(tx: SqlTransaction, source: BackupSource, staging: string): 
     product: "satis-crm",
     takenAt: new Date().toISOString(),
     source: source.description,
-    migrations: (await tx.query<{ version: string }>("select version from supabase_migrations.schema_migrations order by version")).map(
-      (row) => row.version,
-    ),
+    migrations: await appliedMigrations(tx.query),
     rows: {},
     objects: [],
     missingObjects: [],
@@ -387,19 +400,13 @@ export async function appliedMigrations(query: Query): Promise<string[]> {
 /** Where a restore writes object bytes: files under a folder (with storage.sql's rows), or a Storage API. */
 export type ObjectTarget = { kind: "files"; storage: FileStorage } | { kind: "api"; url: string; secretKey: string };
 
-export interface RestoreReport {
-  rows: number;
-  tables: number;
-  objects: number;
-}
-
 /**
  * Restores an opened backup into a database that has the same migrations applied and no
  * data, in one transaction: a refusal or failure leaves the database as it was. Object
  * bytes go into the folder within that transaction (a failure rolls the rows back), or,
  * for a Storage API (hosted Supabase), are uploaded after it.
  */
-export async function restoreBackup(backup: OpenedBackup, sql: SqlRunner, objects: ObjectTarget): Promise<RestoreReport> {
+export async function restoreBackup(backup: OpenedBackup, sql: SqlRunner, objects: ObjectTarget): Promise<BackupSummary> {
   const target = await appliedMigrations(sql.query);
   if (target.join(",") !== backup.manifest.migrations.join(",")) {
     throw new BackupError(
@@ -427,11 +434,7 @@ export async function restoreBackup(backup: OpenedBackup, sql: SqlRunner, object
     }
   });
   if (objects.kind === "api") await uploadObjects(backup, objects);
-  return {
-    rows: Object.values(backup.manifest.rows).reduce((sum, count) => sum + count, 0),
-    tables: Object.keys(backup.manifest.rows).length,
-    objects: backup.manifest.objects.length,
-  };
+  return backupSummary(backup.manifest);
 }
 
 /** Uploads every object through a Storage API (`<url>/storage/v1`) with the secret key. */

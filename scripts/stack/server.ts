@@ -11,14 +11,13 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
-import { getConnInfo } from "@hono/node-server/conninfo";
 import { createServer, type AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono, type Context } from "hono";
 import { errors as joseErrors, jwtVerify } from "jose";
-import { clientHeaders, clientRequest, guardAuth } from "./auth-front.ts";
-import { writeBackup } from "./backup.ts";
+import { clientAddress, clientHeaders, clientRequest, guardAuth } from "./auth-front.ts";
+import { backupSummary, writeBackup } from "./backup.ts";
 import { openBackend, type Backend, type DatabaseOptions } from "./database.ts";
 import { localKeys, projectRoot, type LocalKeys } from "./env.ts";
 import { startScheduledJobs } from "./scheduled-jobs.ts";
@@ -55,30 +54,6 @@ async function upstreamSignedUrls(answer: Response): Promise<Response> {
   const headers = new Headers(answer.headers);
   headers.delete("content-length");
   return new Response(JSON.stringify(Array.isArray(body) ? body.map(upstream) : upstream(body)), { status: answer.status, headers });
-}
-
-/**
- * An RPC argument of the wrong type for the embedded database: PGlite's own encoder refuses
- * it (a string for a boolean: "Invalid input for boolean type") before PostgreSQL sees it,
- * and lite answers that as a 500. PostgREST hands the text to PostgreSQL, which refuses it
- * with a 400 (22P02); so does this. Found by `npm run fuzz`; guarded by
- * tests/integration/stack.test.ts.
- */
-async function argumentTypeRefusal(answer: Response): Promise<Response> {
-  if (answer.status !== 500) return answer;
-  const text = await answer.text();
-  let message = "";
-  try {
-    message = (JSON.parse(text) as { message?: string }).message ?? "";
-  } catch {
-    // Not lite's JSON error: passed on as it is.
-  }
-  const type = /^Error: Invalid input for (\w+) type$/.exec(message)?.[1];
-  if (!type) return new Response(text, answer);
-  const headers = new Headers(answer.headers);
-  headers.delete("content-length");
-  return new Response(JSON.stringify({ code: "22P02", details: null, hint: null, message: `invalid input syntax for type ${type}` }),
-    { status: 400, headers });
 }
 
 /**
@@ -126,16 +101,22 @@ async function databaseAnswers(backend: Backend): Promise<boolean> {
 }
 
 /**
- * When the database goes away (PostgreSQL restarting), lite answers with the driver's own
- * words (500 `{"code":"SUP","message":"Error: write CONNECTION_CLOSED"}`), with a bare 500
- * (the Data API's plain-text "Internal Server Error", Auth's "server_error"), or lets the
- * error through, which Hono answered as a plain-text 500. Such an answer becomes
- * failureAnswer's: 503 when the driver's words say so, or the database does not answer a
- * trivial query now or did not within the last 30 s; else a 500 in JSON (a JSON 500 that is
- * not about the database is kept).
- * Found by `npm run faults`; guarded by tests/postgres/connection-loss.test.ts.
+ * The one place where lite's failed answers on /auth, /rest and /storage are made into what
+ * hosted Supabase answers:
+ * - an RPC argument of the wrong type for the embedded database: PGlite's own encoder
+ *   refuses it (a string for a boolean: "Invalid input for boolean type") before PostgreSQL
+ *   sees it, and lite answers a 500; PostgREST hands the text to PostgreSQL, which refuses
+ *   it with a 400 (22P02); so does this (found by `npm run fuzz`; guarded by
+ *   tests/integration/stack.test.ts);
+ * - the database gone (PostgreSQL restarting): lite answers with the driver's own words
+ *   (500 `{"code":"SUP","message":"Error: write CONNECTION_CLOSED"}`), with a bare 500 (the
+ *   Data API's plain-text "Internal Server Error", Auth's "server_error"), or lets the error
+ *   through, which Hono answered as a plain-text 500. Such an answer becomes failureAnswer's:
+ *   503 when the driver's words say so, or the database does not answer a trivial query now
+ *   or did not within the last 30 s; else a 500 in JSON (a JSON 500 that is not about the
+ *   database is kept). Found by `npm run faults`; guarded by tests/postgres/connection-loss.test.ts.
  */
-function answerUnavailable(front: Hono, backend: Backend): void {
+function translateLiteFailures(front: Hono, backend: Backend): void {
   // When the database was last found unreachable: a bare 500 shortly after (its request
   // failed while it was down, the check comes after its return) is put down to it too.
   let lastUnavailable = -Infinity;
@@ -152,11 +133,14 @@ function answerUnavailable(front: Hono, backend: Backend): void {
       await next();
       if (c.res.status < 500) return;
       const text = await c.res.clone().text();
-      const unavailable = await unavailableNow(unavailableText.test(text));
-      if (!unavailable && text.startsWith("{")) return;
+      const wrongType = c.req.path.startsWith("/rest/v1/rpc/") ? /"message":"Error: Invalid input for (\w+) type"/.exec(text)?.[1] : undefined;
+      const unavailable = !wrongType && (await unavailableNow(unavailableText.test(text)));
+      if (!wrongType && !unavailable && text.startsWith("{")) return;
       // Unset first: Hono copies the headers of the answer it replaces (its content-length too).
       c.res = undefined;
-      c.res = failureAnswer(c.req.path, unavailable);
+      c.res = wrongType
+        ? Response.json({ code: "22P02", details: null, hint: null, message: `invalid input syntax for type ${wrongType}` }, { status: 400 })
+        : failureAnswer(c.req.path, unavailable);
     });
   }
 }
@@ -204,8 +188,7 @@ function sameSecret(given: string, secret: string): boolean {
  * once sent. Guarded by tests/postgres/backup.test.ts.
  */
 async function backupAnswer(c: Context, backend: Backend, keys: LocalKeys, description: string): Promise<Response> {
-  const address = getConnInfo(c).remote.address ?? "";
-  if (!["127.0.0.1", "::1", "::ffff:127.0.0.1"].includes(address)) {
+  if (!["127.0.0.1", "::1"].includes(clientAddress(c) ?? "")) {
     return c.json({ message: "Backups are taken only from this machine" }, 403);
   }
   const given = /^Bearer (.+)$/.exec(c.req.header("authorization") ?? "")?.[1] ?? "";
@@ -219,9 +202,7 @@ async function backupAnswer(c: Context, backend: Backend, keys: LocalKeys, descr
     return new Response(Readable.toWeb(stream) as ReadableStream, {
       headers: {
         "content-type": "application/gzip",
-        "x-backup-tables": String(Object.keys(manifest.rows).length),
-        "x-backup-rows": String(Object.values(manifest.rows).reduce((sum, count) => sum + count, 0)),
-        "x-backup-objects": String(manifest.objects.length),
+        "x-backup-summary": JSON.stringify(backupSummary(manifest)),
       },
     });
   } catch (error) {
@@ -301,7 +282,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const edge = await startEdgeRuntime(url, keys, options.databaseUrl);
 
   const front = new Hono();
-  answerUnavailable(front, backend);
+  translateLiteFailures(front, backend);
   guardAuth(front, backend);
   front.use("/storage/v1/*", async (c, next) => {
     await next();
@@ -311,7 +292,6 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   front.post("/storage/v1/object/sign/*", async (c) => upstreamSignedUrls(await backend.api.fetch(clientRequest(c))));
   front.get("/storage/v1/object/sign/*", async (c) =>
     (await signedTokenProblem(c.req.query("token"), keys.jwtSecret)) ?? backend.api.fetch(clientRequest(c)));
-  front.post("/rest/v1/rpc/*", async (c) => argumentTypeRefusal(await backend.api.fetch(clientRequest(c))));
   const description = options.databaseUrl ? "PostgreSQL" : `PGlite (${options.dataDir ?? "in memory"})`;
   front.post("/_stack/backup", (c) => backupAnswer(c, backend, keys, description));
   for (const prefix of apiPrefixes) {
