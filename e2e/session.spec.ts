@@ -101,8 +101,10 @@ test("a session Auth no longer answers for gives up after 8 seconds and continue
   await signInAndWaitForHome(page, "satis@demo.test");
   const session = await readStored<StoredAuthSession>(page, storageKeys.auth);
   // The stored access token has run out, so start-up must refresh it, and Auth never answers.
-  await writeStored(page, storageKeys.auth, { ...session, expires_at: Math.floor(Date.now() / 1000) - 60 });
+  // The route goes first: the page still open would otherwise notice the expiry and refresh
+  // (successfully) before it, and the reload would find a fresh session.
   await page.route("**/auth/v1/token?grant_type=refresh_token", () => undefined);
+  await writeStored(page, storageKeys.auth, { ...session, expires_at: Math.floor(Date.now() / 1000) - 60 });
   const started = Date.now();
   await page.reload();
   await expect(page.getByText("Yükleniyor...").first()).toBeVisible();
