@@ -72,7 +72,9 @@ test.describe("terms", () => {
     // Recorded server-side too.
     const { client } = await signedInClient(baseURL!, email, password);
     expect(((await rpc(client, "get_current_user_context")).user as { terms_accepted_at: string | null }).terms_accepted_at).not.toBeNull();
-    await client.auth.signOut();
+    // Only this client's session: a global sign-out would also end the page's, which then
+    // signs out by itself at a moment of its own (the next step failed once that way).
+    await client.auth.signOut({ scope: "local" });
 
     // The same browser does not ask again after signing out and in.
     await page.getByRole("button", { name: /^Kullanıcı menüsü/ }).click();
