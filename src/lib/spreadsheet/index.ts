@@ -6,5 +6,5 @@ export { importLimits, type ImportLimits } from "./limits.ts";
 export { SheetError, type ParsedSheet, type SheetProblem } from "./sheet.ts";
 export { parseSpreadsheet } from "./parse-client.ts";
 export { excelSerialToIso, foldHeader, parseBoolean, parseTurkishDate, parseTurkishNumber } from "./convert.ts";
-export { neutralizeFormula, writeCsv, type ExportCell, type ExportColumn } from "./write.ts";
+export { FORMULA_START, neutralizeFormula, writeCsv, type ExportCell, type ExportColumn } from "./write.ts";
 export { writeXlsxFile } from "./write-client.ts";

@@ -23,6 +23,28 @@ describe("neutralizeFormula", () => {
     for (const text of ["=1+1", "+1", "-1", "@x", "\tx", "\rx", "\nx", "\u0000x"]) expect(neutralizeFormula(text)).toBe(`'${text}`);
     for (const text of ["Ankara", "1+1", "e-posta", ""]) expect(neutralizeFormula(text)).toBe(text);
   });
+
+  it("also prefixes a formula after leading white space of any kind", () => {
+    const spaces = [" ", "  ", "\t", "\u00A0", "\u2007", "\u202F", "\u3000", "\u2003", "\u200B", "\uFEFF", "\u2060", " \u00A0\t"];
+    for (const space of spaces) {
+      for (const start of ["=", "+", "-", "@"]) {
+        const text = `${space}${start}HYPERLINK("http://kotu.example")`;
+        expect(neutralizeFormula(text), JSON.stringify(text)).toBe(`'${text}`);
+      }
+    }
+  });
+
+  it("also prefixes the full-width and small forms of = + - @", () => {
+    for (const start of ["\uFF1D", "\uFE66", "\uFF0B", "\uFE62", "\uFF0D", "\uFE63", "\uFF20", "\uFE6B"]) {
+      for (const text of [`${start}1+1`, ` ${start}1+1`, `\u00A0${start}SUM(A1)`]) {
+        expect(neutralizeFormula(text), JSON.stringify(text)).toBe(`'${text}`);
+      }
+    }
+  });
+
+  it("leaves text with white space but no formula character alone", () => {
+    for (const text of [" Ankara", "\u00A0Işık", "  1+1", "\u3000東京", "Ankara ="]) expect(neutralizeFormula(text)).toBe(text);
+  });
 });
 
 describe("writeCsv", () => {

@@ -12,10 +12,18 @@ export interface ExportColumn {
 
 export type ExportCell = string | number | Date | null;
 
-/** Text starting with = + - @, tab, CR, LF or NUL gets a leading ' so no spreadsheet runs it. */
+/**
+ * What a spreadsheet may read as the start of a formula: = + - @ in their ASCII, full-width
+ * (＝ ＋ － ＠) and small (﹦ ﹢ ﹣ ﹫) forms, also after leading white space of any kind (spaces,
+ * tabs, no-break and other Unicode spaces, zero-width characters), which Excel and LibreOffice
+ * skip; or a tab, CR, LF or NUL first.
+ */
+// eslint-disable-next-line no-control-regex
+export const FORMULA_START = /^(?:[\s\u180E\u200B-\u200D\u2060]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20\uFE66\uFE62\uFE63\uFE6B]|[\t\r\n\u0000])/;
+
+/** Text a spreadsheet would run (FORMULA_START) gets a leading ' so no spreadsheet runs it. */
 export function neutralizeFormula(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return /^[=+\-@\t\r\n\u0000]/.test(text) ? `'${text}` : text;
+  return FORMULA_START.test(text) ? `'${text}` : text;
 }
 
 const pad = (value: number) => String(value).padStart(2, "0");

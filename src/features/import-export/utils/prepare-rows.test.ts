@@ -41,6 +41,9 @@ describe("convertCell", () => {
     expect(cell("customers", "description", "'alıntı")).toEqual({ value: "'alıntı" });
     expect(cell("deals", "customer", " 1234567890 ")).toEqual({ value: "1234567890" });
     expect(cellText("'-12")).toBe("-12");
+    expect(cellText("' =HYPERLINK(1)")).toBe("=HYPERLINK(1)");
+    expect(cellText("'\u00A0＝1+1")).toBe("＝1+1");
+    expect(cellText("'Ankara")).toBe("'Ankara");
   });
 
   it("reads numbers and amounts as Turkish users write them", () => {

@@ -5,6 +5,7 @@
  * cell error of that field, and rows repeating another row's match key value marked.
  */
 import {
+  FORMULA_START,
   foldHeader,
   parseBoolean,
   parseTurkishDate,
@@ -49,8 +50,7 @@ export function hasLocalProblem(row: PreparedRow): boolean {
   return row.duplicateOf !== undefined || Object.keys(row.errors).length > 0;
 }
 
-// A CSV export makes formula-like cells inert with a leading apostrophe (writeCsv); read back, the apostrophe goes.
-const INERT_FORMULA = /^'(?=[=+\-@\t\r])/;
+// A CSV export makes formula-like cells inert with a leading apostrophe (writeCsv, FORMULA_START); read back, the apostrophe goes.
 const CURRENCY_MARK = /^(?:₺|TL|TRY|\$|USD|€|EUR|£|GBP)\s*|\s*(?:₺|TL|TRY|\$|USD|€|EUR|£|GBP)$/gi;
 const EXCEL_SERIAL = /^\d{1,6}(?:\.\d+)?$/;
 const EXPLICIT_INSTANT = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)$/i;
@@ -60,7 +60,8 @@ const pad = (value: number) => String(value).padStart(2, "0");
 
 /** The cell's text as the user meant it: trimmed, a CSV's inert-formula apostrophe removed. */
 export function cellText(raw: string | undefined): string {
-  return (raw ?? "").trim().replace(INERT_FORMULA, "");
+  const text = (raw ?? "").trim();
+  return text.startsWith("'") && FORMULA_START.test(text.slice(1)) ? text.slice(1).trim() : text;
 }
 
 /** A date cell: Turkish, ISO or an Excel serial, also with a midnight time (as spreadsheets write dates). */
