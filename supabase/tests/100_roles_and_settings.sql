@@ -263,8 +263,9 @@ select is((select count(*)::int from private.audit_log
               and target_type = 'role' and target_id = 'partner'), 2,
   'save_role: each save writes a role.saved audit row for alpha');
 select is((select details from private.audit_log where action = 'role.saved' and target_id = 'partner' order by id desc limit 1),
-  '{"name": "Bayi", "permissions": {"customers": {"view": "own"}, "tasks": {"view": "all", "edit": "own"}}}'::jsonb,
-  'save_role: the audit row records the name and the matrix');
+  '{"name": "Bayi", "permissions": {"customers": {"view": "own"}, "tasks": {"view": "all", "edit": "own"}},
+    "old": {"name": "İş Ortağı", "permissions": {"deals": {"view": "own"}, "customers": {"view": "all", "create": "own"}}}}'::jsonb,
+  'save_role: the audit row records the name and the matrix, and the name and matrix before (issue 23)');
 
 -- The member's next get_roles shows it.
 select tests.authenticate_as(:'alpha_user', :'s_user');
@@ -572,7 +573,8 @@ select is((:'r'::jsonb -> 'settings' -> 'quote_validity_days')::text || '|' || (
              from private.organization_settings where organization_id = :'alpha'),
   '60|60/' || :'super', 'update_organization_settings: the super admin bound to alpha changes alpha''s settings');
 select ok(exists (select 1 from private.audit_log where organization_id = :'alpha' and actor_id = :'super'
-                   and action = 'settings.updated' and details = '{"fields": ["quote_validity_days"]}'),
+                   and action = 'settings.updated' and details = '{"fields": ["quote_validity_days"],
+                                                     "changes": {"quote_validity_days": {"old": 45, "new": 60}}}'),
   'update_organization_settings: the super admin''s change is audited under their name');
 
 -- beta's admin changes beta only.
