@@ -595,9 +595,10 @@ $$;
  * Replaces a person's values wherever the organization keeps text: every text, text[] and
  * jsonb column (not generated ones, which follow) of every table of its schema, found in
  * the catalogue, so a table or column added later is covered; then its notifications'
- * titles and its upload reservations' titles and file names. p_values (full names,
- * e-mails, phones) are replaced everywhere, case-insensitively; p_names (the first and last
- * names alone, as words) too in the rows linked to the person: their contacts (p_family), the rows
+ * titles and its upload reservations' titles and file names, case-insensitively: p_channels
+ * (e-mails, phones) everywhere; p_full_names too except in other people's records (another
+ * contact or customer may be a namesake); p_names (the first and last names alone, as
+ * words) too in the rows linked to the person: their contacts (p_family), the rows
  * with a contact_id of theirs (a task, quote, contract, document, …), the imports that
  * wrote one of those, and the notes, history, imported rows, notifications and uploads of
  * any of them. A row whose new value
@@ -607,7 +608,7 @@ $$;
  * the organization.
  */
 create function private.erase_person_values(p_schema text, p_organization_id uuid, p_family uuid[],
-                                            p_values text[], p_names text[])
+                                            p_channels text[], p_full_names text[], p_names text[])
 returns integer
 language plpgsql
 security definer
@@ -625,14 +626,20 @@ declare
   changed integer;
   total integer := 0;
   never constant text := 'a^';  -- (matches nothing: ^ only at the start)
+  -- Other people's records: the person's e-mails and phones only.
+  people constant text[] := '{customers,contacts}';
+  channel_pattern text := coalesce((select string_agg(private.regex_literal(v), '|' order by char_length(v) desc)
+                                      from unnest(p_channels) v where char_length(v) >= 2), never);
   pattern text := coalesce((select string_agg(private.regex_literal(v), '|' order by char_length(v) desc)
-                                from unnest(p_values) v where char_length(v) >= 2), never);
+                              from unnest(p_channels || p_full_names) v where char_length(v) >= 2), never);
   linked_pattern text := coalesce(nullif(concat_ws('|', nullif(pattern, never),
     (select '\m(?:' || string_agg(private.regex_literal(n), '|' order by char_length(n) desc) || ')\M'
        from unnest(p_names) n where char_length(n) >= 2)), ''), never);
   -- The values as lower-cased LIKE patterns: one cheap look at each row's text.
   likes text[] := array(select '%' || replace(replace(replace(lower(v), '\', '\\'), '%', '\%'), '_', '\_') || '%'
-                          from unnest(p_values) v where char_length(v) >= 2);
+                          from unnest(p_channels || p_full_names) v where char_length(v) >= 2);
+  channel_likes text[] := array(select '%' || replace(replace(replace(lower(v), '\', '\\'), '%', '\%'), '_', '\_') || '%'
+                                  from unnest(p_channels) v where char_length(v) >= 2);
   texts text;
 begin
   -- The rows linked to the person: theirs, and those with a contact_id of theirs (tasks,
@@ -669,6 +676,7 @@ begin
        and (a.attname = 'id' or a.attname like '%\_id') and a.attname <> 'owner_id';
     linked := coalesce(nullif(linked, ''), 'false');
     row_pattern := format('(case when %s then $2 else $1 end)', linked);
+    -- ($1 and $4: what unlinked rows of this table lose; $2 what linked rows lose.)
     select string_agg(format('%I = %s', a.attname, case
              when a.atttypid = 'jsonb'::regtype then format('private.scrub_jsonb(t.%I, %s)', a.attname, row_pattern)
              when a.atttypid = 'text[]'::regtype then format('private.scrub_texts(t.%I, %s)', a.attname, row_pattern)
@@ -683,7 +691,8 @@ begin
     begin
       execute format('with changed as (update %I.%I t set %s where %s returning 1) select count(*) from changed',
                      p_schema, relation.relname, assignments, conditions)
-        into changed using pattern, linked_pattern, linked_ids, likes;
+        into changed using case when relation.relname = any (people) then channel_pattern else pattern end, linked_pattern, linked_ids,
+                case when relation.relname = any (people) then channel_likes else likes end;
       total := total + changed;
     exception when integrity_constraint_violation or data_exception then
       -- Column by column; a value the table refuses (a phone's format, a unique key) goes.
@@ -698,12 +707,14 @@ begin
                               when target.atttypid = 'text[]'::regtype then format('private.scrub_texts(t.%I, %s)', target.attname, row_pattern)
                               else format('regexp_replace(t.%I, %s, ''***'', ''gi'')', target.attname, row_pattern) end,
                          linked, target.attname)
-            using pattern, linked_pattern, linked_ids, likes;
+            using case when relation.relname = any (people) then channel_pattern else pattern end, linked_pattern, linked_ids,
+                case when relation.relname = any (people) then channel_likes else likes end;
         exception when integrity_constraint_violation or data_exception then
           if not target.attnotnull then
             execute format('update %I.%I t set %I = null where t.%I::text ~* %s', p_schema, relation.relname, target.attname,
                            target.attname, row_pattern)
-              using pattern, linked_pattern, linked_ids, likes;
+              using case when relation.relname = any (people) then channel_pattern else pattern end, linked_pattern, linked_ids,
+                case when relation.relname = any (people) then channel_likes else likes end;
           end if;
         end;
       end loop;
@@ -736,8 +747,9 @@ $$;
  * - their names, e-mails and phones, as they are and as history and imports knew them, are
  *   replaced by *** wherever else the organization keeps text (private.erase_person_values:
  *   task titles and descriptions, notes, deals, quotes, contracts, documents' titles and
- *   file names, other records' history, imports, saved views, notifications): full names,
- *   e-mails and phones everywhere, first and last names alone in the rows linked to the
+ *   file names, other records' history, imports, saved views, notifications): e-mails and
+ *   phones everywhere, full names everywhere but in other contacts and customers (a
+ *   namesake keeps their name), first and last names alone in the rows linked to the
  *   person (a task, quote, contract or document of theirs).
  * The audit log never holds a record's values (ids, field names, counts), so it keeps its
  * entries; the erasure's own entries name only the contacts' ids.
@@ -753,7 +765,8 @@ declare
   context private.module_context := private.data_subject_context(p_id);
   family uuid[];
   names text[];
-  strong text[];
+  full_names text[];
+  channels text[];
 begin
   if context.problem is not null then
     return context.problem;
@@ -793,9 +806,10 @@ begin
        where jsonb_typeof(k.value) = 'array' and jsonb_typeof(e) = 'object'
     )
     select array(select distinct f.value from flat f where f.field in ('first_name', 'last_name') and char_length(f.value) >= 2),
-           array(select distinct f.value from flat f where f.field in ('full_name', 'emails', 'phones') and char_length(f.value) >= 2)$query$,
+           array(select distinct f.value from flat f where f.field = 'full_name' and char_length(f.value) >= 2),
+           array(select distinct f.value from flat f where f.field in ('emails', 'phones') and char_length(f.value) >= 2)$query$,
     context.schema_name)
-    into names, strong using family;
+    into names, full_names, channels using family;
 
   -- The contacts themselves, their notes, history and imported old values.
   execute format($query$
@@ -813,7 +827,7 @@ begin
     using family;
 
   -- Every other copy.
-  perform private.erase_person_values(context.schema_name, context.organization_id, family, strong, names);
+  perform private.erase_person_values(context.schema_name, context.organization_id, family, channels, full_names, names);
 
   perform private.write_audit(context.organization_id, 'contacts.erased', 'contacts', f::text,
                               case when f = p_id and cardinality(family) > 1
@@ -1198,7 +1212,7 @@ $$;
 -- Grants: the new private functions to nobody; the changed façades as before.
 revoke execute on function private.module_links(text, text), private.link_errors(text, jsonb, jsonb, text),
   private.regex_literal(text), private.scrub_jsonb(jsonb, text), private.scrub_texts(text[], text),
-  private.erase_person_values(text, uuid, uuid[], text[], text[]), private.is_secret_setting(text),
+  private.erase_person_values(text, uuid, uuid[], text[], text[], text[]), private.is_secret_setting(text),
   private.audit_changes(jsonb, jsonb), private.settings_audit_json(uuid)
   from public, anon, authenticated;
 do $$

@@ -11,7 +11,7 @@
 --   not exist; an all-scope member can.
 -- * Settings and role changes are audited with old and new values; a secret is masked.
 begin;
-select plan(53);
+select plan(55);
 
 select tests.create_organization('alpha', 'Alpha A.Ş.') as alpha \gset
 select tests.create_organization('beta', 'Beta Ltd.') as beta \gset
@@ -184,6 +184,25 @@ select is(public.erase_contact(:'duplicate') ->> 'code', 'not_found', 'an erased
 select tests.reset_role();
 select ok(exists (select 1 from private.audit_log where organization_id = :'alpha' and action = 'contacts.update'),
   'the audit log keeps its entries (append-only; they never held the values)');
+
+-- A namesake is not erased: another contact and a customer named like the person keep
+-- their names (only e-mails and phones, which are the person's own, go from them).
+select tests.reset_role();
+select tests.authenticate_as(:'admin', :'s_admin');
+select public.create_contact('{"first_name": "Nurcan", "last_name": "Öztürk", "emails": [{"label": "work", "value": "nurcan@ornek.com.tr"}]}')
+  #>> '{record,id}' as nurcan \gset
+select public.create_contact('{"first_name": "Nurcan", "last_name": "Öztürk", "description": "Adaşı: nurcan@ornek.com.tr"}')
+  #>> '{record,id}' as namesake \gset
+select public.create_customer('{"name": "Nurcan Öztürk", "kind": "person"}') #>> '{record,id}' as namesake_customer \gset
+select public.create_task('{"title": "Nurcan Öztürk için teklif"}') ->> 'success' as namesake_task \gset
+select public.erase_contact(:'nurcan') ->> 'success' as nurcan_erased \gset
+select tests.reset_role();
+select is((select first_name || ' ' || last_name || ' | ' || description from :"alpha_schema".contacts where id = :'namesake')
+          || ' | ' || (select name from :"alpha_schema".customers where id = :'namesake_customer'),
+  'Nurcan Öztürk | Adaşı: *** | Nurcan Öztürk',
+  'a namesake contact and customer keep their names; the erased person''s e-mail goes from them');
+select is((select count(*)::int from :"alpha_schema".tasks where title = '*** için teklif'), 1,
+  'the full name goes from free text elsewhere');
 
 -- =================================================================================
 -- Item 14: links within the caller's scope of the linked module
