@@ -123,7 +123,7 @@ function keyFileText(keys: LocalKeys): string {
  * its name. A link never replaces a file: when two processes start at once, the first link
  * wins and the other reads the winner's keys. Nobody ever reads a half-written file.
  */
-function createKeyFile(path: string): void {
+export function createKeyFile(path: string): void {
   const temporary = `${path}.${process.pid}-${randomBytes(6).toString("hex")}.partial`;
   const descriptor = openSync(temporary, "wx", 0o600);
   try {

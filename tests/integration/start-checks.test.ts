@@ -5,7 +5,7 @@
  * keys. It says why and stops before it opens or writes anything.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -61,6 +61,19 @@ describe("npm start where it cannot work", () => {
     // The same note once that process is gone (kill -9): the start goes on to its next check.
     const run = start({ LOCAL_DATA_DIR: data, LOCAL_STORAGE_DIR: join(scratch, "storage-3"), START_MIN_FREE_MB: String(2 ** 40) });
     expect(run.stderr).toContain("Satış CRM cannot start: the disk of");
+  });
+
+  it("refuses a built app that lacks its publishable key (built with other keys), before the database is opened", () => {
+    const build = join(scratch, "other-build");
+    mkdirSync(join(build, "assets"), { recursive: true });
+    writeFileSync(join(build, "index.html"), "<!doctype html>");
+    writeFileSync(join(build, "assets", "index.js"), `const key = "sb_publishable_another_build";`);
+    const data = join(scratch, "pglite-other-build");
+    const run = start({ APP_DIST_DIR: build, LOCAL_DATA_DIR: data, LOCAL_STORAGE_DIR: join(scratch, "storage-other-build") });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(`Satış CRM cannot start: the built app in ${build} was built with other keys than this product's`);
+    expect(run.stderr).toContain("Run `npm start` (it builds the app first)");
+    expect(run.stdout).not.toContain("is running at");
   });
 
   describe("published keys beyond this machine", () => {
