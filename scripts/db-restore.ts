@@ -66,10 +66,12 @@ interface Arguments {
 
 /** The command line, strictly: one FILE and the known options; a secret anywhere is refused. */
 function parseArguments(args: string[]): Arguments {
+  if (args.some(looksSecret)) throw secretOnCommandLine;
   const parsed: Arguments = { toSupabase: false, objectsOnly: false, help: false };
   for (let index = 0; index < args.length; index += 1) {
     const argument = args[index];
-    if (looksSecret(argument)) throw secretOnCommandLine;
+    // npm passes what follows its `--`; run directly (tsx), the `--` itself may come through.
+    if (argument === "--") continue;
     if (argument === "--supabase") parsed.toSupabase = true;
     else if (argument === "--objects-only") parsed.objectsOnly = true;
     else if (argument === "--help" || argument === "-h") parsed.help = true;
@@ -109,8 +111,7 @@ function readSecretsFile(path: string): Record<string, string> {
 }
 
 const startedAt = Date.now();
-let file: string | undefined;
-let toSupabase = false;
+/** `--objects-only`: only the Storage objects, again (into a Supabase project). */
 let objectsOnly = false;
 
 function required(name: string): string {
@@ -176,7 +177,8 @@ try {
     console.log(usage);
     process.exit(0);
   }
-  ({ file, toSupabase, objectsOnly } = parsed);
+  const { file, toSupabase } = parsed;
+  objectsOnly = parsed.objectsOnly;
   if (!file) throw new BackupError(`say which backup\n${usage}`);
   if (parsed.secretsFile) Object.assign(process.env, readSecretsFile(parsed.secretsFile));
   const backup = await openBackup(resolve(file));
