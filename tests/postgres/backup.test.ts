@@ -4,7 +4,9 @@
  * fresh embedded database, into PostgreSQL 15 with the migrations applied, and into a
  * Supabase-compatible project through its Storage API; every table's rows and every
  * object's bytes must come back as they were. A target that holds data or is at other
- * migrations is refused and left as it was.
+ * migrations is refused and left as it was. The archives are their owner's only (mode 600,
+ * a folder made for them 700), the running product takes a backup only with its own secret
+ * key (issue 23), and the restore takes no secret from its arguments.
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
