@@ -151,11 +151,18 @@ function keyFileKeys(): LocalKeys {
       throw new KeyError(`this installation's keys cannot be written to ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
     }
   }
-  const mode = statSync(path).mode & 0o777;
+  let text: string;
+  let mode: number;
+  try {
+    mode = statSync(path).mode & 0o777;
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new KeyError(`this installation's keys cannot be read from ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
   if (process.platform !== "win32" && (mode & 0o077) !== 0) {
     throw new KeyError(`the key file ${path} can be read by other users of this machine (mode ${mode.toString(8)}): run chmod 600 ${path}`);
   }
-  const values = parseEnv(readFileSync(path, "utf8"));
+  const values = parseEnv(text);
   const keys = {
     publishableKey: values.SUPABASE_PUBLISHABLE_KEY ?? "",
     secretKey: values.SUPABASE_SECRET_KEY ?? "",
