@@ -3,6 +3,7 @@ import { chromiumLaunchOptions } from "./scripts/chromium.ts";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { testKeyEnvironment } from "./tests/support/keys.ts";
 
 const port = Number(process.env.E2E_PORT ?? 54329);
 const baseURL = `http://127.0.0.1:${port}`;
@@ -39,9 +40,10 @@ export default defineConfig({
     },
   ],
   webServer: {
-    // Serves the built dist/ (the test orchestrator runs `vite build` first) and the API on one origin.
+    // Serves the built dist/ (the test orchestrator runs `vite build --mode test-keys` first) and
+    // the API on one origin, on the tests' keys (tests/support/keys.ts), given explicitly.
     command: "node --import tsx scripts/start.ts",
-    env: { PORT: String(port), LOCAL_DATA_DIR: process.env.E2E_DATA_DIR ?? "" },
+    env: { PORT: String(port), HOST: "127.0.0.1", LOCAL_DATA_DIR: process.env.E2E_DATA_DIR ?? "", ...testKeyEnvironment },
     url: `${baseURL}/login`,
     timeout: 120_000,
     reuseExistingServer: false,

@@ -1,18 +1,27 @@
 import react from "@vitejs/plugin-react";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
-import { localKeys } from "./scripts/stack/env.ts";
+import { installationKeys, publishedKeySets } from "./scripts/stack/env.ts";
 
-// Only the publishable key may reach the bundle: it is public by design. The secret key and
-// the JWT secret stay on the server side of the local stack.
-const publishableKey = process.env.VITE_SUPABASE_PUBLISHABLE_KEY ?? localKeys().publishableKey;
+/**
+ * Only the publishable key may reach the bundle: it is public by design. The secret key and
+ * the JWT secret stay on the server side of the local stack. Which publishable key:
+ * VITE_SUPABASE_PUBLISHABLE_KEY (a hosted project's); else, for `vite build --mode
+ * test-keys` (the e2e run, bench, load, faults) and the unit tests, the tests' fixed key;
+ * else this installation's own (env.ts: made by the first build of a fresh clone, which
+ * `npm start` runs before it starts the server, and kept for every later start).
+ */
+function publishableKey(mode: string): string {
+  if (process.env.VITE_SUPABASE_PUBLISHABLE_KEY) return process.env.VITE_SUPABASE_PUBLISHABLE_KEY;
+  return mode === "test-keys" || mode === "test" ? publishedKeySets.tests.publishableKey : installationKeys().publishableKey;
+}
 
-export default defineConfig({
+export default defineConfig(({ mode }) => ({
   plugins: [react()],
   // `@/…` is src/, as tsconfig.json's paths say.
   resolve: { alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) } },
   define: {
-    "import.meta.env.VITE_SUPABASE_PUBLISHABLE_KEY": JSON.stringify(publishableKey),
+    "import.meta.env.VITE_SUPABASE_PUBLISHABLE_KEY": JSON.stringify(publishableKey(mode)),
   },
   build: {
     outDir: "dist",
@@ -39,4 +48,4 @@ export default defineConfig({
     include: ["src/**/*.test.{ts,tsx}"],
     environment: "node",
   },
-});
+}));

@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { localKeys } from "../scripts/stack/env.ts";
+import { testKeys } from "../tests/support/keys.ts";
 import { createMember } from "../tests/support/accounts.ts";
 import { rpc, signedInClient } from "../tests/support/clients.ts";
 import {
@@ -195,7 +195,7 @@ test.describe("organizations", () => {
         });
         return response.json() as Promise<unknown>;
       },
-      [storageKeys.auth, localKeys().publishableKey, acmeOrganizationId] as const,
+      [storageKeys.auth, testKeys.publishableKey, acmeOrganizationId] as const,
     );
     expect(refusal).toMatchObject({ success: false, code: "organization_switch_disabled" });
 

@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import { localKeys, projectRoot } from "../scripts/stack/env.ts";
+import { projectRoot } from "../scripts/stack/env.ts";
+import { testKeys } from "../tests/support/keys.ts";
 import { enterApp } from "./shell-support.ts";
 
 // The build the server serves: APP_DIST_DIR lets parallel runs serve their own.
@@ -22,7 +23,9 @@ test("the built app carries the publishable key and never a secret", () => {
   const bundle = filesUnder(distRoot)
     .map((file) => readFileSync(file, "utf8"))
     .join("\n");
-  const { publishableKey, secretKey, jwtSecret } = localKeys();
+  // The e2e run builds with the tests' keys (`vite build --mode test-keys`); the build with an
+  // installation's own keys is checked by tests/integration/installation-keys.test.ts.
+  const { publishableKey, secretKey, jwtSecret } = testKeys;
   expect(bundle).toContain(publishableKey);
   expect(bundle).not.toContain(secretKey);
   expect(bundle).not.toContain(jwtSecret);

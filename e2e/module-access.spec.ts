@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { randomUUID } from "node:crypto";
-import { localKeys } from "../scripts/stack/env.ts";
+import { testKeys } from "../tests/support/keys.ts";
 import { createMember } from "../tests/support/accounts.ts";
 import { enterApp } from "./shell-support.ts";
 import { storageKeys } from "./support.ts";
@@ -22,7 +22,7 @@ async function callRpcAsPage(page: Page, name: string) {
       });
       return response.json() as Promise<unknown>;
     },
-    [storageKeys.auth, localKeys().publishableKey, name] as const,
+    [storageKeys.auth, testKeys.publishableKey, name] as const,
   );
 }
 

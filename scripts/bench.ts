@@ -22,12 +22,12 @@ import { createTestDatabase, type TestDatabase } from "./stack/test-database.ts"
 import { storageKeys } from "../src/lib/browser-storage.ts";
 import { quotePdfInput, type QuotePdfSource } from "../src/lib/pdf/document-input.ts";
 import { renderDocumentPdfBytes } from "../src/lib/pdf/render-document-pdf.node.ts";
-import { localKeys } from "./stack/env.ts";
 import { randomValidVkn } from "../src/lib/turkish-identifiers.ts";
 import { makeCustomerCsv, seededRandom } from "../src/lib/spreadsheet/test-support.ts";
 import { importLimits } from "../src/lib/spreadsheet/limits.ts";
 import { BATCHES_IN_FLIGHT, runBatches } from "../src/features/import-export/utils/run-batches.ts";
 import { anonClient, demoOrganizationId, rpcSuccess, signedInClient } from "../tests/support/clients.ts";
+import { testKeys } from "../tests/support/keys.ts";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -350,7 +350,7 @@ async function pipelineScale(label: string, url: string, sql: { query(text: stri
 async function quotesOnPostgres(): Promise<void> {
   const database = await seededPostgres("crm_bench_quotes", "quotes on PostgreSQL");
   if (!database) return;
-  const stack = await startStack({ port: await freePort(), databaseUrl: database.url });
+  const stack = await startStack({ port: await freePort(), keys: testKeys, databaseUrl: database.url });
   try {
     const sql = stack.backend.sql;
     const [{ schema }] = (await sql.query(`select private.tenant_schema('${demoOrganizationId}') as schema`)) as { schema: string }[];
@@ -430,7 +430,7 @@ async function documentTransfer(label: string, url: string, runs = 5): Promise<v
     form.append("file", new Blob([file]), "bench.pdf");
     const response = await fetch(`${url}/functions/v1/documents`, {
       method: "POST",
-      headers: { Authorization: `Bearer ${session.access_token}`, apikey: localKeys().publishableKey },
+      headers: { Authorization: `Bearer ${session.access_token}`, apikey: testKeys.publishableKey },
       body: form,
     });
     const answer = (await response.json()) as { success: boolean; code?: string; document?: { id: string } };
@@ -453,7 +453,7 @@ async function documentTransfer(label: string, url: string, runs = 5): Promise<v
 
 /** Only the documents' transfer: an in-memory PGlite stack, then a PostgreSQL one. */
 async function documentTransferOnBothBackends(): Promise<void> {
-  const pgliteStack = await startStack({ port: await freePort(), seed: true });
+  const pgliteStack = await startStack({ port: await freePort(), keys: testKeys, seed: true });
   try {
     await documentTransfer("in-memory PGlite", pgliteStack.url);
   } finally {
@@ -461,7 +461,7 @@ async function documentTransferOnBothBackends(): Promise<void> {
   }
   const database = await seededPostgres("crm_bench_documents", "documents on PostgreSQL");
   if (!database) return;
-  const postgresStack = await startStack({ port: await freePort(), databaseUrl: database.url });
+  const postgresStack = await startStack({ port: await freePort(), keys: testKeys, databaseUrl: database.url });
   try {
     await documentTransfer("PostgreSQL 15 via the local stack", postgresStack.url);
   } finally {
@@ -474,7 +474,7 @@ async function documentTransferOnBothBackends(): Promise<void> {
 async function recordScaleOnPostgres(count: number): Promise<void> {
   const database = await seededPostgres("crm_bench_records", "customers at scale on PostgreSQL");
   if (!database) return;
-  const postgresStack = await startStack({ port: await freePort(), databaseUrl: database.url });
+  const postgresStack = await startStack({ port: await freePort(), keys: testKeys, databaseUrl: database.url });
   try {
     await recordScale("PostgreSQL 15 via the local stack", postgresStack.url, postgresStack.backend.sql, count);
     await pipelineScale("PostgreSQL 15 via the local stack", postgresStack.url, postgresStack.backend.sql,
@@ -488,7 +488,7 @@ async function recordScaleOnPostgres(count: number): Promise<void> {
 /** The in-memory stack: requests, the front end, the customers at 100,000 rows, a burst of bad logins. */
 async function stackRequests(): Promise<void> {
   const bootStarted = performance.now();
-  const stack = await startStack({ port: await freePort(), seed: true, serveApp: true });
+  const stack = await startStack({ port: await freePort(), keys: testKeys, seed: true, serveApp: true });
   const bootMs = performance.now() - bootStarted;
 
   try {
@@ -625,7 +625,7 @@ PDF rendering (goal: p95 <= 2000 ms; ${(bytes / 1024).toFixed(0)} KiB per docume
 async function importsOnPostgres(rows: number): Promise<void> {
   const database = await seededPostgres("crm_bench_imports", "imports on PostgreSQL");
   if (!database) return;
-  const stack = await startStack({ port: await freePort(), databaseUrl: database.url });
+  const stack = await startStack({ port: await freePort(), keys: testKeys, databaseUrl: database.url });
   const direct = postgres(database.url, { max: 1, onnotice: () => {} });
   try {
     const sql = stack.backend.sql;
@@ -788,7 +788,7 @@ async function backupScale(rows: number): Promise<void> {
     shell("psql", ["--quiet", "--dbname", empty.url, "--command", "drop schema if exists auth, storage, private, public, supabase_migrations cascade; create schema public"]);
     const psqlMs = await timed(async () => shell("psql", ["--quiet", "--dbname", empty.url, "--file", dump, "--output", "/dev/null"]));
 
-    const pglite = await openBackend({ dataDir: join(scratch, "pglite"), storageDir: join(scratch, "pglite-storage") }, localKeys());
+    const pglite = await openBackend({ dataDir: join(scratch, "pglite"), storageDir: join(scratch, "pglite-storage") }, testKeys);
     const pgliteRestoreMs = await timed(() => restoreBackup(backup, pglite.sql, { kind: "files", storage: pglite.storage }));
     const again = join(scratch, "again.tar.gz");
     const pgliteBackupMs = await timed(() => writeBackup({ sql: pglite.sql, storage: pglite.storage, description: "PGlite" }, again));

@@ -6,15 +6,17 @@
  * Where the data is comes from the same settings as `npm start` (DATABASE_URL,
  * LOCAL_DATA_DIR, LOCAL_STORAGE_DIR). The embedded database opens in one process only, so
  * while the product runs the backup is taken by the product itself (POST /_stack/backup
- * with the secret key); when it is stopped, or on PostgreSQL, it is read directly.
+ * with the installation's secret key); when it is stopped, or on PostgreSQL, it is read
+ * directly. The file is written with mode 600 and a folder made for it with mode 700: it
+ * holds every account's password hash.
  */
 import { createWriteStream, existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { BackupError, backupSummary, writeBackup, type BackupSummary } from "./stack/backup.ts";
+import { BackupError, backupFileMode, backupSummary, writeBackup, type BackupSummary } from "./stack/backup.ts";
 import { openSqlConnection } from "./stack/database.ts";
-import { localData, localKeys, projectRoot } from "./stack/env.ts";
+import { KeyError, installationKeys, localData, projectRoot } from "./stack/env.ts";
 import { runningProduct } from "./stack/running.ts";
 import { FileStorage } from "./stack/storage-files.ts";
 
@@ -26,12 +28,14 @@ const startedAt = Date.now();
 
 /** Asks the running product for its backup and saves the answer. */
 async function fromRunningProduct(url: string): Promise<BackupSummary> {
-  const answer = await fetch(`${url}/_stack/backup`, { method: "POST", headers: { authorization: `Bearer ${localKeys().secretKey}` } });
+  // The running product's own secret key: the same settings (environment, .env, key file) as its start.
+  const answer = await fetch(`${url}/_stack/backup`, { method: "POST", headers: { authorization: `Bearer ${installationKeys().secretKey}` } });
   if (!answer.ok || !answer.body) {
     const body = (await answer.json().catch(() => ({}))) as { message?: string };
     throw new BackupError(`the running product refused the backup (${answer.status}: ${body.message ?? "no reason given"})`);
   }
-  await pipeline(Readable.fromWeb(answer.body as never), createWriteStream(partial));
+  rmSync(partial, { force: true });
+  await pipeline(Readable.fromWeb(answer.body as never), createWriteStream(partial, { mode: backupFileMode }));
   return JSON.parse(answer.headers.get("x-backup-summary") ?? "{}") as BackupSummary;
 }
 
@@ -48,7 +52,8 @@ async function direct(): Promise<BackupSummary> {
 }
 
 try {
-  mkdirSync(dirname(file), { recursive: true });
+  // Backups hold password hashes: a folder made for them is its owner's only (the file is 600).
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const running = databaseUrl ? null : runningProduct(dataDir);
   const summary = running ? await fromRunningProduct(running.url) : await direct();
   renameSync(partial, file);
@@ -63,7 +68,7 @@ try {
   process.exit(0);
 } catch (error) {
   rmSync(partial, { force: true });
-  if (!(error instanceof BackupError)) throw error;
+  if (!(error instanceof BackupError || error instanceof KeyError)) throw error;
   console.error(`No backup written: ${error.message}.`);
   process.exit(1);
 }

@@ -38,6 +38,7 @@ import { createCluster } from "./faults/cluster.ts";
 import { killRounds, type KillReport } from "./faults/kills.ts";
 import { productAnswers, requestBoundMs, requestsThroughOutage, type OutageReport } from "./faults/outage.ts";
 import { startProduct } from "./stack/product-process.ts";
+import { testKeys } from "../tests/support/keys.ts";
 import { freePort } from "./stack/server.ts";
 
 const scenarios = ["pglite", "postgres", "outage", "browser"] as const;
@@ -135,7 +136,7 @@ async function outage() {
   const cluster = await createCluster();
   const removeCluster = undoLater(() => cluster.remove());
   try {
-    const product = await startProduct({ port: await freePort(), storageDir: `${folder}/storage`, databaseUrl: cluster.url, quiet: true });
+    const product = await startProduct({ port: await freePort(), keys: testKeys, storageDir: `${folder}/storage`, databaseUrl: cluster.url, quiet: true });
     const stopProduct = undoLater(() => product.stop());
     try {
       if (only.has("outage")) {

@@ -23,6 +23,7 @@ import { argumentsArb, edgeBodyArb } from "./fuzz/payloads.ts";
 import { answerProblems, isRefusal } from "./fuzz/judge.ts";
 import { changedTables, watch } from "./fuzz/state.ts";
 import { freePort, startStack } from "./stack/server.ts";
+import { testKeys } from "../tests/support/keys.ts";
 import { createTestDatabase, type TestDatabase } from "./stack/test-database.ts";
 import { demoPassword, signedInClient } from "../tests/support/clients.ts";
 
@@ -62,7 +63,7 @@ interface Finding {
 const uuidPattern = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 
 const database: TestDatabase | null = options.postgres ? await createTestDatabase({ prefix: "crm_fuzz" }) : null;
-const stack = await startStack({ port: await freePort(), seed: true, ...(database ? { databaseUrl: database.url } : {}) });
+const stack = await startStack({ port: await freePort(), seed: true, keys: testKeys, ...(database ? { databaseUrl: database.url } : {}) });
 const started = performance.now();
 try {
   const sql = stack.backend.sql;

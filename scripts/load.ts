@@ -20,11 +20,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { parseArgs } from "node:util";
 import { openBackend } from "./stack/database.ts";
-import { localKeys } from "./stack/env.ts";
 import { startProduct } from "./stack/product-process.ts";
 import { freePort } from "./stack/server.ts";
 import { createTestDatabase } from "./stack/test-database.ts";
 import { acmeOrganizationId, demoOrganizationId, rpc, signedInClient } from "../tests/support/clients.ts";
+import { testKeys } from "../tests/support/keys.ts";
 
 const { values: options } = parseArgs({
   options: { postgres: { type: "boolean", default: false }, users: { type: "string" }, seconds: { type: "string", default: "60" } },
@@ -68,8 +68,9 @@ const database = options.postgres ? await createTestDatabase({ prefix: "crm_load
 const dataDir = database ? null : mkdtempSync(`${tmpdir()}/crm-load-`);
 const storageDir = mkdtempSync(`${tmpdir()}/crm-load-storage-`);
 
-// The product as `npm start` runs it, in a process of its own.
-const product = await startProduct({ port, storageDir, ...(database ? { databaseUrl: database.url } : { dataDir: dataDir! }) });
+// The product as `npm start` runs it, in a process of its own, on the tests' keys (the
+// npm script builds the app with them; the clients of tests/support use them).
+const product = await startProduct({ port, keys: testKeys, storageDir, ...(database ? { databaseUrl: database.url } : { dataDir: dataDir! }) });
 const url = product.url;
 
 try {
@@ -91,7 +92,7 @@ try {
     users.push({ email, organizationId: organization.id, token: session.access_token, busy: false, seen: [], mine: new Map(), counter: 0 });
   }
 
-  const headersFor = (user: LoadUser) => ({ "content-type": "application/json", apikey: localKeys().publishableKey, authorization: `Bearer ${user.token}` });
+  const headersFor = (user: LoadUser) => ({ "content-type": "application/json", apikey: product.keys.publishableKey, authorization: `Bearer ${user.token}` });
   const pick = (): Operation | "write" => {
     const roll = Math.random() * 100;
     return roll < 50 ? "list" : roll < 70 ? "search" : roll < 85 ? "open" : "write";
@@ -165,7 +166,7 @@ try {
 
   // The product stops; then the database is read directly.
   await product.stop();
-  const backend = await openBackend(database ? { databaseUrl: database.url } : { dataDir: dataDir! }, localKeys());
+  const backend = await openBackend(database ? { databaseUrl: database.url } : { dataDir: dataDir! }, product.keys);
   let lost = 0;
   let misplaced = 0;
   let stale = 0;

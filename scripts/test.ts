@@ -112,7 +112,8 @@ const layers: Layer[] = [
   {
     name: "playwright e2e",
     missing: async () => (existsSync("/usr/bin/chromium") ? null : `Chromium at /usr/bin/chromium: ${setupHint}`),
-    run: async () => step(bin("vite"), ["build"]) && step(bin("playwright"), ["test"]),
+    // The e2e product runs on the tests' keys (playwright.config.ts): the app is built with them.
+    run: async () => step(bin("vite"), ["build", "--mode", "test-keys"]) && step(bin("playwright"), ["test"]),
   },
 ];
 

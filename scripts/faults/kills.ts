@@ -13,6 +13,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { BATCHES_IN_FLIGHT, runBatches } from "../../src/features/import-export/utils/run-batches.ts";
 import { startProduct, type ProductProcess } from "../stack/product-process.ts";
+import { testKeys } from "../../tests/support/keys.ts";
 import { freePort } from "../stack/server.ts";
 import { createTestDatabase } from "../stack/test-database.ts";
 import { rpcSuccess, signedInClient, type CrmClient } from "../../tests/support/clients.ts";
@@ -78,7 +79,7 @@ export async function killRounds(backend: KillReport["backend"], rounds: number,
   const dropDatabase = undoLater(async () => database?.drop());
   const port = await freePort();
   const start = () =>
-    startProduct({ port, storageDir: `${folder}/storage`, quiet: true, ...(database ? { databaseUrl: database.url } : { dataDir: `${folder}/pglite` }) });
+    startProduct({ port, keys: testKeys, storageDir: `${folder}/storage`, quiet: true, ...(database ? { databaseUrl: database.url } : { dataDir: `${folder}/pglite` }) });
   let product: ProductProcess | null = null;
   const stopProduct = undoLater(async () => product?.stop());
   /** kill -9, then a start on the same data: it must open (PGlite recovers its files). */

@@ -8,9 +8,9 @@
  * bound, and the same product, never restarted, must answer each kind again.
  */
 import { answerProblems, type JudgedCall } from "../fuzz/judge.ts";
-import { localKeys } from "../stack/env.ts";
 import type { Cluster } from "./cluster.ts";
 import { demoPassword, signedInClient } from "../../tests/support/clients.ts";
+import { testKeys } from "../../tests/support/keys.ts";
 
 /** No request may take longer than this (postgres.js gives up connecting after 30 s). */
 export const requestBoundMs = 30_000;
@@ -42,7 +42,8 @@ export interface OutageReport {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function requestsThroughOutage(url: string, cluster: Cluster, log: (line: string) => void): Promise<OutageReport> {
-  const key = localKeys().publishableKey;
+  // The product `npm run faults` started runs on the tests' keys (faults.ts).
+  const key = testKeys.publishableKey;
   const { session } = await signedInClient(url, "satis@demo.test");
   const json = { "content-type": "application/json", apikey: key };
   const signedIn = { ...json, authorization: `Bearer ${session.access_token}` };
@@ -124,7 +125,7 @@ export async function productAnswers(url: string): Promise<boolean> {
   try {
     const response = await fetch(`${url}/auth/v1/token?grant_type=password`, {
       method: "POST",
-      headers: { "content-type": "application/json", apikey: localKeys().publishableKey },
+      headers: { "content-type": "application/json", apikey: testKeys.publishableKey },
       body: JSON.stringify({ email: "satis@demo.test", password: demoPassword }),
       signal: AbortSignal.timeout(requestBoundMs),
     });

@@ -262,14 +262,24 @@ export interface BackupSource {
   description: string;
 }
 
-/** Writes a backup of `source` to `file` (a .tar.gz); returns its manifest. */
+/** The mode of a backup archive: it holds every account's password hash, so its owner's only. */
+export const backupFileMode = 0o600;
+
+/**
+ * Writes a backup of `source` to `file` (a .tar.gz, created anew with mode 600); returns its
+ * manifest. The staging folder is mkdtemp's (mode 700).
+ */
 export async function writeBackup(source: BackupSource, file: string): Promise<Manifest> {
   const staging = await mkdtemp(join(tmpdir(), "crm-backup-"));
   try {
     const manifest = await source.sql.transaction((tx) => dump(tx, source, staging), "snapshot");
     await writeFile(join(staging, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
     await writeFile(join(staging, "supabase.sql"), supabaseSql);
-    await tar.create({ gzip: true, file, cwd: staging, portable: true }, ["manifest.json", "database.sql", "storage.sql", "supabase.sql", "objects"]);
+    // A file's mode is set when it is created: one left at this name is removed first.
+    await rm(file, { force: true });
+    await tar.create({ gzip: true, file, mode: backupFileMode, cwd: staging, portable: true }, [
+      "manifest.json", "database.sql", "storage.sql", "supabase.sql", "objects",
+    ]);
     return manifest;
   } finally {
     await rm(staging, { recursive: true, force: true });

@@ -2,7 +2,9 @@
  * The product as `npm start` runs it (scripts/start.ts), in a process group of its own, for
  * the scripts that drive it from outside (`npm run load`, `npm run faults`): a free port of
  * 127.0.0.1, the data folder or DATABASE_URL and Storage folder given, ready once it prints
- * its "is running at" line. It needs a built dist/ (the npm scripts run `vite build` first).
+ * its "is running at" line, on the keys given (the scripts give the tests' keys,
+ * tests/support/keys.ts, and talk to it with them). It needs a dist/ built with that
+ * publishable key (the npm scripts run `vite build --mode test-keys` first).
  *
  *   const product = await startProduct({ port, dataDir, storageDir });
  *   …
@@ -10,10 +12,12 @@
  *   await product.kill();        SIGKILL to the whole group (the stack and its Deno child)
  */
 import { spawn } from "node:child_process";
-import { projectRoot } from "./env.ts";
+import { keyEnvironment, projectRoot, type LocalKeys } from "./env.ts";
 
 export interface ProductOptions {
   port: number;
+  /** The keys it runs on (given to it in its environment, over any .env or key file). */
+  keys: LocalKeys;
   storageDir: string;
   /** PGlite's data folder (LOCAL_DATA_DIR); ignored with databaseUrl. */
   dataDir?: string;
@@ -30,6 +34,8 @@ export interface ProductOptions {
 
 export interface ProductProcess {
   url: string;
+  /** The keys it runs on. */
+  keys: LocalKeys;
   pid: number;
   /** The product's stderr so far (its last 20,000 characters), when quiet. */
   stderr(): string;
@@ -98,6 +104,8 @@ export async function startProduct(options: ProductOptions): Promise<ProductProc
     env: {
       ...process.env,
       PORT: String(options.port),
+      HOST: "127.0.0.1",
+      ...keyEnvironment(options.keys),
       LOCAL_STORAGE_DIR: options.storageDir,
       ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : { LOCAL_DATA_DIR: options.dataDir }),
     },
@@ -124,6 +132,7 @@ export async function startProduct(options: ProductOptions): Promise<ProductProc
   };
   const product: ProductProcess = {
     url: `http://127.0.0.1:${options.port}`,
+    keys: options.keys,
     pid,
     stderr: () => stderr,
     exited: () => child.exitCode !== null || child.signalCode !== null,

@@ -19,12 +19,17 @@ import { errors as joseErrors, jwtVerify } from "jose";
 import { clientAddress, clientHeaders, clientRequest, guardAuth } from "./auth-front.ts";
 import { backupSummary, writeBackup } from "./backup.ts";
 import { openBackend, type Backend, type DatabaseOptions } from "./database.ts";
-import { localKeys, projectRoot, type LocalKeys } from "./env.ts";
+import { isPublishedKey, projectRoot, type LocalKeys } from "./env.ts";
 import { startScheduledJobs } from "./scheduled-jobs.ts";
 
 export interface StackOptions extends DatabaseOptions {
   port: number;
   host?: string;
+  /**
+   * The keys it runs on: the installation's (`npm start`: env.ts's installationKeys) or the
+   * tests' (tests/support/keys.ts). Always given, so that no stack falls back on a default.
+   */
+  keys: LocalKeys;
   /** Serve dist/ (the built app). Off for API-only test stacks. */
   serveApp?: boolean;
 }
@@ -183,16 +188,23 @@ function sameSecret(given: string, secret: string): boolean {
 /**
  * POST /_stack/backup: a consistent backup of the running product, streamed back as its
  * .tar.gz (backup.ts). `npm run db:backup` asks for it because the embedded database opens
- * in one process only. Answered only to this machine and only with the secret key (which
- * reads everything through the Data API anyway); the archive's temporary file is removed
- * once sent. Guarded by tests/postgres/backup.test.ts.
+ * in one process only. Answered only to this machine and only with the installation's own
+ * secret key (which reads everything through the Data API anyway): a product running on a
+ * published secret key (env.ts's list: the old `.env.example` one, the tests') gives no
+ * backup at all, whoever asks. The archive's temporary file (mode 600, in a folder of mode
+ * 700: it holds password hashes) is removed once sent. Guarded by tests/postgres/backup.test.ts
+ * and tests/integration/installation-keys.test.ts.
  */
 async function backupAnswer(c: Context, backend: Backend, keys: LocalKeys, description: string): Promise<Response> {
   if (!["127.0.0.1", "::1"].includes(clientAddress(c) ?? "")) {
     return c.json({ message: "Backups are taken only from this machine" }, 403);
   }
+  if (isPublishedKey(keys.secretKey)) {
+    return c.json({ message: "Backups are refused: this product runs on a published secret key; give it its own (README, \"Keys\")" }, 403);
+  }
   const given = /^Bearer (.+)$/.exec(c.req.header("authorization") ?? "")?.[1] ?? "";
   if (!sameSecret(given, keys.secretKey)) return c.json({ message: "The secret key is required" }, 401);
+  // mkdtemp makes its folder with mode 700.
   const folder = await mkdtemp(join(tmpdir(), "crm-backup-answer-"));
   const file = join(folder, "backup.tar.gz");
   try {
@@ -275,9 +287,9 @@ const securityHeaders: Record<string, string> = {
 };
 
 export async function startStack(options: StackOptions): Promise<RunningStack> {
-  const keys = localKeys();
+  const keys = options.keys;
   const host = options.host ?? "127.0.0.1";
-  const url = `http://${host}:${options.port}`;
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${options.port}`;
   const backend = await openBackend(options, keys);
   const edge = await startEdgeRuntime(url, keys, options.databaseUrl);
 

@@ -6,7 +6,7 @@
  */
 import postgres from "postgres";
 import { openBackend } from "./database.ts";
-import { localKeys } from "./env.ts";
+import { publishedKeySets } from "./env.ts";
 
 export const adminUrl = process.env.TEST_DATABASE_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
@@ -31,7 +31,8 @@ export async function createTestDatabase(options: { seed?: boolean; prefix?: str
     await admin.end();
   }
   const url = urlForDatabase(name);
-  const backend = await openBackend({ databaseUrl: url, seed: options.seed }, localKeys());
+  // A test database: the tests' keys (tests/support/keys.ts), which lite needs to be set up.
+  const backend = await openBackend({ databaseUrl: url, seed: options.seed }, publishedKeySets.tests);
   await backend.close();
   return {
     url,

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { describe, expect, inject, it } from "vitest";
-import { localKeys } from "../../scripts/stack/env.ts";
+import { testKeys } from "../support/keys.ts";
 import { demoOrganizationId, rpc, signedInClient, type CrmClient } from "../support/clients.ts";
 
 const url = inject("stackUrl");
@@ -26,7 +26,7 @@ async function upload(client: CrmClient, bytes: Uint8Array, fileName: string, fi
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
   const response = await fetch(`${url}/functions/v1/documents`, {
     method: "POST",
-    headers: { Authorization: `Bearer ${data.session?.access_token}`, apikey: localKeys().publishableKey },
+    headers: { Authorization: `Bearer ${data.session?.access_token}`, apikey: testKeys.publishableKey },
     body: form,
   });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> & { code?: string } };

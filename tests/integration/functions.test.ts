@@ -1,6 +1,6 @@
 import { SignJWT } from "jose";
 import { describe, expect, inject, it } from "vitest";
-import { localKeys } from "../../scripts/stack/env.ts";
+import { testKeys } from "../support/keys.ts";
 import { anonClient, signedInClient } from "../support/clients.ts";
 
 const url = inject("stackUrl");
@@ -37,7 +37,7 @@ describe("edge functions behind /functions/v1", () => {
       .sign(new TextEncoder().encode("not-the-project-secret-not-the-project-secret"));
     const response = await fetch(functionUrl("current-user"), {
       method: "POST",
-      headers: { Authorization: `Bearer ${forged}`, apikey: localKeys().publishableKey },
+      headers: { Authorization: `Bearer ${forged}`, apikey: testKeys.publishableKey },
     });
     expect(response.status).toBe(401);
     expect(await response.json()).toMatchObject({ code: "UNAUTHORIZED_INVALID_JWT" });

@@ -1,11 +1,12 @@
 /** One local stack (in-memory PGlite, demo seed) shared by the integration test files. */
 import type { TestProject } from "vitest/node";
 import { freePort, startStack, type RunningStack } from "../../scripts/stack/server.ts";
+import { testKeys } from "../support/keys.ts";
 
 let stack: RunningStack | undefined;
 
 export async function setup(project: TestProject) {
-  stack = await startStack({ port: await freePort(), seed: true });
+  stack = await startStack({ port: await freePort(), seed: true, keys: testKeys });
   // Every test client comes from one address (127.0.0.1), so the per-address sign-in
   // throttle would count the whole suite's wrong passwords together. The throttle's own
   // tests (lockout-paths) run a stack of their own with the real setting.

@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, startStack, type RunningStack } from "../../scripts/stack/server.ts";
+import { testKeys } from "../support/keys.ts";
 import { createMember, testPassword } from "../support/accounts.ts";
 import { anonClient, rpc, signedInClient, type RpcAnswer } from "../support/clients.ts";
 import { invokeFunction, requestToken } from "../support/functions.ts";
@@ -15,7 +16,7 @@ import { invokeFunction, requestToken } from "../support/functions.ts";
 let stack: RunningStack;
 
 beforeAll(async () => {
-  stack = await startStack({ port: await freePort(), seed: true });
+  stack = await startStack({ port: await freePort(), seed: true, keys: testKeys });
 });
 
 afterAll(async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from "vitest";
-import { localKeys } from "../../scripts/stack/env.ts";
+import { testKeys } from "../support/keys.ts";
 import { anonClient, signedInClient } from "../support/clients.ts";
 
 const url = inject("stackUrl");
@@ -74,7 +74,7 @@ describe("the local stack on one origin", () => {
     const response = await fetch(`${url}/rest/v1/rpc/get_current_user_context`, {
       method: "POST",
       body: "{}",
-      headers: { "content-type": "application/json", Authorization: `Bearer ${localKeys().secretKey}` },
+      headers: { "content-type": "application/json", Authorization: `Bearer ${testKeys.secretKey}` },
     });
     // A key sent only as a bearer token is not an API key (lite and hosted agree).
     expect(response.status).toBe(401);

@@ -4,24 +4,34 @@
  * fresh embedded database, into PostgreSQL 15 with the migrations applied, and into a
  * Supabase-compatible project through its Storage API; every table's rows and every
  * object's bytes must come back as they were. A target that holds data or is at other
- * migrations is refused and left as it was.
+ * migrations is refused and left as it was. The archives are their owner's only (mode 600,
+ * a folder made for them 700), the running product takes a backup only with its own secret
+ * key (issue 23), and the restore takes no secret from its arguments.
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { backedUpTables, openBackup, restoreBackup, tableFingerprints, type OpenedBackup } from "../../scripts/stack/backup.ts";
+import { backedUpTables, openBackup, restoreBackup, tableFingerprints, writeBackup, type OpenedBackup } from "../../scripts/stack/backup.ts";
 import { openBackend, openSqlConnection, type SqlRunner } from "../../scripts/stack/database.ts";
-import { localKeys, projectRoot } from "../../scripts/stack/env.ts";
+import { generateKeys, keyEnvironment, projectRoot, publishedKeySets, type LocalKeys } from "../../scripts/stack/env.ts";
 import { freePort, startStack, type RunningStack } from "../../scripts/stack/server.ts";
 import { FileStorage } from "../../scripts/stack/storage-files.ts";
 import { createTestDatabase, type TestDatabase } from "../../scripts/stack/test-database.ts";
 import { demoOrganizationId, rpc, signedInClient } from "../support/clients.ts";
+import { testKeys } from "../support/keys.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "crm-backup-test-"));
-const keys = localKeys();
+/**
+ * The product's keys: a secret key and JWT secret of its own, as an installation makes them
+ * (the backup endpoint works on no published secret key), and the tests' publishable key,
+ * which the test clients send (it is public by design).
+ */
+const keys: LocalKeys = { ...generateKeys(), publishableKey: testKeys.publishableKey };
+/** The permission bits of a file or folder. */
+const modeOf = (path: string) => statSync(path).mode & 0o777;
 const objectName = `${demoOrganizationId}/backup-test/teklif.pdf`;
 const objectBytes = new Uint8Array(Array.from({ length: 70_000 }, (_, index) => (index * 31 + 7) % 256));
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
@@ -48,7 +58,7 @@ async function backupOf(stack: RunningStack, name: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  source = await startStack({ port: await freePort(), dataDir: join(scratch, "source-pglite"), storageDir: join(scratch, "source-storage"), seed: true });
+  source = await startStack({ port: await freePort(), keys, dataDir: join(scratch, "source-pglite"), storageDir: join(scratch, "source-storage"), seed: true });
   const upload = await fetch(`${source.url}/storage/v1/object/documents/${objectName}`, {
     method: "POST",
     headers: { apikey: keys.secretKey, authorization: `Bearer ${keys.secretKey}`, "content-type": "application/pdf" },
@@ -64,8 +74,9 @@ afterAll(async () => {
 });
 
 describe("the running product's backup", () => {
-  it("is refused without the secret key", async () => {
-    for (const authorization of [undefined, `Bearer ${keys.publishableKey}`, `Bearer ${keys.secretKey}x`]) {
+  it("is refused without the installation's own secret key: none, the publishable key, a published secret key", async () => {
+    const published = [publishedKeySets.oldExample.secretKey, publishedKeySets.tests.secretKey];
+    for (const authorization of [undefined, `Bearer ${keys.publishableKey}`, `Bearer ${keys.secretKey}x`, ...published.map((key) => `Bearer ${key}`)]) {
       const answer = await fetch(`${source.url}/_stack/backup`, { method: "POST", headers: authorization ? { authorization } : {} });
       expect(answer.status).toBe(401);
       expect(await answer.json()).toEqual({ message: "The secret key is required" });
@@ -105,6 +116,17 @@ describe("the running product's backup", () => {
       await restored.close();
       await backup.dispose();
     }
+  });
+});
+
+describe("backup files", () => {
+  it("are their owner's only (mode 600), also when a file was left at their name", async () => {
+    const file = join(scratch, "mode.tar.gz");
+    writeFileSync(file, "left over");
+    chmodSync(file, 0o644);
+    await writeBackup({ sql: source.backend.sql, storage: source.backend.storage, description: "test" }, file);
+    expect(modeOf(file)).toBe(0o600);
+    expect((await openBackup(file)).manifest.product).toBe("satis-crm");
   });
 });
 
@@ -165,7 +187,7 @@ describe("backup → restore → compare", () => {
     const database = await createTestDatabase({ prefix: "crm_restore_api" });
     databases.push(database);
     // A Supabase-compatible project over that database (Auth, Data API, Storage API).
-    const project = await startStack({ port: await freePort(), databaseUrl: database.url, storageDir: join(scratch, "api-storage") });
+    const project = await startStack({ port: await freePort(), keys, databaseUrl: database.url, storageDir: join(scratch, "api-storage") });
     const target = await openSqlConnection({ databaseUrl: database.url });
     try {
       await restoreBackup(backup, target.sql, { kind: "api", url: project.url, secretKey: keys.secretKey });
@@ -208,7 +230,7 @@ describe("backup → restore → compare", () => {
 });
 
 describe("npm run db:backup and db:restore", () => {
-  it("back up the running product (through its note) and restore into a PostgreSQL database, printing what they did", async () => {
+  it("back up the running product (through its note) into files of mode 600, and restore into a PostgreSQL database with its secrets from the environment or a file of mode 600, never from arguments", async () => {
     const database = await createTestDatabase({ prefix: "crm_restore_cli" });
     databases.push(database);
     const dataDir = join(scratch, "source-pglite");
@@ -216,7 +238,8 @@ describe("npm run db:backup and db:restore", () => {
     // process started from scripts/start.ts stands in for its process id).
     const stand = spawn(process.execPath, ["-e", "setTimeout(() => {}, 120000)", "scripts/start.ts"], { stdio: "ignore" });
     writeFileSync(`${dataDir}.running.json`, JSON.stringify({ pid: stand.pid, url: source.url }));
-    const file = join(scratch, "cli.tar.gz");
+    // A folder db:backup makes: its owner's only, as the archive.
+    const file = join(scratch, "made-for-backups", "cli.tar.gz");
     // Not spawnSync: the product answering the backup runs in this very process.
     const run = (script: string, args: string[], env: Record<string, string>) =>
       new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
@@ -228,15 +251,38 @@ describe("npm run db:backup and db:restore", () => {
         child.once("close", (status) => resolve({ status, stdout, stderr }));
       });
     try {
-      const backup = await run("scripts/db-backup.ts", [file], { LOCAL_DATA_DIR: dataDir, DATABASE_URL: "" });
+      // db:backup asks the running product with that product's own secret key (here given in
+      // the environment, as an operator's keys are).
+      const backup = await run("scripts/db-backup.ts", [file], { LOCAL_DATA_DIR: dataDir, DATABASE_URL: "", ...keyEnvironment(keys) });
       expect(backup.stderr).toBe("");
       expect(backup.stdout).toMatch(new RegExp(`Backup written: ${file} .*\\n  \\d+ rows in \\d+ tables, 1 Storage objects, taken by the product running at ${source.url}`));
+      expect(modeOf(file)).toBe(0o600);
+      expect(modeOf(join(scratch, "made-for-backups"))).toBe(0o700);
     } finally {
       stand.kill("SIGKILL");
       rmSync(`${dataDir}.running.json`, { force: true });
     }
     const storageDir = join(scratch, "cli-storage");
-    const restore = await run("scripts/db-restore.ts", [file], { DATABASE_URL: database.url, LOCAL_STORAGE_DIR: storageDir });
+
+    // Secrets never on the command line: a connection string or a key there is refused.
+    const password = new URL(database.url);
+    password.password = "parola";
+    for (const args of [[file, password.toString()], [file, "--supabase", "--secret-key=sb_secret_abc"], [`--db-url=${database.url}`, file]]) {
+      const refused = await run("scripts/db-restore.ts", args, { LOCAL_STORAGE_DIR: storageDir });
+      expect(refused.status).toBe(1);
+      expect(refused.stderr).toContain("Nothing restored: a password or key was given on the command line, where every user of this machine can read it (ps)");
+      expect(refused.stderr).toContain("--secrets-file SECRETS (mode 600)");
+    }
+    // A secrets file others can read is refused; one of mode 600 gives the settings.
+    const secrets = join(scratch, "restore.env");
+    writeFileSync(secrets, `DATABASE_URL=${database.url}\n`, { mode: 0o644 });
+    chmodSync(secrets, 0o644);
+    const loose = await run("scripts/db-restore.ts", [file, "--secrets-file", secrets], { DATABASE_URL: "", LOCAL_STORAGE_DIR: storageDir });
+    expect(loose.status).toBe(1);
+    expect(loose.stderr).toContain(`the secrets file ${secrets} can be read by other users of this machine (mode 644): run chmod 600 ${secrets}`);
+    expect(existsSync(storageDir)).toBe(false);
+    chmodSync(secrets, 0o600);
+    const restore = await run("scripts/db-restore.ts", [file, "--secrets-file", secrets], { DATABASE_URL: "", LOCAL_STORAGE_DIR: storageDir });
     expect(restore.stdout).toMatch(/Restored .*:\n {2}\d+ rows in \d+ tables, 1 Storage objects; every table's row count checked/);
     expect(restore.status).toBe(0);
     const again = await run("scripts/db-restore.ts", [file], { DATABASE_URL: database.url, LOCAL_STORAGE_DIR: storageDir });

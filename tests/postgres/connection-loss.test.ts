@@ -9,6 +9,7 @@ import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answerProblems } from "../../scripts/fuzz/judge.ts";
 import { freePort, startStack, type RunningStack } from "../../scripts/stack/server.ts";
+import { testKeys } from "../support/keys.ts";
 import { createTestDatabase, type TestDatabase } from "../../scripts/stack/test-database.ts";
 import { demoOrganizationId, signedInClient } from "../support/clients.ts";
 
@@ -19,7 +20,7 @@ describe("the stack on PostgreSQL when a request's connection is cut", () => {
 
   beforeAll(async () => {
     database = await createTestDatabase({ seed: true });
-    stack = await startStack({ port: await freePort(), databaseUrl: database.url });
+    stack = await startStack({ port: await freePort(), databaseUrl: database.url, keys: testKeys });
     direct = postgres(database.url, { max: 2, onnotice: () => {} });
   });
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, startStack, type RunningStack } from "../../scripts/stack/server.ts";
+import { testKeys } from "../support/keys.ts";
 import { createTestDatabase, type TestDatabase } from "../../scripts/stack/test-database.ts";
 import { createMember, expectTenConcurrentFailuresToLockAtFive } from "../support/accounts.ts";
 import { anonClient, rpc, signedInClient } from "../support/clients.ts";
@@ -11,7 +12,7 @@ describe("the local stack on PostgreSQL", () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    stack = await startStack({ port: await freePort(), databaseUrl: database.url, seed: true });
+    stack = await startStack({ port: await freePort(), databaseUrl: database.url, seed: true, keys: testKeys });
   });
 
   afterAll(async () => {

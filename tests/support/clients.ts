@@ -1,8 +1,11 @@
-/** supabase-js clients for tests, the way the app builds them (Node 20 needs `ws`). */
+/**
+ * supabase-js clients for tests, the way the app builds them (Node 20 needs `ws`), with the
+ * tests' publishable key: the stacks tests and tools start run on the test keys (keys.ts).
+ */
 import { createClient, type SupabaseClient } from "@supabase/supabase-js";
 import ws from "ws";
 import type { Database } from "../../src/types/database.types.ts";
-import { localKeys } from "../../scripts/stack/env.ts";
+import { testKeys } from "./keys.ts";
 
 export const demoPassword = "Demo.1234";
 export const demoOrganizationId = "0a000000-0000-4000-8000-000000000001";
@@ -14,7 +17,7 @@ export type CrmClient = SupabaseClient<Database>;
 export type RpcAnswer = { success: boolean; error?: string; code?: string } & Record<string, unknown>;
 
 export function anonClient(url: string): CrmClient {
-  return createClient<Database>(url, localKeys().publishableKey, {
+  return createClient<Database>(url, testKeys.publishableKey, {
     auth: { persistSession: false, autoRefreshToken: false },
     realtime: { transport: ws as never },
   });
