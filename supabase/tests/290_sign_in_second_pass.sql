@@ -276,7 +276,7 @@ select is(public.secure_login_prepare_auth('alice@demo.test', 'Admin.Reset.3') -
 select tests.reset_role();
 select is((select failure_reason from private.login_attempts where user_id = :'busy' order by id desc limit 1), 'throttled',
   'the held-back sign-in is logged as throttled');
-update private.security_settings set account_success_limit = 60;
+update private.security_settings set account_success_limit = 120;
 
 -- A repair call: at most one proof to check; a wrong password burns it and is a failure of
 -- the address.
