@@ -119,7 +119,12 @@ exception when others then
 end;
 $$;
 
-/** True unless the request's session was signed in by a method that may not work in an organization. */
+/**
+ * True unless the request's session was signed in by a method that may not work in an
+ * organization: no session or a password session always may (without reading the
+ * settings: this runs in every session check); a code method only when listed in
+ * security_settings.session_sign_in_methods.
+ */
 create function private.session_method_allowed()
 returns boolean
 language sql
@@ -127,7 +132,9 @@ stable
 security definer
 set search_path = ''
 as $$
-  select coalesce(private.session_sign_in_method() = any ((private.security_settings()).session_sign_in_methods), true);
+  select case when signed_in.method is null or signed_in.method = 'password' then true
+              else signed_in.method = any ((private.security_settings()).session_sign_in_methods) end
+    from (select private.session_sign_in_method() as method) signed_in;
 $$;
 
 /**
