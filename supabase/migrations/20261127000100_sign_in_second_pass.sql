@@ -27,8 +27,8 @@
 -- Settings, sign-in log and proofs
 -- ---------------------------------------------------------------------------------
 
--- Right-password sign-ins of one account (the login RPC) within the window before it must
--- wait: each costs two bcrypt runs; a person never signs in 120 times in 5 minutes (one
+-- Right-password sign-ins of one account through the login RPC within the window before
+-- it must wait (the login RPC and the local stack's direct Auth route both answer it): each costs two bcrypt runs; a person never signs in 120 times in 5 minutes (one
 -- every 2.5 seconds; the end-to-end suite and the bench stay under it too).
 alter table private.security_settings
   add column account_success_limit integer not null default 120 check (account_success_limit between 1 and 100000),
@@ -50,7 +50,7 @@ alter table private.login_attempts drop constraint login_attempts_source_check;
 alter table private.login_attempts add constraint login_attempts_source_check
   check (source in ('login', 'auth_hook', 'auth', 'password_change', 'repair', 'session'));
 create index login_attempts_user_successes_idx on private.login_attempts (user_id, created_at desc)
-  where success and source = 'login';
+  where success;
 
 -- One live proof per account: a new sign-in replaces the old proof.
 delete from private.login_proofs p
@@ -545,7 +545,8 @@ end;
 $$;
 
 /**
- * The rate of right-password sign-ins of one account (each cost bcrypt work): null while
+ * The rate of right-password sign-ins of one account through the login RPC (each costs
+ * two bcrypt runs): null while
  * under security_settings.account_success_limit within its window, otherwise the
  * too-many-attempts answer. Only someone who knows the password can raise it.
  */
@@ -908,7 +909,8 @@ $$;
  * password sign-in Auth answered, with the client's address. An unknown email is counted
  * in its shadow count and answers like a real account (the lock's message from the fifth
  * failure); a rejection ends the account's sessions, as should_logout_user does on
- * hosted Supabase. Called by the stack only.
+ * hosted Supabase; a success that did not follow the login RPC (no live login proof to
+ * take) is logged as a sign-in. Called by the stack only.
  */
 create or replace function private.auth_password_attempt(p_email text, p_valid boolean, p_client_address inet)
 returns jsonb
@@ -938,6 +940,15 @@ begin
   decision := private.password_check_decision(account_id, p_valid, 'auth', p_client_address);
   if decision ->> 'decision' = 'reject' then
     perform private.end_sessions(account_id);
+  elsif p_valid then
+    -- The app's sign-in follows the login RPC, whose success is logged with a login proof:
+    -- Auth's success takes that proof. Any other direct sign-in is logged here, so it shows
+    -- in the account's sign-in log.
+    update private.login_proofs set used_at = now()
+     where user_id = account_id and used_at is null and expires_at > now();
+    if not found then
+      perform private.log_login_attempt(login_email, account_id, null, 'auth', p_client_address);
+    end if;
   end if;
   return decision;
 end;

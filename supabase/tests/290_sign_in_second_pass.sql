@@ -5,7 +5,7 @@
 -- on the direct Auth route; refused cross-organization attempts are audited in the
 -- target's organizations.
 begin;
-select plan(95);
+select plan(100);
 
 select tests.create_organization('demo', 'Demo A.Ş.') as demo \gset
 select tests.create_organization('acme', 'Acme Ltd.') as acme \gset
@@ -277,6 +277,21 @@ select tests.reset_role();
 select is((select failure_reason from private.login_attempts where user_id = :'busy' order by id desc limit 1), 'throttled',
   'the held-back sign-in is logged as throttled');
 update private.security_settings set account_success_limit = 120;
+
+-- Direct Auth sign-ins (the local stack's front reports them): one that follows the login
+-- RPC takes its proof; one straight to Auth is logged, so it counts toward the rate too.
+select tests.create_user('direct.rate@demo.test') as direct_rate \gset
+select tests.add_member(:'direct_rate', :'demo', 'user');
+select tests.act_as_anon();
+select is(public.secure_login_prepare_auth('direct.rate@demo.test', 'Test.1234') ->> 'success', 'true', 'the login RPC proves the password');
+select tests.reset_role();
+select is(private.auth_password_attempt('direct.rate@demo.test', true, '198.51.100.10'), '{"decision": "continue"}'::jsonb,
+  'Auth''s sign-in that follows it goes on');
+select is(private.auth_password_attempt('direct.rate@demo.test', true, '198.51.100.10'), '{"decision": "continue"}'::jsonb,
+  'and so does one straight to Auth');
+select is((select array_agg(source order by id) from private.login_attempts where user_id = :'direct_rate' and success),
+  array['login', 'auth'], 'the first took the proof; the second is logged as a sign-in of its own');
+select is((select used_at is not null from private.login_proofs where user_id = :'direct_rate'), true, 'the proof is used');
 
 -- A repair call: at most one proof to check; a wrong password burns it and is a failure of
 -- the address.

@@ -3,9 +3,11 @@
  * with the JWTs lite writes (the database refuses only sessions whose amr names a code);
  * a password change sent straight to Auth (past the front's guard) changes nothing; a
  * real account's right password gets through whatever unknown emails and other addresses
- * do, on the login RPC and on direct Auth; right-password sign-ins are limited per account
- * on both; the lock answer of an unknown email on direct Auth is a real account's. This
- * file runs its own stack: it fills the sign-in log and changes the throttle's settings.
+ * do, on the login RPC and on direct Auth; right-password sign-ins of the login RPC are
+ * limited per account (answered on both paths), and a direct Auth sign-in that did not
+ * follow the login RPC is logged; the lock answer of an unknown email on direct Auth is a
+ * real account's. This file runs its own stack: it fills the sign-in log and changes the
+ * throttle's settings.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, startStack, type RunningStack } from "../../scripts/stack/server.ts";
@@ -144,6 +146,22 @@ describe("right-password sign-ins of one account", () => {
     expect(direct.error).toMatchObject({ status: 429, code: "over_request_rate_limit" });
     const other = await createMember(stack.url);
     expect(await prepare(other.email, testPassword)).toMatchObject({ success: true });
+  });
+
+  it("log direct Auth sign-ins that did not follow the login RPC, and not the app's own twice", async () => {
+    const { email } = await createMember(stack.url);
+    // The app's way: the login RPC, then Auth (which takes the RPC's proof): one entry each.
+    for (let attempt = 1; attempt <= 2; attempt += 1) {
+      expect(await prepare(email, testPassword)).toMatchObject({ success: true });
+      expect((await signIn(email, testPassword)).error).toBeNull();
+    }
+    // Straight to Auth: an entry of its own.
+    expect((await signIn(email, testPassword)).error).toBeNull();
+    const logged = await sql<{ source: string }>(
+      "select source from private.login_attempts where email = $1 and success order by id",
+      [email],
+    );
+    expect(logged.map((row) => row.source)).toEqual(["login", "login", "auth"]);
   });
 });
 
