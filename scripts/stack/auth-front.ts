@@ -13,7 +13,7 @@ import type { Backend } from "./database.ts";
 const maxPasswordBytes = 72;
 
 type Decision = { decision: "continue" } | { decision: "reject"; message: string };
-type Throttled = { error: string; retry_after_seconds: number } | null;
+type Gate = { gate: "open" } | { gate: "answered"; status: 400 | 429; message: string; retry_after_seconds?: number };
 
 /** The socket's address; an IPv4 client of a dual-stack socket is told as plain IPv4. */
 export function clientAddress(c: Context): string | null {
@@ -67,9 +67,13 @@ async function queryValue<T>(backend: Backend, text: string, params: unknown[]):
 /** Registers the front's Auth routes; they must come before the routes forwarding /auth/v1 to lite. */
 export function guardAuth(front: Hono, backend: Backend): void {
   /**
-   * A password sign-in: the address's throttle before any bcrypt work, then lite's check,
-   * then the database's decision (lock, admin lock, disabled); a rejection ends the
-   * account's sessions in the database and replaces lite's session with the refusal.
+   * A password sign-in: first the database's gate (private.auth_sign_in_gate, the login
+   * RPC's rule: a known account meets only its own lock and its own rate of right-password
+   * sign-ins; an unknown email meets the address's and everyone's failure limits and is
+   * answered like a wrong password; a running lock answers before any bcrypt work), then
+   * lite's check, then the database's decision (lock, admin lock, disabled; an unknown
+   * email's shadow count); a rejection ends the account's sessions in the database and
+   * replaces lite's session with the refusal.
    */
   front.post("/auth/v1/token", async (c) => {
     if (c.req.query("grant_type") !== "password") return backend.api.fetch(clientRequest(c));
@@ -78,12 +82,15 @@ export function guardAuth(front: Hono, backend: Backend): void {
     if (typeof email !== "string" || typeof password !== "string") return backend.api.fetch(clientRequest(c, body));
 
     const address = clientAddress(c);
-    const throttled = await queryValue<Throttled>(backend, "select private.login_throttle($1::inet) as value", [address]);
-    if (throttled) {
-      return authError(429, "over_request_rate_limit", throttled.error, { "retry-after": String(throttled.retry_after_seconds) });
-    }
     // bcrypt reads 72 bytes: a longer password is never one that was set (as in the login RPC).
     if (Buffer.byteLength(password) > maxPasswordBytes) return authError(400, "invalid_credentials", "Invalid login credentials");
+    const gate = await queryValue<Gate>(backend, "select private.auth_sign_in_gate($1, $2, $3::inet) as value", [email, password, address]);
+    if (gate.gate === "answered") {
+      if (gate.status === 429) {
+        return authError(429, "over_request_rate_limit", gate.message, { "retry-after": String(gate.retry_after_seconds ?? 60) });
+      }
+      return authError(400, "invalid_credentials", gate.message);
+    }
     const answer = await backend.api.fetch(clientRequest(c, body));
     const decision = await queryValue<Decision>(backend, "select private.auth_password_attempt($1, $2, $3::inet) as value", [
       email,
