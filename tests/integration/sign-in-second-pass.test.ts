@@ -12,12 +12,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, startStack, type RunningStack } from "../../scripts/stack/server.ts";
 import { createMember, testPassword } from "../support/accounts.ts";
+import { testKeys } from "../support/keys.ts";
 import { anonClient, rpc, signedInClient } from "../support/clients.ts";
 
 let stack: RunningStack;
 
 beforeAll(async () => {
-  stack = await startStack({ port: await freePort(), seed: true });
+  stack = await startStack({ port: await freePort(), seed: true, keys: testKeys });
 });
 
 afterAll(async () => {
