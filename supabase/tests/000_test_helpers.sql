@@ -91,6 +91,21 @@ returns void language sql as $$
   select tests.set_request_identity('none', '', '');
 $$;
 
+/**
+ * Issues a request-forgery token for the current test identity's session (as the app does)
+ * and sends it in the request's x-csrf-token header for the rest of the transaction, as an
+ * Edge Function does; the privileged RPCs refuse without it (the token is then
+ * current_setting('request.headers')::json ->> 'x-csrf-token').
+ */
+create or replace function tests.with_request_token()
+returns void language plpgsql as $$
+declare
+  token text := public.issue_request_token() ->> 'token';
+begin
+  perform set_config('request.headers', json_build_object('x-csrf-token', token)::text, true);
+end;
+$$;
+
 grant usage on schema tests to anon, authenticated;
 grant execute on all functions in schema tests to anon, authenticated;
 

@@ -308,6 +308,7 @@ select is(pg_temp.forecast_drift(:'omega_schema'), '"equal"'::jsonb, 'a merge of
 
 -- A record transfer moves a member's deals to another.
 select pg_temp.act(:'s_o_admin');
+select tests.with_request_token();
 select public.transfer_user_records(:'o_solo', :'o_sales', null, true, false, false) -> 'transferred' as moved \gset
 select tests.reset_role();
 select ok((:'moved'::jsonb ->> 'deals')::int > 0, 'a transfer moves deals');
