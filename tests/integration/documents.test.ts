@@ -1,9 +1,12 @@
 /**
  * Documents through the real local stack (issue 13): the `documents` Edge Function stores a
- * PDF and a new version in lite's Storage, the RPCs list them, signed URLs download both
- * versions byte for byte; a fake PDF is refused; Storage RLS refuses another organization's
- * admin, a deleted document, a browser writing objects itself, and a signed URL past its life
- * or tampered with (a clean 400, never 500); every Storage answer carries nosniff and a CSP.
+ * PDF and a new version in lite's Storage, the RPCs list them, signed URLs (made by the same
+ * function, at most 60 seconds, recorded by the database) download both versions byte for
+ * byte; a fake PDF is refused; another organization's admin, a deleted document, a browser
+ * writing objects itself, and a signed URL past its life or tampered with (a clean 400,
+ * never 500) are refused; a member signs nothing with their own JWT, a 10-year link is not
+ * served, and a link dies with its document or its signer's access (issue 23, item 7); every
+ * Storage answer carries nosniff and a CSP.
  */
 import { randomUUID } from "node:crypto";
 import { describe, expect, inject, it } from "vitest";
