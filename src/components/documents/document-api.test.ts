@@ -161,12 +161,16 @@ describe("uploadDocument", () => {
 
 describe("signedDocumentUrl", () => {
   it("asks the documents function for a 60-second link (members cannot sign documents themselves)", async () => {
-    fake.functions.invoke.mockResolvedValueOnce({ data: { success: true, signed_url: "https://crm.test/storage/v1/object/sign/documents/a?token=t" }, error: null });
-    expect(await signedDocumentUrl("org/doc/1", "Teklif.pdf")).toBe("https://crm.test/storage/v1/object/sign/documents/a?token=t");
+    fake.functions.invoke.mockResolvedValueOnce({
+      data: { success: true, signed_url: "http://0.0.0.0:54321/storage/v1/object/sign/documents/a?token=t&download=Teklif.pdf" },
+      error: null,
+    });
+    // Fetched from where the app reaches the project, whatever address the function knows it by.
+    expect(await signedDocumentUrl("org/doc/1", "Teklif.pdf")).toBe("https://crm.test/storage/v1/object/sign/documents/a?token=t&download=Teklif.pdf");
     expect(fake.functions.invoke).toHaveBeenLastCalledWith("documents", {
       body: { action: "sign", object_path: "org/doc/1", expires_in: 60, download: "Teklif.pdf" },
     });
-    fake.functions.invoke.mockResolvedValueOnce({ data: { success: true, signed_url: "u" }, error: null });
+    fake.functions.invoke.mockResolvedValueOnce({ data: { success: true, signed_url: "https://crm.test/storage/v1/x" }, error: null });
     await signedDocumentUrl("org/doc/1");
     expect(fake.functions.invoke).toHaveBeenLastCalledWith("documents", { body: { action: "sign", object_path: "org/doc/1", expires_in: 60 } });
   });

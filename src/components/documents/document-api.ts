@@ -273,7 +273,10 @@ export async function signedDocumentUrl(objectPath: string, downloadAs?: string)
     }
     throw error;
   }
-  return parseRpcResult(signedAnswerSchema, data).signed_url;
+  // The function names the object under its own idea of the project URL; the browser fetches
+  // it from the address it reaches the project at (as supabase-js's own signing did).
+  const signed = new URL(parseRpcResult(signedAnswerSchema, data).signed_url);
+  return new URL(`${signed.pathname}${signed.search}`, edgeFunctionEndpoint("documents").url).toString();
 }
 
 /** Downloads a version under its file name (the browser's own download, from a signed URL). */
