@@ -2,6 +2,8 @@
 -- create_organization_tables, template migrations (versions, idempotence, drift, failure).
 begin;
 select plan(105);
+-- The privileged RPCs want the request token an Edge Function forwards: every identity sends its session's.
+select tests.send_request_tokens();
 
 -- ---------------------------------------------------------------------------------
 -- Fixtures: a super admin; alpha and beta provisioned; delta and epsilon registered only.
@@ -31,16 +33,16 @@ select private.latest_template_version() as v1 \gset
 
 -- Sessions bound once, as the app does after sign-in.
 select tests.reset_role();
-select tests.authenticate_as(:'alpha_admin', :'s_alpha_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_alpha_admin');
 select public.bind_session_organization(:'alpha');
 select tests.reset_role();
-select tests.authenticate_as(:'alpha_user', :'s_alpha_user'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_user', :'s_alpha_user');
 select public.bind_session_organization(:'alpha');
 select tests.reset_role();
-select tests.authenticate_as(:'beta_admin', :'s_beta_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'beta_admin', :'s_beta_admin');
 select public.bind_session_organization(:'beta');
 select tests.reset_role();
-select tests.authenticate_as(:'delta_user', :'s_delta_user'); select tests.with_request_token();
+select tests.authenticate_as(:'delta_user', :'s_delta_user');
 select public.bind_session_organization(:'delta');
 select tests.reset_role();
 \o
@@ -58,7 +60,7 @@ select tests.act_as_anon();
 select throws_ok($$select public.validate_organization_slug('demo')$$, '42501', null,
   'anon calling validate_organization_slug is refused by the database');
 select tests.reset_role();
-select tests.authenticate_as(:'alpha_user', :'s_alpha_user'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_user', :'s_alpha_user');
 select is(public.validate_organization_slug('demo'), '{"success": true, "valid": true}'::jsonb, 'demo is a valid slug');
 select is(public.validate_organization_slug('Acme-2') ->> 'valid', 'true', 'Acme-2 is valid (letters, digit, hyphen)');
 select is(public.validate_organization_slug('a_b') ->> 'valid', 'true', 'a_b is valid (underscore)');
@@ -100,16 +102,16 @@ select tests.act_as_anon();
 select throws_ok($$select public.create_organization('gamma', 'Gamma')$$, '42501', null,
   'anon calling create_organization is refused by the database');
 select tests.reset_role();
-select tests.authenticate_as(:'alpha_user', :'s_alpha_user'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_user', :'s_alpha_user');
 select is(public.create_organization('gamma', 'Gamma'),
   '{"success": false, "error": "Admin privileges required", "code": "super_admin_required"}'::jsonb,
   'a plain user cannot create an organization');
 select tests.reset_role();
-select tests.authenticate_as(:'alpha_admin', :'s_alpha_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_alpha_admin');
 select is(public.create_organization('gamma', 'Gamma') ->> 'error', 'Admin privileges required',
   'an organization admin cannot create an organization');
 select tests.reset_role();
-select tests.authenticate_as(:'beta_admin', :'s_beta_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'beta_admin', :'s_beta_admin');
 select is(public.create_organization('gamma', 'Gamma') ->> 'error', 'Admin privileges required',
   'a global admin cannot create an organization');
 select tests.reset_role();
@@ -117,7 +119,7 @@ select is((select count(*)::int from private.organizations where lower(slug) = '
   'the refused calls created nothing');
 
 select tests.reset_role();
-select tests.authenticate_as(:'sa', :'s_sa'); select tests.with_request_token();
+select tests.authenticate_as(:'sa', :'s_sa');
 select public.create_organization('gamma', '  Gamma A.Ş.  ') as gamma_result \gset
 select is((:'gamma_result'::jsonb) ->> 'success', 'true', 'a super admin creates an organization');
 select is((:'gamma_result'::jsonb) ->> 'message', 'Organization created', 'with the success message');
@@ -166,20 +168,20 @@ select tests.act_as_anon();
 select throws_ok($$select public.create_organization_tables('delta')$$, '42501', null,
   'anon calling create_organization_tables is refused by the database');
 select tests.reset_role();
-select tests.authenticate_as(:'delta_user', :'s_delta_user'); select tests.with_request_token();
+select tests.authenticate_as(:'delta_user', :'s_delta_user');
 select is(public.create_organization_tables('delta'),
   '{"success": false, "error": "Admin privileges required", "code": "admin_required"}'::jsonb,
   'a plain member cannot provision their organization');
 select tests.reset_role();
-select tests.authenticate_as(:'delta_admin', :'s_unbound'); select tests.with_request_token();
+select tests.authenticate_as(:'delta_admin', :'s_unbound');
 select is(public.create_organization_tables('delta') ->> 'error', 'Admin privileges required',
   'an admin whose session is not bound is refused');
 select tests.reset_role();
-select tests.authenticate_as(:'beta_admin', :'s_beta_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'beta_admin', :'s_beta_admin');
 select is(public.create_organization_tables('delta') ->> 'error', 'Admin privileges required',
   'the admin of another organization is refused');
 select tests.reset_role();
-select tests.authenticate_as(:'sa', :'s_sa'); select tests.with_request_token();
+select tests.authenticate_as(:'sa', :'s_sa');
 select is(public.create_organization_tables('no-such-org') ->> 'error', 'Admin privileges required',
   'an unknown slug is refused');
 select tests.reset_role();
@@ -188,7 +190,7 @@ select is((select template_version from private.organizations where id = :'delta
 select is(private.tenant_schema(:'delta'), null, 'delta still has no schema');
 
 select tests.reset_role();
-select tests.authenticate_as(:'delta_admin', :'s_delta_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'delta_admin', :'s_delta_admin');
 select public.bind_session_organization(:'delta') ->> 'success' as delta_bound \gset
 select is(:'delta_bound'::text, 'true', 'delta''s admin binds a session to delta');
 select public.create_organization_tables('delta') as delta_result \gset
@@ -199,7 +201,7 @@ select is((:'delta_result'::jsonb) -> 'tables',
 select is(public.create_organization_tables('delta') ->> 'template_version', (:'delta_result'::jsonb) ->> 'template_version',
   'a second call by the admin answers the same version');
 select tests.reset_role();
-select tests.authenticate_as(:'sa', :'s_sa'); select tests.with_request_token();
+select tests.authenticate_as(:'sa', :'s_sa');
 select public.create_organization_tables('epsilon') as epsilon_result \gset
 select is(((:'epsilon_result'::jsonb) ->> 'template_version')::int, :v1,
   'a super admin provisions any organization, to the latest version');
@@ -227,7 +229,7 @@ select is((select count(*)::int from private.organizations where template_versio
 select ok(not has_function_privilege('authenticated', 'private.migrate_tenant(uuid)', 'execute'),
   'authenticated may not execute migrate_tenant');
 select tests.reset_role();
-select tests.authenticate_as(:'sa', :'s_sa'); select tests.with_request_token();
+select tests.authenticate_as(:'sa', :'s_sa');
 select throws_ok(format('select private.migrate_tenant(%L)', :'alpha'), '42501', null,
   'not even a super admin can run a migration through the API');
 select tests.reset_role();
@@ -259,7 +261,7 @@ select is((select count(*)::int from private.tenant_schema_drift() where not mat
 
 -- An organization created after the template change starts at the new version.
 select tests.reset_role();
-select tests.authenticate_as(:'sa', :'s_sa'); select tests.with_request_token();
+select tests.authenticate_as(:'sa', :'s_sa');
 select public.create_organization('zeta', 'Zeta') -> 'organization' ->> 'id' as zeta \gset
 select tests.reset_role();
 select is((select template_version from private.organizations where id = :'zeta'), :v2,
@@ -322,7 +324,7 @@ select pg_temp.outcome(format('update private.organizations set slug = %L where 
 select ok(:'renamed'::text = 'refused' or private.tenant_schema(:'alpha') is not null,
   'renaming a provisioned organization''s slug does not orphan its schema');
 select tests.reset_role();
-select tests.authenticate_as(:'sa', :'s_sa'); select tests.with_request_token();
+select tests.authenticate_as(:'sa', :'s_sa');
 select is(public.create_organization('acme-co', 'Acme') ->> 'success', 'true', 'acme-co is created');
 select is(public.create_organization('acme_co', 'Acme bis') ->> 'code', 'slug_taken',
   'acme_co would share acme-co''s schema name up to the timestamp, so it is taken');

@@ -3,6 +3,8 @@
 -- that leave the database intact.
 begin;
 select plan(72);
+-- The privileged RPCs want the request token an Edge Function forwards: every identity sends its session's.
+select tests.send_request_tokens();
 
 -- ---------------------------------------------------------------------------------
 -- Fixtures: alpha and beta provisioned, each with an admin and a plain member.
@@ -38,19 +40,19 @@ select format('insert into %I.tasks (title, owner_id, created_by) values (%L, %L
 :beta_task;
 
 select tests.reset_role();
-select tests.authenticate_as(:'alpha_admin', :'s_alpha_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_alpha_admin');
 select public.bind_session_organization(:'alpha');
 select tests.reset_role();
-select tests.authenticate_as(:'alpha_user', :'s_alpha_user'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_user', :'s_alpha_user');
 select public.bind_session_organization(:'alpha');
 select tests.reset_role();
-select tests.authenticate_as(:'beta_admin', :'s_beta_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'beta_admin', :'s_beta_admin');
 select public.bind_session_organization(:'beta');
 select tests.reset_role();
-select tests.authenticate_as(:'beta_user', :'s_beta_user'); select tests.with_request_token();
+select tests.authenticate_as(:'beta_user', :'s_beta_user');
 select public.bind_session_organization(:'beta');
 select tests.reset_role();
-select tests.authenticate_as(:'dual_member', :'s_dual'); select tests.with_request_token();
+select tests.authenticate_as(:'dual_member', :'s_dual');
 select public.bind_session_organization(:'alpha');
 select tests.reset_role();
 \o
@@ -88,10 +90,10 @@ select format('insert into %I.customers (name, owner_id, created_by) values (''x
 select tests.act_as_anon();
 select throws_ok(:'read_beta', '42501', null, 'anon cannot read a tenant table');
 select tests.reset_role();
-select tests.authenticate_as(:'beta_user', :'s_beta_user'); select tests.with_request_token();
+select tests.authenticate_as(:'beta_user', :'s_beta_user');
 select throws_ok(:'read_beta', '42501', null, 'even a member of beta cannot read beta''s table directly');
 select tests.reset_role();
-select tests.authenticate_as(:'alpha_admin', :'s_alpha_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_alpha_admin');
 select throws_ok(:'read_beta', '42501', null, 'a member of alpha cannot read beta''s table');
 select throws_ok(:'write_beta', '42501', null, 'a member of alpha cannot write beta''s table');
 select tests.reset_role();
@@ -140,7 +142,7 @@ select throws_ok($$select public.resolve_table_name_bypass('alpha', 'customers')
   'anon calling resolve_table_name_bypass is refused by the database');
 select tests.reset_role();
 
-select tests.authenticate_as(:'alpha_user', :'s_alpha_user'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_user', :'s_alpha_user');
 select is(public.resolve_table_name_bypass('alpha', 'customers'),
   jsonb_build_object('success', true, 'schema_name', :'alpha_schema', 'table_name', 'customers',
                      'qualified_name', :'alpha_schema' || '.customers'),
@@ -170,26 +172,26 @@ select is(public.resolve_table_name_bypass('alpha', null) ->> 'error', 'Table re
   'a null name gets the same failure');
 select tests.reset_role();
 
-select tests.authenticate_as(:'alpha_admin', :'s_alpha_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_alpha_admin');
 select is(public.resolve_table_name_bypass('alpha', 'deals') ->> 'success', 'true', 'an admin resolves their organization''s table');
 select is(public.resolve_table_name_bypass('beta', 'deals') ->> 'error', 'Table resolution failed for requested resource.',
   'an admin naming another organization gets the failure');
 select tests.reset_role();
-select tests.authenticate_as(:'beta_user', :'s_beta_user'); select tests.with_request_token();
+select tests.authenticate_as(:'beta_user', :'s_beta_user');
 select is(public.resolve_table_name_bypass('alpha', 'customers') ->> 'error', 'Table resolution failed for requested resource.',
   'a member of beta cannot resolve alpha''s table');
 select tests.reset_role();
-select tests.authenticate_as(:'dual_member', :'s_dual'); select tests.with_request_token();
+select tests.authenticate_as(:'dual_member', :'s_dual');
 select is(public.resolve_table_name_bypass('alpha', 'customers') ->> 'success', 'true',
   'a member of both organizations resolves the one their session is bound to');
 select is(public.resolve_table_name_bypass('beta', 'customers') ->> 'error', 'Table resolution failed for requested resource.',
   'but not the other one they also belong to');
 select tests.reset_role();
-select tests.authenticate_as(:'alpha_user', :'s_unbound'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_user', :'s_unbound');
 select is(public.resolve_table_name_bypass('alpha', 'customers') ->> 'error', 'Table resolution failed for requested resource.',
   'a member whose session is not bound gets the failure');
 select tests.reset_role();
-select tests.authenticate_as(:'sa', :'s_sa'); select tests.with_request_token();
+select tests.authenticate_as(:'sa', :'s_sa');
 select is(public.resolve_table_name_bypass('alpha', 'customers') ->> 'schema_name', :'alpha_schema',
   'a super admin resolves alpha''s table');
 select is(public.resolve_table_name_bypass('beta', 'documents') ->> 'qualified_name', :'beta_schema' || '.documents',
@@ -200,11 +202,11 @@ select tests.reset_role();
 
 -- A deactivated organization resolves for nobody.
 update private.organizations set is_active = false where id = :'beta';
-select tests.authenticate_as(:'beta_user', :'s_beta_user'); select tests.with_request_token();
+select tests.authenticate_as(:'beta_user', :'s_beta_user');
 select is(public.resolve_table_name_bypass('beta', 'customers') ->> 'error', 'Table resolution failed for requested resource.',
   'a member of a deactivated organization gets the failure');
 select tests.reset_role();
-select tests.authenticate_as(:'sa', :'s_sa'); select tests.with_request_token();
+select tests.authenticate_as(:'sa', :'s_sa');
 select is(public.resolve_table_name_bypass('beta', 'customers') ->> 'error', 'Table resolution failed for requested resource.',
   'a super admin gets the failure for a deactivated organization');
 select tests.reset_role();
@@ -213,12 +215,12 @@ update private.organizations set is_active = true where id = :'beta';
 -- ---------------------------------------------------------------------------------
 -- From alpha into beta through the other RPCs
 -- ---------------------------------------------------------------------------------
-select tests.authenticate_as(:'beta_admin', :'s_beta_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'beta_admin', :'s_beta_admin');
 select is(public.analyze_user_records(:'beta_user', 'beta') -> 'counts' -> 'customers', '1'::jsonb,
   'beta''s admin sees the customer beta''s member owns');
 select tests.reset_role();
 
-select tests.authenticate_as(:'alpha_admin', :'s_alpha_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_alpha_admin');
 select is(public.analyze_user_records(:'beta_user', 'beta'),
   '{"success": false, "error": "Organization context required", "code": "organization_context_required"}'::jsonb,
   'alpha''s admin cannot analyse a beta member by naming beta');
@@ -237,7 +239,7 @@ select is(public.update_user_secure(:'beta_user', '{"first_name": "Ele geçirild
 select is(public.lock_user_secure(:'beta_user') ->> 'success', 'false', 'alpha''s admin cannot lock a beta member');
 select is(public.delete_user_secure(:'beta_user', :'beta') ->> 'success', 'false', 'alpha''s admin cannot delete a beta member');
 select tests.reset_role();
-select tests.authenticate_as(:'alpha_admin', :'s_alpha_admin_2'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_alpha_admin_2');
 select is(public.bind_session_organization(:'beta') ->> 'error', 'Organization context required',
   'alpha''s admin cannot bind a session to beta');
 select tests.reset_role();
@@ -257,7 +259,7 @@ select count(*) as profiles_before from private.profiles \gset
 select count(*) as organizations_before from private.organizations \gset
 select count(*) as tenant_tables_before from pg_class where relnamespace in (:'alpha_schema'::regnamespace, :'beta_schema'::regnamespace) \gset
 
-select tests.authenticate_as(:'sa', :'s_sa'); select tests.with_request_token();
+select tests.authenticate_as(:'sa', :'s_sa');
 select is(public.create_organization('x''); drop table private.profiles; --', 'X') ->> 'code', 'invalid_slug',
   'a slug carrying SQL is refused');
 select is(public.create_organization('x"; drop schema private cascade; --', 'X') ->> 'code', 'invalid_slug',
@@ -271,7 +273,7 @@ select is(public.resolve_table_name_bypass('alpha'' or ''1''=''1', 'customers') 
 select is(public.analyze_user_records(:'beta_user', 'beta'' or ''1''=''1') ->> 'success', 'false',
   'a slug carrying SQL reaches no organization');
 select tests.reset_role();
-select tests.authenticate_as(:'alpha_admin', :'s_alpha_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_alpha_admin');
 select is(public.create_user_secure('robert@alpha.test', 'Test.1234', :'alpha',
                                     'Robert''); drop table private.profiles; --', 'Tables"; --', 'user') ->> 'success',
   'true', 'a user with SQL text in the names is created');

@@ -3,6 +3,8 @@
 -- stops counting, and get_login_attempts.
 begin;
 select plan(95);
+-- The privileged RPCs want the request token an Edge Function forwards: every identity sends its session's.
+select tests.send_request_tokens();
 
 -- ---------------------------------------------------------------------------------
 -- Fixtures
@@ -67,7 +69,7 @@ select tests.reset_role();
 -- ---------------------------------------------------------------------------------
 -- Before binding: no organization
 -- ---------------------------------------------------------------------------------
-select tests.authenticate_as(:'multi', :'s1'); select tests.with_request_token();
+select tests.authenticate_as(:'multi', :'s1');
 select is(public.get_current_user_context() -> 'organization', 'null'::jsonb, 'an unbound session has no organization');
 select is(public.get_current_user_context() -> 'user' ->> 'email', 'multi@alpha.test', 'the context names the user');
 select is((select array_agg(array[e ->> 'slug', e ->> 'role'] order by ord)
@@ -82,7 +84,7 @@ select tests.reset_role();
 -- ---------------------------------------------------------------------------------
 -- bind_session_organization
 -- ---------------------------------------------------------------------------------
-select tests.authenticate_as(:'multi', :'s1'); select tests.with_request_token();
+select tests.authenticate_as(:'multi', :'s1');
 select is(public.bind_session_organization(null),
   jsonb_build_object('success', true, 'organization',
     jsonb_build_object('id', :'beta'::uuid, 'slug', 'beta', 'name', 'Beta Ltd.', 'role', 'sales')),
@@ -105,25 +107,25 @@ select is((select array[user_id::text, organization_id::text] from private.sessi
   array[:'multi', :'beta'], 'one binding row: this session, this user, beta');
 
 -- The binding belongs to the session: another session of the same user chooses anew.
-select tests.authenticate_as(:'multi', :'s2'); select tests.with_request_token();
+select tests.authenticate_as(:'multi', :'s2');
 select is(public.bind_session_organization(:'gamma'), :'no_context'::jsonb, 'a fresh session naming an organization the user is not in is refused');
 select is(public.bind_session_organization(:'closed'), :'no_context'::jsonb, 'a deactivated organization is refused');
 select is(public.bind_session_organization(:'alpha') -> 'organization' ->> 'slug', 'alpha', 'the fresh session may then choose alpha');
 select is(public.get_current_user_context() -> 'organization' ->> 'id', :'alpha', 'this session works in alpha');
 select tests.reset_role();
-select tests.authenticate_as(:'multi', :'s1'); select tests.with_request_token();
+select tests.authenticate_as(:'multi', :'s1');
 select is(public.get_current_user_context() -> 'organization' ->> 'id', :'beta', 'the first session still works in beta');
 select tests.reset_role();
 
 -- A member of another organization.
-select tests.authenticate_as(:'b_user', :'s_buser'); select tests.with_request_token();
+select tests.authenticate_as(:'b_user', :'s_buser');
 select is(public.bind_session_organization(:'alpha'), :'no_context'::jsonb, 'a member of beta cannot bind alpha');
 select is(public.bind_session_organization(null) -> 'organization' ->> 'id', :'beta', 'a member of beta binds beta');
 select ok(public.get_current_user_context()::text not like '%alpha%', 'nothing of alpha is in beta''s member''s context');
 select tests.reset_role();
 
 -- A deactivated membership is not available.
-select tests.authenticate_as(:'gone'); select tests.with_request_token();
+select tests.authenticate_as(:'gone');
 select is(public.bind_session_organization(:'alpha'), :'no_context'::jsonb, 'a deactivated membership cannot be bound');
 select is(public.bind_session_organization(null), :'no_context'::jsonb, 'nor is it offered as the first available');
 select tests.reset_role();
@@ -143,7 +145,7 @@ select is((select count(*)::int from private.session_organizations where user_id
   'refused bindings leave no row');
 
 -- A super admin binds any active organization, audited.
-select tests.authenticate_as(:'super', :'s_super'); select tests.with_request_token();
+select tests.authenticate_as(:'super', :'s_super');
 select is(public.bind_session_organization(:'gamma'),
   jsonb_build_object('success', true, 'organization',
     jsonb_build_object('id', :'gamma'::uuid, 'slug', 'gamma', 'name', 'Gamma Co', 'role', 'admin')),
@@ -154,14 +156,14 @@ select tests.reset_role();
 select is((select array_agg(array[organization_id::text, actor_id::text, target_type, target_id] order by id)
              from private.audit_log where action = 'session.super_admin_entered'),
   array[array[:'gamma', :'super', 'user', :'super']], 'the entry is audited once: session.super_admin_entered in gamma');
-select tests.authenticate_as(:'super', :'s_super2'); select tests.with_request_token();
+select tests.authenticate_as(:'super', :'s_super2');
 select is(public.bind_session_organization(:'closed'), :'no_context'::jsonb, 'not even a super admin binds a deactivated organization');
 select is(public.bind_session_organization(null) -> 'organization' ->> 'slug', 'alpha',
   'a super admin without memberships binding without an organization gets the first active one');
 select tests.reset_role();
 select is((select count(*)::int from private.audit_log where action = 'session.super_admin_entered' and organization_id = :'alpha'), 1,
   'that entry is audited too');
-select tests.authenticate_as(:'super', :'s_super'); select tests.with_request_token();
+select tests.authenticate_as(:'super', :'s_super');
 select is((select array_agg(array[e ->> 'slug', e ->> 'role', e ->> 'is_current'] order by e ->> 'slug')
              from jsonb_array_elements(public.get_my_organizations() -> 'organizations') e),
   array[array['alpha', 'admin', 'false'], array['beta', 'admin', 'false'], array['gamma', 'admin', 'true']],
@@ -185,7 +187,7 @@ update private.organizations set is_active = false where id = :'beta';
 select tests.set_request_identity('none', :'multi', json_build_object('sub', :'multi', 'role', 'authenticated', 'session_id', :'s1')::text);
 select is(private.current_organization_id(), null, 'the organization deactivated: no current organization');
 select tests.reset_role();
-select tests.authenticate_as(:'multi', :'s1'); select tests.with_request_token();
+select tests.authenticate_as(:'multi', :'s1');
 select is(public.get_current_user_context() -> 'organization', 'null'::jsonb, 'and the context shows none');
 select tests.reset_role();
 update private.organizations set is_active = true where id = :'beta';
@@ -194,7 +196,7 @@ update private.memberships set is_active = false where user_id = :'multi' and or
 select tests.set_request_identity('none', :'multi', json_build_object('sub', :'multi', 'role', 'authenticated', 'session_id', :'s1')::text);
 select is(private.current_organization_id(), null, 'the membership deactivated: no current organization');
 select tests.reset_role();
-select tests.authenticate_as(:'multi', :'s1'); select tests.with_request_token();
+select tests.authenticate_as(:'multi', :'s1');
 select is(public.get_my_organizations() -> 'current_organization_id', 'null'::jsonb, 'and get_my_organizations shows none');
 select tests.reset_role();
 update private.memberships set is_active = true where user_id = :'multi' and organization_id = :'beta';
@@ -217,10 +219,10 @@ update private.profiles set locked_by_admin = true, locked_until = now() + inter
 select tests.set_request_identity('none', :'b_user', json_build_object('sub', :'b_user', 'role', 'authenticated', 'session_id', :'s_buser')::text);
 select is(private.current_organization_id(), null, 'an admin-locked user has no current organization');
 select tests.reset_role();
-select tests.authenticate_as(:'b_user', :'s_buser'); select tests.with_request_token();
+select tests.authenticate_as(:'b_user', :'s_buser');
 select is(public.get_current_user_context(), :'not_found'::jsonb, 'an admin-locked user''s context: User not found');
 select tests.reset_role();
-select tests.authenticate_as(:'b_user'); select tests.with_request_token();
+select tests.authenticate_as(:'b_user');
 select is(public.bind_session_organization(null),
   '{"success": false, "error": "Account is locked by administrator", "code": "admin_locked"}'::jsonb,
   'an admin-locked user cannot bind a new session');
@@ -232,12 +234,12 @@ update private.profiles set locked_by_admin = false, locked_until = now() + inte
 select tests.set_request_identity('none', :'b_user', json_build_object('sub', :'b_user', 'role', 'authenticated', 'session_id', :'s_buser')::text);
 select is(private.current_organization_id(), null, 'a temporary lock voids the working session''s binding');
 select tests.reset_role();
-select tests.authenticate_as(:'b_user'); select tests.with_request_token();
+select tests.authenticate_as(:'b_user');
 select is(public.bind_session_organization(null) ->> 'code', 'account_locked',
   'a new session cannot start during a temporary lock (a direct Auth sign-in gains nothing)');
 select tests.reset_role();
 update private.profiles set is_active = false, locked_by_admin = false, locked_until = null where id = :'b_user';
-select tests.authenticate_as(:'b_user'); select tests.with_request_token();
+select tests.authenticate_as(:'b_user');
 select is(public.bind_session_organization(null), :'not_found'::jsonb, 'an inactive user cannot bind a session');
 select tests.reset_role();
 update private.profiles set is_active = true where id = :'b_user';
@@ -254,7 +256,7 @@ select 'user@beta.test', :'b_user', true, null, now() - g * interval '1 second' 
 insert into private.login_attempts (email, user_id, success, failure_reason, created_at)
 values ('multi@alpha.test', :'multi', true, null, now());
 
-select tests.authenticate_as(:'a_only', :'s_only'); select tests.with_request_token();
+select tests.authenticate_as(:'a_only', :'s_only');
 select public.get_login_attempts() as own \gset
 select is((:'own'::jsonb) ->> 'success', 'true', 'a user reads their own attempts');
 select is(jsonb_array_length((:'own'::jsonb) -> 'attempts'), 20, 'by default the 20 newest');
@@ -281,12 +283,12 @@ select is(public.get_login_attempts(gen_random_uuid()), :'admin_required'::jsonb
 select tests.reset_role();
 
 -- A plain user with nothing logged gets an empty list.
-select tests.authenticate_as(:'gone'); select tests.with_request_token();
+select tests.authenticate_as(:'gone');
 select is(public.get_login_attempts(), '{"success": true, "attempts": []}'::jsonb, 'no attempts: an empty list');
 select tests.reset_role();
 
 -- The admin of the bound organization reads a member's attempts; not another organization's.
-select tests.authenticate_as(:'a_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'a_admin', :'s_admin');
 select is(public.get_login_attempts(:'a_only'), :'admin_required'::jsonb, 'an admin whose session is not bound is refused');
 select is(public.bind_session_organization(:'alpha') ->> 'success', 'true', 'the admin binds alpha');
 select is(jsonb_array_length(public.get_login_attempts(:'a_only') -> 'attempts'), 20, 'the admin of alpha reads a member''s 20 newest attempts');
@@ -295,14 +297,14 @@ select is(public.get_login_attempts(:'b_user'), :'admin_required'::jsonb,
   'the admin of alpha cannot read a beta member''s attempts: Admin privileges required');
 select tests.reset_role();
 
-select tests.authenticate_as(:'b_admin', :'s_badmin'); select tests.with_request_token();
+select tests.authenticate_as(:'b_admin', :'s_badmin');
 select is(public.bind_session_organization(null) -> 'organization' ->> 'slug', 'beta', 'the admin of beta binds beta');
 select is(public.get_login_attempts(:'a_only'), :'admin_required'::jsonb,
   'the admin of another organization: Admin privileges required');
 select is(jsonb_array_length(public.get_login_attempts(:'b_user') -> 'attempts'), 3, 'the admin of beta reads a beta member''s attempts');
 select tests.reset_role();
 
-select tests.authenticate_as(:'super', :'s_super'); select tests.with_request_token();
+select tests.authenticate_as(:'super', :'s_super');
 select is(jsonb_array_length(public.get_login_attempts(:'b_user') -> 'attempts'), 3, 'a super admin reads anyone''s attempts');
 select tests.reset_role();
 
@@ -310,10 +312,10 @@ select tests.reset_role();
 -- An administrator's lock ends the user's sessions, and with them the binding
 -- ---------------------------------------------------------------------------------
 -- multi@alpha.test also belongs to beta: locking the account is a super admin's (issue 10).
-select tests.authenticate_as(:'a_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'a_admin', :'s_admin');
 select is(public.lock_user_secure(:'multi') ->> 'code', 'shared_account', 'the admin of alpha may not lock a member beta shares');
 select tests.reset_role();
-select tests.authenticate_as(:'super', :'s_super'); select tests.with_request_token();
+select tests.authenticate_as(:'super', :'s_super');
 select is(public.lock_user_secure(:'multi') ->> 'success', 'true', 'a super admin locks multi@alpha.test');
 select tests.reset_role();
 select is((select count(*)::int from auth.sessions where user_id = :'multi'), 0, 'the locked user''s Auth sessions are deleted');
@@ -325,10 +327,10 @@ select tests.reset_role();
 select tests.set_request_identity('authenticated', :'multi', json_build_object('sub', :'multi', 'role', 'authenticated', 'session_id', :'s1')::text);
 select is(public.bind_session_organization(null), :'auth_required'::jsonb, 'the old token cannot bind again: Authentication required');
 select tests.reset_role();
-select tests.authenticate_as(:'multi', :'s3'); select tests.with_request_token();
+select tests.authenticate_as(:'multi', :'s3');
 select is(public.bind_session_organization(null) ->> 'code', 'admin_locked', 'a new session of the admin-locked user is refused');
 select tests.reset_role();
-select tests.authenticate_as(:'a_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'a_admin', :'s_admin');
 select is(public.get_current_user_context() -> 'organization' ->> 'slug', 'alpha', 'the admin still works in alpha');
 select tests.reset_role();
 

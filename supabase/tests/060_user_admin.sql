@@ -5,6 +5,8 @@
 -- as the test runner (who alone can read private.*).
 begin;
 select plan(129);
+-- The privileged RPCs want the request token an Edge Function forwards: every identity sends its session's.
+select tests.send_request_tokens();
 
 -- ---------------------------------------------------------------------------------
 -- Organizations, people, sessions
@@ -55,20 +57,20 @@ select gen_random_uuid() as s_super, gen_random_uuid() as s_super_free, gen_rand
        gen_random_uuid() as s_target, gen_random_uuid() as s_reset1, gen_random_uuid() as s_reset2,
        gen_random_uuid() as s_lock \gset
 
-select tests.authenticate_as(:'super', :'s_super'); select tests.with_request_token();
+select tests.authenticate_as(:'super', :'s_super');
 select public.bind_session_organization(:'alpha') ->> 'success' as bound_super \gset
 select tests.reset_role();
-select tests.authenticate_as(:'super', :'s_super_free'); select tests.with_request_token();
+select tests.authenticate_as(:'super', :'s_super_free');
 select tests.reset_role();
-select tests.authenticate_as(:'alpha_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select public.bind_session_organization(:'alpha') ->> 'success' as bound_admin \gset
 select tests.reset_role();
-select tests.authenticate_as(:'alpha_admin', :'s_admin_free'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin_free');
 select tests.reset_role();
-select tests.authenticate_as(:'alpha_user', :'s_user'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_user', :'s_user');
 select public.bind_session_organization(:'alpha') ->> 'success' as bound_user \gset
 select tests.reset_role();
-select tests.authenticate_as(:'beta_admin', :'s_badmin'); select tests.with_request_token();
+select tests.authenticate_as(:'beta_admin', :'s_badmin');
 select public.bind_session_organization(:'beta') ->> 'success' as bound_badmin \gset
 select tests.reset_role();
 
@@ -99,21 +101,21 @@ select tests.reset_role();
 -- =================================================================================
 
 -- Denied: a plain user, and an admin whose session is bound to no organization.
-select tests.authenticate_as(:'alpha_user', :'s_user'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_user', :'s_user');
 select public.create_user_secure('plain@alpha.test', 'Gizli.123', :'alpha') as r \gset
 select tests.reset_role();
 select is(:'r'::jsonb ->> 'error', 'Admin yetkisi gerekli', 'create: a plain user gets Admin yetkisi gerekli');
 select ok(not exists (select 1 from private.profiles where email = 'plain@alpha.test'),
   'create: nothing was created for the plain user');
 
-select tests.authenticate_as(:'alpha_admin', :'s_admin_free'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin_free');
 select public.create_user_secure('unbound@alpha.test', 'Gizli.123', :'alpha') as r \gset
 select tests.reset_role();
 select is(:'r'::jsonb ->> 'error', 'Admin yetkisi gerekli',
   'create: an admin whose session is not bound gets Admin yetkisi gerekli');
 
 -- Validation, in the spec's order.
-select tests.authenticate_as(:'alpha_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select public.create_user_secure('not-an-email', '123', :'alpha') as r \gset
 select is(:'r'::jsonb ->> 'error', 'Geçerli bir email adresi girin',
   'create: the email is checked before the password');
@@ -160,13 +162,13 @@ select is((:'r'::jsonb ->> 'success') || '/' || (:'r'::jsonb -> 'organization' -
   'create: the created user passes secure_login_prepare_auth with its password');
 
 -- Duplicates, whatever the case; also an Auth user without a profile.
-select tests.authenticate_as(:'alpha_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select public.create_user_secure(' NEW.USER@alpha.test', 'Gizli.123', :'alpha') as r \gset
 select is(:'r'::jsonb ->> 'error', 'Bu email adresi zaten kullanımda', 'create: a duplicate email in another case is refused');
 select tests.reset_role();
 insert into auth.users (id, aud, role, email, encrypted_password, created_at, updated_at)
 values (gen_random_uuid(), 'authenticated', 'authenticated', 'Orphan@Alpha.test', '', now(), now());
-select tests.authenticate_as(:'alpha_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select public.create_user_secure('orphan@alpha.test', 'Gizli.123', :'alpha') as r \gset
 select is(:'r'::jsonb ->> 'error', 'Bu email adresi zaten kullanımda',
   'create: an email already used by an Auth user (no profile) is refused');
@@ -180,7 +182,7 @@ select is((select first_name || '|' || last_name from private.profiles where ema
 select isnt(to_regclass('private.profiles'), null, 'create: private.profiles is still there');
 
 -- Admin of another organization: allowed in their own, refused in alpha.
-select tests.authenticate_as(:'beta_admin', :'s_badmin'); select tests.with_request_token();
+select tests.authenticate_as(:'beta_admin', :'s_badmin');
 select public.create_user_secure('intruder@beta.test', 'Gizli.123', :'alpha') as r \gset
 select is(:'r'::jsonb ->> 'error', 'Admin yetkisi gerekli', 'create: the beta admin cannot create in alpha');
 select public.create_user_secure('nowhere@beta.test', 'Gizli.123', null, 'Yok', 'Beta') as r \gset
@@ -194,7 +196,7 @@ select ok(exists (select 1 from private.memberships m join private.profiles p on
   'create: the beta admin creates in beta (their session''s organization) only');
 
 -- Super admin: anywhere, may give super_admin; with no organization at all, refused.
-select tests.authenticate_as(:'super', :'s_super'); select tests.with_request_token();
+select tests.authenticate_as(:'super', :'s_super');
 select public.create_user_secure('by.root@beta.test', 'Gizli.123', :'beta', 'Kök', 'Beta', 'manager') as r \gset
 select is(:'r'::jsonb ->> 'success', 'true', 'create: the super admin (in alpha) creates a user in beta');
 select public.create_user_secure('root3@crm.test', 'Gizli.123', :'alpha', 'Üç', 'Kök', 'super_admin') as r \gset
@@ -206,7 +208,7 @@ select is((select m.role from private.memberships m join private.profiles p on p
             where p.email = 'by.root@beta.test' and m.organization_id = :'beta'),
   'manager', 'create: the super admin''s user is a member of beta with the chosen role');
 
-select tests.authenticate_as(:'super', :'s_super_free'); select tests.with_request_token();
+select tests.authenticate_as(:'super', :'s_super_free');
 select public.create_user_secure('homeless@crm.test', 'Gizli.123', null) as r \gset
 select is(:'r'::jsonb ->> 'error', 'Şirket bilgisi gerekli', 'create: a super admin without any organization gets Şirket bilgisi gerekli');
 select public.create_user_secure('short@crm.test', '12345', null) as r \gset
@@ -223,24 +225,24 @@ select tests.reset_role();
 -- update_user_secure
 -- =================================================================================
 
-select tests.authenticate_as(:'alpha_user', :'s_user'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_user', :'s_user');
 select public.update_user_secure(:'target', '{"first_name":"Hacked"}') as r \gset
 select tests.reset_role();
 select is(:'r'::jsonb ->> 'error', 'Admin privileges required', 'update: a plain user is refused');
 
-select tests.authenticate_as(:'alpha_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select public.update_user_secure(:'target', '{"first_name":"  Zeynep ","last_name":" Ak  "}') as r \gset
 select tests.reset_role();
 select is((:'r'::jsonb ->> 'success') || '|' || (select first_name || '|' || last_name from private.profiles where id = :'target'),
   'true|Zeynep|Ak', 'update: the admin changes names (trimmed)');
 
-select tests.authenticate_as(:'alpha_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select public.update_user_secure(:'target', '{"email":" Target.New@Alpha.TEST "}') as r \gset
 select tests.reset_role();
 select is((select p.email || '|' || u.email from private.profiles p join auth.users u on u.id = p.id where p.id = :'target'),
   'target.new@alpha.test|target.new@alpha.test', 'update: the email changes, normalized, in profile and Auth');
 
-select tests.authenticate_as(:'alpha_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select public.update_user_secure(:'target', '{"email":"USER@alpha.test"}') as r \gset
 select is(:'r'::jsonb ->> 'error', 'Bu email adresi zaten kullanımda', 'update: another account''s email is refused');
 select public.update_user_secure(:'target', '{"email":"not an email"}') as r \gset
@@ -250,7 +252,7 @@ select tests.reset_role();
 select is((select role from private.memberships where user_id = :'target' and organization_id = :'alpha'), 'manager',
   'update: the admin changes the organization role');
 
-select tests.authenticate_as(:'alpha_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select public.update_user_secure(:'target', '{"role":"bogus"}') as r \gset
 select is(:'r'::jsonb ->> 'error', 'Geçersiz rol', 'update: an unknown role is refused');
 select public.update_user_secure(:'target', '{"role":"user","password":"x"}') as r \gset
@@ -281,7 +283,7 @@ select is((select role from private.memberships where user_id = :'target' and or
 
 -- Demoting a global admin takes away admin status.
 select ok(private.is_admin_of(:'global_admin', :'alpha'), 'update: the global admin is an admin of alpha before');
-select tests.authenticate_as(:'alpha_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select public.update_user_secure(:'global_admin', '{"role":"user"}') as r \gset
 select tests.reset_role();
 select is((:'r'::jsonb ->> 'success') || '|' || (select role from private.profiles where id = :'global_admin')
@@ -290,12 +292,12 @@ select is((:'r'::jsonb ->> 'success') || '|' || (select role from private.profil
 select ok(not private.is_admin_of(:'global_admin', :'alpha'), 'update: the demoted user is no longer an admin of alpha');
 
 -- Deactivation ends the member's session binding to the organization.
-select tests.authenticate_as(:'target', :'s_target'); select tests.with_request_token();
+select tests.authenticate_as(:'target', :'s_target');
 select public.bind_session_organization(:'alpha') ->> 'success' as bound_target \gset
 select tests.reset_role();
 select is((select count(*)::int from private.session_organizations where session_id = :'s_target'), 1,
   'update: the target''s session is bound to alpha before deactivation');
-select tests.authenticate_as(:'alpha_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select public.update_user_secure(:'target', '{"is_active":false}') as r \gset
 select tests.reset_role();
 select is((select is_active from private.memberships where user_id = :'target' and organization_id = :'alpha'), false,
@@ -304,7 +306,7 @@ select is((select count(*)::int from private.session_organizations where user_id
   'update: the deactivated member''s session binding is gone');
 
 -- Admin of another organization.
-select tests.authenticate_as(:'beta_admin', :'s_badmin'); select tests.with_request_token();
+select tests.authenticate_as(:'beta_admin', :'s_badmin');
 select public.update_user_secure(:'alpha_user', '{"first_name":"X"}') as r \gset
 select is(:'r'::jsonb ->> 'error', 'User not found', 'update: the beta admin cannot update an alpha member');
 select public.update_user_secure(:'alpha_user', '{"first_name":"X"}', 'alpha') as r \gset
@@ -314,7 +316,7 @@ select tests.reset_role();
 select is((select last_name from private.profiles where id = :'beta_user'), 'Ersoy', 'update: the beta admin updates a beta member');
 
 -- Super admin: any organization by slug, and super admins too.
-select tests.authenticate_as(:'super', :'s_super'); select tests.with_request_token();
+select tests.authenticate_as(:'super', :'s_super');
 select public.update_user_secure(:'beta_user', '{"role":"manager"}', 'beta') as r \gset
 select public.update_user_secure(:'super2', '{"first_name":"Selen"}') as r2 \gset
 select public.update_user_secure(:'dual', '{"first_name":"Derya"}') as r3 \gset
@@ -329,7 +331,7 @@ select is(:'r4'::jsonb ->> 'error', 'Kendi rolünüzü veya durumunuzu değişti
 
 -- A success answer means the change happened: a super admin whose session is bound to
 -- no organization deactivates someone without naming an organization.
-select tests.authenticate_as(:'super', :'s_super_free'); select tests.with_request_token();
+select tests.authenticate_as(:'super', :'s_super_free');
 select public.update_user_secure(:'beta_leaver', '{"is_active":false}') as r \gset
 select tests.reset_role();
 select ok(not (:'r'::jsonb ->> 'success')::boolean
@@ -342,13 +344,13 @@ select ok(not (:'r'::jsonb ->> 'success')::boolean
 -- =================================================================================
 
 -- The target has two sessions, one bound.
-select tests.authenticate_as(:'reset_target', :'s_reset1'); select tests.with_request_token();
+select tests.authenticate_as(:'reset_target', :'s_reset1');
 select public.bind_session_organization(:'alpha') ->> 'success' as bound_reset \gset
 select tests.reset_role();
-select tests.authenticate_as(:'reset_target', :'s_reset2'); select tests.with_request_token();
+select tests.authenticate_as(:'reset_target', :'s_reset2');
 select tests.reset_role();
 
-select tests.authenticate_as(:'alpha_user', :'s_user'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_user', :'s_user');
 select public.simple_reset_password(:'reset_target', 'Yeni.Sifre9') as r \gset
 select is(:'r'::jsonb ->> 'error', 'Admin privileges required', 'reset: a plain user is refused');
 select public.simple_reset_password(:'alpha_user', 'Yeni.Sifre9') as r \gset
@@ -356,7 +358,7 @@ select is(:'r'::jsonb ->> 'error', 'Password reset error: change your own passwo
   'reset: a plain user resetting themselves is refused');
 select tests.reset_role();
 
-select tests.authenticate_as(:'beta_admin', :'s_badmin'); select tests.with_request_token();
+select tests.authenticate_as(:'beta_admin', :'s_badmin');
 select public.simple_reset_password(:'reset_target', 'Yeni.Sifre9') as r \gset
 select is(:'r'::jsonb ->> 'error', 'User not found', 'reset: the beta admin cannot reset an alpha member');
 select tests.reset_role();
@@ -367,7 +369,7 @@ select ok(exists (select 1 from auth.users where id = :'reset_target'
   'reset: refused resets left the passwords alone');
 select is((select count(*)::int from auth.sessions where user_id = :'reset_target'), 2, 'reset: the target has two sessions before');
 
-select tests.authenticate_as(:'alpha_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select public.simple_reset_password(:'alpha_admin', 'Yeni.Sifre9') as r \gset
 select is(:'r'::jsonb ->> 'error', 'Password reset error: change your own password on your profile', 'reset: own password is refused');
 select public.simple_reset_password(:'reset_target', '12345') as r \gset
@@ -389,14 +391,14 @@ select is((select count(*)::int from auth.sessions where user_id = :'reset_targe
 select is((select count(*)::int from private.session_organizations where user_id = :'reset_target'), 0,
   'reset: the session bindings went with them');
 
-select tests.authenticate_as(:'super', :'s_super'); select tests.with_request_token();
+select tests.authenticate_as(:'super', :'s_super');
 select public.simple_reset_password(:'beta_user', 'Kok.Sifre7') as r \gset
 select tests.reset_role();
 select ok((:'r'::jsonb ->> 'success')::boolean and exists (select 1 from auth.users where id = :'beta_user'
                    and encrypted_password = extensions.crypt('Kok.Sifre7', encrypted_password)),
   'reset: the super admin resets a beta member''s password');
 
-select tests.authenticate_as(:'beta_admin', :'s_badmin'); select tests.with_request_token();
+select tests.authenticate_as(:'beta_admin', :'s_badmin');
 select public.simple_reset_password(:'beta_user', 'Beta.Sifre8') as r \gset
 select tests.reset_role();
 select ok((:'r'::jsonb ->> 'success')::boolean and exists (select 1 from auth.users where id = :'beta_user'
@@ -407,20 +409,20 @@ select ok((:'r'::jsonb ->> 'success')::boolean and exists (select 1 from auth.us
 -- lock_user_secure / unlock_user_secure
 -- =================================================================================
 
-select tests.authenticate_as(:'lock_target', :'s_lock'); select tests.with_request_token();
+select tests.authenticate_as(:'lock_target', :'s_lock');
 select tests.reset_role();
 
-select tests.authenticate_as(:'alpha_user', :'s_user'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_user', :'s_user');
 select public.lock_user_secure(:'lock_target') as r \gset
 select is(:'r'::jsonb ->> 'error', 'Admin privileges required', 'lock: a plain user is refused');
 select tests.reset_role();
 
-select tests.authenticate_as(:'beta_admin', :'s_badmin'); select tests.with_request_token();
+select tests.authenticate_as(:'beta_admin', :'s_badmin');
 select public.lock_user_secure(:'lock_target') as r \gset
 select is(:'r'::jsonb ->> 'error', 'User not found', 'lock: the beta admin cannot lock an alpha member');
 select tests.reset_role();
 
-select tests.authenticate_as(:'alpha_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select public.lock_user_secure(:'alpha_admin') as r \gset
 select is(:'r'::jsonb ->> 'error', 'Kendi hesabınızı kilitleyemezsiniz', 'lock: own account is refused');
 select public.lock_user_secure(:'beta_user') as r \gset
@@ -432,7 +434,7 @@ select is((select count(*)::int from private.profiles where id in (:'lock_target
             and (locked_by_admin or locked_until is not null)), 0, 'lock: the refused locks locked nobody');
 select is((select count(*)::int from auth.sessions where user_id = :'lock_target'), 1, 'lock: the target has a session before');
 
-select tests.authenticate_as(:'alpha_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select public.lock_user_secure(:'lock_target') as r \gset
 select tests.reset_role();
 select is((:'r'::jsonb ->> 'success') || '|' || (:'r'::jsonb -> 'user' ->> 'locked_by_admin'), 'true|true',
@@ -446,7 +448,7 @@ select public.secure_login_prepare_auth('lockme@alpha.test', 'Test.1234', 'alpha
 select tests.reset_role();
 select is(:'r'::jsonb ->> 'error', 'Account is locked by administrator', 'lock: the locked user cannot sign in');
 
-select tests.authenticate_as(:'super', :'s_super'); select tests.with_request_token();
+select tests.authenticate_as(:'super', :'s_super');
 select public.lock_user_secure(:'beta_user') as r \gset
 select tests.reset_role();
 select is((select locked_by_admin from private.profiles where id = :'beta_user'), true,
@@ -455,18 +457,18 @@ select is((select locked_by_admin from private.profiles where id = :'beta_user')
 -- Unlock. A failure count to clear as well.
 update private.profiles set failed_login_attempts = 4, last_failed_attempt = now() where id = :'lock_target';
 
-select tests.authenticate_as(:'alpha_user', :'s_user'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_user', :'s_user');
 select public.unlock_user_secure(:'lock_target') as r \gset
 select is(:'r'::jsonb ->> 'error', 'Admin privileges required', 'unlock: a plain user is refused');
 select tests.reset_role();
 
-select tests.authenticate_as(:'beta_admin', :'s_badmin'); select tests.with_request_token();
+select tests.authenticate_as(:'beta_admin', :'s_badmin');
 select public.unlock_user_secure(:'lock_target') as r \gset
 select is(:'r'::jsonb ->> 'error', 'User not found', 'unlock: the beta admin cannot unlock an alpha member');
 select tests.reset_role();
 select is((select locked_by_admin from private.profiles where id = :'lock_target'), true, 'unlock: refused unlocks left the lock');
 
-select tests.authenticate_as(:'alpha_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select public.unlock_user_secure(:'beta_user') as r \gset
 select is(:'r'::jsonb ->> 'error', 'User not found', 'unlock: another organization''s member is User not found');
 select public.unlock_user_secure(:'super2') as r \gset
@@ -484,7 +486,7 @@ select is(:'r'::jsonb ->> 'success', 'true', 'unlock: the user signs in again');
 -- A temporary lock (failed attempts) is ended by the super admin.
 update private.profiles set failed_login_attempts = 5, locked_until = now() + interval '30 minutes', locked_by_admin = false
  where id = :'dual';
-select tests.authenticate_as(:'super', :'s_super'); select tests.with_request_token();
+select tests.authenticate_as(:'super', :'s_super');
 select public.unlock_user_secure(:'beta_user') as r \gset
 select public.unlock_user_secure(:'dual') as r2 \gset
 select tests.reset_role();
@@ -492,7 +494,7 @@ select is((select count(*)::int from private.profiles where id in (:'beta_user',
             and locked_until is null and not locked_by_admin and failed_login_attempts = 0), 2,
   'unlock: the super admin unlocks an admin lock in beta and a temporary lock');
 
-select tests.authenticate_as(:'beta_admin', :'s_badmin'); select tests.with_request_token();
+select tests.authenticate_as(:'beta_admin', :'s_badmin');
 select public.lock_user_secure(:'beta_user') as r \gset
 select public.unlock_user_secure(:'beta_user') as r2 \gset
 select tests.reset_role();
@@ -511,12 +513,12 @@ select format('insert into %I.deals (title, owner_id, created_by) values (%L, %L
 select format('insert into %I.tasks (title, owner_id, created_by) values (%L, %L, %L)',
               :'alpha_schema', 'Call', :'owner', :'owner') \gexec
 
-select tests.authenticate_as(:'alpha_user', :'s_user'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_user', :'s_user');
 select public.delete_user_secure(:'leaver') as r \gset
 select is(:'r'::jsonb ->> 'error', 'Admin privileges required', 'delete: a plain user is refused');
 select tests.reset_role();
 
-select tests.authenticate_as(:'beta_admin', :'s_badmin'); select tests.with_request_token();
+select tests.authenticate_as(:'beta_admin', :'s_badmin');
 select public.delete_user_secure(:'leaver') as r \gset
 select is(:'r'::jsonb ->> 'error', 'User not found', 'delete: the beta admin cannot delete an alpha member');
 select public.delete_user_secure(:'leaver', :'alpha') as r \gset
@@ -525,7 +527,7 @@ select tests.reset_role();
 select ok(exists (select 1 from private.memberships where user_id = :'leaver' and organization_id = :'alpha'),
   'delete: the refused deletions left the member in place');
 
-select tests.authenticate_as(:'alpha_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select public.delete_user_secure(:'alpha_admin') as r \gset
 select is(:'r'::jsonb ->> 'error', 'Kendi hesabınızı silemezsiniz', 'delete: an admin cannot delete themselves');
 select public.delete_user_secure(:'super2') as r \gset
@@ -564,14 +566,14 @@ select ok(exists (select 1 from private.audit_log where action = 'user.deleted' 
   'delete: an audit_log row records the deletion');
 
 -- The beta admin deletes in beta.
-select tests.authenticate_as(:'beta_admin', :'s_badmin'); select tests.with_request_token();
+select tests.authenticate_as(:'beta_admin', :'s_badmin');
 select public.delete_user_secure(:'beta_leaver') as r \gset
 select tests.reset_role();
 select ok((:'r'::jsonb ->> 'success')::boolean and not exists (select 1 from private.profiles where id = :'beta_leaver'),
   'delete: the beta admin deletes a beta member');
 
 -- The super admin deletes a super admin, and cannot delete themselves.
-select tests.authenticate_as(:'super', :'s_super'); select tests.with_request_token();
+select tests.authenticate_as(:'super', :'s_super');
 select public.delete_user_secure(:'super') as r \gset
 select is(:'r'::jsonb ->> 'error', 'Kendi hesabınızı silemezsiniz', 'delete: a super admin cannot delete themselves');
 select public.delete_user_secure(:'super2') as r \gset
@@ -581,7 +583,7 @@ select ok((:'r'::jsonb ->> 'success')::boolean and not exists (select 1 from aut
 
 -- A success answer means something happened: the super admin, working in alpha, asks
 -- to delete someone who belongs to beta only.
-select tests.authenticate_as(:'super', :'s_super'); select tests.with_request_token();
+select tests.authenticate_as(:'super', :'s_super');
 select public.delete_user_secure(:'beta_only') as r \gset
 select tests.reset_role();
 select ok(not (:'r'::jsonb ->> 'success')::boolean

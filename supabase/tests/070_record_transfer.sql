@@ -4,6 +4,8 @@
 -- acting and checked as the test runner.
 begin;
 select plan(59);
+-- The privileged RPCs want the request token an Edge Function forwards: every identity sends its session's.
+select tests.send_request_tokens();
 
 -- ---------------------------------------------------------------------------------
 -- Organizations, people, sessions
@@ -74,23 +76,23 @@ select gen_random_uuid() as s_super, gen_random_uuid() as s_super_free, gen_rand
        gen_random_uuid() as s_admin_free, gen_random_uuid() as s_user, gen_random_uuid() as s_badmin,
        gen_random_uuid() as s_gadmin \gset
 
-select tests.authenticate_as(:'super', :'s_super'); select tests.with_request_token();
+select tests.authenticate_as(:'super', :'s_super');
 select public.bind_session_organization(:'alpha') ->> 'success' as bound_super \gset
 select tests.reset_role();
-select tests.authenticate_as(:'super', :'s_super_free'); select tests.with_request_token();
+select tests.authenticate_as(:'super', :'s_super_free');
 select tests.reset_role();
-select tests.authenticate_as(:'alpha_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select public.bind_session_organization(:'alpha') ->> 'success' as bound_admin \gset
 select tests.reset_role();
-select tests.authenticate_as(:'alpha_admin', :'s_admin_free'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin_free');
 select tests.reset_role();
-select tests.authenticate_as(:'alpha_user', :'s_user'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_user', :'s_user');
 select public.bind_session_organization(:'alpha') ->> 'success' as bound_user \gset
 select tests.reset_role();
-select tests.authenticate_as(:'beta_admin', :'s_badmin'); select tests.with_request_token();
+select tests.authenticate_as(:'beta_admin', :'s_badmin');
 select public.bind_session_organization(:'beta') ->> 'success' as bound_badmin \gset
 select tests.reset_role();
-select tests.authenticate_as(:'gamma_admin', :'s_gadmin'); select tests.with_request_token();
+select tests.authenticate_as(:'gamma_admin', :'s_gadmin');
 select public.bind_session_organization(:'gamma') ->> 'success' as bound_gadmin \gset
 select tests.reset_role();
 
@@ -114,7 +116,7 @@ select tests.reset_role();
 -- analyze_user_records
 -- =================================================================================
 
-select tests.authenticate_as(:'alpha_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select public.analyze_user_records(:'giver') as r \gset
 select public.analyze_user_records(:'taker', 'ALPHA') as r2 \gset
 select public.analyze_user_records(:'beta_user') as r3 \gset
@@ -132,17 +134,17 @@ select is((:'r2'::jsonb -> 'counts' ->> 'deals') || '|' || (:'r2'::jsonb ->> 'to
 select is(:'r3'::jsonb ->> 'error', 'User not found', 'analyze: another organization''s member is User not found');
 select is(:'r4'::jsonb ->> 'error', 'Organization context required', 'analyze: an admin naming another organization is refused');
 
-select tests.authenticate_as(:'alpha_user', :'s_user'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_user', :'s_user');
 select public.analyze_user_records(:'giver') as r \gset
 select tests.reset_role();
 select is(:'r'::jsonb ->> 'error', 'Admin privileges required', 'analyze: a plain user is refused');
 
-select tests.authenticate_as(:'alpha_admin', :'s_admin_free'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin_free');
 select public.analyze_user_records(:'giver') as r \gset
 select tests.reset_role();
 select is(:'r'::jsonb ->> 'error', 'Organization context required', 'analyze: an unbound session is refused');
 
-select tests.authenticate_as(:'beta_admin', :'s_badmin'); select tests.with_request_token();
+select tests.authenticate_as(:'beta_admin', :'s_badmin');
 select public.analyze_user_records(:'giver') as r \gset
 select public.analyze_user_records(:'giver', 'alpha') as r2 \gset
 select public.analyze_user_records(:'beta_giver') as r3 \gset
@@ -151,12 +153,12 @@ select is(:'r'::jsonb ->> 'error', 'User not found', 'analyze: the beta admin ca
 select is(:'r2'::jsonb ->> 'error', 'Organization context required', 'analyze: the beta admin naming alpha is refused');
 select is(:'r3'::jsonb -> 'counts' ->> 'deals', '2', 'analyze: the beta admin analyzes a beta member');
 
-select tests.authenticate_as(:'gamma_admin', :'s_gadmin'); select tests.with_request_token();
+select tests.authenticate_as(:'gamma_admin', :'s_gadmin');
 select public.analyze_user_records(:'gamma_admin') as r \gset
 select tests.reset_role();
 select is(:'r'::jsonb ->> 'error', 'Required tables not found', 'analyze: an organization without tables');
 
-select tests.authenticate_as(:'super', :'s_super_free'); select tests.with_request_token();
+select tests.authenticate_as(:'super', :'s_super_free');
 select public.analyze_user_records(:'beta_giver', 'beta') as r \gset
 select public.analyze_user_records(:'giver', 'alpha') as r2 \gset
 select public.analyze_user_records(:'giver') as r3 \gset
@@ -169,7 +171,7 @@ select is(:'r3'::jsonb ->> 'error', 'Organization context required', 'analyze: a
 -- get_users_for_transfer
 -- =================================================================================
 
-select tests.authenticate_as(:'alpha_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select public.get_users_for_transfer(null, :'giver') as r \gset
 select public.get_users_for_transfer() as r2 \gset
 select public.get_users_for_transfer('beta') as r3 \gset
@@ -182,17 +184,17 @@ select is((select array_agg(u ->> 'email' order by u ->> 'email') from jsonb_arr
   'transfer list: without exclusion the giver is listed too; inactive, locked and disabled never');
 select is(:'r3'::jsonb ->> 'error', 'Organization context required', 'transfer list: an admin naming another organization is refused');
 
-select tests.authenticate_as(:'alpha_user', :'s_user'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_user', :'s_user');
 select public.get_users_for_transfer() as r \gset
 select tests.reset_role();
 select is(:'r'::jsonb ->> 'error', 'Admin privileges required', 'transfer list: a plain user is refused');
 
-select tests.authenticate_as(:'alpha_admin', :'s_admin_free'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin_free');
 select public.get_users_for_transfer() as r \gset
 select tests.reset_role();
 select is(:'r'::jsonb ->> 'error', 'Organization context required', 'transfer list: an unbound session is refused');
 
-select tests.authenticate_as(:'beta_admin', :'s_badmin'); select tests.with_request_token();
+select tests.authenticate_as(:'beta_admin', :'s_badmin');
 select public.get_users_for_transfer() as r \gset
 select public.get_users_for_transfer('alpha') as r2 \gset
 select tests.reset_role();
@@ -200,7 +202,7 @@ select is((select array_agg(u ->> 'email' order by u ->> 'email') from jsonb_arr
   array['admin@beta.test', 'giver@beta.test', 'user@beta.test'], 'transfer list: the beta admin sees beta members only');
 select is(:'r2'::jsonb ->> 'error', 'Organization context required', 'transfer list: the beta admin naming alpha is refused');
 
-select tests.authenticate_as(:'super', :'s_super'); select tests.with_request_token();
+select tests.authenticate_as(:'super', :'s_super');
 select public.get_users_for_transfer('beta', :'beta_giver') as r \gset
 select tests.reset_role();
 select is((select array_agg(u ->> 'email' order by u ->> 'email') from jsonb_array_elements(:'r'::jsonb -> 'users') u),
@@ -210,22 +212,22 @@ select is((select array_agg(u ->> 'email' order by u ->> 'email') from jsonb_arr
 -- transfer_user_records: refusals
 -- =================================================================================
 
-select tests.authenticate_as(:'alpha_user', :'s_user'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_user', :'s_user');
 select public.transfer_user_records(:'giver', :'alpha_user') as r \gset
 select tests.reset_role();
 select is(:'r'::jsonb ->> 'error', 'Admin privileges required', 'transfer: a plain user is refused');
 
-select tests.authenticate_as(:'alpha_admin', :'s_admin_free'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin_free');
 select public.transfer_user_records(:'giver', :'taker') as r \gset
 select tests.reset_role();
 select is(:'r'::jsonb ->> 'error', 'Organization context required', 'transfer: an unbound session is refused');
 
-select tests.authenticate_as(:'gamma_admin', :'s_gadmin'); select tests.with_request_token();
+select tests.authenticate_as(:'gamma_admin', :'s_gadmin');
 select public.transfer_user_records(:'gamma_admin', :'gamma_admin') as r \gset
 select tests.reset_role();
 select is(:'r'::jsonb ->> 'error', 'Required tables not found', 'transfer: an organization without tables');
 
-select tests.authenticate_as(:'beta_admin', :'s_badmin'); select tests.with_request_token();
+select tests.authenticate_as(:'beta_admin', :'s_badmin');
 select public.transfer_user_records(:'giver', :'taker') as r \gset
 select public.transfer_user_records(:'giver', :'taker', 'alpha') as r2 \gset
 select public.transfer_user_records(:'beta_giver', :'giver') as r3 \gset
@@ -234,7 +236,7 @@ select is(:'r'::jsonb ->> 'error', 'User not found', 'transfer: the beta admin c
 select is(:'r2'::jsonb ->> 'error', 'Organization context required', 'transfer: the beta admin naming alpha is refused');
 select is(:'r3'::jsonb ->> 'error', 'User not found', 'transfer: the beta admin cannot give to an alpha member');
 
-select tests.authenticate_as(:'alpha_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select public.transfer_user_records(:'giver', :'taker', 'beta') as r \gset
 select is(:'r'::jsonb ->> 'error', 'Organization context required', 'transfer: the alpha admin naming beta is refused');
 select public.transfer_user_records(:'giver', :'giver') as r \gset
@@ -266,7 +268,7 @@ end;
 $$;
 create trigger refuse_update_070 before update on :"alpha_schema".tasks
   for each row execute function tests.refuse_update_070();
-select tests.authenticate_as(:'alpha_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select public.transfer_user_records(:'giver', :'taker') as r \gset
 select tests.reset_role();
 drop trigger refuse_update_070 on :"alpha_schema".tasks;
@@ -286,7 +288,7 @@ select is((select count(*)::int from :"alpha_schema".deals where owner_id = :'ta
 -- =================================================================================
 
 -- Defaults: deals, customers (with contacts) and tasks.
-select tests.authenticate_as(:'alpha_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select public.transfer_user_records(:'giver', :'taker') as r \gset
 select tests.reset_role();
 select is(:'r'::jsonb -> 'transferred', '{"deals": 2, "customers": 1, "tasks": 3}'::jsonb,
@@ -311,7 +313,7 @@ select ok(exists (select 1 from private.audit_log where organization_id = :'alph
   'transfer: an audit_log row records the transfer');
 
 -- Explicit flags: the rest.
-select tests.authenticate_as(:'alpha_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select public.transfer_user_records(:'giver', :'taker', 'alpha', false, false, false, true, true, true) as r \gset
 select tests.reset_role();
 select is(:'r'::jsonb -> 'transferred', '{"contracts": 1, "quotes": 1, "templates": 1}'::jsonb,
@@ -325,25 +327,25 @@ select is((select count(*)::int from :"alpha_schema".deals where owner_id = :'ta
   'transfer: flags off move nothing more');
 
 -- An inactive member's records can still be handed over.
-select tests.authenticate_as(:'alpha_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select public.transfer_user_records(:'inactive_member', :'alpha_user') as r \gset
 select tests.reset_role();
 select is((select count(*)::int from :"alpha_schema".deals where owner_id = :'alpha_user'), 2,
   'transfer: a deactivated member''s records go to an active one');
 
 -- The beta admin in beta, and the super admin naming any organization.
-select tests.authenticate_as(:'beta_admin', :'s_badmin'); select tests.with_request_token();
+select tests.authenticate_as(:'beta_admin', :'s_badmin');
 select public.transfer_user_records(:'beta_giver', :'beta_user', null, true, false, false) as r \gset
 select tests.reset_role();
 select is(:'r'::jsonb -> 'transferred', '{"deals": 2}'::jsonb, 'transfer: the beta admin moves beta records');
-select tests.authenticate_as(:'super', :'s_super'); select tests.with_request_token();
+select tests.authenticate_as(:'super', :'s_super');
 select public.transfer_user_records(:'beta_user', :'beta_admin', 'beta', true, false, false) as r \gset
 select tests.reset_role();
 select is((select count(*)::int from :"beta_schema".deals where owner_id = :'beta_admin'), 2,
   'transfer: the super admin (in alpha) moves beta records by naming beta');
 
 -- After every kind has moved, the giver no longer blocks deletion.
-select tests.authenticate_as(:'alpha_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select public.transfer_user_records(:'giver', :'taker', 'alpha', true, true, true, true, true, true) as r \gset
 select public.delete_user_secure(:'giver') as r2 \gset
 select tests.reset_role();

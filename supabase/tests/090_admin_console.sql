@@ -5,6 +5,8 @@
 -- answers are captured with \gset while acting, then checked as the test runner.
 begin;
 select plan(170);
+-- The privileged RPCs want the request token an Edge Function forwards: every identity sends its session's.
+select tests.send_request_tokens();
 
 -- Small readers for the answers (rolled back with the rest).
 /** The users of a get_organization_users answer, in order, as the local parts of their emails. */
@@ -135,22 +137,22 @@ select gen_random_uuid() as s_admin, gen_random_uuid() as s_admin_free, gen_rand
        gen_random_uuid() as s_badmin, gen_random_uuid() as s_super_free, gen_random_uuid() as s_super_alpha,
        gen_random_uuid() as s_super_gamma, gen_random_uuid() as s_dmember \gset
 
-select tests.authenticate_as(:'a_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'a_admin', :'s_admin');
 select public.bind_session_organization(:'alpha') ->> 'success' as bound_admin \gset
 -- The admin lock on filiz, the first entry of alpha's audit trail.
 select public.lock_user_secure(:'a_filiz') ->> 'success' as locked_filiz \gset
 select tests.reset_role();
-select tests.authenticate_as(:'a_admin', :'s_admin_free'); select tests.with_request_token();
+select tests.authenticate_as(:'a_admin', :'s_admin_free');
 select tests.reset_role();
-select tests.authenticate_as(:'a_user', :'s_user'); select tests.with_request_token();
+select tests.authenticate_as(:'a_user', :'s_user');
 select public.bind_session_organization(:'alpha') ->> 'success' as bound_user \gset
 select tests.reset_role();
-select tests.authenticate_as(:'b_admin', :'s_badmin'); select tests.with_request_token();
+select tests.authenticate_as(:'b_admin', :'s_badmin');
 select public.bind_session_organization(:'beta') ->> 'success' as bound_badmin \gset
 select tests.reset_role();
-select tests.authenticate_as(:'super', :'s_super_free'); select tests.with_request_token();
+select tests.authenticate_as(:'super', :'s_super_free');
 select tests.reset_role();
-select tests.authenticate_as(:'d_member', :'s_dmember'); select tests.with_request_token();
+select tests.authenticate_as(:'d_member', :'s_dmember');
 select public.bind_session_organization(:'delta') ->> 'success' as bound_dmember \gset
 select tests.reset_role();
 
@@ -188,19 +190,19 @@ select ok(has_function_privilege('authenticated', 'public.get_organization_users
 -- =================================================================================
 
 -- Denied.
-select tests.authenticate_as(:'a_user', :'s_user'); select tests.with_request_token();
+select tests.authenticate_as(:'a_user', :'s_user');
 select public.get_organization_users() as r1, public.get_organization_users(p_organization_slug => 'alpha') as r2 \gset
 select tests.reset_role();
 select is(:'r1'::jsonb, :'admin_required'::jsonb, 'users: a plain member gets admin_required');
 select is(:'r2'::jsonb, :'admin_required'::jsonb, 'users: a plain member naming their own organization gets admin_required');
 
-select tests.authenticate_as(:'a_admin', :'s_admin_free'); select tests.with_request_token();
+select tests.authenticate_as(:'a_admin', :'s_admin_free');
 select public.get_organization_users() as r1, public.get_organization_users(p_organization_slug => 'alpha') as r2 \gset
 select tests.reset_role();
 select is(:'r1'::jsonb, :'no_context'::jsonb, 'users: an admin whose session is unbound gets Organization context required');
 select is(:'r2'::jsonb, :'no_context'::jsonb, 'users: ... also when naming their organization by slug');
 
-select tests.authenticate_as(:'b_admin', :'s_badmin'); select tests.with_request_token();
+select tests.authenticate_as(:'b_admin', :'s_badmin');
 select public.get_organization_users(p_organization_slug => 'alpha') as r1,
        public.get_organization_users(p_search => 'ayla') as r2 \gset
 select tests.reset_role();
@@ -208,19 +210,19 @@ select is(:'r1'::jsonb, :'no_context'::jsonb, 'users: the beta admin naming alph
 select is(tests.user_emails(:'r2'::jsonb) || '|' || (:'r2'::jsonb ->> 'total'), 'zeta@beta.test|1',
   'users: the beta admin searching ayla finds only beta''s Ayla');
 
-select tests.authenticate_as(:'a_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'a_admin', :'s_admin');
 select public.get_organization_users(p_organization_slug => 'beta') as r1 \gset
 select tests.reset_role();
 select is(:'r1'::jsonb, :'no_context'::jsonb, 'users: the alpha admin naming beta gets Organization context required');
 
-select tests.authenticate_as(:'super', :'s_super_free'); select tests.with_request_token();
+select tests.authenticate_as(:'super', :'s_super_free');
 select public.get_organization_users() as r1, public.get_organization_users(p_organization_slug => 'nope') as r2 \gset
 select tests.reset_role();
 select is(:'r1'::jsonb, :'no_context'::jsonb, 'users: a super admin with an unbound session and no slug gets Organization context required');
 select is(:'r2'::jsonb, :'no_context'::jsonb, 'users: a super admin naming an unknown slug gets Organization context required');
 
 -- Allowed: the alpha admin in the bound organization, every member and only those.
-select tests.authenticate_as(:'a_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'a_admin', :'s_admin');
 select public.get_organization_users(p_sort => 'email') as r_all,
        public.get_organization_users(p_organization_slug => 'ALPHA', p_sort => 'email') as r_slug \gset
 select tests.reset_role();
@@ -246,7 +248,7 @@ select is((select u ->> 'is_active' from jsonb_array_elements(:'r_all'::jsonb ->
   'false', 'users: derya''s profile is inactive');
 
 -- Search: part of a name or email, any case, Turkish letters; trimmed.
-select tests.authenticate_as(:'a_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'a_admin', :'s_admin');
 select public.get_organization_users(p_search => 'KAYA') as s1,
        public.get_organization_users(p_search => 'ayla') as s2,
        public.get_organization_users(p_search => 'Ayla Kaya') as s3,
@@ -281,7 +283,7 @@ select is(tests.user_list(:'s12'::jsonb) || '|' || (:'s12'::jsonb ->> 'total'), 
 select is((:'s13'::jsonb ->> 'total')::int, 11, 'search: an empty search finds everyone');
 
 -- LIKE wildcards are literal.
-select tests.authenticate_as(:'a_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'a_admin', :'s_admin');
 select public.get_organization_users(p_search => '%') as w1,
        public.get_organization_users(p_search => '100%') as w2,
        public.get_organization_users(p_search => 'a%a') as w3,
@@ -298,13 +300,13 @@ select is(tests.user_list(:'w5'::jsonb) || '|' || (:'w5'::jsonb ->> 'total'), '|
 select is(tests.user_list(:'w6'::jsonb) || '|' || (:'w6'::jsonb ->> 'success'), '|true', 'wildcards: a backslash is literal too');
 select is(tests.user_list(:'w7'::jsonb) || '|' || (:'w7'::jsonb ->> 'total'), '|0', 'wildcards: %% finds nobody');
 
-select tests.authenticate_as(:'b_admin', :'s_badmin'); select tests.with_request_token();
+select tests.authenticate_as(:'b_admin', :'s_badmin');
 select public.get_organization_users(p_search => '%') as w1 \gset
 select tests.reset_role();
 select is(tests.user_list(:'w1'::jsonb) || '|' || (:'w1'::jsonb ->> 'total'), '|0', 'wildcards: in beta, where no name has %, % finds nobody');
 
 -- Role and status filters.
-select tests.authenticate_as(:'a_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'a_admin', :'s_admin');
 select public.get_organization_users(p_role => 'user', p_sort => 'email') as f1,
        public.get_organization_users(p_role => 'admin') as f2,
        public.get_organization_users(p_role => 'nonexistent') as f3,
@@ -328,7 +330,7 @@ select is(tests.user_list(:'f8'::jsonb), 'dual,hakan,percent,user', 'filter: rol
 select is(tests.user_list(:'f9'::jsonb), 'filiz', 'filter: role, status and search together');
 
 -- Sorts.
-select tests.authenticate_as(:'a_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'a_admin', :'s_admin');
 select public.get_organization_users() as o_default,
        public.get_organization_users(p_sort => 'name') as o1,
        public.get_organization_users(p_sort => 'name', p_descending => true) as o2,
@@ -361,7 +363,7 @@ select is(tests.user_list(:'o10'::jsonb), 'percent,hakan,filiz,emre,derya,cem,ma
 select is(tests.user_list(:'o11'::jsonb), tests.user_list(:'o1'::jsonb), 'sort: a null sort (accepted as name) sorts by name');
 
 -- Invalid status or sort.
-select tests.authenticate_as(:'a_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'a_admin', :'s_admin');
 select public.get_organization_users(p_status => 'banned') as i1,
        public.get_organization_users(p_sort => 'password') as i2,
        public.get_organization_users(p_sort => 'email; drop table private.profiles') as i3,
@@ -374,7 +376,7 @@ select is(tests.failure_of(:'i4'::jsonb), 'false|Failed to fetch users|invalid_i
 select ok(not (:'i1'::jsonb ? 'users') and not (:'i2'::jsonb ? 'users'), 'invalid: the failures carry no users');
 
 -- Pages.
-select tests.authenticate_as(:'a_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'a_admin', :'s_admin');
 select public.get_organization_users(p_sort => 'email', p_limit => 3, p_offset => 3) as p1,
        public.get_organization_users(p_sort => 'email', p_limit => 3, p_offset => 9) as p2,
        public.get_organization_users(p_sort => 'email', p_limit => 0) as p3,
@@ -396,7 +398,7 @@ select is(tests.user_list(:'p8'::jsonb) || '|' || (:'p8'::jsonb ->> 'total'), 'p
 select is(tests.user_list(:'p9'::jsonb) || '|' || (:'p9'::jsonb ->> 'total'), '|11', 'pages: past the end, no users but total still 11');
 
 -- The super admin: any organization by slug; p_limit at most 100.
-select tests.authenticate_as(:'super', :'s_super_free'); select tests.with_request_token();
+select tests.authenticate_as(:'super', :'s_super_free');
 select public.get_organization_users(p_organization_slug => 'alpha', p_sort => 'email') as u1,
        public.get_organization_users(p_organization_slug => 'Beta', p_sort => 'email') as u2,
        public.get_organization_users(p_organization_slug => 'gamma', p_sort => 'email', p_limit => 1000) as u3,
@@ -412,7 +414,7 @@ select is(tests.user_list(:'u4'::jsonb) || '|' || (:'u4'::jsonb ->> 'total'), 'b
 select is(jsonb_array_length(:'u5'::jsonb -> 'users'), 100, 'super: limit 100 gives 100');
 
 -- The beta admin in their own organization.
-select tests.authenticate_as(:'b_admin', :'s_badmin'); select tests.with_request_token();
+select tests.authenticate_as(:'b_admin', :'s_badmin');
 select public.get_organization_users(p_sort => 'email') as r1 \gset
 select tests.reset_role();
 select is(tests.user_emails(:'r1'::jsonb) || '|' || (:'r1'::jsonb ->> 'total'), 'boss@beta.test,dual@alpha.test,zeta@beta.test|3',
@@ -425,14 +427,14 @@ select is(tests.user_emails(:'r1'::jsonb) || '|' || (:'r1'::jsonb ->> 'total'), 
 -- Entries through the real RPCs: the alpha admin locks and unlocks hakan; the super
 -- admin enters alpha and unlocks emre; the beta admin locks zeta. Plus one row for beta
 -- and one without an organization written directly, which alpha must never see.
-select tests.authenticate_as(:'a_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'a_admin', :'s_admin');
 select public.lock_user_secure(:'a_hakan') ->> 'success' as e1, public.unlock_user_secure(:'a_hakan') ->> 'success' as e2 \gset
 select tests.reset_role();
-select tests.authenticate_as(:'super', :'s_super_alpha'); select tests.with_request_token();
+select tests.authenticate_as(:'super', :'s_super_alpha');
 select public.bind_session_organization(:'alpha') ->> 'success' as e3 \gset
 select public.unlock_user_secure(:'a_emre') ->> 'success' as e4 \gset
 select tests.reset_role();
-select tests.authenticate_as(:'b_admin', :'s_badmin'); select tests.with_request_token();
+select tests.authenticate_as(:'b_admin', :'s_badmin');
 select public.lock_user_secure(:'b_zeta') ->> 'success' as e5 \gset
 select tests.reset_role();
 insert into private.audit_log (organization_id, actor_id, action, target_type, target_id)
@@ -443,35 +445,35 @@ select array_agg(id order by id desc)::text as alpha_ids from private.audit_log 
 select is(cardinality(:'alpha_ids'::bigint[]), 5, 'audit fixtures: alpha has five entries');
 
 -- Denied.
-select tests.authenticate_as(:'a_user', :'s_user'); select tests.with_request_token();
+select tests.authenticate_as(:'a_user', :'s_user');
 select public.get_audit_log() as r1 \gset
 select tests.reset_role();
 select is(:'r1'::jsonb, :'admin_required'::jsonb, 'audit: a plain member gets admin_required');
 
-select tests.authenticate_as(:'a_admin', :'s_admin_free'); select tests.with_request_token();
+select tests.authenticate_as(:'a_admin', :'s_admin_free');
 select public.get_audit_log() as r1, public.get_audit_log(p_organization_slug => 'alpha') as r2 \gset
 select tests.reset_role();
 select is(:'r1'::jsonb, :'no_context'::jsonb, 'audit: an admin whose session is unbound gets Organization context required');
 select is(:'r2'::jsonb, :'no_context'::jsonb, 'audit: ... also when naming their organization');
 
-select tests.authenticate_as(:'b_admin', :'s_badmin'); select tests.with_request_token();
+select tests.authenticate_as(:'b_admin', :'s_badmin');
 select public.get_audit_log(p_organization_slug => 'alpha') as r1, public.get_audit_log() as r2 \gset
 select tests.reset_role();
 select is(:'r1'::jsonb, :'no_context'::jsonb, 'audit: the beta admin naming alpha gets Organization context required');
 select is(tests.audit_list(:'r2'::jsonb), 'manual.beta_entry/boss,user.locked/boss', 'audit: the beta admin sees beta''s entries only');
 
-select tests.authenticate_as(:'a_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'a_admin', :'s_admin');
 select public.get_audit_log(p_organization_slug => 'beta') as r1 \gset
 select tests.reset_role();
 select is(:'r1'::jsonb, :'no_context'::jsonb, 'audit: the alpha admin naming beta gets Organization context required');
 
-select tests.authenticate_as(:'super', :'s_super_free'); select tests.with_request_token();
+select tests.authenticate_as(:'super', :'s_super_free');
 select public.get_audit_log() as r1 \gset
 select tests.reset_role();
 select is(:'r1'::jsonb, :'no_context'::jsonb, 'audit: a super admin with an unbound session and no slug gets Organization context required');
 
 -- Allowed: the alpha admin; newest first, with the actor.
-select tests.authenticate_as(:'a_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'a_admin', :'s_admin');
 select public.get_audit_log() as a_all \gset
 select tests.reset_role();
 select is(:'a_all'::jsonb ->> 'success', 'true', 'audit: the alpha admin reads alpha''s trail');
@@ -488,7 +490,7 @@ select is((select (e ->> 'action') || '|' || (e ->> 'target_type') || '|' || (e 
   format('user.locked|user|%s|admin@alpha.test|Ayla Kaya|{}|true', :'a_admin'), 'audit: an entry carries action, target, actor, details and time');
 
 -- Pages: p_before_id, and p_limit between 1 and 200.
-select tests.authenticate_as(:'a_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'a_admin', :'s_admin');
 select public.get_audit_log(p_limit => 2) as g1 \gset
 select public.get_audit_log(p_limit => 2, p_before_id => (:'g1'::jsonb -> 'entries' -> 1 ->> 'id')::bigint) as g2 \gset
 select public.get_audit_log(p_limit => 2, p_before_id => (:'g2'::jsonb -> 'entries' -> 1 ->> 'id')::bigint) as g3 \gset
@@ -505,14 +507,14 @@ select is(tests.audit_ids(:'g6'::jsonb), array[(:'alpha_ids'::bigint[])[1]], 'au
 select is(tests.audit_ids(:'g7'::jsonb), :'alpha_ids'::bigint[], 'audit pages: a null limit means the default');
 
 -- The super admin: alpha by slug; gamma with more than 200 entries.
-select tests.authenticate_as(:'super', :'s_super_free'); select tests.with_request_token();
+select tests.authenticate_as(:'super', :'s_super_free');
 select public.get_audit_log(p_organization_slug => 'alpha') as s1, public.get_audit_log(p_organization_slug => 'BETA') as s2 \gset
 select tests.reset_role();
 select is(:'s1'::jsonb, :'a_all'::jsonb, 'audit: the super admin naming alpha reads the same trail');
 select is(tests.audit_list(:'s2'::jsonb), 'manual.beta_entry/boss,user.locked/boss', 'audit: the super admin naming beta reads beta''s');
 
 select array_agg(user_id)::text as gamma_members from private.memberships where organization_id = :'gamma' \gset
-select tests.authenticate_as(:'super', :'s_super_gamma'); select tests.with_request_token();
+select tests.authenticate_as(:'super', :'s_super_gamma');
 select public.bind_session_organization(:'gamma') ->> 'success' as bound_gamma \gset
 select count(*) filter (where (public.lock_user_secure(m) ->> 'success')::boolean) as gamma_locks
   from unnest(:'gamma_members'::uuid[]) as m \gset
@@ -533,16 +535,16 @@ select is(tests.audit_list(:'h4'::jsonb), 'user.locked/root,user.locked/root,ses
 -- list_organizations
 -- =================================================================================
 
-select tests.authenticate_as(:'a_user', :'s_user'); select tests.with_request_token();
+select tests.authenticate_as(:'a_user', :'s_user');
 select public.list_organizations() as l1 \gset
 select tests.reset_role();
-select tests.authenticate_as(:'a_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'a_admin', :'s_admin');
 select public.list_organizations() as l2 \gset
 select tests.reset_role();
-select tests.authenticate_as(:'a_admin', :'s_admin_free'); select tests.with_request_token();
+select tests.authenticate_as(:'a_admin', :'s_admin_free');
 select public.list_organizations() as l3 \gset
 select tests.reset_role();
-select tests.authenticate_as(:'b_admin', :'s_badmin'); select tests.with_request_token();
+select tests.authenticate_as(:'b_admin', :'s_badmin');
 select public.list_organizations() as l4 \gset
 select tests.reset_role();
 select is(:'l1'::jsonb, :'super_required'::jsonb, 'organizations: a plain member gets super_admin_required');
@@ -550,7 +552,7 @@ select is(:'l2'::jsonb, :'super_required'::jsonb, 'organizations: the alpha admi
 select is(:'l3'::jsonb, :'super_required'::jsonb, 'organizations: an admin with an unbound session gets super_admin_required');
 select is(:'l4'::jsonb, :'super_required'::jsonb, 'organizations: the beta admin gets super_admin_required');
 
-select tests.authenticate_as(:'super', :'s_super_free'); select tests.with_request_token();
+select tests.authenticate_as(:'super', :'s_super_free');
 select public.list_organizations() as lo \gset
 select tests.reset_role();
 select is(:'lo'::jsonb ->> 'success', 'true', 'organizations: the super admin lists the organizations');
@@ -583,21 +585,21 @@ select count(*) as delta_bindings_before from private.session_organizations wher
 select count(*) as other_bindings_before from private.session_organizations where organization_id <> :'delta' \gset
 
 -- Denied.
-select tests.authenticate_as(:'a_user', :'s_user'); select tests.with_request_token();
+select tests.authenticate_as(:'a_user', :'s_user');
 select public.update_organization(:'alpha', '{"name": "Ele Geçirildi"}') as d1 \gset
 select tests.reset_role();
-select tests.authenticate_as(:'a_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'a_admin', :'s_admin');
 select public.update_organization(:'alpha', '{"subscription_plan": "enterprise"}') as d2,
        public.update_organization(:'delta', '{"is_active": false}') as d3 \gset
 select tests.reset_role();
-select tests.authenticate_as(:'a_admin', :'s_admin_free'); select tests.with_request_token();
+select tests.authenticate_as(:'a_admin', :'s_admin_free');
 select public.update_organization(:'alpha', '{"name": "Serbest"}') as d4 \gset
 select tests.reset_role();
-select tests.authenticate_as(:'b_admin', :'s_badmin'); select tests.with_request_token();
+select tests.authenticate_as(:'b_admin', :'s_badmin');
 select public.update_organization(:'alpha', '{"is_active": false}') as d5,
        public.update_organization(:'beta', '{"subscription_status": "trial"}') as d6 \gset
 select tests.reset_role();
-select tests.authenticate_as(:'d_member', :'s_dmember'); select tests.with_request_token();
+select tests.authenticate_as(:'d_member', :'s_dmember');
 select public.update_organization(:'delta', '{"name": "Benim"}') as d7 \gset
 select tests.reset_role();
 select is(:'d1'::jsonb, :'super_required'::jsonb, 'update: a plain member gets super_admin_required');
@@ -613,7 +615,7 @@ select is((select string_agg(format('%s/%s/%s/%s', name, subscription_plan, subs
 select is(tests.organization_state(:'delta'), :'delta_before', 'update: ... nor in delta');
 
 -- Bad input: invalid_input and nothing changes.
-select tests.authenticate_as(:'super', :'s_super_free'); select tests.with_request_token();
+select tests.authenticate_as(:'super', :'s_super_free');
 select public.update_organization(:'delta', '{"slug": "delta2"}') as v1,
        public.update_organization(:'delta', '{"name": "Delta Yeni", "schema_name": "x"}') as v2,
        public.update_organization(:'delta', '{"name": "   "}') as v3,
@@ -652,7 +654,7 @@ select is((select count(*)::int from private.audit_log where action = 'organizat
   'update: no organization.updated entry was written for the refusals');
 
 -- Allowed: name (trimmed), plan, each status, activity.
-select tests.authenticate_as(:'super', :'s_super_free'); select tests.with_request_token();
+select tests.authenticate_as(:'super', :'s_super_free');
 select public.update_organization(:'delta', '{"name": "  Delta Yeni A.Ş.  "}') as u1 \gset
 select public.update_organization(:'delta', '{"subscription_plan": "enterprise_2"}') as u2 \gset
 select string_agg(public.update_organization(:'delta', jsonb_build_object('subscription_status', s)) -> 'organization' ->> 'subscription_status', ',' order by n) as statuses
@@ -679,7 +681,7 @@ select is(private.current_organization_id(), :'delta'::uuid, 'deactivate: before
 select tests.reset_role();
 select is(:'delta_bindings_before'::int, 1, 'deactivate: before, delta has one binding');
 
-select tests.authenticate_as(:'super', :'s_super_free'); select tests.with_request_token();
+select tests.authenticate_as(:'super', :'s_super_free');
 select public.update_organization(:'delta', '{"is_active": false}') as x1 \gset
 select tests.reset_role();
 select is((:'x1'::jsonb ->> 'success') || '|' || (:'x1'::jsonb -> 'organization' ->> 'is_active'), 'true|false', 'deactivate: the super admin deactivates delta');
@@ -693,7 +695,7 @@ select tests.reset_role();
 select is((select count(*)::int from auth.sessions where id = :'s_dmember'), 1, 'deactivate: the member''s Auth session itself remains');
 
 -- Reactivated, the old binding does not come back.
-select tests.authenticate_as(:'super', :'s_super_free'); select tests.with_request_token();
+select tests.authenticate_as(:'super', :'s_super_free');
 select public.update_organization(:'delta', '{"is_active": true}') as x2 \gset
 select tests.reset_role();
 select tests.set_request_identity('none', :'d_member', json_build_object('sub', :'d_member', 'role', 'authenticated', 'session_id', :'s_dmember')::text);

@@ -5,6 +5,8 @@
 -- for a member of the admin's organization only.
 begin;
 select plan(106);
+-- The privileged RPCs want the request token an Edge Function forwards: every identity sends its session's.
+select tests.send_request_tokens();
 
 -- ---------------------------------------------------------------------------------
 -- Two organizations; a member shared by both; members of one only
@@ -36,16 +38,16 @@ select tests.add_member(:'victim', :'south', 'user');
 
 select gen_random_uuid() as s_n, gen_random_uuid() as s_s, gen_random_uuid() as s_root,
        gen_random_uuid() as s_shared, gen_random_uuid() as s_shared2 \gset
-select tests.authenticate_as(:'n_admin', :'s_n'); select tests.with_request_token();
+select tests.authenticate_as(:'n_admin', :'s_n');
 select public.bind_session_organization(:'north') ->> 'success' as bound_n \gset
 select tests.reset_role();
-select tests.authenticate_as(:'s_admin', :'s_s'); select tests.with_request_token();
+select tests.authenticate_as(:'s_admin', :'s_s');
 select public.bind_session_organization(:'south') ->> 'success' as bound_s \gset
 select tests.reset_role();
-select tests.authenticate_as(:'super', :'s_root'); select tests.with_request_token();
+select tests.authenticate_as(:'super', :'s_root');
 select public.bind_session_organization(:'south') ->> 'success' as bound_root \gset
 select tests.reset_role();
-select tests.authenticate_as(:'shared', :'s_shared'); select tests.with_request_token();
+select tests.authenticate_as(:'shared', :'s_shared');
 select public.bind_session_organization(:'north') ->> 'success' as bound_shared \gset
 select tests.reset_role();
 select is(array[:'bound_n', :'bound_s', :'bound_root', :'bound_shared'], array['true', 'true', 'true', 'true'],
@@ -57,7 +59,7 @@ select encrypted_password as shared_hash from auth.users where id = :'shared' \g
 -- ---------------------------------------------------------------------------------
 -- 1. The south admin cannot take over the member north shares with them
 -- ---------------------------------------------------------------------------------
-select tests.authenticate_as(:'s_admin', :'s_s'); select tests.with_request_token();
+select tests.authenticate_as(:'s_admin', :'s_s');
 select is(public.simple_reset_password(:'shared', 'Ele.Gecir.1'), :'shared_refusal'::jsonb,
   'reset: the south admin may not set the password of a member north shares');
 select is(public.sync_user_password('shared@north.test', 'Ele.Gecir.2') ->> 'code', 'password_sync_failed',
@@ -77,21 +79,21 @@ select is((select array[email, first_name, locked_until::text] from private.prof
 select is((select role from private.profiles where id = :'global_admin'), 'admin', 'the global admin keeps their global role');
 
 -- The admin lock north's super admin set cannot be lifted from south.
-select tests.authenticate_as(:'super', :'s_root'); select tests.with_request_token();
+select tests.authenticate_as(:'super', :'s_root');
 select is(public.lock_user_secure(:'shared') ->> 'success', 'true', 'a super admin locks the shared member');
 select tests.reset_role();
-select tests.authenticate_as(:'s_admin', :'s_s'); select tests.with_request_token();
+select tests.authenticate_as(:'s_admin', :'s_s');
 select is(public.unlock_user_secure(:'shared'), :'shared_refusal'::jsonb, 'unlock: the south admin may not lift that lock');
 select tests.reset_role();
 select is((select locked_by_admin from private.profiles where id = :'shared'), true, 'the shared member stays locked');
-select tests.authenticate_as(:'super', :'s_root'); select tests.with_request_token();
+select tests.authenticate_as(:'super', :'s_root');
 select is(public.unlock_user_secure(:'shared') ->> 'success', 'true', 'the super admin unlocks them');
 select is(public.simple_reset_password(:'shared', 'Super.Reset.7') ->> 'success', 'true',
   'a super admin may reset a shared member''s password');
 select tests.reset_role();
 
 -- Organization-scoped actions on the shared member stay with each organization's admin.
-select tests.authenticate_as(:'s_admin', :'s_s'); select tests.with_request_token();
+select tests.authenticate_as(:'s_admin', :'s_s');
 select is(public.update_user_secure(:'shared', '{"role": "manager"}') ->> 'success', 'true',
   'the south admin changes the shared member''s role in south');
 select is(public.update_user_secure(:'shared', '{"is_active": false}') ->> 'success', 'true',
@@ -120,7 +122,7 @@ select is((select count(*)::int from private.audit_log a
 
 -- With the membership in south inactive, north's admin acts on the whole account: every
 -- active membership is now in north.
-select tests.authenticate_as(:'n_admin', :'s_n'); select tests.with_request_token();
+select tests.authenticate_as(:'n_admin', :'s_n');
 select is(public.simple_reset_password(:'shared', 'North.Reset.8') ->> 'success', 'true',
   'north''s admin may reset once the member''s only active membership is north''s');
 select is(public.simple_reset_password(:'dormant', 'North.Reset.9') ->> 'success', 'true',
@@ -128,7 +130,7 @@ select is(public.simple_reset_password(:'dormant', 'North.Reset.9') ->> 'success
 select tests.reset_role();
 
 -- A member of one organization only: its admin acts on the whole account.
-select tests.authenticate_as(:'n_admin', :'s_n'); select tests.with_request_token();
+select tests.authenticate_as(:'n_admin', :'s_n');
 select is(public.simple_reset_password(:'solo', 'Solo.Reset.1') ->> 'success', 'true', 'reset: allowed for a north-only member');
 select is(public.lock_user_secure(:'solo') ->> 'success', 'true', 'lock: allowed');
 select is(public.unlock_user_secure(:'solo') ->> 'success', 'true', 'unlock: allowed');
@@ -141,21 +143,21 @@ select is((select a.details -> 'changes' -> 'email' from private.audit_log a
 select is((select email from auth.users where id = :'solo'), 'solo.new@north.test', 'Auth has the new email');
 
 -- What an admin is shown of a member's memberships: their own organization's only.
-select tests.authenticate_as(:'s_admin', :'s_s'); select tests.with_request_token();
+select tests.authenticate_as(:'s_admin', :'s_s');
 select is(public.get_user_info_by_email('global@north.test') -> 'user' -> 'organization_role',
   jsonb_build_object(:'south', 'admin'), 'user_json shows the south admin only the south membership');
 select tests.reset_role();
-select tests.authenticate_as(:'global_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'global_admin');
 select is(jsonb_object_keys_count.n, 2, 'the user sees all their own memberships')
   from (select count(*)::int as n from jsonb_object_keys(public.get_current_user_context() -> 'user' -> 'organization_role')) jsonb_object_keys_count;
 select tests.reset_role();
-select tests.authenticate_as(:'super', :'s_root'); select tests.with_request_token();
+select tests.authenticate_as(:'super', :'s_root');
 select is((select count(*)::int from jsonb_object_keys(public.get_user_info_by_email('global@north.test') -> 'user' -> 'organization_role')),
   2, 'a super admin sees every membership');
 select tests.reset_role();
 
 -- Removing the shared member from south is south's; deleting the account is not.
-select tests.authenticate_as(:'s_admin', :'s_s'); select tests.with_request_token();
+select tests.authenticate_as(:'s_admin', :'s_s');
 select is(public.delete_user_secure(:'global_admin') ->> 'message', 'Kullanıcı şirketten çıkarıldı',
   'delete: the south admin only removes the shared member from south');
 select tests.reset_role();
@@ -165,7 +167,7 @@ select is((select count(*)::int from private.audit_log where action = 'user.remo
   'the removal is written to both organizations'' logs');
 
 -- A super admin's full delete shows in each former organization's log.
-select tests.authenticate_as(:'super', :'s_root'); select tests.with_request_token();
+select tests.authenticate_as(:'super', :'s_root');
 select is(public.delete_user_secure(:'dormant') ->> 'message', 'Kullanıcı silindi', 'a super admin deletes an account');
 select tests.reset_role();
 select is((select array_agg(organization_id::text order by organization_id::text) from private.audit_log
@@ -186,24 +188,24 @@ select throws_ok($$truncate private.audit_log$$, '42501', 'the audit log is appe
 -- ---------------------------------------------------------------------------------
 -- 2. A locked account's session can do nothing
 -- ---------------------------------------------------------------------------------
-select tests.authenticate_as(:'shared', :'s_shared'); select tests.with_request_token();
+select tests.authenticate_as(:'shared', :'s_shared');
 select is(public.issue_request_token() ->> 'success', 'true', 'before the lock, the shared member works');
 select public.issue_request_token() ->> 'token' as shared_token \gset
 select tests.reset_role();
 update private.profiles set locked_until = now() + interval '30 minutes', failed_login_attempts = 5 where id = :'shared';
-select tests.authenticate_as(:'shared', :'s_shared'); select tests.with_request_token();
+select tests.authenticate_as(:'shared', :'s_shared');
 select is(public.get_my_permissions() ->> 'code', 'organization_context_required',
   'a temporarily locked account''s session: a tenant RPC refuses');
 select is(public.verify_request_token(:'shared_token'), false, 'its request token no longer passes (Edge Functions refuse)');
 select is(public.issue_request_token() ->> 'code', 'authentication_required', 'no new request token');
 select tests.reset_role();
-select tests.authenticate_as(:'shared', :'s_shared2'); select tests.with_request_token();
+select tests.authenticate_as(:'shared', :'s_shared2');
 select is(public.bind_session_organization(null) ->> 'code', 'account_locked', 'a new session cannot bind');
 select tests.reset_role();
 
 -- A super admin under a temporary lock cannot switch organizations either.
 update private.profiles set locked_until = now() + interval '30 minutes' where id = :'super';
-select tests.authenticate_as(:'super', :'s_root'); select tests.with_request_token();
+select tests.authenticate_as(:'super', :'s_root');
 select is(public.super_admin_switch_organization(:'north') ->> 'code', 'account_locked',
   'super_admin_switch_organization checks the temporary lock as binding does');
 select tests.reset_role();
@@ -216,7 +218,7 @@ update private.profiles set locked_until = null, failed_login_attempts = 0 where
 select tests.create_user('direct@north.test') as direct \gset
 select tests.add_member(:'direct', :'north', 'user');
 select gen_random_uuid() as s_direct \gset
-select tests.authenticate_as(:'direct', :'s_direct'); select tests.with_request_token();
+select tests.authenticate_as(:'direct', :'s_direct');
 select tests.reset_role();
 select is(array_agg(private.auth_password_attempt('DIRECT@north.test', false, '198.51.100.7') ->> 'decision'),
   array['continue', 'continue', 'continue', 'continue', 'reject'],
@@ -314,9 +316,9 @@ select tests.create_user('changer@north.test') as changer \gset
 select tests.add_member(:'changer', :'north', 'user');
 select tests.add_member(:'changer', :'south', 'user');
 select gen_random_uuid() as s_changer, gen_random_uuid() as s_changer_other \gset
-select tests.authenticate_as(:'changer', :'s_changer_other'); select tests.with_request_token();
+select tests.authenticate_as(:'changer', :'s_changer_other');
 select tests.reset_role();
-select tests.authenticate_as(:'changer', :'s_changer'); select tests.with_request_token();
+select tests.authenticate_as(:'changer', :'s_changer');
 select is(public.change_my_password('Wrong.1', 'Yeni.Sifre.42'),
   '{"success": false, "error": "Mevcut şifre hatalı", "code": "invalid_credentials"}'::jsonb,
   'a wrong current password is refused');
@@ -343,7 +345,7 @@ select is((select count(*)::int from private.audit_log where action = 'user.pass
   'the change is audited in each of the user''s organizations');
 
 -- Wrong current passwords count toward the lock.
-select tests.authenticate_as(:'changer', :'s_changer'); select tests.with_request_token();
+select tests.authenticate_as(:'changer', :'s_changer');
 select is(array_agg(public.change_my_password('Wrong.' || g, 'Baska.Sifre.9') ->> 'code'),
   array['invalid_credentials', 'invalid_credentials', 'invalid_credentials', 'invalid_credentials', 'account_locked'],
   'five wrong current passwords lock the account')
@@ -353,7 +355,7 @@ select is(public.change_my_password('Yeni.Sifre.42', 'Baska.Sifre.9') ->> 'code'
 select tests.reset_role();
 
 -- Create and reset: over 72 bytes and common passwords are refused.
-select tests.authenticate_as(:'n_admin', :'s_n'); select tests.with_request_token();
+select tests.authenticate_as(:'n_admin', :'s_n');
 select is(public.create_user_secure('long@north.test', repeat('a', 73), :'north') ->> 'code', 'password_too_long',
   'create: over 72 bytes is refused');
 select is(public.create_user_secure('common@north.test', 'QWERTY123', :'north') ->> 'code', 'password_common',
@@ -394,7 +396,7 @@ select ok(exists (select 1 from private.request_tokens where token_hash = extens
   'the newest survive');
 select ok(not exists (select 1 from private.request_tokens where user_id = :'s_admin' and expires_at < now()),
   'expired tokens are dropped');
-select tests.authenticate_as(:'n_admin', :'s_n'); select tests.with_request_token();
+select tests.authenticate_as(:'n_admin', :'s_n');
 select is(public.issue_request_token() ->> 'success', 'true', 'issuing a token');
 select tests.reset_role();
 select is((select count(*)::int from private.request_tokens where user_id = :'n_admin'), 2,

@@ -6,6 +6,8 @@
 -- transfer, template v3 reaching an organization made before it, and anon refused.
 begin;
 select plan(151);
+-- The privileged RPCs want the request token an Edge Function forwards: every identity sends its session's.
+select tests.send_request_tokens();
 
 select tests.create_organization('alpha', 'Alpha A.Ş.') as alpha \gset
 select tests.create_organization('beta', 'Beta Ltd.') as beta \gset
@@ -33,22 +35,22 @@ select tests.add_member(:'alpha_solo', :'alpha', 'solo');
 
 select gen_random_uuid() as s_admin, gen_random_uuid() as s_sales, gen_random_uuid() as s_sales2, gen_random_uuid() as s_viewer,
        gen_random_uuid() as s_solo, gen_random_uuid() as s_beta \gset
-select tests.authenticate_as(:'alpha_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
 select tests.reset_role();
-select tests.authenticate_as(:'alpha_sales', :'s_sales'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_sales', :'s_sales');
 select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
 select tests.reset_role();
-select tests.authenticate_as(:'alpha_sales2', :'s_sales2'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_sales2', :'s_sales2');
 select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
 select tests.reset_role();
-select tests.authenticate_as(:'alpha_viewer', :'s_viewer'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_viewer', :'s_viewer');
 select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
 select tests.reset_role();
-select tests.authenticate_as(:'alpha_solo', :'s_solo'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_solo', :'s_solo');
 select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
 select tests.reset_role();
-select tests.authenticate_as(:'beta_admin', :'s_beta'); select tests.with_request_token();
+select tests.authenticate_as(:'beta_admin', :'s_beta');
 select public.bind_session_organization(:'beta') ->> 'success' as bound \gset
 select tests.reset_role();
 
@@ -76,7 +78,7 @@ select tests.reset_role();
 -- ---------------------------------------------------------------------------------
 -- The deal's rules
 -- ---------------------------------------------------------------------------------
-select tests.authenticate_as(:'alpha_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select public.create_customer('{"name": "Işık Yazılım A.Ş."}') #>> '{record,id}' as isik \gset
 select public.create_customer('{"name": "Silinecek Ltd."}') #>> '{record,id}' as gone_customer \gset
 select public.delete_customers(array[:'gone_customer']::uuid[]) ->> 'changed' as deleted \gset
@@ -151,7 +153,7 @@ select tests.reset_role();
 -- ---------------------------------------------------------------------------------
 -- Stage history
 -- ---------------------------------------------------------------------------------
-select tests.authenticate_as(:'alpha_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select public.get_deal_stage_history(:'erp_id') as h \gset
 select is((select array_agg(coalesce(e ->> 'from_stage', '-') || '>' || (e ->> 'to_stage') || ' ' || (e ->> 'changed_by_name')
                             order by n)
@@ -167,14 +169,14 @@ select is((select array_agg(e ->> 'stage' order by n) from jsonb_array_elements(
 select tests.reset_role();
 select is((select count(*)::int from private.audit_log where target_id = :'erp_id' and action = 'deals.update'), 4,
   'each of the four writes is audited, no refusal');
-select tests.authenticate_as(:'beta_admin', :'s_beta'); select tests.with_request_token();
+select tests.authenticate_as(:'beta_admin', :'s_beta');
 select is(public.get_deal_stage_history(:'erp_id') ->> 'code', 'not_found', 'another organization''s admin cannot read the history');
 select tests.reset_role();
 
 -- ---------------------------------------------------------------------------------
 -- move_deal
 -- ---------------------------------------------------------------------------------
-select tests.authenticate_as(:'alpha_sales', :'s_sales'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_sales', :'s_sales');
 select public.create_deal('{"title": "Satışçının fırsatı", "amount": 2000}') as sales_deal \gset
 select (:'sales_deal'::jsonb) #>> '{record,id}' as sales_deal_id, (:'sales_deal'::jsonb) #>> '{record,updated_at}' as sales_deal_at \gset
 select public.move_deal(:'sales_deal_id', 'proposal', :'sales_deal_at') as moved \gset
@@ -190,16 +192,16 @@ select is((select action from private.audit_log where target_id = :'sales_deal_i
 select is((select changed_by from :"alpha_schema".deal_stage_history where deal_id = :'sales_deal_id' and to_stage = 'proposal'),
   :'alpha_sales'::uuid, 'the stage history names the member who moved it');
 
-select tests.authenticate_as(:'alpha_viewer', :'s_viewer'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_viewer', :'s_viewer');
 select is(public.move_deal(:'sales_deal_id', 'won', ((:'moved'::jsonb) #>> '{record,updated_at}')::timestamptz) ->> 'code',
   'permission_denied', 'a viewer cannot move a deal');
 select tests.reset_role();
-select tests.authenticate_as(:'beta_admin', :'s_beta'); select tests.with_request_token();
+select tests.authenticate_as(:'beta_admin', :'s_beta');
 select is(public.move_deal(:'sales_deal_id', 'won', ((:'moved'::jsonb) #>> '{record,updated_at}')::timestamptz) ->> 'code',
   'not_found', 'another organization''s admin: not found');
 select tests.reset_role();
 
-select tests.authenticate_as(:'alpha_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select is(public.move_deal(:'sales_deal_id', 'won', ((:'moved'::jsonb) #>> '{record,updated_at}')::timestamptz - interval '1 second') ->> 'code',
   'stale_record', 'a move from a stale read is refused');
 select is(public.move_deal(:'sales_deal_id', 'lost', ((:'moved'::jsonb) #>> '{record,updated_at}')::timestamptz) #>> '{fields,lost_reason}',
@@ -215,7 +217,7 @@ select is((select count(*)::int from :"alpha_schema".deal_stage_history where de
 -- ---------------------------------------------------------------------------------
 -- Contacts of a deal, details, merge
 -- ---------------------------------------------------------------------------------
-select tests.authenticate_as(:'alpha_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select public.create_contact(jsonb_build_object('customer_id', :'isik', 'first_name', 'Şule', 'last_name', 'Güneş')) #>> '{record,id}' as sule \gset
 select public.create_contact(jsonb_build_object('customer_id', :'isik', 'first_name', 'Şule', 'last_name', 'Gunes')) #>> '{record,id}' as sule2 \gset
 select public.create_contact('{"first_name": "Ozan", "last_name": "Öz"}') #>> '{record,id}' as ozan \gset
@@ -236,20 +238,20 @@ select is((select new_value from :"alpha_schema".field_history where record_id =
   'the contacts change is in the deal''s field history');
 select ok(exists (select 1 from private.audit_log where target_id = :'erp_id' and action = 'deals.contacts'), 'and audited');
 
-select tests.authenticate_as(:'alpha_sales', :'s_sales'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_sales', :'s_sales');
 select is(public.set_deal_contacts(:'erp_id', array[:'ozan']::uuid[]) ->> 'code', 'not_found',
   'an own-scope member cannot set the contacts of another''s deal');
 select is(jsonb_array_length(public.get_deal_details(:'erp_id') -> 'contacts'), 2, 'but reads them (view scope all)');
 select tests.reset_role();
-select tests.authenticate_as(:'alpha_viewer', :'s_viewer'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_viewer', :'s_viewer');
 select is(public.set_deal_contacts(:'erp_id', array[:'ozan']::uuid[]) ->> 'code', 'permission_denied', 'a viewer cannot set contacts');
 select tests.reset_role();
-select tests.authenticate_as(:'beta_admin', :'s_beta'); select tests.with_request_token();
+select tests.authenticate_as(:'beta_admin', :'s_beta');
 select is(public.get_deal_details(:'erp_id') ->> 'code', 'not_found', 'another organization''s admin cannot read the details');
 select is(public.set_deal_contacts(:'erp_id', '{}') ->> 'code', 'not_found', 'nor set the contacts');
 select public.create_contact('{"first_name": "Beta"}') #>> '{record,id}' as beta_contact \gset
 select tests.reset_role();
-select tests.authenticate_as(:'alpha_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select is(public.set_deal_contacts(:'erp_id', array[:'beta_contact']::uuid[]) #>> '{fields,contact_ids}', 'not_found',
   'another organization''s contact is refused');
 
@@ -271,12 +273,12 @@ select is((select array_agg(contact_id) from :"alpha_schema".deal_contacts where
 -- A clean slate: the deals made so far go (soft delete), the board's are made below.
 update :"alpha_schema".deals set deleted_at = now();
 
-select tests.authenticate_as(:'alpha_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select public.create_deal(jsonb_build_object('title', 'Aday TL', 'amount', 1000, 'customer_id', :'isik')) #>> '{record,id}' as b1 \gset
 select public.create_deal('{"title": "Aday dolar", "amount": 500, "currency": "USD"}') #>> '{record,id}' as b2 \gset
 select public.create_deal('{"title": "Teklif büyük", "amount": 2000, "stage": "proposal"}') #>> '{record,id}' as b3 \gset
 select tests.reset_role();
-select tests.authenticate_as(:'alpha_solo', :'s_solo'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_solo', :'s_solo');
 select public.create_deal('{"title": "Solo aday", "amount": 300}') #>> '{record,id}' as b4 \gset
 select public.create_deal('{"title": "Solo kazanç", "amount": 700, "stage": "won"}') #>> '{record,id}' as b5 \gset
 select tests.reset_role();
@@ -288,7 +290,7 @@ update :"alpha_schema".deals set updated_at = now() - interval '2 hours' where i
 update :"alpha_schema".deals set updated_at = now() - interval '1 hour' where id = :'b4';
 alter table :"alpha_schema".deals enable trigger touch_updated_at;
 
-select tests.authenticate_as(:'alpha_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select public.get_deal_board() as board \gset
 select is((select array_agg(s ->> 'key' order by n) from jsonb_array_elements((:'board'::jsonb) -> 'stages') with ordinality x (s, n)),
   array['lead', 'qualified', 'proposal', 'negotiation', 'won', 'lost'], 'the board has every stage of the pipeline, in order');
@@ -325,7 +327,7 @@ select is(public.get_deal_board_stage('lead', null, 2, 5) ->> 'has_more', 'false
 select is(public.get_deal_board_stage('lead', null, -1, 5) ->> 'code', 'invalid_input', 'a negative offset is refused');
 select tests.reset_role();
 
-select tests.authenticate_as(:'alpha_solo', :'s_solo'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_solo', :'s_solo');
 select public.get_deal_board() as solo_board \gset
 select is((:'solo_board'::jsonb) ->> 'scope', 'own', 'an own-scope viewer''s board says so');
 select is((select jsonb_object_agg(s ->> 'key', (s ->> 'count')::int) from jsonb_array_elements((:'solo_board'::jsonb) -> 'stages') s
@@ -337,17 +339,17 @@ select is(public.get_deal_board_stage('lead') #> '{cards}', (select jsonb_agg(c)
   'a stage''s further cards keep the scope');
 select is(public.get_deal_details(:'b1') ->> 'code', 'not_found', 'another''s deal is not found for them');
 select tests.reset_role();
-select tests.authenticate_as(:'alpha_viewer', :'s_viewer'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_viewer', :'s_viewer');
 select is((public.get_deal_board() #>> '{stages,0,count}')::int, 3, 'a viewer sees the whole board');
 select tests.reset_role();
-select tests.authenticate_as(:'beta_admin', :'s_beta'); select tests.with_request_token();
+select tests.authenticate_as(:'beta_admin', :'s_beta');
 select is((select sum((s ->> 'count')::int)::int from jsonb_array_elements(public.get_deal_board() -> 'stages') s), 0,
   'another organization''s board holds none of alpha''s deals');
 select tests.reset_role();
 
 -- A deal whose stage left the pipeline (written by hand) is shown, not hidden.
 update :"alpha_schema".deals set stage = 'legacy' where id = :'b3';
-select tests.authenticate_as(:'alpha_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select public.get_deal_board() as board \gset
 select is((select s - 'cards' from jsonb_array_elements((:'board'::jsonb) -> 'stages') s where s ->> 'key' = 'legacy'),
   '{"key": "legacy", "name": null, "outcome": null, "probability": null, "unknown": true, "count": 1,
@@ -359,7 +361,7 @@ select tests.reset_role();
 update :"alpha_schema".deals set stage = 'proposal' where id = :'b3';
 
 -- The totals kept per owner, stage and currency agree with the deals after every kind of write.
-select tests.authenticate_as(:'alpha_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select public.bulk_update_deals(array[:'b1', :'b2']::uuid[], '{"amount": 250}') ->> 'updated' as n \gset
 select public.delete_deals(array[:'b2']::uuid[]) ->> 'changed' as n \gset
 select public.bulk_update_deals(array[:'b1']::uuid[], jsonb_build_object('owner_id', :'alpha_sales')) ->> 'updated' as n \gset
@@ -378,7 +380,7 @@ select is((select coalesce(jsonb_agg(jsonb_build_object('owner', owner_id, 'stag
 -- ---------------------------------------------------------------------------------
 -- Exchange rates and the forecast
 -- ---------------------------------------------------------------------------------
-select tests.authenticate_as(:'alpha_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select array_agg(coalesce(public.update_organization_settings(jsonb_build_object('exchange_rates', v)) ->> 'field', 'accepted') order by n)
     as bad_rates
   from unnest(array['{"usd": 41}', '{"USD": 0}', '{"USD": -1}', '{"USD": "41"}', '[]', '"USD"', '{"DOLAR": 2}']::jsonb[])
@@ -391,14 +393,14 @@ select is(public.update_organization_settings('{"exchange_rates": {"USD": 40, "E
 select is(public.get_organization_settings() #> '{settings,exchange_rates}', '{"USD": 40, "EUR": 44.9}'::jsonb,
   'members read them with the settings');
 select tests.reset_role();
-select tests.authenticate_as(:'alpha_sales', :'s_sales'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_sales', :'s_sales');
 select is(public.update_organization_settings('{"exchange_rates": {"USD": 1}}') ->> 'code', 'admin_required',
   'a member cannot change the rates');
 select tests.reset_role();
 
 -- sales2's open deals: 1,000 TRY at 50% this month, 100 USD at 20% next month, 200 GBP
 -- (no rate) at 50% this month; a won deal and one beyond the months do not count.
-select tests.authenticate_as(:'alpha_sales2', :'s_sales2'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_sales2', :'s_sales2');
 select public.create_deal(jsonb_build_object('title', 'F1', 'amount', 1000, 'stage', 'proposal', 'expected_close_date', (:'month0'::date + 14)::text)) ->> 'success' as ok \gset
 select public.create_deal(jsonb_build_object('title', 'F2', 'amount', 100, 'currency', 'USD', 'probability', 20, 'expected_close_date', (:'month1'::date + 2)::text)) ->> 'success' as ok \gset
 select public.create_deal(jsonb_build_object('title', 'F3', 'amount', 200, 'currency', 'GBP', 'stage', 'proposal', 'expected_close_date', :'month0')) ->> 'success' as ok \gset
@@ -421,7 +423,7 @@ select is((:'forecast'::jsonb) #>> '{owners,0,owner_name}', 'Sena İkinci', 'per
 select is((:'forecast'::jsonb) #> '{owners,0,weighted}', '1300.00'::jsonb, 'with the owner''s own total');
 select is((:'forecast'::jsonb) ->> 'currency', 'TRY', 'in the organization''s currency');
 
-select tests.authenticate_as(:'alpha_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select public.update_organization_settings('{"exchange_rates": {"EUR": 44.9}}') ->> 'success' as ok \gset
 select public.get_deal_forecast(2, :'alpha_sales2') as forecast \gset
 select is((:'forecast'::jsonb) #> '{total,weighted}', '500.00'::jsonb, 'a rate taken away: that currency leaves the total…');
@@ -430,10 +432,10 @@ select is((select jsonb_agg(jsonb_build_array(u ->> 'currency', u -> 'weighted')
   '[["GBP", 100.00], ["USD", 20.00]]'::jsonb, '…and is reported apart, unconverted, never summed as TRY');
 select is(public.get_deal_forecast(0) ->> 'code', 'invalid_input', 'months are 1 to 24');
 select tests.reset_role();
-select tests.authenticate_as(:'alpha_solo', :'s_solo'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_solo', :'s_solo');
 select is((public.get_deal_forecast(2, :'alpha_sales2') #>> '{total,count}')::int, 0, 'an own-scope viewer''s forecast has only their deals');
 select tests.reset_role();
-select tests.authenticate_as(:'beta_admin', :'s_beta'); select tests.with_request_token();
+select tests.authenticate_as(:'beta_admin', :'s_beta');
 select is((public.get_deal_forecast(2, :'alpha_sales2') #>> '{total,count}')::int, 0, 'another organization''s forecast has none of alpha''s');
 select tests.reset_role();
 
@@ -447,7 +449,7 @@ select '[{"key": "lead", "name": "Aday", "probability": 10, "outcome": "open"},
          {"key": "won", "name": "Kazanıldı", "probability": 100, "outcome": "won"},
          {"key": "lost", "name": "Kaybedildi", "probability": 0, "outcome": "lost"}]' as without_proposal \gset
 select private.settings_json(:'alpha') as settings_before \gset
-select tests.authenticate_as(:'alpha_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select public.update_organization_settings(jsonb_build_object('deal_stages', :'without_proposal'::jsonb)) as refused \gset
 select is(:'refused'::jsonb,
   '{"success": false, "error": "Deal stages still hold deals", "code": "stage_in_use", "field": "deal_stages",
@@ -467,13 +469,13 @@ select is(public.update_organization_settings(jsonb_build_object('deal_stages', 
   'moving open deals into a lost stage is refused: they have no lost reason');
 select tests.reset_role();
 select is(private.settings_json(:'alpha'), :'settings_before'::jsonb, 'the refusals changed nothing');
-select tests.authenticate_as(:'alpha_sales', :'s_sales'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_sales', :'s_sales');
 select is(public.update_organization_settings(jsonb_build_object('deal_stages', :'without_proposal'::jsonb,
                                                                   'deal_stage_moves', '{"proposal": "qualified"}'::jsonb)) ->> 'code',
   'admin_required', 'a member cannot change the pipeline');
 select tests.reset_role();
 
-select tests.authenticate_as(:'alpha_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select public.update_organization_settings(jsonb_build_object('deal_stages', :'without_proposal'::jsonb,
                                                               'deal_stage_moves', '{"proposal": "qualified"}'::jsonb)) as done \gset
 select is((:'done'::jsonb) -> 'moved_deals', '{"proposal": 6}'::jsonb,
@@ -500,7 +502,7 @@ select is((select deal_count::int from :"alpha_schema".deal_stage_totals where o
 -- ---------------------------------------------------------------------------------
 select count(*) as history_before from :"alpha_schema".deal_stage_history
  where deal_id in (select id from :"alpha_schema".deals where owner_id = :'alpha_sales2') \gset
-select tests.authenticate_as(:'alpha_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select public.transfer_user_records(:'alpha_sales2', :'alpha_sales', null, true, false, false) as transfer \gset
 select tests.reset_role();
 select is((:'transfer'::jsonb) -> 'transferred', '{"deals": 5}'::jsonb, 'the transfer moves the deals');
@@ -519,7 +521,7 @@ select is((select coalesce(sum(deal_count), 0)::int from :"alpha_schema".deal_st
 -- ---------------------------------------------------------------------------------
 -- The list through the engine
 -- ---------------------------------------------------------------------------------
-select tests.authenticate_as(:'alpha_admin', :'s_admin'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select is((public.list_deals(p_filters => '{"stage": "qualified"}') ->> 'total')::int, 4, 'deals filter by stage');
 select is((public.list_deals(p_filters => '{"currency": ["USD", "GBP"]}') ->> 'total')::int, 3, 'and by currency');
 select is((public.list_deals(p_sort => 'amount', p_descending => true) #>> '{records,0,amount}'), '9999.00', 'and sort by amount');

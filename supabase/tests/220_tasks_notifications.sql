@@ -8,6 +8,8 @@
 -- organization migrated before it.
 begin;
 select plan(101);
+-- The privileged RPCs want the request token an Edge Function forwards: every identity sends its session's.
+select tests.send_request_tokens();
 
 -- ---------------------------------------------------------------------------------
 -- An organization migrated before template v4 (its step set aside for a moment)
@@ -275,7 +277,7 @@ select is(jsonb_build_array(public.can_receive_realtime_topic(format('org:%s', :
   '[true, true, false, false]'::jsonb,
   'realtime: a member receives their organization''s board topic and their own topic, no other');
 select tests.reset_role();
-select tests.authenticate_as(:'alpha_admin', :'s_unbound'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_unbound');
 select is(public.can_receive_realtime_topic(format('org:%s', :'alpha')), false, 'realtime: an unbound session receives nothing');
 select tests.reset_role();
 
@@ -388,7 +390,7 @@ select is(:'empty_read'::text, 'invalid_input', 'an empty id list is refused');
 select is(jsonb_build_array((:'all_read'::jsonb) -> 'updated', :'unread_after'::int), '[3, 0]'::jsonb, 'mark all read');
 select is((select count(*)::int from private.notifications where user_id <> :'alpha_sales' and read_at is not null), 0,
   'no one else''s notification was marked read');
-select tests.authenticate_as(:'alpha_admin', :'s_unbound'); select tests.with_request_token();
+select tests.authenticate_as(:'alpha_admin', :'s_unbound');
 select is(public.get_notifications() ->> 'code', 'organization_context_required', 'an unbound session gets no notifications');
 select is(public.save_notification_preferences('{}') ->> 'code', 'organization_context_required', 'nor saves preferences');
 select tests.reset_role();
@@ -409,7 +411,6 @@ insert into :"alpha_schema".tasks (id, title, due_at, remind_at, owner_id, creat
   ('e0000000-0000-4000-8000-000000000001', 'Devredilen', now() + interval '2 days', now() - interval '1 minute', :'alpha_solo', :'alpha_solo');
 select count(*) as notices_before from private.notifications \gset
 select pg_temp.act(:'s_admin');
-select tests.with_request_token();
 select public.transfer_user_records(:'alpha_solo', :'alpha_sales') #>> '{transferred,tasks}' as moved_tasks \gset
 select tests.reset_role();
 select is(jsonb_build_array(:'moved_tasks'::int, (select count(*)::int from private.notifications) - :notices_before),
@@ -524,7 +525,7 @@ select tests.reset_role();
 select pg_temp.act(:'s_beta');
 select public.get_dashboard() as dash_beta \gset
 select tests.reset_role();
-select tests.authenticate_as(:'d_admin', :'s_unbound'); select tests.with_request_token();
+select tests.authenticate_as(:'d_admin', :'s_unbound');
 select public.get_dashboard() ->> 'code' as dash_unbound \gset
 select tests.reset_role();
 

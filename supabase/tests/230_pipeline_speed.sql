@@ -12,6 +12,8 @@
 -- ones; private.caller_scopes agrees with private.caller_scope.
 begin;
 select plan(46);
+-- The privileged RPCs want the request token an Edge Function forwards: every identity sends its session's.
+select tests.send_request_tokens();
 
 select tests.create_organization('omega', 'Omega A.Ş.') as omega \gset
 select tests.create_organization('sigma', 'Sigma Ltd.') as sigma \gset
@@ -308,7 +310,6 @@ select is(pg_temp.forecast_drift(:'omega_schema'), '"equal"'::jsonb, 'a merge of
 
 -- A record transfer moves a member's deals to another.
 select pg_temp.act(:'s_o_admin');
-select tests.with_request_token();
 select public.transfer_user_records(:'o_solo', :'o_sales', null, true, false, false) -> 'transferred' as moved \gset
 select tests.reset_role();
 select ok((:'moved'::jsonb ->> 'deals')::int > 0, 'a transfer moves deals');
