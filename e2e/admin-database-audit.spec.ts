@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { createMember } from "../tests/support/accounts.ts";
-import { rpc, signedInClient } from "../tests/support/clients.ts";
+import { privilegedRpc, signedInClient } from "../tests/support/clients.ts";
 import { enterApp } from "./shell-support.ts";
 
 const h1 = (page: Page) => page.getByRole("heading", { level: 1 });
@@ -40,8 +40,8 @@ test("an admin sees the organization's tables, up to date", async ({ page, baseU
 test("the audit log lists the admin's lock and unlock of a user", async ({ page, baseURL }) => {
   const member = await createMember(baseURL!);
   const { client } = await signedInClient(baseURL!, "admin@demo.test");
-  expect(await rpc(client, "lock_user_secure", { p_user_id: member.id })).toMatchObject({ success: true });
-  expect(await rpc(client, "unlock_user_secure", { p_user_id: member.id })).toMatchObject({ success: true });
+  expect(await privilegedRpc(client, "lock_user_secure", { p_user_id: member.id })).toMatchObject({ success: true });
+  expect(await privilegedRpc(client, "unlock_user_secure", { p_user_id: member.id })).toMatchObject({ success: true });
   await client.auth.signOut({ scope: "local" });
 
   await enterApp(page, "admin@demo.test");

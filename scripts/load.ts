@@ -23,7 +23,7 @@ import { openBackend } from "./stack/database.ts";
 import { startProduct } from "./stack/product-process.ts";
 import { freePort } from "./stack/server.ts";
 import { createTestDatabase } from "./stack/test-database.ts";
-import { acmeOrganizationId, demoOrganizationId, rpc, signedInClient } from "../tests/support/clients.ts";
+import { acmeOrganizationId, demoOrganizationId, privilegedRpc, signedInClient } from "../tests/support/clients.ts";
 import { testKeys } from "../tests/support/keys.ts";
 
 const { values: options } = parseArgs({
@@ -84,7 +84,7 @@ try {
   for (let index = 0; index < userCount; index += 1) {
     const organization = organizations[index % 2];
     const email = `yuk-${index + 1}@${organization.slug}.test`;
-    const created = await rpc(superAdmin, "create_user_secure", {
+    const created = await privilegedRpc(superAdmin, "create_user_secure", {
       p_email: email, p_password: password, p_organization_id: organization.id, p_first_name: "Yük", p_last_name: `Testi ${index + 1}`, p_role: "user",
     });
     if (!created.success) throw new Error(`creating ${email}: ${JSON.stringify(created)}`);

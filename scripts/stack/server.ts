@@ -163,19 +163,44 @@ export const storageSecurityHeaders: Record<string, string> = {
   "X-Content-Type-Options": "nosniff",
 };
 
+/** The longest life of a signed Storage URL the front serves (the app asks for 60 s; see item 7 of issue 23). */
+export const maxSignedUrlSeconds = 60;
+
+/** Storage's own error shape, for the signed download route. */
+function storageRefusal(status: 400 | 403, error: string, message: string): Response {
+  return Response.json({ statusCode: String(status), error, message }, { status });
+}
+
 /**
- * A signed download URL's token checked before lite sees it: lite lets the token library's
- * error through as a 500. Bad or expired, the answer is Storage's own 400 InvalidJWT.
+ * A signed download URL checked before lite serves it (GET /storage/v1/object/sign/…):
+ * - a bad or expired token: Storage's own 400 InvalidJWT (lite let the token library's error
+ *   through as a 500);
+ * - a token signed for longer than 60 seconds (whoever asked for it): 400;
+ * - an object of the documents bucket: only through a signing the documents function
+ *   recorded (private.document_download_allowed), and only while its signer may still read
+ *   it: 403 once the document is deleted or the signer is deactivated, locked, no longer a
+ *   member, without permission or signed out.
  */
-async function signedTokenProblem(token: string | undefined, jwtSecret: string): Promise<Response | null> {
+async function signedDownloadProblem(c: Context, backend: Backend, jwtSecret: string): Promise<Response | null> {
+  const token = c.req.query("token");
   if (!token) return null; // lite answers "Missing token" (400) itself.
+  let payload: { iat?: unknown; exp?: unknown; bucket?: unknown };
   try {
-    await jwtVerify(token, new TextEncoder().encode(jwtSecret), { algorithms: ["HS256"] });
-    return null;
+    ({ payload } = await jwtVerify(token, new TextEncoder().encode(jwtSecret), { algorithms: ["HS256"] }));
   } catch (error) {
     const message = error instanceof joseErrors.JWTExpired ? "jwt expired" : "invalid signature";
-    return Response.json({ statusCode: "400", error: "InvalidJWT", message }, { status: 400 });
+    return storageRefusal(400, "InvalidJWT", message);
   }
+  const { iat, exp } = payload;
+  if (typeof exp !== "number" || typeof iat !== "number" || exp - iat > maxSignedUrlSeconds) {
+    return storageRefusal(400, "InvalidJWT", `signed URLs live at most ${maxSignedUrlSeconds} seconds`);
+  }
+  // lite's token names its bucket (and lite serves it only for that bucket and path).
+  if (payload.bucket === "documents" || new URL(c.req.url).pathname.startsWith("/storage/v1/object/sign/documents/")) {
+    const [row] = await backend.sql.query<{ value: boolean }>("select private.document_download_allowed($1) as value", [token]);
+    if (row?.value !== true) return storageRefusal(403, "AccessDenied", "This download is no longer allowed");
+  }
+  return null;
 }
 
 /** The same secret, compared in constant time. */
@@ -303,7 +328,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   });
   front.post("/storage/v1/object/sign/*", async (c) => upstreamSignedUrls(await backend.api.fetch(clientRequest(c))));
   front.get("/storage/v1/object/sign/*", async (c) =>
-    (await signedTokenProblem(c.req.query("token"), keys.jwtSecret)) ?? backend.api.fetch(clientRequest(c)));
+    (await signedDownloadProblem(c, backend, keys.jwtSecret)) ?? backend.api.fetch(clientRequest(c)));
   const description = options.databaseUrl ? "PostgreSQL" : `PGlite (${options.dataDir ?? "in memory"})`;
   front.post("/_stack/backup", (c) => backupAnswer(c, backend, keys, description));
   for (const prefix of apiPrefixes) {

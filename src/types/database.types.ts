@@ -419,6 +419,9 @@ export type Database = {
 "set_product_active":
 { Args: { "p_active": boolean,"p_id": string }; Returns: Json
                            },
+"sign_document_download":
+{ Args: { "p_object_path": string,"p_seconds"?: number,"p_token_hash": string }; Returns: Json
+                           },
 "simple_reset_password":
 { Args: { "p_new_password": string,"p_user_id": string }; Returns: Json
                            },

@@ -69,7 +69,44 @@ begin
 end;
 $$;
 
-/** Acts as the given signed-in user in one Auth session (created when it does not exist). */
+/**
+ * Issues a request-forgery token for the current test identity's session, as
+ * issue_request_token does but without its pruning (a file is one transaction: every token
+ * would expire at the same now() + 1 hour, so pruning could keep an older one), and sends it
+ * in the request's x-csrf-token header for the rest of the transaction, as an Edge Function
+ * does; the privileged RPCs refuse without it (the token is then
+ * current_setting('request.headers')::json ->> 'x-csrf-token'). No session, no token.
+ */
+create or replace function tests.with_request_token()
+returns void language plpgsql security definer set search_path = '' as $$
+declare
+  token text := translate(encode(extensions.gen_random_bytes(32), 'base64'), '+/=', '-_');
+begin
+  if exists (select 1 from auth.sessions s join private.profiles p on p.id = s.user_id
+              where s.id = private.current_session_id() and s.user_id = auth.uid()) then
+    insert into private.request_tokens (token_hash, session_id, user_id, expires_at)
+    values (extensions.digest(token, 'sha256'), private.current_session_id(), auth.uid(), clock_timestamp() + interval '1 hour');
+  else
+    token := null;
+  end if;
+  perform set_config('request.headers', json_build_object('x-csrf-token', token)::text, true);
+end;
+$$;
+
+/**
+ * From here on in this file's transaction, tests.authenticate_as also sends a request-forgery
+ * token of the session it acts in (tests.with_request_token), as the Edge Functions forward
+ * the app's: for files that call the privileged RPCs as many identities.
+ */
+create or replace function tests.send_request_tokens()
+returns void language sql as $$
+  select set_config('tests.send_request_tokens', 'on', false);
+$$;
+
+/**
+ * Acts as the given signed-in user in one Auth session (created when it does not exist); after
+ * tests.send_request_tokens(), with a request token of that session.
+ */
 create or replace function tests.authenticate_as(p_user uuid, p_session uuid default gen_random_uuid())
 returns void language sql as $$
   insert into auth.sessions (id, user_id)
@@ -77,6 +114,7 @@ returns void language sql as $$
   on conflict (id) do nothing;
   select tests.set_request_identity('authenticated', p_user::text, json_build_object(
     'sub', p_user, 'role', 'authenticated', 'aud', 'authenticated', 'session_id', p_session)::text);
+  select tests.with_request_token() where current_setting('tests.send_request_tokens', true) = 'on';
 $$;
 
 /** Acts as an anonymous visitor (publishable key, no session). */

@@ -2,6 +2,8 @@
 -- create_organization_tables, template migrations (versions, idempotence, drift, failure).
 begin;
 select plan(105);
+-- The privileged RPCs want the request token an Edge Function forwards: every identity sends its session's.
+select tests.send_request_tokens();
 
 -- ---------------------------------------------------------------------------------
 -- Fixtures: a super admin; alpha and beta provisioned; delta and epsilon registered only.

@@ -3,6 +3,8 @@
 -- that leave the database intact.
 begin;
 select plan(72);
+-- The privileged RPCs want the request token an Edge Function forwards: every identity sends its session's.
+select tests.send_request_tokens();
 
 -- ---------------------------------------------------------------------------------
 -- Fixtures: alpha and beta provisioned, each with an admin and a plain member.

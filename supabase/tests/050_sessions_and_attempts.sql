@@ -3,6 +3,8 @@
 -- stops counting, and get_login_attempts.
 begin;
 select plan(95);
+-- The privileged RPCs want the request token an Edge Function forwards: every identity sends its session's.
+select tests.send_request_tokens();
 
 -- ---------------------------------------------------------------------------------
 -- Fixtures

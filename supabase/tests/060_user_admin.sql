@@ -5,6 +5,8 @@
 -- as the test runner (who alone can read private.*).
 begin;
 select plan(129);
+-- The privileged RPCs want the request token an Edge Function forwards: every identity sends its session's.
+select tests.send_request_tokens();
 
 -- ---------------------------------------------------------------------------------
 -- Organizations, people, sessions

@@ -4,6 +4,8 @@
 -- acting and checked as the test runner.
 begin;
 select plan(59);
+-- The privileged RPCs want the request token an Edge Function forwards: every identity sends its session's.
+select tests.send_request_tokens();
 
 -- ---------------------------------------------------------------------------------
 -- Organizations, people, sessions

@@ -5,6 +5,8 @@
 -- answers are captured with \gset while acting, then checked as the test runner.
 begin;
 select plan(170);
+-- The privileged RPCs want the request token an Edge Function forwards: every identity sends its session's.
+select tests.send_request_tokens();
 
 -- Small readers for the answers (rolled back with the rest).
 /** The users of a get_organization_users answer, in order, as the local parts of their emails. */

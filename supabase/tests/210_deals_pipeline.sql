@@ -6,6 +6,8 @@
 -- transfer, template v3 reaching an organization made before it, and anon refused.
 begin;
 select plan(151);
+-- The privileged RPCs want the request token an Edge Function forwards: every identity sends its session's.
+select tests.send_request_tokens();
 
 select tests.create_organization('alpha', 'Alpha A.Ş.') as alpha \gset
 select tests.create_organization('beta', 'Beta Ltd.') as beta \gset

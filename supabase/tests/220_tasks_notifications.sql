@@ -8,6 +8,8 @@
 -- organization migrated before it.
 begin;
 select plan(101);
+-- The privileged RPCs want the request token an Edge Function forwards: every identity sends its session's.
+select tests.send_request_tokens();
 
 -- ---------------------------------------------------------------------------------
 -- An organization migrated before template v4 (its step set aside for a moment)

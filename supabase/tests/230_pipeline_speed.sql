@@ -12,6 +12,8 @@
 -- ones; private.caller_scopes agrees with private.caller_scope.
 begin;
 select plan(46);
+-- The privileged RPCs want the request token an Edge Function forwards: every identity sends its session's.
+select tests.send_request_tokens();
 
 select tests.create_organization('omega', 'Omega A.Ş.') as omega \gset
 select tests.create_organization('sigma', 'Sigma Ltd.') as sigma \gset

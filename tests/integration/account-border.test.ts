@@ -5,7 +5,7 @@
  * acts on the acme membership stays acme's.
  */
 import { describe, expect, inject, it } from "vitest";
-import { acmeOrganizationId, anonClient, demoOrganizationId, demoPassword, rpc, signedInClient } from "../support/clients.ts";
+import { acmeOrganizationId, anonClient, demoOrganizationId, demoPassword, privilegedRpc, rpc, signedInClient } from "../support/clients.ts";
 import { invokeFunction, requestToken } from "../support/functions.ts";
 
 const url = inject("stackUrl");
@@ -25,7 +25,7 @@ describe("an admin's power over an account ends at their organization's border",
     expect(shownMemberships).toEqual({ [acmeOrganizationId]: "user" });
     expect(shownMemberships).not.toHaveProperty(demoOrganizationId);
 
-    expect(await rpc(client, "simple_reset_password", { p_user_id: sharedId, p_new_password: "Ele.Gecir.1" })).toEqual(refusal);
+    expect(await privilegedRpc(client, "simple_reset_password", { p_user_id: sharedId, p_new_password: "Ele.Gecir.1" })).toEqual(refusal);
     expect(await rpc(client, "sync_user_password", { p_email: sharedEmail, p_password: "Ele.Gecir.2" })).toMatchObject({
       success: false,
       code: "password_sync_failed",
@@ -34,9 +34,9 @@ describe("an admin's power over an account ends at their organization's border",
       success: false,
       code: "auth_user_creation_failed",
     });
-    expect(await rpc(client, "lock_user_secure", { p_user_id: sharedId })).toEqual(refusal);
-    expect(await rpc(client, "unlock_user_secure", { p_user_id: sharedId })).toEqual(refusal);
-    expect(await rpc(client, "update_user_secure", { p_user_id: sharedId, p_user_data: { email: "ele@gecir.test" } })).toEqual(
+    expect(await privilegedRpc(client, "lock_user_secure", { p_user_id: sharedId })).toEqual(refusal);
+    expect(await privilegedRpc(client, "unlock_user_secure", { p_user_id: sharedId })).toEqual(refusal);
+    expect(await privilegedRpc(client, "update_user_secure", { p_user_id: sharedId, p_user_data: { email: "ele@gecir.test" } })).toEqual(
       refusal,
     );
 
@@ -50,7 +50,7 @@ describe("an admin's power over an account ends at their organization's border",
     expect(reset).toEqual({ status: 403, body: refusal });
 
     // The membership in acme stays acme's to manage.
-    expect(await rpc(client, "update_user_secure", { p_user_id: sharedId, p_user_data: { role: "user" } })).toMatchObject({
+    expect(await privilegedRpc(client, "update_user_secure", { p_user_id: sharedId, p_user_data: { role: "user" } })).toMatchObject({
       success: true,
     });
 

@@ -1,14 +1,20 @@
 /**
  * Documents through the real local stack (issue 13): the `documents` Edge Function stores a
- * PDF and a new version in lite's Storage, the RPCs list them, signed URLs download both
- * versions byte for byte; a fake PDF is refused; Storage RLS refuses another organization's
- * admin, a deleted document, a browser writing objects itself, and a signed URL past its life
- * or tampered with (a clean 400, never 500); every Storage answer carries nosniff and a CSP.
+ * PDF and a new version in lite's Storage, the RPCs list them, signed URLs (made by the same
+ * function, at most 60 seconds, recorded by the database) download both versions byte for
+ * byte; a fake PDF is refused; another organization's admin, a deleted document, a browser
+ * writing objects itself, and a signed URL past its life or tampered with (a clean 400,
+ * never 500) are refused; a member signs nothing with their own JWT, a 10-year link is not
+ * served, and a link dies with its document or its signer's access (issue 23, item 7); every
+ * Storage answer carries nosniff and a CSP.
  */
 import { randomUUID } from "node:crypto";
 import { describe, expect, inject, it } from "vitest";
 import { testKeys } from "../support/keys.ts";
-import { demoOrganizationId, rpc, signedInClient, type CrmClient } from "../support/clients.ts";
+import { createClient } from "@supabase/supabase-js";
+import ws from "ws";
+import { createMember, testPassword } from "../support/accounts.ts";
+import { demoOrganizationId, privilegedRpc, rpc, signedInClient, type CrmClient } from "../support/clients.ts";
 
 const url = inject("stackUrl");
 
@@ -32,9 +38,16 @@ async function upload(client: CrmClient, bytes: Uint8Array, fileName: string, fi
   return { status: response.status, body: (await response.json()) as Record<string, unknown> & { code?: string } };
 }
 
-async function signedDownload(client: CrmClient, path: string, seconds = 60) {
-  const { data, error } = await client.storage.from("documents").createSignedUrl(path, seconds, { download: "x.pdf" });
-  return { url: data?.signedUrl, error };
+/** A signed download URL as the app gets one: from the documents function (members cannot sign documents themselves). */
+async function signedDownload(client: CrmClient, path: string, seconds: number = 60) {
+  const { data } = await client.auth.getSession();
+  const response = await fetch(`${url}/functions/v1/documents`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${data.session?.access_token}`, apikey: testKeys.publishableKey, "content-type": "application/json" },
+    body: JSON.stringify({ action: "sign", object_path: path, download: "x.pdf", expires_in: seconds }),
+  });
+  const body = (await response.json()) as { success: boolean; signed_url?: string; code?: string };
+  return { url: body.signed_url, error: body.success ? null : body, status: response.status };
 }
 
 /** Every Storage answer: never sniffed, and no scripts, frames elsewhere or origin of its own. */
@@ -148,5 +161,75 @@ describe("documents through supabase-js and the documents function", () => {
       status: 404,
       body: { success: false, code: "not_found" },
     });
+  });
+
+  it("signed links: only the documents function signs, for at most 60 seconds; a 10-year link is refused", async () => {
+    const { client } = await signedInClient(url, "admin@demo.test");
+    const created = await upload(client, pdfBytes("süreli"), "sureli.pdf");
+    const path = `${demoOrganizationId}/${(created.body.document as { id: string }).id}/1`;
+
+    // The member's own JWT signs nothing in the documents bucket any more (no Storage policy).
+    expect((await client.storage.from("documents").createSignedUrl(path, 60)).error).not.toBeNull();
+    // The function refuses a longer life than 60 seconds.
+    expect(await signedDownload(client, path, 315_360_000)).toMatchObject({ status: 400, error: { code: "invalid_request" } });
+    expect(await signedDownload(client, path, 61)).toMatchObject({ status: 400, error: { code: "invalid_request" } });
+    // Even the secret key's 10-year link is not served by the front.
+    const service = createClient(url, testKeys.secretKey, {
+      auth: { persistSession: false, autoRefreshToken: false },
+      realtime: { transport: ws as never },
+    });
+    const tenYears = await service.storage.from("documents").createSignedUrl(path, 315_360_000);
+    expect(tenYears.error).toBeNull();
+    const refused = await fetch(tenYears.data!.signedUrl);
+    expect(refused.status).toBe(400);
+    expectStorageHeaders(refused);
+    expect(await refused.json()).toEqual({ statusCode: "400", error: "InvalidJWT", message: "signed URLs live at most 60 seconds" });
+    // Nor a 60-second link the function did not record (signed with the secret key by someone else).
+    const unrecorded = await service.storage.from("documents").createSignedUrl(path, 60);
+    expect((await fetch(unrecorded.data!.signedUrl)).status).toBe(403);
+    // The app's link works.
+    const normal = await signedDownload(client, path);
+    expect(normal.error).toBeNull();
+    expect(normal.url).toMatch(/^http:\/\/[^/]+\/storage\/v1\/object\/sign\/documents\//);
+    const served = await fetch(normal.url!);
+    expect(served.status).toBe(200);
+    expect(new Uint8Array(await served.arrayBuffer())).toEqual(pdfBytes("süreli"));
+  });
+
+  it("a signed link stops working once its document is deleted, or its signer is deactivated or locked", async () => {
+    const { client: admin } = await signedInClient(url, "admin@demo.test");
+    const created = await upload(admin, pdfBytes("geri çekilen"), "geri.pdf");
+    const documentId = (created.body.document as { id: string }).id;
+    const path = `${demoOrganizationId}/${documentId}/1`;
+
+    const link = await signedDownload(admin, path);
+    expect((await fetch(link.url!)).status).toBe(200);
+    expect(await rpc(admin, "delete_documents", { p_ids: [documentId] })).toMatchObject({ success: true, changed: 1 });
+    const gone = await fetch(link.url!);
+    expect(gone.status).toBe(403);
+    expectStorageHeaders(gone);
+    expect(await gone.json()).toEqual({ statusCode: "403", error: "AccessDenied", message: "This download is no longer allowed" });
+    expect(await rpc(admin, "restore_documents", { p_ids: [documentId] })).toMatchObject({ success: true, changed: 1 });
+    expect((await fetch(link.url!)).status).toBe(200);
+
+    // Two members sign a link each; one is deactivated, the other locked.
+    const deactivated = await createMember(url);
+    const locked = await createMember(url);
+    const links: string[] = [];
+    for (const member of [deactivated, locked]) {
+      const { client } = await signedInClient(url, member.email, testPassword);
+      const signed = await signedDownload(client, path);
+      expect(signed.error).toBeNull();
+      expect((await fetch(signed.url!)).status).toBe(200);
+      links.push(signed.url!);
+    }
+    expect(await privilegedRpc(admin, "update_user_secure", { p_user_id: deactivated.id, p_user_data: { is_active: false } })).toMatchObject({
+      success: true,
+    });
+    expect((await fetch(links[0])).status).toBe(403);
+    expect(await privilegedRpc(admin, "lock_user_secure", { p_user_id: locked.id })).toMatchObject({ success: true });
+    expect((await fetch(links[1])).status).toBe(403);
+    // The admin's own link is untouched.
+    expect((await fetch(link.url!)).status).toBe(200);
   });
 });

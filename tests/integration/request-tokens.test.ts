@@ -2,11 +2,20 @@
  * The request-forgery token end to end through supabase-js (spec sections 3 and 9): the app's
  * session gets a token from the database, and the Edge Functions' check
  * (supabase/functions/_shared/request-token.ts, run here with real clients) accepts it only
- * from that same session.
+ * from that same session. The privileged RPCs themselves ask the same question of the
+ * x-csrf-token header (the Data API hands request headers to SQL), so calling them directly
+ * on the Data API, without going through an Edge Function, gets nowhere without a token.
  */
 import { describe, expect, inject, it } from "vitest";
 import { checkRequestToken, requestTokenHeader } from "../../supabase/functions/_shared/request-token.ts";
-import { anonClient, rpc, signedInClient, type CrmClient } from "../support/clients.ts";
+import { randomUUID } from "node:crypto";
+import { createClient } from "@supabase/supabase-js";
+import ws from "ws";
+import { localKeys } from "../../scripts/stack/env.ts";
+import type { Database } from "../../src/types/database.types.ts";
+import { createMember, testPassword } from "../support/accounts.ts";
+import { anonClient, demoOrganizationId, privilegedRpc, rpc, signedInClient, type CrmClient } from "../support/clients.ts";
+import { invokeFunction, requestToken } from "../support/functions.ts";
 
 const url = inject("stackUrl");
 
@@ -84,5 +93,69 @@ describe("request tokens through supabase-js", () => {
       .setHeader("Authorization", `Bearer ${accessToken}`);
     expect(error).toBeNull();
     expect(replayed).toBe(false);
+  });
+
+  it("the privileged RPCs refuse a direct Data API call without this session's token, and change nothing", async () => {
+    const { client: admin } = await signedInClient(url, "admin@demo.test");
+    const { client: sameAccountElsewhere } = await signedInClient(url, "admin@demo.test");
+    const member = await createMember(url);
+    const email = `dogrudan-${randomUUID().slice(0, 8)}@test.example`;
+    const create = { p_email: email, p_password: "Dogrudan.123", p_organization_id: demoOrganizationId, p_first_name: "Doğru", p_last_name: "Dan" };
+    const refusal = { success: false, error: "Invalid request token", code: "invalid_request_token" };
+    const calls: [string, Record<string, unknown>][] = [
+      ["create_user_secure", create],
+      ["update_user_secure", { p_user_id: member.id, p_user_data: { first_name: "Ele" } }],
+      ["lock_user_secure", { p_user_id: member.id }],
+      ["unlock_user_secure", { p_user_id: member.id }],
+      ["simple_reset_password", { p_user_id: member.id, p_new_password: "Ele.Gecir.1" }],
+      ["delete_user_secure", { p_user_id: member.id }],
+      ["analyze_user_records", { target_user_id: member.id }],
+      ["get_users_for_transfer", {}],
+      ["transfer_user_records", { from_user_id: member.id, to_user_id: member.id }],
+      ["list_organizations", {}],
+      ["create_organization", { p_slug: `d-${randomUUID().slice(0, 6)}`, p_name: "Doğrudan" }],
+      ["update_organization", { p_organization_id: demoOrganizationId, p_changes: { name: "Ele geçti" } }],
+    ];
+    const otherSessionsToken = await requestToken(sameAccountElsewhere);
+    for (const [name, args] of calls) {
+      expect(await rpc(admin, name, args), `${name} without a token`).toEqual(refusal);
+      expect(await privilegedRpc(admin, name, args, otherSessionsToken), `${name} with another session's token`).toEqual(refusal);
+      expect(await privilegedRpc(admin, name, args, "made-up"), `${name} with a made-up token`).toEqual(refusal);
+    }
+    // Nothing happened: the member still signs in with their password (not deleted, locked or
+    // reset) and keeps their name.
+    await signedInClient(url, member.email, testPassword);
+    const listed = await rpc(admin, "get_organization_users", { p_search: member.email });
+    expect(listed.users).toMatchObject([{ id: member.id, first_name: "Deniz" }]);
+    // With this session's own token the same call goes through (the e-mail was never taken).
+    expect(await privilegedRpc(admin, "create_user_secure", create)).toMatchObject({ success: true });
+    // Through the Edge Function, the token the app sends reaches the database too.
+    const viaFunction = await invokeFunction(admin, "admin-users", { action: "lock", user_id: member.id }, await requestToken(admin));
+    expect(viaFunction).toMatchObject({ status: 200, body: { success: true } });
+  });
+});
+
+describe("a super admin's token after a global sign-out", () => {
+  it("is refused everywhere a super admin is trusted: organizations, users, audit log", async () => {
+    const { client, session } = await signedInClient(url, "super@demo.test");
+    const readings = async (target: CrmClient) => ({
+      users: (await rpc(target, "get_organization_users", { p_organization_slug: "acme" })).success,
+      audit: (await rpc(target, "get_audit_log", { p_organization_slug: "acme" })).success,
+    });
+    expect(await readings(client)).toEqual({ users: true, audit: true });
+    expect((await invokeFunction(client, "admin-organizations", { action: "list" }, await requestToken(client))).status).toBe(200);
+
+    // A copy of the access token, kept by whoever held it; then the session signs out everywhere.
+    const withOldToken = createClient<Database>(url, localKeys().publishableKey, {
+      global: { headers: { Authorization: `Bearer ${session.access_token}` } },
+      auth: { persistSession: false, autoRefreshToken: false },
+      realtime: { transport: ws as never },
+    });
+    expect(await readings(withOldToken)).toEqual({ users: true, audit: true });
+    await client.auth.signOut({ scope: "global" });
+
+    expect(await readings(withOldToken)).toEqual({ users: false, audit: false });
+    expect(await privilegedRpc(withOldToken, "list_organizations", {}, "any")).toMatchObject({ success: false });
+    expect((await rpc(withOldToken, "issue_request_token")).success).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, inject, it } from "vitest";
 import { createMember, expectTenConcurrentFailuresToLockAtFive, testPassword } from "../support/accounts.ts";
-import { anonClient, demoPassword, rpc, signedInClient } from "../support/clients.ts";
+import { anonClient, demoPassword, privilegedRpc, rpc, signedInClient } from "../support/clients.ts";
 
 const url = inject("stackUrl");
 const prepare = (email: string, password: string, slug?: string) =>
@@ -108,7 +108,7 @@ describe("sessions and organizations", () => {
     });
 
     const { client: admin } = await signedInClient(url, "admin@demo.test");
-    expect(await rpc(admin, "lock_user_secure", { p_user_id: member.id })).toMatchObject({
+    expect(await privilegedRpc(admin, "lock_user_secure", { p_user_id: member.id })).toMatchObject({
       success: true,
       user: { locked_by_admin: true },
     });
@@ -122,7 +122,7 @@ describe("sessions and organizations", () => {
     expect(error).not.toBeNull();
     expect(await prepare(member.email, testPassword)).toMatchObject({ code: "admin_locked", error: "Account is locked by administrator" });
 
-    expect(await rpc(admin, "unlock_user_secure", { p_user_id: member.id })).toMatchObject({ success: true });
+    expect(await privilegedRpc(admin, "unlock_user_secure", { p_user_id: member.id })).toMatchObject({ success: true });
     expect(await prepare(member.email, testPassword)).toMatchObject({ success: true });
   });
 

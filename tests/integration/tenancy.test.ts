@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, inject, it } from "vitest";
 import { createMember, testPassword } from "../support/accounts.ts";
-import { anonClient, demoOrganizationId, rpc, signedInClient } from "../support/clients.ts";
+import { anonClient, demoOrganizationId, privilegedRpc, rpc, signedInClient } from "../support/clients.ts";
 
 const url = inject("stackUrl");
 
@@ -9,13 +9,13 @@ describe("organizations and their tables through supabase-js", () => {
   it("a super admin creates an organization whose new admin signs in to it", async () => {
     const { client: superAdmin } = await signedInClient(url, "super@demo.test");
     const slug = `org-${randomUUID().slice(0, 8)}`;
-    const created = await rpc(superAdmin, "create_organization", { p_slug: slug, p_name: "Yeni Şirket A.Ş." });
+    const created = await privilegedRpc(superAdmin, "create_organization", { p_slug: slug, p_name: "Yeni Şirket A.Ş." });
     expect(created).toMatchObject({ success: true, organization: { slug, name: "Yeni Şirket A.Ş.", subscription_plan: "basic" } });
     const organizationId = (created.organization as { id: string }).id;
 
     const email = `yonetici-${randomUUID().slice(0, 8)}@test.example`;
     expect(
-      await rpc(superAdmin, "create_user_secure", {
+      await privilegedRpc(superAdmin, "create_user_secure", {
         p_email: email,
         p_password: testPassword,
         p_organization_id: organizationId,
@@ -42,7 +42,7 @@ describe("organizations and their tables through supabase-js", () => {
   it("refuses organization management to an admin and a plain user", async () => {
     for (const email of ["admin@demo.test", "satis@demo.test"]) {
       const { client } = await signedInClient(url, email);
-      expect(await rpc(client, "create_organization", { p_slug: `x-${randomUUID().slice(0, 6)}`, p_name: "X" })).toMatchObject({
+      expect(await privilegedRpc(client, "create_organization", { p_slug: `x-${randomUUID().slice(0, 6)}`, p_name: "X" })).toMatchObject({
         success: false,
         error: "Admin privileges required",
       });
@@ -64,7 +64,7 @@ describe("user administration through supabase-js", () => {
   it("an admin creates a user with the spec's validation messages", async () => {
     const { client } = await signedInClient(url, "admin@demo.test");
     const create = (fields: Record<string, unknown>) =>
-      rpc(client, "create_user_secure", {
+      privilegedRpc(client, "create_user_secure", {
         p_email: "yeni@demo.test",
         p_password: "Yeni.123",
         p_organization_id: demoOrganizationId,
@@ -78,7 +78,7 @@ describe("user administration through supabase-js", () => {
     expect(await create({ p_organization_id: null })).toMatchObject({ error: "Şirket bilgisi gerekli", code: "organization_required" });
     expect(await create({ p_email: " SATIS@demo.test " })).toMatchObject({ error: "Bu email adresi zaten kullanımda" });
     const { client: plainUser } = await signedInClient(url, "satis@demo.test");
-    expect(await rpc(plainUser, "create_user_secure", { p_email: "x@demo.test", p_password: "Yeni.123", p_organization_id: null })).toMatchObject({
+    expect(await privilegedRpc(plainUser, "create_user_secure", { p_email: "x@demo.test", p_password: "Yeni.123", p_organization_id: null })).toMatchObject({
       error: "Admin yetkisi gerekli",
     });
   });
@@ -87,20 +87,20 @@ describe("user administration through supabase-js", () => {
     const giver = await createMember(url);
     const taker = await createMember(url);
     const { client: admin } = await signedInClient(url, "admin@demo.test");
-    expect(await rpc(admin, "analyze_user_records", { target_user_id: giver.id })).toMatchObject({
+    expect(await privilegedRpc(admin, "analyze_user_records", { target_user_id: giver.id })).toMatchObject({
       success: true,
       total: 0,
       counts: { deals: 0, customers: 0, tasks: 0, contracts: 0, quotes: 0, templates: 0 },
     });
-    const receivers = await rpc(admin, "get_users_for_transfer", { exclude_user_id: giver.id });
+    const receivers = await privilegedRpc(admin, "get_users_for_transfer", { exclude_user_id: giver.id });
     expect((receivers.users as { id: string }[]).map((user) => user.id)).toContain(taker.id);
     expect((receivers.users as { id: string }[]).map((user) => user.id)).not.toContain(giver.id);
 
-    expect(await rpc(admin, "transfer_user_records", { from_user_id: giver.id, to_user_id: taker.id })).toMatchObject({
+    expect(await privilegedRpc(admin, "transfer_user_records", { from_user_id: giver.id, to_user_id: taker.id })).toMatchObject({
       success: true,
       kinds: ["deals", "customers", "tasks"],
     });
-    expect(await rpc(admin, "delete_user_secure", { p_user_id: giver.id })).toMatchObject({ success: true });
+    expect(await privilegedRpc(admin, "delete_user_secure", { p_user_id: giver.id })).toMatchObject({ success: true });
     expect(await rpc(anonClient(url), "secure_login_prepare_auth", { p_email: giver.email, p_password: testPassword })).toMatchObject({
       code: "invalid_credentials",
     });
@@ -115,9 +115,9 @@ describe("user administration through supabase-js", () => {
       ["delete_user_secure", { p_user_id: acmeMember.id }],
       ["update_user_secure", { p_user_id: acmeMember.id, p_user_data: { first_name: "Hacked" } }],
     ] as const) {
-      expect(await rpc(demoAdmin, name, args)).toMatchObject({ success: false, error: "User not found" });
+      expect(await privilegedRpc(demoAdmin, name, args)).toMatchObject({ success: false, error: "User not found" });
     }
-    expect(await rpc(demoAdmin, "analyze_user_records", { target_user_id: acmeMember.id, organization_slug: "acme" })).toMatchObject({
+    expect(await privilegedRpc(demoAdmin, "analyze_user_records", { target_user_id: acmeMember.id, organization_slug: "acme" })).toMatchObject({
       success: false,
     });
     expect(await rpc(anonClient(url), "secure_login_prepare_auth", { p_email: acmeMember.email, p_password: testPassword })).toMatchObject({

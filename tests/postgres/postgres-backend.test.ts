@@ -3,7 +3,7 @@ import { freePort, startStack, type RunningStack } from "../../scripts/stack/ser
 import { testKeys } from "../support/keys.ts";
 import { createTestDatabase, type TestDatabase } from "../../scripts/stack/test-database.ts";
 import { createMember, expectTenConcurrentFailuresToLockAtFive } from "../support/accounts.ts";
-import { anonClient, rpc, signedInClient } from "../support/clients.ts";
+import { anonClient, privilegedRpc, rpc, signedInClient } from "../support/clients.ts";
 
 // The same migrations, seed, Auth and REST over a real PostgreSQL 15 (DATABASE_URL mode).
 describe("the local stack on PostgreSQL", () => {
@@ -66,7 +66,7 @@ describe("the local stack on PostgreSQL", () => {
     expect(created).toMatchObject({ success: true, record: { name: "Jsonb Deneme", status: "active" } });
     expect(await rpc(client, "list_customers", { p_filters: { status: "active" }, p_search: "jsonb deneme" })).toMatchObject({ total: 1 });
     const member = await createMember(stack.url);
-    expect(await rpc(client, "update_user_secure", { p_user_id: member.id, p_user_data: { first_name: "Yeni" } })).toMatchObject({
+    expect(await privilegedRpc(client, "update_user_secure", { p_user_id: member.id, p_user_data: { first_name: "Yeni" } })).toMatchObject({
       success: true,
       user: { first_name: "Yeni" },
     });

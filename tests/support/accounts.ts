@@ -1,7 +1,7 @@
 /** Fresh accounts for tests that change an account's state (lockout, deletion, ...). */
 import { randomUUID } from "node:crypto";
 import { expect } from "vitest";
-import { anonClient, demoOrganizationId, rpc, signedInClient, type RpcAnswer } from "./clients.ts";
+import { anonClient, demoOrganizationId, privilegedRpc, rpc, type RpcAnswer, signedInClient } from "./clients.ts";
 
 export const testPassword = "Test.5678";
 
@@ -12,7 +12,7 @@ export async function createMember(
 ) {
   const { client } = await signedInClient(url, "super@demo.test");
   const email = `user-${randomUUID().slice(0, 8)}@test.example`;
-  const created = await rpc(client, "create_user_secure", {
+  const created = await privilegedRpc(client, "create_user_secure", {
     p_email: email,
     p_password: password,
     p_organization_id: organizationId,

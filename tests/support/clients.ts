@@ -53,6 +53,23 @@ export async function rpc(client: CrmClient, name: string, args: Record<string, 
 }
 
 /**
+ * Calls a privileged RPC (user administration, record transfer, organization manager) the way
+ * its Edge Function does: with a fresh request-forgery token of this client's session in the
+ * x-csrf-token header (the RPCs refuse without one). `token` sends a given one instead.
+ */
+export async function privilegedRpc(
+  client: CrmClient,
+  name: string,
+  args: Record<string, unknown> = {},
+  token?: string,
+): Promise<RpcAnswer> {
+  const requestToken = token ?? ((await rpc(client, "issue_request_token")).token as string);
+  const { data, error } = await client.rpc(name as never, args as never).setHeader("x-csrf-token", requestToken);
+  if (error) throw new Error(`${name} failed: ${error.code} ${error.message}`);
+  return data as RpcAnswer;
+}
+
+/**
  * Calls an RPC and returns its answer when it succeeded; a refusal or a transport error
  * throws, carrying the refusal's code (so a batch runner can tell batch_out_of_order apart).
  */

@@ -1,10 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { RpcError } from "@/lib/rpc.ts";
-import { isUploadCancelled, uploadDocument } from "./document-api.ts";
+import { FunctionsHttpError } from "@supabase/supabase-js";
+import { isUploadCancelled, signedDocumentUrl, uploadDocument } from "./document-api.ts";
 import { documentFailureKey } from "./document-files.ts";
 
 const { fake, unauthorized } = vi.hoisted(() => ({
-  fake: { auth: { getSession: vi.fn() } },
+  fake: { auth: { getSession: vi.fn() }, functions: { invoke: vi.fn() } },
   unauthorized: vi.fn(),
 }));
 vi.mock("@/lib/supabase.ts", () => ({
@@ -155,5 +156,30 @@ describe("uploadDocument", () => {
     FakeRequest.last = null;
     await expect(uploadDocument({ file, fileName: "a.pdf" })).rejects.toMatchObject({ code: "not_authenticated" });
     expect(FakeRequest.last).toBeNull();
+  });
+});
+
+describe("signedDocumentUrl", () => {
+  it("asks the documents function for a 60-second link (members cannot sign documents themselves)", async () => {
+    fake.functions.invoke.mockResolvedValueOnce({
+      data: { success: true, signed_url: "http://0.0.0.0:54321/storage/v1/object/sign/documents/a?token=t&download=Teklif.pdf" },
+      error: null,
+    });
+    // Fetched from where the app reaches the project, whatever address the function knows it by.
+    expect(await signedDocumentUrl("org/doc/1", "Teklif.pdf")).toBe("https://crm.test/storage/v1/object/sign/documents/a?token=t&download=Teklif.pdf");
+    expect(fake.functions.invoke).toHaveBeenLastCalledWith("documents", {
+      body: { action: "sign", object_path: "org/doc/1", expires_in: 60, download: "Teklif.pdf" },
+    });
+    fake.functions.invoke.mockResolvedValueOnce({ data: { success: true, signed_url: "https://crm.test/storage/v1/x" }, error: null });
+    await signedDocumentUrl("org/doc/1");
+    expect(fake.functions.invoke).toHaveBeenLastCalledWith("documents", { body: { action: "sign", object_path: "org/doc/1", expires_in: 60 } });
+  });
+
+  it("throws the function's refusal as an RpcError with its code", async () => {
+    const refusal = new Response(JSON.stringify({ success: false, error: "Record not found", code: "not_found" }), { status: 404 });
+    fake.functions.invoke.mockResolvedValueOnce({ data: null, error: new FunctionsHttpError(refusal) });
+    const error = await signedDocumentUrl("org/doc/1").catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RpcError);
+    expect((error as RpcError).code).toBe("not_found");
   });
 });

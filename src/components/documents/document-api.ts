@@ -2,8 +2,9 @@
  * The documents module's calls, shared by the documents pages and every record page that shows
  * its documents: the upload (the `documents` Edge Function, with progress), a record's
  * documents, one document with its versions, delete and restore, the storage quota, and signed
- * Storage URLs to download or preview a version.
+ * Storage URLs to download or preview a version (signed by the `documents` Edge Function).
  */
+import { FunctionsHttpError } from "@supabase/supabase-js";
 import { queryOptions, useMutation, useQuery } from "@tanstack/react-query";
 import { z } from "zod";
 import { assertRecordId, recordBaseSchema, recordKeys, recordPageSchema, useInvalidateRecords } from "@/components/records/record-api.ts";
@@ -245,16 +246,37 @@ export function useRestoreDocuments() {
 // Download and preview: short-lived signed Storage URLs
 // ---------------------------------------------------------------------------------
 
-/** How long a signed URL works: enough to start the download or load the preview, no more. */
+/** How long a signed URL works: enough to start the download or load the preview, no more (the most the documents function signs for). */
 export const SIGNED_URL_SECONDS = 60;
 
-/** A signed URL of a version's object; with a file name, the answer is a download under that name. */
+const signedAnswerSchema = z.object({ success: z.literal(true), signed_url: z.string() });
+
+/**
+ * A signed URL of a version's object, made by the `documents` Edge Function (members cannot
+ * sign documents themselves): the database checks, as the caller, that they may read it now
+ * and records the signing. With a file name, the answer is a download under that name. A
+ * refusal (not_found: deleted, another organization's, no permission) throws an RpcError.
+ */
 export async function signedDocumentUrl(objectPath: string, downloadAs?: string): Promise<string> {
-  const { data, error } = await supabase.storage
-    .from("documents")
-    .createSignedUrl(objectPath, SIGNED_URL_SECONDS, downloadAs ? { download: downloadAs } : undefined);
-  if (error) throw error;
-  return data.signedUrl;
+  const { data, error } = await supabase.functions.invoke("documents", {
+    body: { action: "sign", object_path: objectPath, expires_in: SIGNED_URL_SECONDS, ...(downloadAs ? { download: downloadAs } : {}) },
+  });
+  if (error) {
+    if (error instanceof FunctionsHttpError) {
+      let refusal: unknown;
+      try {
+        refusal = await (error.context as Response).clone().json();
+      } catch {
+        throw error;
+      }
+      parseRpcResult(z.unknown(), refusal); // throws the RpcError of a {success: false, error, code} answer
+    }
+    throw error;
+  }
+  // The function names the object under its own idea of the project URL; the browser fetches
+  // it from the address it reaches the project at (as supabase-js's own signing did).
+  const signed = new URL(parseRpcResult(signedAnswerSchema, data).signed_url);
+  return new URL(`${signed.pathname}${signed.search}`, edgeFunctionEndpoint("documents").url).toString();
 }
 
 /** Downloads a version under its file name (the browser's own download, from a signed URL). */

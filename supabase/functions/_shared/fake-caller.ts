@@ -19,8 +19,11 @@ export interface RecordedCall {
 
 export function fakeCaller(options: FakeCallerOptions = {}) {
   const calls: RecordedCall[] = [];
-  const factory = (_authorization: string) =>
-    ({
+  /** The extra headers each caller client was built with (sent with every request). */
+  const clientHeaders: Record<string, string>[] = [];
+  const factory = (_authorization: string, headers: Record<string, string> = {}) => {
+    clientHeaders.push(headers);
+    return {
       auth: {
         getUser: () =>
           Promise.resolve(
@@ -36,8 +39,9 @@ export function fakeCaller(options: FakeCallerOptions = {}) {
         if (name === "verify_request_token") return Promise.resolve({ data: options.tokenValid ?? true, error: null });
         return Promise.resolve(options.answers?.[name] ?? options.answer ?? { data: { success: true }, error: null });
       },
-    }) as unknown as SupabaseClient;
-  return { factory, calls };
+    } as unknown as SupabaseClient;
+  };
+  return { factory, calls, clientHeaders };
 }
 
 /** A privileged request as the app sends it. */

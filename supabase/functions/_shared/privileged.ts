@@ -2,15 +2,19 @@
  * The frame every privileged function shares (admin work): only POST; the caller is
  * authenticated from their JWT by Auth; the request-forgery token must belong to their
  * session; the body is validated with zod; then the action runs as the caller, so the
- * database decides what they may do (auth.uid(), their bound organization). The answer
+ * database decides what they may do (auth.uid(), their bound organization). The caller's
+ * client sends the request-forgery token with every RPC call too: the privileged RPCs
+ * refuse without a live token of the caller's session (invalid_request_token), so the check
+ * here is the early, clear answer and the database's cannot be skipped. The answer
  * keeps the RPC's {success, error, code, ...} and gets a fitting HTTP status.
  */
 import type { SupabaseClient } from "@supabase/supabase-js";
 import { z } from "zod";
 import { authUnavailable, failure, json, preflight } from "./http.ts";
-import { checkRequestToken } from "./request-token.ts";
+import { checkRequestToken, requestTokenHeader } from "./request-token.ts";
 
-export type CallerClientFactory = (authorization: string) => SupabaseClient;
+/** The caller's client: their bearer token, and extra headers for every request. */
+export type CallerClientFactory = (authorization: string, headers?: Record<string, string>) => SupabaseClient;
 
 /** What our RPCs answer: {success, error?, code?, ...}. */
 export type RpcAnswer = { success: boolean; error?: string; code?: string } & Record<string, unknown>;
@@ -21,6 +25,7 @@ export type Action<Input> = (caller: SupabaseClient, input: Input) => Promise<Rp
 const statusByCode: Record<string, number> = {
   authentication_required: 401,
   admin_required: 403,
+  invalid_request_token: 403,
   super_admin_required: 403,
   shared_account: 403,
   self_action: 403,
@@ -68,7 +73,8 @@ export function privilegedHandler<Schema extends z.ZodType<{ action: string }>>(
 
     const authorization = request.headers.get("Authorization");
     if (!authorization?.startsWith("Bearer ")) return failure(401, "Authentication required");
-    const caller = clientForCaller(authorization);
+    const token = request.headers.get(requestTokenHeader)?.trim();
+    const caller = clientForCaller(authorization, token ? { [requestTokenHeader]: token } : {});
     const { data: userData, error: userError } = await caller.auth.getUser(authorization.slice(7));
     if (authUnavailable(userError)) return failure(503, "Service unavailable");
     if (userError || !userData.user) return failure(401, "Authentication required");

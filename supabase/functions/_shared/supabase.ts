@@ -7,13 +7,17 @@ function requireEnv(name: string): string {
   return value;
 }
 
-/** A client that acts as the caller: every query runs under the caller's JWT and RLS. */
-export function clientForCaller(authorization: string): SupabaseClient {
+/**
+ * A client that acts as the caller: every query runs under the caller's JWT and RLS. Extra
+ * headers go with every request (the privileged functions forward the caller's
+ * x-csrf-token: the privileged RPCs check it themselves).
+ */
+export function clientForCaller(authorization: string, headers: Record<string, string> = {}): SupabaseClient {
   return createClient(
     requireEnv("SUPABASE_URL"),
     Deno.env.get("SUPABASE_PUBLISHABLE_KEY") ?? requireEnv("SUPABASE_ANON_KEY"),
     {
-      global: { headers: { Authorization: authorization } },
+      global: { headers: { ...headers, Authorization: authorization } },
       auth: { persistSession: false, autoRefreshToken: false },
     },
   );

@@ -45,6 +45,24 @@ Deno.test("refuses a missing or stale request token without acting", async () =>
   assertEquals(stale.calls.map((call) => call.name), ["verify_request_token"]);
 });
 
+Deno.test("sends the request token with the caller's RPC calls (the privileged RPCs check it themselves)", async () => {
+  const caller = fakeCaller();
+  const response = await createHandler(caller.factory)(
+    privilegedRequest("admin-users", { action: "lock", user_id: userId }, { "x-csrf-token": " token-of-this-session " }),
+  );
+  assertEquals(response.status, 200);
+  assertEquals(caller.clientHeaders, [{ "x-csrf-token": "token-of-this-session" }]);
+});
+
+Deno.test("answers 403 when the database refuses the token (invalid_request_token)", async () => {
+  const { response } = send(
+    { action: "lock", user_id: userId },
+    { answer: { data: { success: false, error: "Invalid request token", code: "invalid_request_token" }, error: null } },
+  );
+  const answer = await response;
+  assertEquals([answer.status, await answer.json()], [403, { success: false, error: "Invalid request token", code: "invalid_request_token" }]);
+});
+
 Deno.test("refuses malformed input with the fields concerned", async () => {
   const notJson = await send("{not json").response;
   assertEquals(notJson.status, 400);

@@ -13,7 +13,12 @@ const documentRow = { id: "doc", title: "Teklif", current_version: 1 };
 function fakeStorage(accept = true) {
   const uploads: { path: string; size: number; contentType: string }[] = [];
   const removed: string[] = [];
+  const signed: { path: string; seconds: number; download?: string }[] = [];
   const storage: DocumentStorage = {
+    sign: (path, seconds, download) => {
+      signed.push({ path, seconds, ...(download ? { download } : {}) });
+      return Promise.resolve(accept ? `http://localhost/storage/v1/object/sign/documents/${path}?token=signed-token` : null);
+    },
     upload: (path, bytes, contentType) => {
       uploads.push({ path, size: bytes.byteLength, contentType });
       return Promise.resolve(accept);
@@ -23,7 +28,7 @@ function fakeStorage(accept = true) {
       return Promise.resolve();
     },
   };
-  return { storage, uploads, removed };
+  return { storage, uploads, removed, signed };
 }
 
 function uploadRequest(file: Blob | null, name: string, fields: Record<string, string> = {}, headers: Record<string, string> = {}) {
@@ -147,4 +152,54 @@ Deno.test("no bearer token, an unknown one, no file or a half link: refused befo
   assertEquals([halfLink.status, halfLink.body.code, halfLink.calls.length], [400, "invalid_request", 0]);
   const badModule = await upload(new Blob([pdf]), "a.pdf", { fields: { module: "users", record_id: "0d000000-0000-4000-8000-000000000001" } });
   assertEquals([badModule.status, badModule.calls.length], [400, 0]);
+});
+
+async function sign(body: unknown, options: { caller?: FakeCallerOptions; accept?: boolean } = {}) {
+  const caller = fakeCaller({
+    answers: { sign_document_download: { data: { success: true, expires_at: "2026-11-27T21:00:00Z" }, error: null } },
+    ...options.caller,
+  });
+  const files = fakeStorage(options.accept);
+  const request = new Request("http://localhost/documents", {
+    method: "POST",
+    headers: { Authorization: "Bearer user-jwt", "content-type": "application/json" },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+  const response = await createHandler(caller.factory, () => files.storage)(request);
+  return { status: response.status, body: await response.json(), calls: caller.calls, signed: files.signed };
+}
+
+Deno.test("sign: 60 seconds by default, the token's hash recorded as the caller before the URL is handed out", async () => {
+  const result = await sign({ action: "sign", object_path: "org/doc/1", download: "Teklif.pdf" });
+  assertEquals(result.status, 200);
+  assertEquals(result.body, {
+    success: true,
+    signed_url: "http://localhost/storage/v1/object/sign/documents/org/doc/1?token=signed-token",
+    expires_at: "2026-11-27T21:00:00Z",
+  });
+  assertEquals(result.signed, [{ path: "org/doc/1", seconds: 60, download: "Teklif.pdf" }]);
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode("signed-token")));
+  assertEquals(result.calls, [{
+    name: "sign_document_download",
+    args: { p_object_path: "org/doc/1", p_token_hash: Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join(""), p_seconds: 60 },
+  }]);
+});
+
+Deno.test("sign: a shorter life is kept, a longer one is refused before anything is signed", async () => {
+  assertEquals((await sign({ action: "sign", object_path: "org/doc/1", expires_in: 5 })).signed, [{ path: "org/doc/1", seconds: 5 }]);
+  for (const expires_in of [61, 315_360_000, 0, "60"]) {
+    const refused = await sign({ action: "sign", object_path: "org/doc/1", expires_in });
+    assertEquals([refused.status, refused.body.code, refused.signed, refused.calls], [400, "invalid_request", [], []]);
+  }
+  const notJson = await sign("{nope");
+  assertEquals([notJson.status, notJson.body.code], [400, "invalid_request"]);
+});
+
+Deno.test("sign: the URL never leaves when the database refuses the object; an object Storage cannot sign is not_found", async () => {
+  const refused = await sign({ action: "sign", object_path: "other/doc/1" }, {
+    caller: { answers: { sign_document_download: { data: { success: false, error: "Record not found", code: "not_found" }, error: null } } },
+  });
+  assertEquals([refused.status, refused.body], [404, { success: false, error: "Record not found", code: "not_found" }]);
+  const missing = await sign({ action: "sign", object_path: "org/doc/9" }, { accept: false });
+  assertEquals([missing.status, missing.body.code, missing.calls], [404, "not_found", []]);
 });

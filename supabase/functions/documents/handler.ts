@@ -11,6 +11,14 @@
  * named by begin_document_upload, are removed before the write.
  * Refusals keep the RPC shape {success: false, error, code}; the app words them.
  *
+ * Signing a download (POST JSON {action: "sign", object_path, download?, expires_in?}): the
+ * only way to a signed URL of the documents bucket (members have no Storage policy of their
+ * own). The function signs with the service role for at most 60 seconds, then
+ * sign_document_download, run as the caller, decides (session's organization, documents view
+ * scope, not deleted, that version exists) and records the signing with the sha-256 of the
+ * URL's token; only then does the URL leave. A refused or unknown object is not_found alike.
+ * The local stack's front checks the record again when the URL is used.
+ *
  * No request-forgery token as the admin functions ask: the call carries its bearer token in
  * a header the browser never adds by itself, and the action is the caller's own.
  */
@@ -25,6 +33,8 @@ export interface DocumentStorage {
   /** Stores the bytes at the path (replacing a leftover of an interrupted upload); false when Storage refused. */
   upload(path: string, bytes: Uint8Array, contentType: string): Promise<boolean>;
   remove(path: string): Promise<void>;
+  /** A signed URL of the object for `seconds` (as an attachment named `download` when given); null when Storage refused. */
+  sign(path: string, seconds: number, download?: string): Promise<string | null>;
 }
 
 /** The documents bucket through supabase-js (/storage/v1) with a service-role client. */
@@ -34,6 +44,10 @@ export function bucketStorage(client: SupabaseClient): DocumentStorage {
     upload: async (path, bytes, contentType) => !(await bucket.upload(path, bytes, { contentType, upsert: true })).error,
     remove: async (path) => {
       await bucket.remove([path]);
+    },
+    sign: async (path, seconds, download) => {
+      const { data, error } = await bucket.createSignedUrl(path, seconds, download ? { download } : undefined);
+      return error || !data?.signedUrl ? null : data.signedUrl;
     },
   };
 }
@@ -49,6 +63,21 @@ const fields = z
   })
   .refine((value) => (value.module === undefined) === (value.record_id === undefined), { path: ["record_id"] })
   .refine((value) => value.document_id === undefined || value.module === undefined, { path: ["document_id"] });
+
+/** The longest life of a signed download URL (the database refuses longer ones too). */
+export const maxSignedUrlSeconds = 60;
+
+const signRequest = z
+  .object({
+    action: z.literal("sign"),
+    object_path: z.string().min(1).max(200),
+    download: z.string().min(1).max(300).optional(),
+    expires_in: z.number().int().min(1).max(maxSignedUrlSeconds).default(maxSignedUrlSeconds),
+  })
+  .strict();
+
+/** The largest JSON body a signing request may have. */
+const maxSignBodyBytes = 4096;
 
 /** Multipart overhead allowed on top of the file before the body is refused unread. */
 const formOverhead = 64 * 1024;
@@ -79,6 +108,34 @@ function refusal(error: string, code: string): Response {
   return answer({ success: false, error, code });
 }
 
+/**
+ * Signs a download: the URL is made first (service role), its token's hash recorded by the
+ * database as the caller, and the URL handed out only if the database allowed the object.
+ */
+async function signDownload(request: Request, caller: SupabaseClient, storageFor: () => DocumentStorage): Promise<Response> {
+  if (Number(request.headers.get("content-length") ?? "0") > maxSignBodyBytes) return refusal("Invalid request", "invalid_request");
+  let body: unknown;
+  try {
+    body = JSON.parse(await request.text());
+  } catch {
+    return refusal("Invalid request", "invalid_request");
+  }
+  const parsed = signRequest.safeParse(body);
+  if (!parsed.success) return refusal("Invalid request", "invalid_request");
+  const { object_path: objectPath, download, expires_in: seconds } = parsed.data;
+
+  const signedUrl = await storageFor().sign(objectPath, seconds, download).catch(() => null);
+  const token = signedUrl ? new URL(signedUrl).searchParams.get("token") : null;
+  if (!signedUrl || !token) return refusal("Record not found", "not_found");
+  const allowed = await callRpc(caller, "sign_document_download", {
+    p_object_path: objectPath,
+    p_token_hash: await sha256Hex(new TextEncoder().encode(token)),
+    p_seconds: seconds,
+  }, "Download failed");
+  if (!allowed.success) return answer(allowed);
+  return answer({ success: true, signed_url: signedUrl, expires_at: allowed.expires_at });
+}
+
 async function sha256Hex(bytes: Uint8Array): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>));
   return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
@@ -100,6 +157,14 @@ export function createHandler(clientForCaller: CallerClientFactory, storageFor: 
     const { data: userData, error: userError } = await caller.auth.getUser(authorization.slice(7));
     if (authUnavailable(userError)) return refusal("Service unavailable", "service_unavailable");
     if (userError || !userData.user) return refusal("Authentication required", "authentication_required");
+
+    if (request.headers.get("content-type")?.toLowerCase().startsWith("application/json")) {
+      try {
+        return await signDownload(request, caller, storageFor);
+      } catch {
+        return refusal("Download failed", "server_error");
+      }
+    }
 
     const declaredLength = Number(request.headers.get("content-length") ?? "0");
     if (declaredLength > maxFileBytes + formOverhead) return refusal("File too large", "file_too_large");
