@@ -11,7 +11,7 @@ import { checkRequestToken, requestTokenHeader } from "../../supabase/functions/
 import { randomUUID } from "node:crypto";
 import { createClient } from "@supabase/supabase-js";
 import ws from "ws";
-import { localKeys } from "../../scripts/stack/env.ts";
+import { testKeys } from "../support/keys.ts";
 import type { Database } from "../../src/types/database.types.ts";
 import { createMember, testPassword } from "../support/accounts.ts";
 import { anonClient, demoOrganizationId, privilegedRpc, rpc, signedInClient, type CrmClient } from "../support/clients.ts";
@@ -146,7 +146,7 @@ describe("a super admin's token after a global sign-out", () => {
     expect((await invokeFunction(client, "admin-organizations", { action: "list" }, await requestToken(client))).status).toBe(200);
 
     // A copy of the access token, kept by whoever held it; then the session signs out everywhere.
-    const withOldToken = createClient<Database>(url, localKeys().publishableKey, {
+    const withOldToken = createClient<Database>(url, testKeys.publishableKey, {
       global: { headers: { Authorization: `Bearer ${session.access_token}` } },
       auth: { persistSession: false, autoRefreshToken: false },
       realtime: { transport: ws as never },
