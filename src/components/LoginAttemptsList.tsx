@@ -15,8 +15,9 @@ const failureReasons = [
   "no_organization",
   "throttled",
   "password_too_long",
+  "sign_in_method_refused",
 ] as const;
-const sources = ["login", "auth_hook", "auth", "password_change"] as const;
+const sources = ["login", "auth_hook", "auth", "password_change", "repair", "session"] as const;
 
 function isOneOf<T extends string>(values: readonly T[], value: string | null | undefined): value is T {
   return values.includes(value as T);

@@ -395,6 +395,7 @@ export const en: typeof tr = {
       userPasswordChanged: "User changed their own password",
       userPasswordSynced: "Password synchronised with Auth during sign-in",
       userRecordsTransferred: "User records transferred",
+      userAccessRefused: "Another company's administrator was refused access to this user",
       organizationCreated: "Company created",
       organizationUpdated: "Company updated",
       organizationTablesProvisioned: "Company tables provisioned",

@@ -393,6 +393,7 @@ export const tr = {
       userPasswordChanged: "Kullanıcı kendi şifresini değiştirdi",
       userPasswordSynced: "Giriş sırasında şifre Auth ile eşitlendi",
       userRecordsTransferred: "Kullanıcı kayıtları aktarıldı",
+      userAccessRefused: "Başka bir şirketin yöneticisinin bu kullanıcıya erişimi reddedildi",
       organizationCreated: "Şirket oluşturuldu",
       organizationUpdated: "Şirket güncellendi",
       organizationTablesProvisioned: "Şirket tabloları hazırlandı",

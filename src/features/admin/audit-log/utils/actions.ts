@@ -12,6 +12,7 @@ export const knownAuditActions = {
   "user.password_changed": "userPasswordChanged",
   "user.password_synced": "userPasswordSynced",
   "user.records_transferred": "userRecordsTransferred",
+  "user.access_refused": "userAccessRefused",
   "organization.created": "organizationCreated",
   "organization.updated": "organizationUpdated",
   "organization.tables_provisioned": "organizationTablesProvisioned",
