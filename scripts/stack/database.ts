@@ -11,7 +11,7 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { App, NoopSmsDriver, setExperimental, type EmailDriver, type EmailMessage } from "@supabase/lite";
+import { App, NoopSmsDriver, setExperimental, type EmailDriver } from "@supabase/lite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { createPgliteConnection, type PgliteConnection } from "@supabase/lite/pglite";
 import { createPostgresConnection, type PostgresConnection } from "@supabase/lite/postgres";
@@ -200,7 +200,7 @@ function objectFiles(options: DatabaseOptions): { storage: FileStorage; close():
  * Guarded by tests/integration/front-security.test.ts.
  */
 export class NoMailer implements EmailDriver {
-  async send(_message: EmailMessage): Promise<void> {
+  async send(): Promise<void> {
     console.warn("Auth asked to send an e-mail; no mailer is configured, so none was sent (messages are never logged)");
   }
 }
