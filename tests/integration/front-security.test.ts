@@ -138,6 +138,9 @@ describe("Auth's code routes (item 1)", () => {
     `/auth/v1/%${route.charCodeAt(0).toString(16)}${route.slice(1)}`,
     `/auth/v1/${route.toUpperCase()}`,
     `/auth/v1/${route}?redirect_to=http://evil.example`,
+    `/auth/v1/./${route}`,
+    `/auth/v1/x/../${route}`,
+    `/auth/v1/x/%2e%2e/${route}`,
   ];
 
   it("refuses every route, method and spelling before lite: no code armed, no user made, nothing in the log", async () => {
