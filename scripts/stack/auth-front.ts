@@ -5,9 +5,17 @@
  * lockout as the login RPC (the password-verification hook on hosted Supabase); and a
  * password is changed only through change_my_password, which checks the current one.
  */
+import { BlockList, isIP } from "node:net";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context, Hono } from "hono";
 import type { Backend } from "./database.ts";
+
+declare module "hono" {
+  interface ContextVariableMap {
+    /** The client's address as identifyClients found it. */
+    clientAddress: string | null;
+  }
+}
 
 /** bcrypt reads only the first 72 bytes of a password. */
 const maxPasswordBytes = 72;
@@ -15,10 +23,71 @@ const maxPasswordBytes = 72;
 type Decision = { decision: "continue" } | { decision: "reject"; message: string };
 type Gate = { gate: "open" } | { gate: "answered"; status: 400 | 429; message: string; retry_after_seconds?: number };
 
-/** The socket's address; an IPv4 client of a dual-stack socket is told as plain IPv4. */
+/** An address as written; an IPv4 address of a dual-stack socket as plain IPv4. */
+function plainAddress(address: string): string {
+  return address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, "");
+}
+
+/**
+ * The operator's trusted proxies (TRUSTED_PROXIES: addresses and CIDR ranges, separated by
+ * commas or spaces; none by default). A wrong entry stops the start, saying which.
+ */
+export function trustedProxies(setting: string | undefined): BlockList {
+  const list = new BlockList();
+  for (const entry of (setting ?? "").split(/[\s,]+/).filter(Boolean)) {
+    const [address, prefix, extra] = entry.split("/");
+    const family = isIP(address);
+    const bits = prefix === undefined ? undefined : Number(prefix);
+    const maxBits = family === 6 ? 128 : 32;
+    if (!family || extra !== undefined || (bits !== undefined && !(Number.isInteger(bits) && bits >= 0 && bits <= maxBits) || prefix === "")) {
+      throw new Error(`TRUSTED_PROXIES: "${entry}" is not an address or a CIDR range (like 10.0.0.0/8 or ::1)`);
+    }
+    const type = family === 6 ? "ipv6" : "ipv4";
+    if (bits === undefined) list.addAddress(address, type);
+    else list.addSubnet(address, bits, type);
+  }
+  return list;
+}
+
+function isTrusted(proxies: BlockList, address: string): boolean {
+  const family = isIP(address);
+  return family !== 0 && proxies.check(address, family === 6 ? "ipv6" : "ipv4");
+}
+
+/**
+ * The client's address: the socket's, unless the socket's peer is a trusted proxy; then the
+ * address that proxy appended to X-Forwarded-For, walking the header from the right past
+ * further trusted proxies (what a client wrote on the left is never taken). A trusted
+ * proxy that appended nothing usable is taken as the client.
+ */
+export function forwardedClient(peer: string | null, forwardedFor: string | undefined, proxies: BlockList): string | null {
+  if (peer === null || !isTrusted(proxies, peer)) return peer;
+  let client = peer;
+  const entries = (forwardedFor ?? "").split(",").map((entry) => plainAddress(entry.trim()));
+  for (let index = entries.length - 1; index >= 0; index -= 1) {
+    const entry = entries[index];
+    if (!isIP(entry)) break;
+    client = entry;
+    if (!isTrusted(proxies, entry)) break;
+  }
+  return client;
+}
+
+/** Finds each request's client address once (forwardedClient), before anything reads it. */
+export function identifyClients(front: Hono, proxies: BlockList): void {
+  front.use("*", async (c, next) => {
+    const socket = getConnInfo(c).remote.address;
+    c.set("clientAddress", forwardedClient(socket ? plainAddress(socket) : null, c.req.header("x-forwarded-for"), proxies));
+    await next();
+  });
+}
+
+/** The client's address (identifyClients); without it, the socket's. */
 export function clientAddress(c: Context): string | null {
+  const known = c.get("clientAddress");
+  if (known !== undefined) return known;
   const address = getConnInfo(c).remote.address;
-  return address?.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, "") ?? null;
+  return address ? plainAddress(address) : null;
 }
 
 /**
@@ -46,6 +115,42 @@ export function clientRequest(c: Context, body?: string): Request {
 /** An Auth error shaped like lite's own (GoTrue's without the API-version header). */
 function authError(status: number, code: string, message: string, headers: Record<string, string> = {}): Response {
   return Response.json({ code: status, error_code: code, msg: message }, { status, headers: { "x-sb-error-code": code, ...headers } });
+}
+
+/**
+ * Auth's code routes (sign-up, e-mail codes and links, password recovery, verification,
+ * resending, reauthentication codes): the product has no e-mail sign-in, no self-service
+ * password reset and no sign-up, and no mailer, so they arm no code and create no user.
+ * The path is compared as lite's router could still route it: percent-decoded, any case,
+ * repeated or trailing slashes.
+ */
+const codeRoutes = new Set(["signup", "otp", "magiclink", "recover", "verify", "resend", "reauthenticate"]);
+
+function codeRoute(path: string): boolean {
+  let decoded = path;
+  for (let round = 0; round < 3; round += 1) {
+    try {
+      const next = decodeURIComponent(decoded);
+      if (next === decoded) break;
+      decoded = next;
+    } catch {
+      break;
+    }
+  }
+  const match = /^\/auth\/v1\/([^/]+)$/.exec(decoded.toLowerCase().replace(/\/{2,}/g, "/").replace(/\/+$/, ""));
+  return match !== null && codeRoutes.has(match[1].trim());
+}
+
+/** Refuses Auth's code routes, every method and spelling, before lite sees the request. */
+export function refuseCodeRoutes(front: Hono): void {
+  front.use("*", async (c, next) => {
+    if (!codeRoute(new URL(c.req.url).pathname) && !codeRoute(c.req.path)) return next();
+    return authError(
+      403,
+      "feature_disabled",
+      "Sign-up, e-mail codes and links and password recovery by e-mail are turned off: an administrator resets passwords",
+    );
+  });
 }
 
 /** The request body as a JSON object, or undefined when it is not one. */

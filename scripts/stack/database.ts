@@ -11,7 +11,7 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { App, setExperimental } from "@supabase/lite";
+import { App, NoopSmsDriver, setExperimental, type EmailDriver } from "@supabase/lite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { createPgliteConnection, type PgliteConnection } from "@supabase/lite/pglite";
 import { createPostgresConnection, type PostgresConnection } from "@supabase/lite/postgres";
@@ -192,6 +192,19 @@ function objectFiles(options: DatabaseOptions): { storage: FileStorage; close():
   return { storage, close: () => storage.removeAll() };
 }
 
+/**
+ * The stack's mailer: none. lite's default "mailer" printed every message into the log,
+ * codes included ("Reset your password with this code: 904610"), and the front refuses the
+ * routes that send codes anyway (auth-front.ts). Whatever still asks for an e-mail gets a
+ * line saying none was sent, never a word of the message. SMS likewise, silently.
+ * Guarded by tests/integration/front-security.test.ts.
+ */
+export class NoMailer implements EmailDriver {
+  async send(): Promise<void> {
+    console.warn("Auth asked to send an e-mail; no mailer is configured, so none was sent (messages are never logged)");
+  }
+}
+
 /** lite over a connection, configured the way this server plays production. */
 function liteApp(connection: PgliteConnection | PostgresConnection, keys: LocalKeys, storage: FileStorage) {
   const app = new App({
@@ -207,7 +220,7 @@ function liteApp(connection: PgliteConnection | PostgresConnection, keys: LocalK
     },
     storage: { enabled: true, file_size_limit: storageFileSizeLimit },
     // Keyless requests must never be served as service_role: this server plays production.
-    options: { server: { admin: false } },
+    options: { server: { admin: false }, drivers: { email: new NoMailer(), sms: new NoopSmsDriver({ silent: true }) } },
   } as ConstructorParameters<typeof App>[0]);
   app._storageAdapter = storage;
   return app;

@@ -16,10 +16,11 @@ import { serve, type ServerType } from "@hono/node-server";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono, type Context } from "hono";
 import { errors as joseErrors, jwtVerify } from "jose";
-import { clientAddress, clientHeaders, clientRequest, guardAuth } from "./auth-front.ts";
+import { clientAddress, clientHeaders, clientRequest, guardAuth, identifyClients, refuseCodeRoutes, trustedProxies } from "./auth-front.ts";
 import { backupSummary, writeBackup } from "./backup.ts";
 import { openBackend, type Backend, type DatabaseOptions } from "./database.ts";
 import { isPublishedKey, projectRoot, type LocalKeys } from "./env.ts";
+import { checkRequests, sniffNothing } from "./request-checks.ts";
 import { startScheduledJobs } from "./scheduled-jobs.ts";
 
 export interface StackOptions extends DatabaseOptions {
@@ -32,6 +33,11 @@ export interface StackOptions extends DatabaseOptions {
   keys: LocalKeys;
   /** Serve dist/ (the built app). Off for API-only test stacks. */
   serveApp?: boolean;
+  /**
+   * The proxies whose X-Forwarded-For entry names the client (addresses and CIDR ranges,
+   * separated by commas or spaces); default: the TRUSTED_PROXIES environment value, else none.
+   */
+  trustedProxies?: string;
 }
 
 export interface RunningStack {
@@ -313,12 +319,18 @@ const securityHeaders: Record<string, string> = {
 
 export async function startStack(options: StackOptions): Promise<RunningStack> {
   const keys = options.keys;
+  const proxies = trustedProxies(options.trustedProxies ?? process.env.TRUSTED_PROXIES);
   const host = options.host ?? "127.0.0.1";
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${options.port}`;
   const backend = await openBackend(options, keys);
   const edge = await startEdgeRuntime(url, keys, options.databaseUrl);
 
   const front = new Hono();
+  // Who the client is, then what the front refuses before anything reads a body.
+  identifyClients(front, proxies);
+  sniffNothing(front);
+  refuseCodeRoutes(front);
+  checkRequests(front, keys.jwtSecret);
   translateLiteFailures(front, backend);
   guardAuth(front, backend);
   front.use("/storage/v1/*", async (c, next) => {

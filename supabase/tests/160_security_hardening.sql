@@ -257,7 +257,7 @@ update private.security_settings set client_failure_limit = 3, client_window = '
 select tests.create_user('throttled@north.test') as throttled \gset
 select tests.add_member(:'throttled', :'north', 'user');
 select tests.act_as_anon();
-select set_config('request.headers', '{"x-forwarded-for": "203.0.113.9, 10.0.0.1"}', true);
+select set_config('request.headers', '{"x-forwarded-for": "10.0.0.1, 203.0.113.9"}', true);
 select is(array_agg(public.secure_login_prepare_auth(format('guess%s@north.test', g), 'Wrong.123') ->> 'code'),
   array['invalid_credentials', 'invalid_credentials', 'invalid_credentials'], 'three failures from one address')
   from generate_series(1, 3) g;
@@ -282,8 +282,9 @@ select is(public.secure_login_prepare_auth('guess10@north.test', 'Wrong.123') ->
 select tests.reset_role();
 select is((select failure_reason from private.login_attempts where email = 'guess10@north.test'), 'invalid_credentials',
   'and its failure was checked');
-select set_config('request.headers', '{"x-forwarded-for": "203.0.113.9, 10.0.0.1"}', true);
-select is(private.client_address(), '203.0.113.9'::inet, 'the client address is the first X-Forwarded-For entry');
+select set_config('request.headers', '{"x-forwarded-for": "10.0.0.1, 203.0.113.9"}', true);
+select is(private.client_address(), '203.0.113.9'::inet,
+  'the client address is the last X-Forwarded-For entry (the nearest proxy''s), never the client-written first');
 select set_config('request.headers', '{"x-forwarded-for": "203.0.113.10", "cf-connecting-ip": "203.0.113.9"}', true);
 select is(private.client_address(), '203.0.113.9'::inet, 'Cloudflare''s cf-connecting-ip wins over X-Forwarded-For');
 select set_config('request.headers', '{"x-forwarded-for": "not an address"}', true);

@@ -1,0 +1,238 @@
+/**
+ * What the local stack's front checks in a request before lite or the Edge Functions see
+ * it (issue 23, items 9 and 15; Kong and PostgREST do the like on hosted Supabase):
+ * - its size: a body above the caller's limit is refused with 413 before it is read (by
+ *   Content-Length at once; a body without one is read only until it passes the limit);
+ * - its JSON: nested deeper than maxJsonDepth (lite answered 100k levels with a 500
+ *   "Maximum call stack size exceeded"), a NUL character in the Data API's text (PostgreSQL
+ *   refused it with its raw 22021 text), or a value of the wrong type where Auth reads a
+ *   text (a password sent as an array gave lite's 500);
+ * each refusal in the shape of the API the path belongs to.
+ * Also every /auth, /rest and /functions answer gets `X-Content-Type-Options: nosniff`
+ * (Storage's answers get it with the rest of storageSecurityHeaders).
+ * Guarded by tests/integration/front-security.test.ts.
+ */
+import type { Context, Hono } from "hono";
+import { jwtVerify } from "jose";
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+/**
+ * Body limits. Anonymous callers send only sign-in sized bodies. A signed-in user's
+ * largest JSON is an import batch: the client plans batches under 3 MiB and the server
+ * refuses any above 4 MiB (import_limits().batch_bytes), so 8 MiB holds every batch the
+ * server accepts with room for its JSON envelope. Uploads (Storage, the documents
+ * function) keep Storage's 25 MiB limit for the file; the front allows 1 MiB of form
+ * overhead above it, so the file's own limit still answers at 25 MiB.
+ */
+export const bodyLimits = {
+  anonymous: 64 * KiB,
+  signedInJson: 8 * MiB,
+  signedInUpload: 26 * MiB,
+} as const;
+
+/** How deep a JSON body may nest (the product's own bodies nest a few levels). */
+export const maxJsonDepth = 256;
+
+type Api = "auth" | "rest" | "storage" | "functions";
+
+function apiOf(path: string): Api | null {
+  const match = /^\/(auth|rest|storage|functions)\/v1(\/|$)/.exec(path);
+  return match ? (match[1] as Api) : null;
+}
+
+/** A refusal in the shape of the API the path belongs to. */
+export function apiRefusal(api: Api, status: number, code: string, message: string, headers: Record<string, string> = {}): Response {
+  const body =
+    api === "rest"
+      ? { code, details: null, hint: null, message }
+      : api === "auth"
+        ? { code: status, error_code: code, msg: message }
+        : api === "storage"
+          ? { statusCode: String(status), error: code, message }
+          : { success: false, error: message, code };
+  const extra: Record<string, string> = api === "auth" ? { "x-sb-error-code": code } : {};
+  return Response.json(body, { status, headers: { ...extra, ...headers } });
+}
+
+const tooLargeCodes: Record<Api, string> = {
+  rest: "PGRST413",
+  auth: "request_too_large",
+  storage: "Payload too large",
+  functions: "payload_too_large",
+};
+
+function tooLarge(api: Api, limit: number): Response {
+  return apiRefusal(api, 413, tooLargeCodes[api], `The request body is larger than ${limit} bytes`);
+}
+
+/**
+ * Whether the request carries a valid user access token (signed with the project's secret,
+ * not expired, role authenticated). The key is made once per stack.
+ */
+function userTokenCheck(jwtSecret: string): (c: Context) => Promise<boolean> {
+  const key = new TextEncoder().encode(jwtSecret);
+  return async (c) => {
+    const token = /^Bearer\s+(\S+)$/i.exec(c.req.header("authorization") ?? "")?.[1];
+    if (!token) return false;
+    try {
+      const { payload } = await jwtVerify(token, key, { algorithms: ["HS256"] });
+      return payload.role === "authenticated" && typeof payload.sub === "string";
+    } catch {
+      return false;
+    }
+  };
+}
+
+/** The body read until it passes `limit` bytes: its bytes, or null when it passed the limit. */
+async function readWithin(body: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array<ArrayBuffer> | null> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    // Stop reading: the server drains or closes the rest of the connection itself.
+    if (size > limit) return null;
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/**
+ * The deepest nesting of a JSON text's arrays and objects, counted outside strings; stops
+ * counting once past `limit`.
+ */
+export function jsonDepthAbove(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === 0x5c) index += 1;
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x5b || code === 0x7b) {
+      depth += 1;
+      if (depth > limit) return true;
+    } else if (code === 0x5d || code === 0x7d) depth -= 1;
+  }
+  return false;
+}
+
+/** Whether a JSON text holds the escape \u0000 inside a string (a NUL character). */
+export function jsonHasNul(text: string): boolean {
+  for (let index = text.indexOf("\\u0000"); index >= 0; index = text.indexOf("\\u0000", index + 1)) {
+    // An escaped backslash before it ("\\u0000" in JSON is the text \u0000): count them.
+    let backslashes = 0;
+    for (let before = index - 1; before >= 0 && text.charCodeAt(before) === 0x5c; before -= 1) backslashes += 1;
+    if (backslashes % 2 === 0) return true;
+  }
+  return text.includes("\u0000");
+}
+
+/** Fields lite's Auth reads as text (GoTrue decodes them into Go strings and refuses any other type). */
+const authTextFields = [
+  "email",
+  "password",
+  "phone",
+  "refresh_token",
+  "token",
+  "token_hash",
+  "type",
+  "nonce",
+  "code_verifier",
+  "auth_code",
+  "redirect_to",
+  "provider",
+  "id_token",
+  "access_token",
+  "channel",
+];
+
+/** The Auth field of a JSON object body that is neither text nor null, if any. */
+function wrongAuthField(text: string): string | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined; // lite answers invalid JSON itself (400 bad_json).
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const body = value as Record<string, unknown>;
+  return authTextFields.find((field) => body[field] !== undefined && body[field] !== null && typeof body[field] !== "string");
+}
+
+const nulMessage = "Text may not contain the NUL character (\\u0000)";
+
+/** The refusal of a JSON text the API must not see, or null. */
+function jsonProblem(api: Api, text: string): Response | null {
+  if (jsonDepthAbove(text, maxJsonDepth)) {
+    const message = `The JSON body is nested too deeply (at most ${maxJsonDepth} levels)`;
+    const code = { rest: "PGRST102", auth: "bad_json", storage: "InvalidRequest", functions: "invalid_input" }[api];
+    return apiRefusal(api, 400, code, message);
+  }
+  // PostgreSQL's text cannot hold NUL: the code hosted PostgREST answers (22P05), in plain words.
+  if (api === "rest" && jsonHasNul(text)) return apiRefusal(api, 400, "22P05", nulMessage);
+  if (api === "auth") {
+    const field = wrongAuthField(text);
+    if (field) return apiRefusal(api, 400, "bad_json", `Could not parse request body as JSON: ${field} must be a string`);
+  }
+  return null;
+}
+
+/** Whether the body is JSON; Auth and the Data API read a body without a content type as JSON too. */
+function isJson(c: Context, api: Api): boolean {
+  const type = (c.req.header("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  if (type === "") return api === "auth" || api === "rest";
+  return type === "application/json" || type.endsWith("+json") || type.startsWith("application/vnd.pgrst");
+}
+
+/** Every /auth, /rest and /functions answer, the front's own refusals too: never sniffed into another type. */
+export function sniffNothing(front: Hono): void {
+  for (const prefix of ["/auth/v1", "/rest/v1", "/functions/v1"]) {
+    front.use(`${prefix}/*`, async (c, next) => {
+      await next();
+      c.res = new Response(c.res.body, c.res);
+      c.res.headers.set("X-Content-Type-Options", "nosniff");
+    });
+  }
+}
+
+/** Registers the checks; they must come before everything that reads a body or forwards it. */
+export function checkRequests(front: Hono, jwtSecret: string): void {
+  const signedIn = userTokenCheck(jwtSecret);
+  front.use("*", async (c, next) => {
+    const api = apiOf(c.req.path);
+    if (!api) return next();
+    // A NUL in the Data API's query string (filters, GET RPC arguments).
+    if (api === "rest" && new URL(c.req.url).search.toLowerCase().includes("%00")) return apiRefusal(api, 400, "22P05", nulMessage);
+    const body = c.req.raw.body;
+    if (!body) return next();
+
+    const user = await signedIn(c);
+    const limit = !user ? bodyLimits.anonymous : api === "storage" || api === "functions" ? bodyLimits.signedInUpload : bodyLimits.signedInJson;
+    const declared = Number(c.req.header("content-length") ?? Number.NaN);
+    if (declared > limit) return tooLarge(api, limit);
+    const bytes = await readWithin(body, limit);
+    if (!bytes) return tooLarge(api, limit);
+
+    if (isJson(c, api)) {
+      const problem = jsonProblem(api, new TextDecoder().decode(bytes));
+      if (problem) return problem;
+    }
+    const headers = new Headers(c.req.raw.headers);
+    headers.delete("transfer-encoding");
+    headers.set("content-length", String(bytes.byteLength));
+    c.req.raw = new Request(c.req.raw, { headers, body: bytes });
+    return next();
+  });
+}
