@@ -12,8 +12,10 @@
  * (Storage's answers get it with the rest of storageSecurityHeaders).
  * Guarded by tests/integration/front-security.test.ts.
  */
+import { timingSafeEqual } from "node:crypto";
 import type { Context, Hono } from "hono";
 import { jwtVerify } from "jose";
+import type { LocalKeys } from "./env.ts";
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -31,6 +33,15 @@ export const bodyLimits = {
   signedInJson: 8 * MiB,
   signedInUpload: 26 * MiB,
 } as const;
+
+/**
+ * A body over its limit is still read to its end and thrown away (never kept) up to this
+ * size before the 413 is sent: a client that is still writing when the answer comes (fetch,
+ * undici) otherwise sees the connection closed instead of the answer once the server stops
+ * waiting for the rest (@hono/node-server gives it half a second). Past this, the front
+ * answers at once and the connection is closed.
+ */
+export const discardUpTo = 32 * MiB;
 
 /** How deep a JSON body may nest (the product's own bodies nest a few levels). */
 export const maxJsonDepth = 256;
@@ -67,25 +78,52 @@ function tooLarge(api: Api, limit: number): Response {
   return apiRefusal(api, 413, tooLargeCodes[api], `The request body is larger than ${limit} bytes`);
 }
 
+/** The same secret, compared in constant time. */
+export function sameSecret(given: string, secret: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(secret);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
 /**
- * Whether the request carries a valid user access token (signed with the project's secret,
- * not expired, role authenticated). The key is made once per stack.
+ * Whether the request is signed in: a valid user access token (signed with the project's
+ * secret, not expired, role authenticated), a service-role token, or the secret key (the
+ * Edge Functions' and the operator's tools' requests, e.g. Storage writes). The key is made
+ * once per stack.
  */
-function userTokenCheck(jwtSecret: string): (c: Context) => Promise<boolean> {
-  const key = new TextEncoder().encode(jwtSecret);
+function signedInCheck(keys: Pick<LocalKeys, "jwtSecret" | "secretKey">): (c: Context) => Promise<boolean> {
+  const key = new TextEncoder().encode(keys.jwtSecret);
   return async (c) => {
     const token = /^Bearer\s+(\S+)$/i.exec(c.req.header("authorization") ?? "")?.[1];
     if (!token) return false;
+    if (sameSecret(token, keys.secretKey)) return true;
     try {
       const { payload } = await jwtVerify(token, key, { algorithms: ["HS256"] });
-      return payload.role === "authenticated" && typeof payload.sub === "string";
+      return payload.role === "service_role" || (payload.role === "authenticated" && typeof payload.sub === "string");
     } catch {
       return false;
     }
   };
 }
 
-/** The body read until it passes `limit` bytes: its bytes, or null when it passed the limit. */
+/** Reads a body to its end and throws it away, up to `limit` bytes; false when it is longer. */
+async function discard(reader: ReadableStreamDefaultReader<Uint8Array>, alreadyRead: number, limit: number): Promise<boolean> {
+  let size = alreadyRead;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return true;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      return false;
+    }
+  }
+}
+
+/**
+ * The body read until it passes `limit` bytes: its bytes, or null when it passed the limit
+ * (the rest is then thrown away up to discardUpTo, so the 413 reaches a client still writing).
+ */
 async function readWithin(body: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array<ArrayBuffer> | null> {
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
@@ -94,8 +132,10 @@ async function readWithin(body: ReadableStream<Uint8Array>, limit: number): Prom
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    // Stop reading: the server drains or closes the rest of the connection itself.
-    if (size > limit) return null;
+    if (size > limit) {
+      await discard(reader, size, discardUpTo);
+      return null;
+    }
     chunks.push(value);
   }
   const bytes = new Uint8Array(size);
@@ -208,8 +248,8 @@ export function sniffNothing(front: Hono): void {
 }
 
 /** Registers the checks; they must come before everything that reads a body or forwards it. */
-export function checkRequests(front: Hono, jwtSecret: string): void {
-  const signedIn = userTokenCheck(jwtSecret);
+export function checkRequests(front: Hono, keys: Pick<LocalKeys, "jwtSecret" | "secretKey">): void {
+  const signedIn = signedInCheck(keys);
   front.use("*", async (c, next) => {
     const api = apiOf(c.req.path);
     if (!api) return next();
@@ -221,7 +261,13 @@ export function checkRequests(front: Hono, jwtSecret: string): void {
     const user = await signedIn(c);
     const limit = !user ? bodyLimits.anonymous : api === "storage" || api === "functions" ? bodyLimits.signedInUpload : bodyLimits.signedInJson;
     const declared = Number(c.req.header("content-length") ?? Number.NaN);
-    if (declared > limit) return tooLarge(api, limit);
+    if (declared > limit) {
+      // Thrown away unread up to discardUpTo; a larger one is answered at once, its connection closed.
+      const kept = declared <= discardUpTo && (await discard(body.getReader(), 0, discardUpTo));
+      const answer = tooLarge(api, limit);
+      if (!kept) answer.headers.set("connection", "close");
+      return answer;
+    }
     const bytes = await readWithin(body, limit);
     if (!bytes) return tooLarge(api, limit);
 

@@ -5,7 +5,6 @@
  * Auth's password routes pass the database's lockout first (auth-front.ts).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { timingSafeEqual } from "node:crypto";
 import { createReadStream, existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -20,7 +19,7 @@ import { clientAddress, clientHeaders, clientRequest, guardAuth, identifyClients
 import { backupSummary, writeBackup } from "./backup.ts";
 import { openBackend, type Backend, type DatabaseOptions } from "./database.ts";
 import { isPublishedKey, projectRoot, type LocalKeys } from "./env.ts";
-import { checkRequests, sniffNothing } from "./request-checks.ts";
+import { checkRequests, sameSecret, sniffNothing } from "./request-checks.ts";
 import { startScheduledJobs } from "./scheduled-jobs.ts";
 
 export interface StackOptions extends DatabaseOptions {
@@ -209,13 +208,6 @@ async function signedDownloadProblem(c: Context, backend: Backend, jwtSecret: st
   return null;
 }
 
-/** The same secret, compared in constant time. */
-function sameSecret(given: string, secret: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(secret);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
 /**
  * POST /_stack/backup: a consistent backup of the running product, streamed back as its
  * .tar.gz (backup.ts). `npm run db:backup` asks for it because the embedded database opens
@@ -330,7 +322,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   identifyClients(front, proxies);
   sniffNothing(front);
   refuseCodeRoutes(front);
-  checkRequests(front, keys.jwtSecret);
+  checkRequests(front, keys);
   translateLiteFailures(front, backend);
   guardAuth(front, backend);
   front.use("/storage/v1/*", async (c, next) => {

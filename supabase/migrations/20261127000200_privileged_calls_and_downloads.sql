@@ -385,6 +385,12 @@ begin
   insert into private.document_downloads (token_hash, user_id, session_id, organization_id, object_path, expires_at)
   values (decode(p_token_hash, 'hex'), caller, session, organization_id, p_object_path, expires)
   on conflict (token_hash) do nothing;
+  -- Storage's token names only the object and its times: two signings of one object in the
+  -- same second with the same life are the same token. It is recorded for its first signer
+  -- only; the function signs again with a shorter life (another token).
+  if not found then
+    return private.failure('This link is already given out; sign again', 'token_in_use');
+  end if;
   return jsonb_build_object('success', true, 'expires_at', expires);
 end;
 $$;

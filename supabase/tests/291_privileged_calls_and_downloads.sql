@@ -9,7 +9,7 @@
 --   at most 60 seconds, and records it; private.document_download_allowed (the local front's
 --   question) says no once the document is deleted or the signer lost access.
 begin;
-select plan(62);
+select plan(64);
 
 select tests.create_organization('alpha', 'Alpha A.Ş.') as alpha \gset
 select tests.create_organization('beta', 'Beta Ltd.') as beta \gset
@@ -245,12 +245,18 @@ select tests.reset_role();
 select tests.reset_role(); select tests.authenticate_as(:'alpha_sales', :'s_sales');
 select is(public.sign_document_download(:'path', encode(extensions.digest('token-sales', 'sha256'), 'hex'), 60) ->> 'success', 'true',
   'a sales member (documents view all) gets one');
+-- Storage's token names only the object and its times: another signer in the same second gets
+-- the same token, which stays its first signer's (the function signs again, a second shorter).
+select is(public.sign_document_download(:'path', encode(extensions.digest('token-1', 'sha256'), 'hex'), 60) ->> 'code',
+  'token_in_use', 'a token already recorded for another signer is not taken over');
 select throws_ok($$select private.document_download_allowed('token-sales')$$, '42501', null,
   'a member cannot ask the front''s question');
 select tests.reset_role();
 
 -- The front's question when the link is used.
 select ok(private.document_download_allowed('token-1'), 'the recorded link is served while everything holds');
+select is((select d.user_id from private.document_downloads d where d.token_hash = extensions.digest('token-1', 'sha256')),
+  :'alpha_admin'::uuid, 'and stays its first signer''s');
 select ok(not private.document_download_allowed('token-unknown'), 'a link nobody recorded is not');
 select is(current_setting('request.jwt.claims', true), '', 'the question leaves the request''s identity as it was');
 select tests.reset_role(); select tests.authenticate_as(:'alpha_admin', :'s_admin');

@@ -233,6 +233,30 @@ describe("body size limits (item 9)", () => {
     expect(await attempts(email)).toBe(1);
   });
 
+  it("lets a client that is still writing (fetch) read the 413, and gives the secret key the signed-in limits", async () => {
+    // A fetch client reads the 413 of a body over the limit (the front throws the rest away
+    // unkept, up to discardUpTo, rather than leave it to the server's half-second drain).
+    const email = `fetch-${randomUUID().slice(0, 8)}@test.example`;
+    const answer = await fetch(`${stack.url}${loginRpc}`, {
+      method: "POST",
+      headers: { apikey: keys.publishableKey, ...json },
+      body: bigLogin(email, 4 * 1024 * 1024),
+    });
+    expect(answer.status).toBe(413);
+    expect(await answer.json()).toMatchObject({ code: "PGRST413" });
+    expect(await attempts(email)).toBe(0);
+
+    // The secret key (Edge Functions, the operator's tools) writes Storage objects above the anonymous limit.
+    const object = `${randomUUID()}.pdf`;
+    const upload = await fetch(`${stack.url}/storage/v1/object/documents/${object}`, {
+      method: "POST",
+      headers: { apikey: keys.secretKey, ...bearer(keys.secretKey), "content-type": "application/pdf" },
+      body: Buffer.concat([Buffer.from("%PDF-1.4\n"), Buffer.alloc(bodyLimits.anonymous * 2, 0x20)]),
+    });
+    expect(upload.status).toBe(200);
+    expect(await count("select count(*) from storage.objects where bucket_id = 'documents' and name = $1", [object])).toBe(1);
+  });
+
   it("passes a signed-in import batch of realistic size (1,000 rows, about 3 MB)", async () => {
     const { session } = await signedInClient(stack.url, "admin@demo.test");
     const rows = Array.from({ length: 1_000 }, (_, index) => ({

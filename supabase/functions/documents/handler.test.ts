@@ -203,3 +203,28 @@ Deno.test("sign: the URL never leaves when the database refuses the object; an o
   const missing = await sign({ action: "sign", object_path: "org/doc/9" }, { accept: false });
   assertEquals([missing.status, missing.body.code, missing.calls], [404, "not_found", []]);
 });
+
+Deno.test("sign: a token already given to another signer (same object, same second) is signed again with a life a second shorter", async () => {
+  const taken = { data: { success: false, error: "This link is already given out; sign again", code: "token_in_use" }, error: null };
+  let answered = 0;
+  const caller = fakeCaller();
+  const factory = (authorization: string, headers?: Record<string, string>) => {
+    const client = caller.factory(authorization, headers);
+    const rpc = client.rpc.bind(client);
+    return Object.assign(client, {
+      rpc: (name: string, args: Record<string, unknown>) =>
+        name === "sign_document_download" && answered++ < 2
+          ? (rpc(name, args), Promise.resolve(taken))
+          : rpc(name, args),
+    }) as typeof client;
+  };
+  const files = fakeStorage();
+  const response = await createHandler(factory, () => files.storage)(new Request("http://localhost/documents", {
+    method: "POST",
+    headers: { Authorization: "Bearer user-jwt", "content-type": "application/json" },
+    body: JSON.stringify({ action: "sign", object_path: "org/doc/1" }),
+  }));
+  assertEquals(response.status, 200);
+  assertEquals(files.signed.map((signing) => signing.seconds), [60, 59, 58]);
+  assertEquals(caller.calls.map((call) => call.args.p_seconds), [60, 59, 58]);
+});

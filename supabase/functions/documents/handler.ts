@@ -76,6 +76,9 @@ const signRequest = z
   })
   .strict();
 
+/** How many lives (60 s, 59 s, …) a signing tries when its token is already another signer's. */
+const maxSignAttempts = 10;
+
 /** The largest JSON body a signing request may have. */
 const maxSignBodyBytes = 4096;
 
@@ -124,16 +127,23 @@ async function signDownload(request: Request, caller: SupabaseClient, storageFor
   if (!parsed.success) return refusal("Invalid request", "invalid_request");
   const { object_path: objectPath, download, expires_in: seconds } = parsed.data;
 
-  const signedUrl = await storageFor().sign(objectPath, seconds, download).catch(() => null);
-  const token = signedUrl ? new URL(signedUrl).searchParams.get("token") : null;
-  if (!signedUrl || !token) return refusal("Record not found", "not_found");
-  const allowed = await callRpc(caller, "sign_document_download", {
-    p_object_path: objectPath,
-    p_token_hash: await sha256Hex(new TextEncoder().encode(token)),
-    p_seconds: seconds,
-  }, "Download failed");
-  if (!allowed.success) return answer(allowed);
-  return answer({ success: true, signed_url: signedUrl, expires_at: allowed.expires_at });
+  // Storage's token names only the object and its times, so a signing of the same object in
+  // the same second by someone else gives the same token; the database records a token for
+  // one signer only (token_in_use), and a life one second shorter is another token.
+  for (let life = seconds; life >= Math.max(1, seconds - maxSignAttempts + 1); life -= 1) {
+    const signedUrl = await storageFor().sign(objectPath, life, download).catch(() => null);
+    const token = signedUrl ? new URL(signedUrl).searchParams.get("token") : null;
+    if (!signedUrl || !token) return refusal("Record not found", "not_found");
+    const allowed = await callRpc(caller, "sign_document_download", {
+      p_object_path: objectPath,
+      p_token_hash: await sha256Hex(new TextEncoder().encode(token)),
+      p_seconds: life,
+    }, "Download failed");
+    if (allowed.code === "token_in_use") continue;
+    if (!allowed.success) return answer(allowed);
+    return answer({ success: true, signed_url: signedUrl, expires_at: allowed.expires_at });
+  }
+  return refusal("Download failed", "server_error");
 }
 
 async function sha256Hex(bytes: Uint8Array): Promise<string> {
