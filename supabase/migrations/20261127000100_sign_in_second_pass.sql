@@ -27,8 +27,10 @@
 -- Settings, sign-in log and proofs
 -- ---------------------------------------------------------------------------------
 
--- Right-password sign-ins of one account through the login RPC within the window before
--- it must wait (the login RPC and the local stack's direct Auth route both answer it): each costs two bcrypt runs; a person never signs in 120 times in 5 minutes (one
+-- Right-password sign-ins of one account within the window before it must wait: through
+-- the login RPC (two bcrypt runs each) and straight to Auth (one; the app's own Auth
+-- sign-in after the login RPC is not counted twice). The login RPC and the local stack's
+-- direct Auth route both answer it. A person never signs in 120 times in 5 minutes (one
 -- every 2.5 seconds; the end-to-end suite and the bench stay under it too).
 alter table private.security_settings
   add column account_success_limit integer not null default 120 check (account_success_limit between 1 and 100000),
@@ -545,10 +547,12 @@ end;
 $$;
 
 /**
- * The rate of right-password sign-ins of one account through the login RPC (each costs
- * two bcrypt runs): null while
- * under security_settings.account_success_limit within its window, otherwise the
- * too-many-attempts answer. Only someone who knows the password can raise it.
+ * The rate of right-password sign-ins of one account, through the login RPC (two bcrypt
+ * runs each) and straight to Auth on the local stack (one; logged as source auth only when
+ * it did not follow the login RPC): null while under security_settings.account_success_limit
+ * within its window, otherwise the too-many-attempts answer. Only someone who knows the
+ * password can raise it. Hosted, direct Auth sign-ins also meet Auth's own per-address limit
+ * ([auth.rate_limit] sign_in_sign_ups).
  */
 create function private.account_sign_in_throttle(p_user_id uuid)
 returns jsonb
@@ -565,7 +569,7 @@ declare
 begin
   select count(*), min(recent.created_at) into counted, oldest
     from (select a.created_at from private.login_attempts a
-           where a.user_id = p_user_id and a.success and a.source = 'login'
+           where a.user_id = p_user_id and a.success and a.source in ('login', 'auth')
              and a.created_at > now() - settings.account_success_window
            order by a.created_at desc
            limit settings.account_success_limit) recent;
