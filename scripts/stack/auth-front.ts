@@ -9,6 +9,7 @@ import { BlockList, isIP } from "node:net";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context, Hono } from "hono";
 import type { Backend } from "./database.ts";
+import { apiRefusal } from "./request-checks.ts";
 
 declare module "hono" {
   interface ContextVariableMap {
@@ -113,9 +114,8 @@ export function clientRequest(c: Context, body?: string): Request {
 }
 
 /** An Auth error shaped like lite's own (GoTrue's without the API-version header). */
-function authError(status: number, code: string, message: string, headers: Record<string, string> = {}): Response {
-  return Response.json({ code: status, error_code: code, msg: message }, { status, headers: { "x-sb-error-code": code, ...headers } });
-}
+const authError = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
+  apiRefusal("auth", status, code, message, headers);
 
 /**
  * Auth's code routes (sign-up, e-mail codes and links, password recovery, verification,

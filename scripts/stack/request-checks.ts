@@ -48,7 +48,8 @@ export const maxJsonDepth = 256;
 
 type Api = "auth" | "rest" | "storage" | "functions";
 
-function apiOf(path: string): Api | null {
+/** The API a path belongs to, or null (the app, the stack's own routes). */
+export function apiOf(path: string): Api | null {
   const match = /^\/(auth|rest|storage|functions)\/v1(\/|$)/.exec(path);
   return match ? (match[1] as Api) : null;
 }

@@ -19,7 +19,7 @@ import { clientAddress, clientHeaders, clientRequest, guardAuth, identifyClients
 import { backupSummary, writeBackup } from "./backup.ts";
 import { openBackend, type Backend, type DatabaseOptions } from "./database.ts";
 import { isPublishedKey, projectRoot, type LocalKeys } from "./env.ts";
-import { checkRequests, sameSecret, sniffNothing } from "./request-checks.ts";
+import { apiOf, apiRefusal, checkRequests, sameSecret, sniffNothing } from "./request-checks.ts";
 import { startScheduledJobs } from "./scheduled-jobs.ts";
 
 export interface StackOptions extends DatabaseOptions {
@@ -89,13 +89,10 @@ function databaseUnavailable(error: unknown): boolean {
 function failureAnswer(path: string, unavailable: boolean): Response {
   const status = unavailable ? 503 : 500;
   const message = unavailable ? "The service is not available; try again shortly" : "Internal server error";
-  if (path.startsWith("/rest/v1/")) {
-    return Response.json({ code: unavailable ? "PGRST000" : "PGRSTX00", details: null, hint: null, message }, { status });
-  }
-  if (path.startsWith("/auth/v1/")) return Response.json({ code: status, error_code: "unexpected_failure", msg: message }, { status });
-  if (path.startsWith("/storage/v1/")) {
-    return Response.json({ statusCode: String(status), error: unavailable ? "DatabaseUnavailable" : "InternalError", message }, { status });
-  }
+  const api = apiOf(path);
+  if (api === "rest") return apiRefusal(api, status, unavailable ? "PGRST000" : "PGRSTX00", message);
+  if (api === "auth") return apiRefusal(api, status, "unexpected_failure", message);
+  if (api === "storage") return apiRefusal(api, status, unavailable ? "DatabaseUnavailable" : "InternalError", message);
   return Response.json({ success: false, error: message }, { status });
 }
 
@@ -172,9 +169,7 @@ export const storageSecurityHeaders: Record<string, string> = {
 export const maxSignedUrlSeconds = 60;
 
 /** Storage's own error shape, for the signed download route. */
-function storageRefusal(status: 400 | 403, error: string, message: string): Response {
-  return Response.json({ statusCode: String(status), error, message }, { status });
-}
+const storageRefusal = (status: 400 | 403, error: string, message: string) => apiRefusal("storage", status, error, message);
 
 /**
  * A signed download URL checked before lite serves it (GET /storage/v1/object/sign/…):
