@@ -3,9 +3,9 @@
 -- scope, filters, totals kept per owner, unknown stages, more cards), the forecast (with
 -- and without an exchange rate), the exchange rates setting, removing a stage that holds
 -- deals, a deal's contacts and details, merging two contacts of one deal, the record
--- transfer, template v3 reaching an organization made before it, and anon refused.
+-- transfer, and anon refused.
 begin;
-select plan(151);
+select plan(143);
 -- The privileged RPCs want the request token an Edge Function forwards: every identity sends its session's.
 select tests.send_request_tokens();
 
@@ -529,51 +529,6 @@ select is((public.list_deals(p_search => 'teklif') #>> '{records,0,title}'), 'Te
 select is((public.list_deals(p_filters => jsonb_build_object('expected_close_date', jsonb_build_object('from', :'month0', 'to', :'month1')))
            ->> 'total')::int, 3, 'and filter on a range of expected close dates');
 select tests.reset_role();
-
--- ---------------------------------------------------------------------------------
--- Template v3 reaches an organization made before it
--- ---------------------------------------------------------------------------------
-select tests.create_organization('legacy', 'Eski A.Ş.') as legacy \gset
-update private.organization_settings set default_currency = 'EUR' where organization_id = :'legacy';
-select schema_name as legacy_schema from private.organizations where id = :'legacy' \gset
--- Built as migrate_tenant did before v3: steps 1 and 2 only.
-create function pg_temp.migrate_to_v2(p_organization uuid) returns void language plpgsql as $$
-declare
-  target text := (select o.schema_name from private.organizations o where o.id = p_organization);
-  step private.tenant_template_steps;
-begin
-  execute format('create schema %I', target);
-  for step in select * from private.tenant_template_steps where version <= 2 order by version loop
-    perform set_config('search_path', format('%I, pg_catalog', target), true);
-    execute step.ddl;
-    perform set_config('search_path', '"$user", public, extensions', true);
-    insert into private.tenant_migrations (organization_id, version, duration_ms) values (p_organization, step.version, 0);
-  end loop;
-  perform private.seal_tenant_schema(target);
-  update private.organizations set template_version = 2 where id = p_organization;
-end;
-$$;
-select pg_temp.migrate_to_v2(:'legacy');
-select tests.create_user('admin@legacy.test', 'user', 'Leyla', 'Eski') as legacy_admin \gset
-insert into :"legacy_schema".deals (title, owner_id, created_by, created_at, updated_at)
-values ('Eski fırsat', :'legacy_admin', :'legacy_admin', now() - interval '30 days', now() - interval '20 days');
-select hasnt_column(:'legacy_schema', 'deals', 'stage', 'before v3 a deal has no stage');
-select is(private.migrate_tenant(:'legacy'), private.latest_template_version(), 'the runner brings the organization to the latest version');
-select is((select jsonb_build_object('stage', stage, 'probability', probability, 'currency', currency, 'amount', amount,
-                                     'kept_updated_at', updated_at = now() - interval '20 days')
-             from :"legacy_schema".deals),
-  '{"stage": "lead", "probability": 10, "currency": "EUR", "amount": 0.00, "kept_updated_at": true}'::jsonb,
-  'its deals start at the first open stage in its currency (updated_at kept)');
-select is((select jsonb_build_object('from', from_stage, 'to', to_stage, 'at_creation', changed_at = now() - interval '30 days')
-             from :"legacy_schema".deal_stage_history),
-  '{"from": null, "to": "lead", "at_creation": true}'::jsonb, 'each gets its first stage history entry, at its creation');
-select is((select deal_count::int from :"legacy_schema".deal_stage_totals), 1, 'and counts on the board');
-select has_table(:'legacy_schema', 'deal_contacts', 'it has deal contacts');
-select is((select matches_template from private.tenant_schema_drift() where organization_id = :'legacy'), true,
-  'and matches the template');
-insert into :"legacy_schema".deals (title, owner_id, created_by) values ('Yeni fırsat', :'legacy_admin', :'legacy_admin');
-select is((select stage || '/' || currency from :"legacy_schema".deals where title = 'Yeni fırsat'), 'lead/EUR',
-  'a deal written without stage or currency gets the organization''s defaults');
 
 select * from finish();
 rollback;

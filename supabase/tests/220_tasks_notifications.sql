@@ -4,28 +4,11 @@
 -- assignment by someone else, the due-items step (each kind once, preferences respected),
 -- the bell RPCs scoped to the caller and the bound organization, the retention clean-up,
 -- a record transfer that notifies nobody, realtime broadcasts where realtime exists; the
--- dashboard's numbers per scope; anon refused on every new RPC; template v4 reaching an
--- organization migrated before it.
+-- dashboard's numbers per scope; anon refused on every new RPC.
 begin;
-select plan(101);
+select plan(94);
 -- The privileged RPCs want the request token an Edge Function forwards: every identity sends its session's.
 select tests.send_request_tokens();
-
--- ---------------------------------------------------------------------------------
--- An organization migrated before template v4 (its step set aside for a moment)
--- ---------------------------------------------------------------------------------
-create temporary table later_steps as select * from private.tenant_template_steps where version >= 4;
-delete from private.tenant_template_steps where version >= 4;
-select tests.create_organization('gamma', 'Gamma Ltd.') as gamma \gset
-select private.migrate_tenant(:'gamma') as gamma_before \gset
-select schema_name as gamma_schema from private.organizations where id = :'gamma' \gset
-select tests.create_user('admin@gamma.test', 'user', 'Gül', 'Gamma') as gamma_admin \gset
-select tests.add_member(:'gamma_admin', :'gamma', 'admin');
-insert into :"gamma_schema".tasks (title, due_at, completed_at, owner_id, created_by, updated_at) values
-  ('Eski tamamlanmış', now() - interval '3 days', now() - interval '2 days', :'gamma_admin', :'gamma_admin', now() - interval '2 days'),
-  ('Eski gecikmiş', now() - interval '1 day', null, :'gamma_admin', :'gamma_admin', now() - interval '5 days'),
-  ('Eski gelecek', now() + interval '5 days', null, :'gamma_admin', :'gamma_admin', now() - interval '5 days');
-insert into private.tenant_template_steps select * from later_steps;
 
 -- ---------------------------------------------------------------------------------
 -- Organizations, people, sessions
@@ -60,13 +43,11 @@ select tests.add_member(:'alpha_solo', :'alpha', 'solo');
 
 select gen_random_uuid() as s_admin, gen_random_uuid() as s_sales, gen_random_uuid() as s_sales2,
        gen_random_uuid() as s_solo, gen_random_uuid() as s_viewer, gen_random_uuid() as s_beta,
-       gen_random_uuid() as s_multi_a, gen_random_uuid() as s_multi_b, gen_random_uuid() as s_unbound,
-       gen_random_uuid() as s_gamma \gset
+       gen_random_uuid() as s_multi_a, gen_random_uuid() as s_multi_b, gen_random_uuid() as s_unbound \gset
 create temporary table sessions (person uuid, session uuid primary key, organization uuid);
 insert into sessions values (:'alpha_admin', :'s_admin', :'alpha'), (:'alpha_sales', :'s_sales', :'alpha'),
   (:'alpha_sales2', :'s_sales2', :'alpha'), (:'alpha_solo', :'s_solo', :'alpha'), (:'alpha_viewer', :'s_viewer', :'alpha'),
-  (:'beta_admin', :'s_beta', :'beta'), (:'multi', :'s_multi_a', :'alpha'), (:'multi', :'s_multi_b', :'beta'),
-  (:'gamma_admin', :'s_gamma', :'gamma');
+  (:'beta_admin', :'s_beta', :'beta'), (:'multi', :'s_multi_a', :'alpha'), (:'multi', :'s_multi_b', :'beta');
 insert into auth.sessions (id, user_id) select session, person from sessions;
 insert into auth.sessions (id, user_id) values (:'s_unbound', :'alpha_admin');
 insert into private.session_organizations (session_id, user_id, organization_id) select session, person, organization from sessions;
@@ -423,29 +404,6 @@ select public.create_task(jsonb_build_object('title', 'Devirden sonra', 'owner_i
 select tests.reset_role();
 select is((select count(*)::int from private.notifications where title = 'Devirden sonra'), 1,
   'after the transfer, assignments notify again in the same transaction');
-
--- ---------------------------------------------------------------------------------
--- Template v4 reaches an organization migrated before it
--- ---------------------------------------------------------------------------------
-select ok(:gamma_before < 4, 'gamma was provisioned before template v4');
-select is(private.migrate_tenant(:'gamma'), private.latest_template_version(), 'migrating brings it to the latest version');
-select is((select jsonb_object_agg(title, jsonb_build_array(status, completed_by, overdue_notified_at is not null))
-             from :"gamma_schema".tasks),
-  jsonb_build_object('Eski tamamlanmış', jsonb_build_array('done', :'gamma_admin', false),
-                     'Eski gecikmiş', jsonb_build_array('open', null, true),
-                     'Eski gelecek', jsonb_build_array('open', null, false)),
-  'its completed task is done, its overdue one is not announced late, the rest stays open');
-select ok((select updated_at < now() - interval '1 day' from :"gamma_schema".tasks where title = 'Eski tamamlanmış'),
-  'the tasks keep their updated_at');
-select is((select matches_template from private.tenant_schema_drift() where organization_id = :'gamma'), true,
-  'its schema now matches the template');
-select pg_temp.act(:'s_gamma');
-select is(public.create_task('{"title": "Yeni", "type": "visit", "priority": "low"}') #>> '{record,priority}', 'low',
-  'and its tasks take the new fields');
-select tests.reset_role();
-select private.notify_due_items() as gamma_run \gset
-select is((select count(*)::int from private.notifications where organization_id = :'gamma'), 0,
-  'the due-items step does not announce what was overdue before the upgrade');
 
 -- ---------------------------------------------------------------------------------
 -- The home dashboard (delta: New York time, 1 USD = 40 TRY, no EUR rate)

@@ -1,0 +1,317 @@
+set local check_function_bodies = off;
+
+-- Control data: organizations, profiles and memberships.
+-- It lives in the private schema, which the Data API does not expose; the public schema
+-- only holds the RPC façade (DESIGN.md D4). Every function is security definer with an
+-- empty search_path and grants exactly what it intends (D6).
+create schema if not exists private;
+
+-- No new function is executable by PUBLIC or the API roles unless a migration grants it.
+alter default privileges revoke execute on functions from public;
+
+alter default privileges in schema public revoke execute on functions from anon, authenticated;
+
+/** Spec section 5: a simple address pattern (something@something.something, no spaces). */
+create function private.is_valid_email(p_email text)
+returns boolean
+language sql
+immutable
+set search_path = ''
+as $$
+  select p_email is not null
+     and char_length(p_email) <= 254
+     and p_email ~ '^[^@[:space:]]+@[^@[:space:]]+\.[^@[:space:]]+$';
+$$;
+
+/** Emails are compared and stored lowercased and trimmed (spec section 5). */
+create function private.normalize_email(p_email text)
+returns text
+language sql
+immutable
+set search_path = ''
+as $$
+  select nullif(lower(btrim(p_email)), '');
+$$;
+
+/** The failure answer every RPC gives: the catalogue text plus a code the app translates. */
+create function private.failure(p_error text, p_code text, p_extra jsonb default '{}')
+returns jsonb
+language sql
+immutable
+set search_path = ''
+as $$
+  select jsonb_build_object('success', false, 'error', p_error, 'code', p_code) || p_extra;
+$$;
+
+/**
+ * The spec's table-name guard (section 5): letters, digits and underscore, lowercase,
+ * at most 50 characters, and none of the SQL words that could turn a name into a
+ * statement (checked as whole words between underscores).
+ */
+create function private.is_safe_identifier(p_name text)
+returns boolean
+language sql
+immutable
+set search_path = ''
+as $$
+  select p_name is not null
+     and p_name ~ '^[a-z_][a-z0-9_]{0,49}$'
+     and not (string_to_array(p_name, '_') && array[
+       'drop', 'delete', 'select', 'insert', 'update', 'truncate', 'alter', 'create', 'grant',
+       'revoke', 'union', 'exec', 'execute', 'copy', 'pg', 'information', 'schema']);
+$$;
+
+/** Keeps updated_at current on every tenant table. */
+create function private.touch_updated_at()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  new.updated_at := now();
+  return new;
+end;
+$$;
+
+/**
+ * Turkish-aware search folding (DESIGN.md D7): İ/I/ı/i, Ş/ş, Ğ/ğ, Ü/ü, Ö/ö and Ç/ç fold to
+ * their plain Latin letters and everything is lowercased, so "isik", "Işık" and "IŞIK"
+ * compare equal whatever the database collation.
+ */
+create function private.fold_search(p_text text)
+returns text
+language sql
+immutable
+parallel safe
+set search_path = ''
+as $$
+  select lower(translate(p_text, 'İIıŞşĞğÜüÖöÇç', 'iiiSsGgUuOoCc'));
+$$;
+
+/** Whether these bytes start with the file signature of this image type. */
+create function private.is_image_of_type(p_image bytea, p_content_type text)
+returns boolean
+language sql
+immutable
+set search_path = ''
+as $$
+  select case p_content_type
+    when 'image/png' then substring(p_image from 1 for 8) = '\x89504e470d0a1a0a'::bytea
+    when 'image/jpeg' then substring(p_image from 1 for 3) = '\xffd8ff'::bytea
+    when 'image/webp' then substring(p_image from 1 for 4) = '\x52494646'::bytea
+                       and substring(p_image from 9 for 4) = '\x57454250'::bytea
+    else false
+  end;
+$$;
+
+-- PostgREST applies role settings to each request; the local stack reads these and
+-- applies them to the connection lite serves requests on.
+alter role anon set statement_timeout = '8s';
+
+alter role authenticated set statement_timeout = '8s';
+
+-- One module engine (issue 11, DESIGN.md D9):
+-- * private.modules is the one list of sales modules: table, actions, the columns a
+--   client may write, sort and filter on, the list projection, search, the transfer kind
+--   and the module's own rules (a prepare function). Permissions, default roles, the
+--   roles matrix and the transfer kinds read it.
+-- * private.module_context(module, action) is the one guard of every tenant record RPC:
+--   the caller, the session's organization, its schema, the module's table and the
+--   own/all scope the role grants, or the refusal.
+-- * The record engine (private.record_*) lists, reads, creates, updates (refusing a stale
+--   updated_at), soft-deletes, restores and bulk-edits records, writes <module>.<action>
+--   to the audit log and each changed field to the record's field history.
+-- * Template v2 gives customers and contacts their real columns, a Turkish-folded search
+--   column with a trigram index, and every organization a field history.
+-- * A thin typed public façade per module action, installed from the registry.
+create extension if not exists pg_trgm with schema extensions;
+
+/**
+ * Tags: at most 20 distinct strings of 1 to 40 characters, trimmed (sorted); null when
+ * invalid. (The same rules as before, without a query per call: the rules of every import
+ * row run it.)
+ */
+create or replace function private.clean_tags(p_tags jsonb)
+returns text[]
+language plpgsql
+immutable
+set search_path = ''
+as $$
+declare
+  value text;
+  cleaned text[] := '{}';
+  position integer;
+begin
+  if p_tags is null or jsonb_typeof(p_tags) = 'null' then
+    return '{}';
+  end if;
+  if jsonb_typeof(p_tags) <> 'array' or jsonb_array_length(p_tags) > 20 then
+    return null;
+  end if;
+  for i in 0 .. jsonb_array_length(p_tags) - 1 loop
+    if jsonb_typeof(p_tags -> i) <> 'string' then
+      return null;
+    end if;
+    value := btrim(p_tags ->> i);
+    if char_length(value) not between 1 and 40 then
+      return null;
+    end if;
+    -- Kept sorted and distinct, as array_agg(distinct) would give them.
+    position := 1;
+    while position <= cardinality(cleaned) and cleaned[position] < value loop
+      position := position + 1;
+    end loop;
+    if position > cardinality(cleaned) or cleaned[position] <> value then
+      cleaned := cleaned[1:position - 1] || value || cleaned[position:];
+    end if;
+  end loop;
+  return cleaned;
+end;
+$$;
+
+/** Trimmed text, null when empty or not a JSON string (a number or boolean is refused by the caller). */
+create function private.clean_text(p_value jsonb)
+returns text
+language sql
+immutable
+set search_path = ''
+as $$
+  select case when jsonb_typeof(p_value) = 'string' then nullif(btrim(p_value #>> '{}'), '') end;
+$$;
+
+/** A refused write's constraint error as a field error: {"fields": {column: code}}. */
+create function private.constraint_failure(p_table text, p_column text, p_constraint text, p_sqlstate text)
+returns jsonb
+language sql
+immutable
+set search_path = ''
+as $$
+  select private.failure('Invalid fields', 'invalid_fields', jsonb_build_object('fields', jsonb_build_object(
+    coalesce(nullif(p_column, ''),
+             substring(p_constraint from '^' || p_table || '_(.*)_(check|fkey|key)$'),
+             'record'),
+    case p_sqlstate when '23502' then 'required' when '23503' then 'not_found' when '23505' then 'duplicate'
+                    else 'invalid' end)));
+$$;
+
+/** A JSON array of ids as uuid[]; null for anything else (no filter). */
+create function private.uuid_array(p_ids jsonb)
+returns uuid[]
+language sql
+immutable
+set search_path = ''
+as $$
+  select case when jsonb_typeof(p_ids) = 'array' then array(select jsonb_array_elements_text(p_ids))::uuid[] end;
+$$;
+
+/** A JSON string as a timestamp; null when it is not one. */
+create function private.try_timestamptz(p_value jsonb)
+returns timestamptz
+language plpgsql
+stable
+set search_path = ''
+as $$
+begin
+  if jsonb_typeof(p_value) is distinct from 'string' then
+    return null;
+  end if;
+  return (p_value #>> '{}')::timestamptz;
+exception when others then
+  return null;
+end;
+$$;
+
+/** A JSON string as a uuid; null when it is not one. */
+create function private.try_uuid(p_value jsonb)
+returns uuid
+language plpgsql
+immutable
+set search_path = ''
+as $$
+begin
+  if jsonb_typeof(p_value) is distinct from 'string' then
+    return null;
+  end if;
+  return (p_value #>> '{}')::uuid;
+exception when others then
+  return null;
+end;
+$$;
+
+/** A JSON number, or a string holding a plain decimal number, as numeric; null otherwise. */
+create function private.json_numeric(p_value jsonb)
+returns numeric
+language sql
+immutable
+set search_path = ''
+as $$
+  select case when jsonb_typeof(p_value) = 'number' then (p_value #>> '{}')::numeric
+              when jsonb_typeof(p_value) = 'string' and btrim(p_value #>> '{}') ~ '^-?\d{1,15}(\.\d{1,8})?$'
+                then btrim(p_value #>> '{}')::numeric end;
+$$;
+
+/** A JSON string 'YYYY-MM-DD' of the years 2000-2999 as a date; null when it is not one. */
+create function private.try_calendar_date(p_value jsonb)
+returns date
+language plpgsql
+immutable
+set search_path = ''
+as $$
+declare
+  parsed date;
+begin
+  if jsonb_typeof(p_value) is distinct from 'string' or (p_value #>> '{}') !~ '^\d{4}-\d{2}-\d{2}$' then
+    return null;
+  end if;
+  parsed := (p_value #>> '{}')::date;
+  return case when extract(year from parsed) between 2000 and 2999 then parsed end;
+exception when others then
+  return null;
+end;
+$$;
+
+/**
+ * private.clean_text for many fields at once: of p_values' fields named in p_fields, the
+ * strings trimmed (empty as null) and the nulls under "values", any other JSON type under
+ * "errors" as invalid. One call for all of a row's text fields.
+ */
+create function private.clean_text_fields(p_values jsonb, p_fields text[])
+returns jsonb
+language plpgsql
+immutable
+set search_path = ''
+as $$
+declare
+  field text;
+  value jsonb;
+  keys text[] := '{}';
+  texts text[] := '{}';
+  errors jsonb := '{}';
+begin
+  foreach field in array p_fields loop
+    value := p_values -> field;
+    continue when value is null;
+    case jsonb_typeof(value)
+      when 'string' then
+        keys := keys || field;
+        texts := texts || nullif(btrim(value #>> '{}'), '');
+      when 'null' then
+        keys := keys || field;
+        texts := texts || null::text;
+      else
+        errors := errors || jsonb_build_object(field, 'invalid');
+    end case;
+  end loop;
+  return jsonb_build_object('values', jsonb_object(keys, texts), 'errors', errors);
+end;
+$$;
+
+/** A text as a regular expression that matches exactly that text (every character that is not a letter, digit or space escaped). */
+create function private.regex_literal(p_text text)
+returns text
+language sql
+immutable
+set search_path = ''
+as $$
+  select regexp_replace(p_text, '([^[:alnum:][:space:]])', '\\\1', 'g');
+$$;

@@ -1,0 +1,938 @@
+revoke all on schema private from public;
+
+create table private.organizations (
+  id uuid primary key default gen_random_uuid(),
+  -- Spec section 5: letters, digits, underscore and hyphen.
+  slug text not null unique check (slug ~ '^[A-Za-z0-9_-]{1,30}$'),
+  name text not null check (char_length(btrim(name)) between 1 and 200),
+  subscription_plan text not null default 'basic',
+  subscription_status text not null default 'active',
+  is_active boolean not null default true,
+  -- Part of the physical names of the organization's own tables (spec section 3).
+  table_prefix_timestamp bigint not null default (extract(epoch from clock_timestamp()) * 1000)::bigint,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now()
+);
+
+comment on table private.organizations is 'Tenants. Physical table names derive from slug + table_prefix_timestamp.';
+
+-- Defence in depth: nothing in private is granted to the API roles, and even if a grant
+-- slipped in, row level security without policies would still return nothing.
+alter table private.organizations enable row level security;
+
+-- Slugs are unique the way they appear in table names (lowercase, hyphen as underscore),
+-- so 'Demo', 'demo' or 'acme-co' and 'acme_co' cannot both exist: their tables would
+-- otherwise be told apart by the timestamp alone.
+create unique index organizations_slug_lower_key on private.organizations (lower(replace(slug, '-', '_')));
+
+/** A slug and the timestamp name the organization's tables, so they never change. */
+create function private.keep_organization_names()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if new.slug is distinct from old.slug or new.table_prefix_timestamp is distinct from old.table_prefix_timestamp then
+    raise exception 'an organization''s slug and table_prefix_timestamp cannot change'
+      using errcode = 'check_violation';
+  end if;
+  return new;
+end;
+$$;
+
+create trigger keep_organization_names
+  before update of slug, table_prefix_timestamp on private.organizations
+  for each row execute function private.keep_organization_names();
+
+/** Every new organization starts with its default roles and settings. */
+create function private.on_organization_created()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.create_default_roles(new.id);
+  insert into private.organization_settings (organization_id) values (new.id);
+  return null;
+end;
+$$;
+
+create trigger organization_defaults
+  after insert on private.organizations
+  for each row execute function private.on_organization_created();
+
+/** Spec section 5: a slug allows only letters, digits, underscore and hyphen. */
+create function private.is_valid_slug(p_slug text)
+returns boolean
+language sql
+immutable
+set search_path = ''
+as $$
+  select p_slug is not null
+     and p_slug ~ '^[A-Za-z0-9_-]{1,30}$'
+     and private.is_safe_identifier('org_' || lower(replace(p_slug, '-', '_')) || '_0');
+$$;
+
+alter table private.organizations
+  add column schema_name text generated always as (
+    'org_' || lower(replace(slug, '-', '_')) || '_' || table_prefix_timestamp::text) stored,
+  -- The template version this organization's schema has reached (0: not provisioned).
+  add column template_version integer not null default 0,
+  add column last_migration_error text,
+  add column last_migrated_at timestamptz;
+
+alter table private.organizations
+  add constraint organizations_schema_name_key unique (schema_name),
+  add constraint organizations_schema_name_check check (private.is_safe_identifier(schema_name)),
+  add constraint organizations_slug_check_words check (private.is_valid_slug(slug));
+
+create table private.tenant_template_steps (
+  version integer primary key check (version > 0),
+  description text not null,
+  -- Runs with search_path set to the organization's schema: unqualified names land
+  -- there. Never edit a shipped step; add a new version instead.
+  ddl text not null
+);
+
+comment on table private.tenant_template_steps is 'The single definition of every tenant table, applied in version order.';
+
+create table private.tenant_migrations (
+  organization_id uuid not null references private.organizations (id) on delete cascade,
+  version integer not null references private.tenant_template_steps (version),
+  applied_at timestamptz not null default now(),
+  duration_ms numeric(12, 3) not null,
+  primary key (organization_id, version)
+);
+
+create index tenant_migrations_version_idx on private.tenant_migrations (version);
+
+comment on table private.tenant_migrations is 'Which template version was applied to which organization, when, and how long it took.';
+
+alter table private.tenant_template_steps enable row level security;
+
+alter table private.tenant_migrations enable row level security;
+
+/**
+ * The columns, indexes and trigger every tenant record table shares: owner, creator,
+ * timestamps and soft delete. Template steps call it with current_schema(), the tenant
+ * schema migrate_tenant selected.
+ * Shipped steps depend on it: change it only together with a new template step.
+ */
+create function private.add_record_columns(p_schema text, p_table text)
+returns void
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if not private.is_safe_identifier(p_table) or not private.is_safe_identifier(p_schema) then
+    raise exception 'unsafe identifier %.%', p_schema, p_table;
+  end if;
+  execute format($ddl$
+    alter table %1$I.%2$I
+      add column owner_id uuid not null,
+      add column created_by uuid not null,
+      add column created_at timestamptz not null default now(),
+      add column updated_at timestamptz not null default now(),
+      add column deleted_at timestamptz;
+    create index %3$I on %1$I.%2$I (owner_id);
+    create index %4$I on %1$I.%2$I (created_at desc) where deleted_at is null;
+    create trigger touch_updated_at before update on %1$I.%2$I
+      for each row execute function private.touch_updated_at();
+  $ddl$, p_schema, p_table, p_table || '_owner_id_idx', p_table || '_created_at_idx');
+end;
+$$;
+
+/** The newest template version. */
+create function private.latest_template_version()
+returns integer
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select coalesce(max(version), 0) from private.tenant_template_steps;
+$$;
+
+/**
+ * Seals a tenant schema after any step: row level security on every table, nothing for
+ * PUBLIC or the API roles. Tenant data is reached only through security definer RPCs.
+ */
+create function private.seal_tenant_schema(p_schema text)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  table_name text;
+begin
+  execute format('revoke all on schema %I from public, anon, authenticated', p_schema);
+  execute format('revoke all on all tables in schema %I from public, anon, authenticated', p_schema);
+  execute format('revoke all on all sequences in schema %I from public, anon, authenticated', p_schema);
+  execute format('revoke all on all functions in schema %I from public, anon, authenticated', p_schema);
+  for table_name in
+    select c.relname from pg_catalog.pg_class c
+     where c.relnamespace = p_schema::regnamespace and c.relkind in ('r', 'p') and not c.relrowsecurity
+  loop
+    execute format('alter table %I.%I enable row level security', p_schema, table_name);
+  end loop;
+end;
+$$;
+
+/**
+ * Brings one organization's schema to the newest template version: creates the schema
+ * when missing, applies every step above the recorded version in order, records each.
+ * Idempotent; runs in the caller's transaction (one organization per transaction).
+ */
+create function private.migrate_tenant(p_organization_id uuid)
+returns integer
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  organization private.organizations;
+  step private.tenant_template_steps;
+  started timestamptz;
+begin
+  -- The row lock serialises concurrent runs for the same organization.
+  select * into organization from private.organizations where id = p_organization_id for update;
+  if not found then
+    raise exception 'organization % not found', p_organization_id;
+  end if;
+  if not private.is_safe_identifier(organization.schema_name) then
+    raise exception 'unsafe schema name %', organization.schema_name;
+  end if;
+
+  if not exists (select 1 from pg_catalog.pg_namespace where nspname = organization.schema_name) then
+    execute format('create schema %I', organization.schema_name);
+    organization.template_version := 0;
+  end if;
+
+  for step in
+    select * from private.tenant_template_steps where version > organization.template_version order by version
+  loop
+    started := clock_timestamp();
+    perform pg_catalog.set_config('search_path', pg_catalog.format('%I, pg_catalog', organization.schema_name), true);
+    execute step.ddl;
+    perform pg_catalog.set_config('search_path', '', true);
+    perform private.seal_tenant_schema(organization.schema_name);
+    insert into private.tenant_migrations (organization_id, version, duration_ms)
+    values (organization.id, step.version, extract(epoch from clock_timestamp() - started) * 1000)
+    on conflict (organization_id, version) do update set applied_at = now(), duration_ms = excluded.duration_ms;
+    organization.template_version := step.version;
+  end loop;
+
+  update private.organizations
+     set template_version = organization.template_version,
+         last_migration_error = null,
+         last_migrated_at = now(),
+         updated_at = now()
+   where id = organization.id;
+  return organization.template_version;
+end;
+$$;
+
+/** Organizations whose tables are behind the template (or missing), oldest first. */
+create function private.organizations_behind_template()
+returns setof uuid
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select o.id from private.organizations o
+   where o.template_version < private.latest_template_version()
+      or not exists (select 1 from pg_catalog.pg_namespace n where n.nspname = o.schema_name)
+   order by o.created_at, o.id;
+$$;
+
+/**
+ * migrate_tenant for a runner that calls it once per organization, each call its own
+ * transaction (scripts/stack/tenant-migrations.ts): a failure is recorded in
+ * last_migration_error and returned instead of raised, so the run goes on, and the next
+ * run resumes from the recorded version.
+ */
+create function private.try_migrate_tenant(p_organization_id uuid)
+returns text
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.migrate_tenant(p_organization_id);
+  return null;
+exception when others then
+  update private.organizations set last_migration_error = sqlerrm where id = p_organization_id;
+  return sqlerrm;
+end;
+$$;
+
+/** The physical schema of a provisioned organization, or null. */
+create function private.tenant_schema(p_organization_id uuid)
+returns text
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select o.schema_name from private.organizations o
+   where o.id = p_organization_id and o.template_version > 0
+     and exists (select 1 from pg_catalog.pg_namespace n where n.nspname = o.schema_name);
+$$;
+
+/**
+ * A description of a tenant schema's structure with the schema's own name left out:
+ * columns, constraints, indexes, triggers and row level security. Two schemas built
+ * from the same template have the same description.
+ */
+create function private.tenant_schema_signature(p_schema text)
+returns text
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select string_agg(line, E'\n' order by line)
+    from (
+      select format('column %s.%s %s %s default %s', c.relname, a.attname,
+                    pg_catalog.format_type(a.atttypid, a.atttypmod),
+                    case when a.attnotnull then 'not null' else 'null' end,
+                    coalesce(pg_catalog.pg_get_expr(d.adbin, d.adrelid), '-')) as line
+        from pg_catalog.pg_class c
+        join pg_catalog.pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+        left join pg_catalog.pg_attrdef d on d.adrelid = c.oid and d.adnum = a.attnum
+       where c.relnamespace = p_schema::regnamespace and c.relkind = 'r'
+      union all
+      select format('table %s rls %s', c.relname, c.relrowsecurity)
+        from pg_catalog.pg_class c
+       where c.relnamespace = p_schema::regnamespace and c.relkind = 'r'
+      union all
+      select format('constraint %s %s %s', c.relname, k.conname,
+                    replace(pg_catalog.pg_get_constraintdef(k.oid), quote_ident(p_schema) || '.', '@.'))
+        from pg_catalog.pg_constraint k
+        join pg_catalog.pg_class c on c.oid = k.conrelid
+       where c.relnamespace = p_schema::regnamespace
+      union all
+      select format('index %s', replace(pg_catalog.pg_get_indexdef(i.indexrelid), quote_ident(p_schema) || '.', '@.'))
+        from pg_catalog.pg_index i
+        join pg_catalog.pg_class c on c.oid = i.indrelid
+       where c.relnamespace = p_schema::regnamespace
+      union all
+      select format('trigger %s', replace(pg_catalog.pg_get_triggerdef(t.oid), quote_ident(p_schema) || '.', '@.'))
+        from pg_catalog.pg_trigger t
+        join pg_catalog.pg_class c on c.oid = t.tgrelid
+       where c.relnamespace = p_schema::regnamespace and not t.tgisinternal
+      union all
+      select format('policy %s %s', c.relname, p.polname)
+        from pg_catalog.pg_policy p
+        join pg_catalog.pg_class c on c.oid = p.polrelid
+       where c.relnamespace = p_schema::regnamespace
+    ) as parts;
+$$;
+
+/**
+ * Drift check: compares every provisioned organization's schema with a reference built
+ * from the template right now (in a scratch schema dropped again before returning).
+ */
+create function private.tenant_schema_drift()
+returns table (organization_id uuid, slug text, template_version integer, matches_template boolean)
+language plpgsql
+security definer
+set search_path = ''
+set client_min_messages = warning
+as $$
+declare
+  reference_schema text := 'tenant_reference_' || pg_catalog.txid_current();
+  reference text;
+  step private.tenant_template_steps;
+begin
+  execute format('create schema %I', reference_schema);
+  for step in select * from private.tenant_template_steps order by version loop
+    perform pg_catalog.set_config('search_path', pg_catalog.format('%I, pg_catalog', reference_schema), true);
+    execute step.ddl;
+    perform pg_catalog.set_config('search_path', '', true);
+  end loop;
+  perform private.seal_tenant_schema(reference_schema);
+  reference := private.tenant_schema_signature(reference_schema);
+  execute format('drop schema %I cascade', reference_schema);
+
+  return query
+    select o.id, o.slug, o.template_version,
+           private.tenant_schema_signature(o.schema_name) is not distinct from reference
+      from private.organizations o
+     where private.tenant_schema(o.id) is not null
+     order by o.created_at, o.id;
+end;
+$$;
+
+/**
+ * The security advisors' table, grant and function checks, run over the tenant schemas
+ * (the advisors only scan exposed schemas). Empty when everything is sealed.
+ */
+create function private.tenant_security_findings()
+returns table (schema_name text, object_name text, finding text)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  with tenant_schemas as (
+    select n.oid, n.nspname
+      from pg_catalog.pg_namespace n
+     where n.nspname in (select o.schema_name from private.organizations o)
+        or n.nspname like 'org\_%'
+  )
+  select s.nspname, null::text, 'schema is not registered to an organization'
+    from tenant_schemas s
+   where s.nspname not in (select o.schema_name from private.organizations o)
+  union all
+  select s.nspname, null, 'API role can use the schema'
+    from tenant_schemas s
+   where has_schema_privilege('anon', s.oid, 'usage') or has_schema_privilege('authenticated', s.oid, 'usage')
+  union all
+  select s.nspname, c.relname, 'row level security is off'
+    from tenant_schemas s join pg_catalog.pg_class c on c.relnamespace = s.oid
+   where c.relkind in ('r', 'p') and not c.relrowsecurity
+  union all
+  select s.nspname, c.relname, 'API role has a privilege on the table'
+    from tenant_schemas s join pg_catalog.pg_class c on c.relnamespace = s.oid
+   where c.relkind in ('r', 'p', 'v', 'm', 'S')
+     and exists (select 1 from unnest(array['anon', 'authenticated']) as r (role_name)
+                  where has_table_privilege(r.role_name, c.oid, 'select, insert, update, delete, truncate, references, trigger'))
+  union all
+  select s.nspname, c.relname, 'view without security_invoker'
+    from tenant_schemas s join pg_catalog.pg_class c on c.relnamespace = s.oid
+   where c.relkind = 'v' and not coalesce(c.reloptions @> array['security_invoker=true'], false)
+  union all
+  select s.nspname, p.proname, 'function in a tenant schema'
+    from tenant_schemas s join pg_catalog.pg_proc p on p.pronamespace = s.oid
+  union all
+  select s.nspname, c.relname || '.' || pol.polname, 'policy that always allows'
+    from tenant_schemas s
+    join pg_catalog.pg_class c on c.relnamespace = s.oid
+    join pg_catalog.pg_policy pol on pol.polrelid = c.oid
+   where pg_catalog.pg_get_expr(pol.polqual, pol.polrelid) = 'true'
+      or pg_catalog.pg_get_expr(pol.polwithcheck, pol.polrelid) = 'true';
+$$;
+
+/** Checks a slug against spec section 5; {success, valid, error?}. */
+create function public.validate_organization_slug(org_slug text)
+returns jsonb
+language sql
+immutable
+security definer
+set search_path = ''
+as $$
+  select case
+    when private.is_valid_slug(org_slug) then jsonb_build_object('success', true, 'valid', true)
+    else jsonb_build_object('success', true, 'valid', false, 'code', 'invalid_slug',
+      'error', 'Organization slug may contain only letters, digits, underscore and hyphen (at most 30), and no SQL words.')
+  end;
+$$;
+revoke all on function public.validate_organization_slug(org_slug text) from public, anon, authenticated;
+grant execute on function public.validate_organization_slug(org_slug text) to authenticated;
+
+/**
+ * Resolves a template table of the caller's organization to its physical name. Super
+ * admins may name any active organization; everyone else only the organization their
+ * session is bound to. Anything else gets the same single answer.
+ */
+create function public.resolve_table_name_bypass(org_slug text, base_table_name text)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  caller uuid := auth.uid();
+  organization private.organizations;
+  schema_name text;
+begin
+  select * into organization from private.organizations o
+   where lower(o.slug) = lower(org_slug) and o.is_active;
+  if caller is null or not found
+     or not (private.is_super_admin(caller) or private.is_bound_to(organization.id))
+     or not private.is_safe_identifier(base_table_name) then
+    return private.failure('Table resolution failed for requested resource.', 'table_not_found');
+  end if;
+
+  schema_name := private.tenant_schema(organization.id);
+  if schema_name is null or not exists (
+       select 1 from pg_catalog.pg_class c
+        where c.relnamespace = schema_name::regnamespace and c.relname = base_table_name and c.relkind = 'r') then
+    return private.failure('Table resolution failed for requested resource.', 'table_not_found');
+  end if;
+
+  return jsonb_build_object('success', true, 'schema_name', schema_name, 'table_name', base_table_name,
+                            'qualified_name', format('%I.%I', schema_name, base_table_name));
+end;
+$$;
+revoke all on function public.resolve_table_name_bypass(org_slug text, base_table_name text) from public, anon, authenticated;
+grant execute on function public.resolve_table_name_bypass(org_slug text, base_table_name text) to authenticated;
+
+/**
+ * Creates (or completes) the organization's own tables from the template. For a super
+ * admin, any organization; for an admin, the organization of their session.
+ */
+create function public.create_organization_tables(org_slug text)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  caller uuid := auth.uid();
+  organization private.organizations;
+  reached integer;
+begin
+  if caller is null then
+    return private.failure('Authentication required', 'authentication_required');
+  end if;
+  select * into organization from private.organizations o where lower(o.slug) = lower(org_slug);
+  if not found or not (private.is_super_admin(caller)
+                       or (private.is_bound_to(organization.id) and private.is_admin_of(caller, organization.id))) then
+    return private.failure('Admin privileges required', 'admin_required');
+  end if;
+
+  reached := private.migrate_tenant(organization.id);
+  perform private.write_audit(organization.id, 'organization.tables_provisioned', 'organization',
+                              organization.id::text, jsonb_build_object('template_version', reached));
+  return jsonb_build_object(
+    'success', true, 'message', 'Organization tables are ready',
+    'schema_name', organization.schema_name, 'template_version', reached,
+    'tables', (select jsonb_agg(c.relname order by c.relname) from pg_catalog.pg_class c
+                where c.relnamespace = organization.schema_name::regnamespace and c.relkind = 'r'));
+end;
+$$;
+revoke all on function public.create_organization_tables(org_slug text) from public, anon, authenticated;
+grant execute on function public.create_organization_tables(org_slug text) to authenticated;
+
+/**
+ * Super admin: registers an organization and provisions its tables in one transaction
+ * (one organization per call; many in one transaction would exhaust lock memory).
+ */
+create function private.create_organization(p_slug text, p_name text, p_subscription_plan text default 'basic')
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  caller uuid := auth.uid();
+  created private.organizations;
+  clean_name text := btrim(p_name);
+begin
+  if caller is null or not private.is_super_admin(caller) then
+    return private.failure('Admin privileges required', 'super_admin_required');
+  end if;
+  if not private.is_valid_slug(p_slug) then
+    return private.failure('Organization slug may contain only letters, digits, underscore and hyphen (at most 30), and no SQL words.', 'invalid_slug');
+  end if;
+  if clean_name is null or char_length(clean_name) not between 1 and 200 then
+    return private.failure('Organization name is required (at most 200 characters)', 'invalid_name');
+  end if;
+  if coalesce(p_subscription_plan, '') !~ '^[a-z][a-z0-9_]{0,29}$' then
+    return private.failure('Invalid subscription plan', 'invalid_plan');
+  end if;
+  if exists (select 1 from private.organizations o
+              where lower(replace(o.slug, '-', '_')) = lower(replace(p_slug, '-', '_'))) then
+    return private.failure('Organization slug is already in use', 'slug_taken');
+  end if;
+
+  insert into private.organizations (slug, name, subscription_plan)
+  values (p_slug, clean_name, p_subscription_plan)
+  returning * into created;
+  perform private.migrate_tenant(created.id);
+  perform private.write_audit(created.id, 'organization.created', 'organization', created.id::text,
+                              jsonb_build_object('slug', created.slug, 'name', created.name));
+
+  return jsonb_build_object('success', true, 'message', 'Organization created',
+    'organization', jsonb_build_object('id', created.id, 'slug', created.slug, 'name', created.name,
+      'subscription_plan', created.subscription_plan, 'subscription_status', created.subscription_status,
+      'is_active', created.is_active, 'table_prefix_timestamp', created.table_prefix_timestamp,
+      'template_version', private.latest_template_version()));
+end;
+$$;
+
+/** An organization as the organization manager shows it. */
+create function private.organization_json(p_organization_id uuid)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select jsonb_build_object(
+    'id', o.id, 'slug', o.slug, 'name', o.name, 'subscription_plan', o.subscription_plan,
+    'subscription_status', o.subscription_status, 'is_active', o.is_active,
+    'table_prefix_timestamp', o.table_prefix_timestamp, 'template_version', o.template_version,
+    'latest_template_version', private.latest_template_version(),
+    'last_migration_error', o.last_migration_error, 'created_at', o.created_at,
+    'member_count', (select count(*) from private.memberships m where m.organization_id = o.id),
+    'active_member_count', (select count(*) from private.memberships m
+                             where m.organization_id = o.id and m.is_active))
+    from private.organizations o
+   where o.id = p_organization_id;
+$$;
+
+/** Super admin: every organization with its member counts and table status. */
+create function private.list_organizations()
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  if not private.is_super_admin(auth.uid()) then
+    return private.failure('Admin privileges required', 'super_admin_required');
+  end if;
+  return jsonb_build_object('success', true, 'organizations', (
+    select coalesce(jsonb_agg(private.organization_json(o.id) order by o.name, o.slug), '[]')
+      from private.organizations o));
+end;
+$$;
+
+/**
+ * Super admin: changes an organization's name, plan, subscription status or activity. A
+ * deactivated organization's members stop working in it at once (their bindings go).
+ */
+create function private.update_organization(p_organization_id uuid, p_changes jsonb)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  unknown_field text;
+  clean_name text := btrim(p_changes ->> 'name');
+begin
+  if not private.is_super_admin(auth.uid()) then
+    return private.failure('Admin privileges required', 'super_admin_required');
+  end if;
+  if not exists (select 1 from private.organizations o where o.id = p_organization_id) then
+    return private.failure('Organization not found', 'organization_not_found');
+  end if;
+  if jsonb_typeof(p_changes) is distinct from 'object' then
+    return private.failure('Invalid organization change', 'invalid_input');
+  end if;
+  select key into unknown_field from jsonb_object_keys(p_changes) as keys (key)
+   where key not in ('name', 'subscription_plan', 'subscription_status', 'is_active') limit 1;
+  if unknown_field is not null
+     or (p_changes ? 'name' and (jsonb_typeof(p_changes -> 'name') <> 'string'
+                                 or char_length(clean_name) not between 1 and 200))
+     or (p_changes ? 'subscription_plan' and (jsonb_typeof(p_changes -> 'subscription_plan') <> 'string'
+                                              or (p_changes ->> 'subscription_plan') !~ '^[a-z][a-z0-9_]{0,29}$'))
+     or (p_changes ? 'subscription_status' and coalesce(p_changes #>> '{subscription_status}', '') not in ('active', 'trial', 'past_due', 'suspended', 'cancelled'))
+     or (p_changes ? 'is_active' and jsonb_typeof(p_changes -> 'is_active') <> 'boolean') then
+    return private.failure('Invalid organization change', 'invalid_input');
+  end if;
+
+  update private.organizations
+     set name = coalesce(clean_name, name),
+         subscription_plan = coalesce(p_changes ->> 'subscription_plan', subscription_plan),
+         subscription_status = coalesce(p_changes ->> 'subscription_status', subscription_status),
+         is_active = coalesce((p_changes ->> 'is_active')::boolean, is_active),
+         updated_at = now()
+   where id = p_organization_id;
+  if (p_changes ->> 'is_active')::boolean is false then
+    delete from private.session_organizations s where s.organization_id = p_organization_id;
+  end if;
+  perform private.write_audit(p_organization_id, 'organization.updated', 'organization', p_organization_id::text, p_changes);
+  return jsonb_build_object('success', true, 'organization', private.organization_json(p_organization_id));
+end;
+$$;
+
+/** Admin: the organization's tables (row counts and sizes) and where its template stands. */
+create function public.get_organization_tables(p_organization_slug text default null)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  target_org uuid := private.admin_organization(p_organization_slug);
+  problem jsonb;
+  organization private.organizations;
+  schema_name text;
+  tables jsonb := '[]';
+  table_name text;
+  row_count bigint;
+begin
+  problem := private.check_organization_admin(target_org);
+  if problem is not null then
+    return problem;
+  end if;
+  select * into organization from private.organizations where id = target_org;
+  schema_name := private.tenant_schema(target_org);
+
+  if schema_name is not null then
+    for table_name in
+      select c.relname from pg_catalog.pg_class c
+       where c.relnamespace = schema_name::regnamespace and c.relkind = 'r' order by c.relname
+    loop
+      execute format('select count(*) from %I.%I', schema_name, table_name) into row_count;
+      tables := tables || jsonb_build_array(jsonb_build_object(
+        'name', table_name, 'row_count', row_count,
+        'total_bytes', pg_catalog.pg_total_relation_size(format('%I.%I', schema_name, table_name)::regclass)));
+    end loop;
+  end if;
+
+  return jsonb_build_object('success', true,
+    'schema_name', organization.schema_name,
+    'provisioned', schema_name is not null,
+    'template_version', organization.template_version,
+    'latest_template_version', private.latest_template_version(),
+    'last_migrated_at', organization.last_migrated_at,
+    'last_migration_error', organization.last_migration_error,
+    'needs_provisioning', schema_name is null or organization.template_version < private.latest_template_version(),
+    'tables', tables);
+end;
+$$;
+revoke all on function public.get_organization_tables(p_organization_slug text) from public, anon, authenticated;
+grant execute on function public.get_organization_tables(p_organization_slug text) to authenticated;
+
+/**
+ * Super admin: moves this Auth session to another active organization. The previous
+ * binding ends and the new one is recorded in the audit logs of both organizations. A
+ * lock refuses it as it refuses binding.
+ */
+create or replace function public.super_admin_switch_organization(p_organization_id uuid)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  caller uuid := auth.uid();
+  session uuid := private.current_session_id();
+  previous uuid;
+  target private.organizations;
+  problem jsonb;
+begin
+  if caller is null or session is null
+     or not exists (select 1 from auth.sessions s where s.id = session and s.user_id = caller) then
+    return private.failure('Authentication required', 'authentication_required');
+  end if;
+  problem := private.lock_problem(caller);
+  if problem is not null then
+    return problem;
+  end if;
+  if not private.is_super_admin(caller) then
+    return private.failure('Admin privileges required', 'super_admin_required');
+  end if;
+  select * into target from private.organizations where id = p_organization_id and is_active;
+  if not found then
+    return private.failure('Organization not found', 'organization_not_found');
+  end if;
+
+  delete from private.session_organizations where session_id = session returning organization_id into previous;
+  insert into private.session_organizations (session_id, user_id, organization_id) values (session, caller, target.id);
+  if previous is not null and previous <> target.id then
+    perform private.write_audit(previous, 'session.super_admin_left', 'organization', target.id::text);
+  end if;
+  perform private.write_audit(target.id, 'session.super_admin_switched', 'organization', target.id::text,
+                              jsonb_build_object('from_organization_id', previous));
+  return jsonb_build_object('success', true,
+    'organization', jsonb_build_object('id', target.id, 'slug', target.slug, 'name', target.name, 'role', 'admin'));
+end;
+$$;
+revoke all on function public.super_admin_switch_organization(p_organization_id uuid) from public, anon, authenticated;
+grant execute on function public.super_admin_switch_organization(p_organization_id uuid) to authenticated;
+
+/** The caller's organization schema for an admin RPC, or the failure to answer. */
+create function private.admin_tenant_schema(out schema_name text, out problem jsonb)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  problem := private.check_organization_admin(private.current_organization_id());
+  if problem is null then
+    schema_name := private.tenant_schema(private.current_organization_id());
+    if schema_name is null then
+      problem := private.failure('Required tables not found', 'tables_not_found');
+    end if;
+  end if;
+end;
+$$;
+
+-- The organization's logo, kept in the database: a PNG, JPEG or WebP image of at most
+-- 256 KB, checked by its first bytes. (lite's Storage has no access rules yet, and a logo
+-- this small travels well inside an RPC answer.) It replaces the free-text logo_path.
+create table private.organization_logos (
+  organization_id uuid primary key references private.organizations (id) on delete cascade,
+  content_type text not null check (content_type in ('image/png', 'image/jpeg', 'image/webp')),
+  image bytea not null check (octet_length(image) between 1 and 262144),
+  updated_at timestamptz not null default now(),
+  updated_by uuid
+);
+
+comment on table private.organization_logos is 'Each organization''s logo image (at most one; 256 KB at most).';
+
+alter table private.organization_logos enable row level security;
+
+/**
+ * Admin: sets the organization's logo from base64 text. Refused: another type than PNG,
+ * JPEG or WebP (SVG can carry scripts), bytes that are not that type, more than 256 KB.
+ */
+create function public.set_organization_logo(p_content_type text, p_image_base64 text)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  target_org uuid := private.current_organization_id();
+  problem jsonb;
+  image bytea;
+begin
+  problem := private.check_organization_admin(target_org);
+  if problem is not null then
+    return problem;
+  end if;
+  if coalesce(p_content_type, '') not in ('image/png', 'image/jpeg', 'image/webp') then
+    return private.failure('Unsupported logo format', 'invalid_logo_type');
+  end if;
+  -- 256 KB is at most 349,528 base64 characters (some room for line breaks).
+  if char_length(coalesce(p_image_base64, '')) > 360000 then
+    return private.failure('Logo is too large', 'logo_too_large', jsonb_build_object('max_bytes', 262144));
+  end if;
+  begin
+    image := decode(p_image_base64, 'base64');
+  exception when others then
+    return private.failure('Invalid logo image', 'invalid_logo');
+  end;
+  if octet_length(image) > 262144 then
+    return private.failure('Logo is too large', 'logo_too_large', jsonb_build_object('max_bytes', 262144));
+  end if;
+  if not coalesce(private.is_image_of_type(image, p_content_type), false) then
+    return private.failure('Invalid logo image', 'invalid_logo');
+  end if;
+
+  insert into private.organization_logos (organization_id, content_type, image, updated_by)
+  values (target_org, p_content_type, image, auth.uid())
+  on conflict (organization_id) do update
+    set content_type = excluded.content_type, image = excluded.image, updated_at = now(), updated_by = excluded.updated_by;
+  perform private.write_audit(target_org, 'settings.logo_updated', 'organization', target_org::text,
+                              jsonb_build_object('content_type', p_content_type, 'bytes', octet_length(image)));
+  return jsonb_build_object('success', true, 'settings', private.settings_json(target_org));
+end;
+$$;
+revoke all on function public.set_organization_logo(p_content_type text, p_image_base64 text) from public, anon, authenticated;
+grant execute on function public.set_organization_logo(p_content_type text, p_image_base64 text) to authenticated;
+
+/** Admin: removes the organization's logo. */
+create function public.remove_organization_logo()
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  target_org uuid := private.current_organization_id();
+  problem jsonb;
+begin
+  problem := private.check_organization_admin(target_org);
+  if problem is not null then
+    return problem;
+  end if;
+  delete from private.organization_logos where organization_id = target_org;
+  if found then
+    perform private.write_audit(target_org, 'settings.logo_removed', 'organization', target_org::text);
+  end if;
+  return jsonb_build_object('success', true, 'settings', private.settings_json(target_org));
+end;
+$$;
+revoke all on function public.remove_organization_logo() from public, anon, authenticated;
+grant execute on function public.remove_organization_logo() to authenticated;
+
+/** The logo of the caller's organization as base64 with its type (null when it has none); members read it. */
+create function public.get_organization_logo()
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  target_org uuid := private.current_organization_id();
+begin
+  if target_org is null then
+    return private.failure('Organization context required', 'organization_context_required');
+  end if;
+  return jsonb_build_object('success', true, 'logo',
+    (select jsonb_build_object('content_type', l.content_type, 'data_base64', translate(encode(l.image, 'base64'), E'\n', ''),
+                               'updated_at', l.updated_at)
+       from private.organization_logos l where l.organization_id = target_org));
+end;
+$$;
+revoke all on function public.get_organization_logo() from public, anon, authenticated;
+grant execute on function public.get_organization_logo() to authenticated;
+
+/** The organization a tenant schema belongs to (triggers know only their schema). */
+create function private.schema_organization(p_schema text)
+returns uuid
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select o.id from private.organizations o where o.schema_name = p_schema;
+$$;
+
+/**
+ * Super admin: every organization with its member counts and table status. Only with a live
+ * request token of the caller's session (admin-organizations).
+ */
+create function public.list_organizations()
+returns jsonb language plpgsql stable security definer set search_path = ''
+as $$
+begin
+  if not private.has_request_token() then
+    return private.invalid_request_token();
+  end if;
+  return private.list_organizations();
+end;
+$$;
+revoke all on function public.list_organizations() from public, anon, authenticated;
+grant execute on function public.list_organizations() to authenticated;
+
+/**
+ * Super admin: registers an organization and provisions its tables in one transaction. Only
+ * with a live request token of the caller's session (admin-organizations).
+ */
+create function public.create_organization(p_slug text, p_name text, p_subscription_plan text default 'basic')
+returns jsonb language plpgsql security definer set search_path = ''
+as $$
+begin
+  if not private.has_request_token() then
+    return private.invalid_request_token();
+  end if;
+  return private.create_organization(p_slug, p_name, p_subscription_plan);
+end;
+$$;
+revoke all on function public.create_organization(p_slug text, p_name text, p_subscription_plan text) from public, anon, authenticated;
+grant execute on function public.create_organization(p_slug text, p_name text, p_subscription_plan text) to authenticated;
+
+/**
+ * Super admin: changes an organization's name, plan, subscription status or activity. Only
+ * with a live request token of the caller's session (admin-organizations).
+ */
+create function public.update_organization(p_organization_id uuid, p_changes jsonb)
+returns jsonb language plpgsql security definer set search_path = ''
+as $$
+begin
+  if not private.has_request_token() then
+    return private.invalid_request_token();
+  end if;
+  return private.update_organization(p_organization_id, p_changes);
+end;
+$$;
+revoke all on function public.update_organization(p_organization_id uuid, p_changes jsonb) from public, anon, authenticated;
+grant execute on function public.update_organization(p_organization_id uuid, p_changes jsonb) to authenticated;

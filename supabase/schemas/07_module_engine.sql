@@ -1,0 +1,1006 @@
+-- ---------------------------------------------------------------------------------
+-- The registry
+-- ---------------------------------------------------------------------------------
+create table private.module_actions (
+  key text primary key check (key ~ '^[a-z]{1,20}$'),
+  position integer not null unique
+);
+
+insert into private.module_actions (key, position)
+values ('view', 1), ('create', 2), ('edit', 3), ('delete', 4), ('export', 5), ('import', 6);
+
+alter table private.module_actions enable row level security;
+
+comment on table private.module_actions is 'What a role may do in a module (the columns of the roles matrix).';
+
+create table private.modules (
+  key text primary key check (key ~ '^[a-z][a-z_]{0,39}$'),
+  position integer not null unique,
+  -- The tenant table holding the records (template columns: id, owner_id, created_by,
+  -- created_at, updated_at, deleted_at).
+  table_name text not null unique check (private.is_safe_identifier(table_name)),
+  -- What notes and the timeline call a record of this module.
+  entity_type text not null unique check (entity_type ~ '^[a-z_]{1,40}$'),
+  -- Columns a client may set (owner_id is handled by the engine for every module).
+  writable_columns text[] not null,
+  sortable_columns text[] not null default '{created_at,updated_at}',
+  filterable_columns text[] not null default '{}',
+  -- Columns a list row carries besides id, owner_id, owner_name, created_at, updated_at.
+  list_columns text[] not null,
+  default_sort text not null default 'created_at',
+  default_descending boolean not null default true,
+  -- True when the table has a Turkish-folded search_text column with a trigram index.
+  searchable boolean not null default false,
+  -- The transfer option (spec section 3) that moves this module's records, and its default.
+  transfer_kind text check (transfer_kind in ('deals', 'customers', 'tasks', 'contracts', 'quotes', 'templates')),
+  transfer_default boolean not null default false,
+  -- The module's own rules: private.<name>(p_values jsonb, p_existing jsonb) returns
+  -- {"values": normalised values, "errors": {column: code}}.
+  prepare_function text check (prepare_function ~ '^[a-z_]{1,60}$'),
+  check (default_sort = any (sortable_columns))
+);
+
+alter table private.modules enable row level security;
+
+comment on table private.modules is 'The sales modules: one row each; permissions, roles, transfer and the record engine read it.';
+
+insert into private.modules (key, position, table_name, entity_type, writable_columns, sortable_columns,
+                             filterable_columns, list_columns, default_sort, default_descending, searchable,
+                             transfer_kind, transfer_default, prepare_function)
+values
+  ('customers', 1, 'customers', 'customer',
+   '{name,kind,tax_number,tax_office,sector,status,phone,email,website,city,district,address,tags,description}',
+   '{name,status,city,created_at,updated_at}', '{status,kind,city,sector,tags}',
+   '{name,kind,tax_number,status,sector,phone,email,city,district,tags}', 'name', false, true,
+   'customers', true, 'prepare_customer'),
+  ('contacts', 2, 'contacts', 'contact',
+   '{customer_id,first_name,last_name,title,emails,phones,tags,description,kvkk_consent,kvkk_consent_channel,kvkk_consent_at,kvkk_consent_source,iys_consent}',
+   '{last_name,first_name,created_at,updated_at}', '{customer_id,tags,kvkk_consent}',
+   '{customer_id,first_name,last_name,title,emails,phones,tags,kvkk_consent}', 'last_name', false, true,
+   'customers', true, 'prepare_contact'),
+  ('deals', 3, 'deals', 'deal', '{title,customer_id}', '{title,created_at,updated_at}', '{customer_id}',
+   '{title,customer_id}', 'created_at', true, false, 'deals', true, null),
+  ('quotes', 4, 'quotes', 'quote', '{customer_id,deal_id,quote_number}', '{quote_number,created_at,updated_at}',
+   '{customer_id,deal_id}', '{quote_number,customer_id,deal_id}', 'created_at', true, false, 'quotes', false, null),
+  ('contracts', 5, 'contracts', 'contract', '{title,customer_id}', '{title,created_at,updated_at}', '{customer_id}',
+   '{title,customer_id}', 'created_at', true, false, 'contracts', false, null),
+  ('documents', 6, 'documents', 'document', '{title}', '{title,created_at,updated_at}', '{}',
+   '{title}', 'created_at', true, false, null, false, null),
+  ('tasks', 7, 'tasks', 'task', '{title,due_at,completed_at}', '{title,due_at,created_at,updated_at}', '{}',
+   '{title,due_at,completed_at}', 'created_at', true, false, 'tasks', true, null);
+
+alter table private.role_permissions
+  add constraint role_permissions_module_fkey foreign key (module) references private.modules (key) on delete cascade,
+  add constraint role_permissions_action_fkey foreign key (action) references private.module_actions (key);
+
+/** The modules as the app lists them: key, entity type and the actions, in menu order. */
+create function private.modules_json()
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select coalesce(jsonb_agg(m.key order by m.position), '[]') from private.modules m;
+$$;
+
+/** The actions as the roles matrix lists them. */
+create function private.module_actions_json()
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select coalesce(jsonb_agg(a.key order by a.position), '[]') from private.module_actions a;
+$$;
+
+/** What the guard hands a module RPC (see private.module_context). */
+create type private.module_context as (
+  caller uuid,
+  organization_id uuid,
+  schema_name text,
+  table_name text,
+  -- 'own' or 'all' records.
+  scope text,
+  -- The refusal to answer; null when the call may go on.
+  problem jsonb
+);
+
+/**
+ * The guard of every tenant record RPC: who calls, the organization their session is
+ * bound to, its schema, the module's table and the scope the role grants for the action
+ * ('own' or 'all'); or, in problem, the refusal to answer.
+ */
+create function private.module_context(p_module text, p_action text)
+returns private.module_context
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  context private.module_context;
+begin
+  context.caller := auth.uid();
+  if context.caller is null then
+    context.problem := private.failure('Authentication required', 'authentication_required');
+    return context;
+  end if;
+  select m.table_name into context.table_name from private.modules m where m.key = p_module;
+  if context.table_name is null or not exists (select 1 from private.module_actions a where a.key = p_action) then
+    context.problem := private.failure('Unknown module', 'unknown_module');
+    return context;
+  end if;
+  context.organization_id := private.current_organization_id();
+  if context.organization_id is null then
+    context.problem := private.failure('Organization context required', 'organization_context_required');
+    return context;
+  end if;
+  context.scope := private.caller_scope(p_module, p_action);
+  if context.scope is null then
+    context.problem := private.failure('Permission denied', 'permission_denied');
+    return context;
+  end if;
+  context.schema_name := private.tenant_schema(context.organization_id);
+  if context.schema_name is null then
+    context.problem := private.failure('Required tables not found', 'tables_not_found');
+  end if;
+  return context;
+end;
+$$;
+
+/** A record answer: the row without its search column, with the owner's name. */
+create function private.record_json(p_row jsonb)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select (p_row - 'search_text') || jsonb_build_object('owner_name', (
+    select nullif(btrim(concat_ws(' ', p.first_name, p.last_name)), '')
+      from private.profiles p where p.id = (p_row ->> 'owner_id')::uuid));
+$$;
+
+/**
+ * What a write may set: the module's writable columns (and owner_id), checked and
+ * normalised by the module's prepare function; an external id trimmed (empty clears it).
+ * Returns {"values"} or, in "problem", the refusal: unknown fields or field errors
+ * ({"fields": {column: code}}). An owner must be an active member of the organization;
+ * with scope 'own' only the caller. A link to another module's record (a deal's customer, a
+ * task's contact, a document's quote, …: private.link_errors) must be one the caller may see,
+ * else it is not_found, as a record that does not exist.
+ */
+create or replace function private.prepare_record(p_module text, p_values jsonb, p_existing jsonb,
+                                                  p_caller uuid, p_organization_id uuid, p_scope text)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  module private.modules;
+  prepared jsonb;
+  errors jsonb := '{}';
+  unknown text;
+  owner uuid;
+  external_id text;
+begin
+  select * into module from private.modules m where m.key = p_module;
+  if jsonb_typeof(p_values) is distinct from 'object' then
+    return jsonb_build_object('problem', private.failure('Invalid input', 'invalid_input'));
+  end if;
+  select k into unknown from jsonb_object_keys(p_values) k
+   where not (k = any (module.writable_columns) or k = 'owner_id') limit 1;
+  if unknown is not null then
+    return jsonb_build_object('problem', private.failure('Invalid fields', 'invalid_fields',
+      jsonb_build_object('fields', jsonb_build_object(left(unknown, 63), 'unknown_field'))));
+  end if;
+
+  if module.prepare_function is not null then
+    execute format('select private.%I($1, $2)', module.prepare_function) into prepared using p_values, p_existing;
+    errors := prepared -> 'errors';
+    prepared := prepared -> 'values';
+  else
+    prepared := p_values;
+  end if;
+
+  -- Links to other modules' records: within the caller's view scope of that module.
+  errors := private.link_errors(p_module, p_values, p_existing, private.tenant_schema(p_organization_id)) || errors;
+
+  if p_values ? 'external_id' then
+    external_id := private.clean_external_id(p_values -> 'external_id');
+    if external_id is null then
+      errors := errors || '{"external_id": "invalid"}';
+    else
+      prepared := prepared || jsonb_build_object('external_id', nullif(external_id, ''));
+    end if;
+  end if;
+
+  if p_values ? 'owner_id' then
+    begin
+      owner := (p_values ->> 'owner_id')::uuid;
+    exception when invalid_text_representation then
+      owner := null;
+    end;
+    if owner is null or not exists (select 1 from private.memberships m
+                                     where m.user_id = owner and m.organization_id = p_organization_id and m.is_active) then
+      errors := errors || '{"owner_id": "invalid_owner"}';
+    elsif p_scope = 'own' and owner <> p_caller then
+      return jsonb_build_object('problem', private.failure('Permission denied', 'permission_denied'));
+    end if;
+  end if;
+  if errors <> '{}' then
+    return jsonb_build_object('problem', private.failure('Invalid fields', 'invalid_fields', jsonb_build_object('fields', errors)));
+  end if;
+  return jsonb_build_object('values', prepared);
+end;
+$$;
+
+/**
+ * Lists a module's records the caller may see: one page of private.record_page for the
+ * view permission, at most 200 list rows (the façade list_<module>).
+ */
+create or replace function private.record_list(p_module text, p_search text, p_filters jsonb, p_sort text,
+                                               p_descending boolean, p_limit integer, p_offset integer)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select private.record_page(p_module, 'view', p_search, p_filters, p_sort, p_descending, p_limit, p_offset, 200, false);
+$$;
+
+/** One record the caller may see (not deleted), with its owner's name; another organization's id is simply not found. */
+create function private.record_get(p_module text, p_id uuid)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  context private.module_context;
+  found_row jsonb;
+begin
+  context := private.module_context(p_module, 'view');
+  if context.problem is not null then
+    return context.problem;
+  end if;
+  execute format('select to_jsonb(t) from %I.%I t where t.id = $1 and t.deleted_at is null and ($2 = ''all'' or t.owner_id = $3)',
+                 context.schema_name, context.table_name)
+    into found_row using p_id, context.scope, context.caller;
+  if found_row is null then
+    return private.failure('Record not found', 'not_found');
+  end if;
+  return jsonb_build_object('success', true, 'record', private.record_json(found_row));
+end;
+$$;
+
+/** Creates a record owned by the caller (or, with scope all, by the member named); audited. */
+create function private.record_create(p_module text, p_values jsonb)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  context private.module_context;
+  prepared jsonb;
+  columns text[];
+  created jsonb;
+  failed_column text;
+  failed_constraint text;
+  failed_state text;
+begin
+  context := private.module_context(p_module, 'create');
+  if context.problem is not null then
+    return context.problem;
+  end if;
+  prepared := private.prepare_record(p_module, p_values, null, context.caller, context.organization_id, context.scope);
+  if prepared ? 'problem' then
+    return prepared -> 'problem';
+  end if;
+  prepared := (prepared -> 'values') || jsonb_build_object('owner_id', coalesce(prepared #>> '{values,owner_id}', context.caller::text),
+                                                           'created_by', context.caller);
+  select array_agg(k) into columns from jsonb_object_keys(prepared) k;
+  begin
+    execute format('insert into %1$I.%2$I as t (%3$s) select %4$s from jsonb_populate_record(null::%1$I.%2$I, $1) r returning to_jsonb(t)',
+                   context.schema_name, context.table_name,
+                   (select string_agg(format('%I', c), ', ') from unnest(columns) c),
+                   (select string_agg(format('r.%I', c), ', ') from unnest(columns) c))
+      into created using prepared;
+  exception when integrity_constraint_violation or data_exception then
+    get stacked diagnostics failed_column = column_name, failed_constraint = constraint_name, failed_state = returned_sqlstate;
+    return private.constraint_failure(context.table_name, failed_column, failed_constraint, failed_state);
+  end;
+  perform private.write_audit(context.organization_id, p_module || '.create', p_module, created ->> 'id');
+  return jsonb_build_object('success', true, 'record', private.record_json(created));
+end;
+$$;
+
+/**
+ * Writes changes to one record the caller may edit, inside a module RPC: each changed
+ * field goes to the field history, the change to the audit log. With p_expected set, a
+ * record changed since (another updated_at) is refused as stale, never overwritten.
+ */
+create function private.record_write(p_module text, p_context private.module_context, p_id uuid, p_values jsonb,
+                                     p_expected timestamptz, p_check_stale boolean)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  existing jsonb;
+  prepared jsonb;
+  columns text[];
+  changed jsonb;
+  entity text := (select m.entity_type from private.modules m where m.key = p_module);
+  failed_column text;
+  failed_constraint text;
+  failed_state text;
+begin
+  execute format('select to_jsonb(t) from %I.%I t where t.id = $1 and t.deleted_at is null and ($2 = ''all'' or t.owner_id = $3) for update',
+                 p_context.schema_name, p_context.table_name)
+    into existing using p_id, p_context.scope, p_context.caller;
+  if existing is null then
+    return private.failure('Record not found', 'not_found');
+  end if;
+  if p_check_stale and (p_expected is null or (existing ->> 'updated_at')::timestamptz <> p_expected) then
+    return private.failure('The record was changed by someone else', 'stale_record',
+                           jsonb_build_object('record', private.record_json(existing)));
+  end if;
+  prepared := private.prepare_record(p_module, p_values, existing, p_context.caller, p_context.organization_id, p_context.scope);
+  if prepared ? 'problem' then
+    return prepared -> 'problem';
+  end if;
+  prepared := prepared -> 'values';
+  select array_agg(k) into columns from jsonb_object_keys(prepared) k;
+  if columns is null then
+    return jsonb_build_object('success', true, 'record', private.record_json(existing));
+  end if;
+  begin
+    execute format('update %1$I.%2$I as t set (%3$s) = (select %4$s from jsonb_populate_record(null::%1$I.%2$I, $1) r) where t.id = $2 returning to_jsonb(t)',
+                   p_context.schema_name, p_context.table_name,
+                   (select string_agg(format('%I', c), ', ') from unnest(columns) c),
+                   (select string_agg(format('r.%I', c), ', ') from unnest(columns) c))
+      into changed using prepared, p_id;
+  exception when integrity_constraint_violation or data_exception then
+    get stacked diagnostics failed_column = column_name, failed_constraint = constraint_name, failed_state = returned_sqlstate;
+    return private.constraint_failure(p_context.table_name, failed_column, failed_constraint, failed_state);
+  end;
+  execute format('insert into %I.field_history (entity_type, record_id, field, old_value, new_value, changed_by)
+                  select $1, $2, c, $3 -> c, $4 -> c, $5 from unnest($6::text[]) c where ($3 -> c) is distinct from ($4 -> c)',
+                 p_context.schema_name)
+    using entity, p_id, existing, changed, p_context.caller, columns;
+  perform private.write_audit(p_context.organization_id, p_module || '.update', p_module, p_id::text,
+    jsonb_build_object('fields', (select coalesce(jsonb_agg(c), '[]') from unnest(columns) c
+                                   where (existing -> c) is distinct from (changed -> c))));
+  return jsonb_build_object('success', true, 'record', private.record_json(changed));
+end;
+$$;
+
+/** Updates one record; p_updated_at must be the updated_at the caller read (stale writes are refused). */
+create function private.record_update(p_module text, p_id uuid, p_values jsonb, p_updated_at timestamptz)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  context private.module_context;
+begin
+  context := private.module_context(p_module, 'edit');
+  if context.problem is not null then
+    return context.problem;
+  end if;
+  return private.record_write(p_module, context, p_id, p_values, p_updated_at, true);
+end;
+$$;
+
+/**
+ * The same change for up to 500 records; each is checked and written like a single
+ * update (scope, rules, history, audit). Records the caller may not edit, or that do not
+ * exist, are counted as skipped; a field error refuses the whole batch.
+ */
+create function private.record_bulk_update(p_module text, p_ids uuid[], p_values jsonb)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  context private.module_context;
+  record_id uuid;
+  answer jsonb;
+  updated integer := 0;
+  skipped integer := 0;
+begin
+  context := private.module_context(p_module, 'edit');
+  if context.problem is not null then
+    return context.problem;
+  end if;
+  if p_ids is null or cardinality(p_ids) not between 1 and 500 then
+    return private.failure('Invalid input', 'invalid_input');
+  end if;
+  foreach record_id in array (select array_agg(distinct i) from unnest(p_ids) i) loop
+    answer := private.record_write(p_module, context, record_id, p_values, null, false);
+    if (answer ->> 'success')::boolean then
+      updated := updated + 1;
+    elsif answer ->> 'code' = 'not_found' then
+      skipped := skipped + 1;
+    else
+      -- Field errors are the same for every record: refuse the batch, change nothing.
+      raise exception using errcode = 'P0001', message = answer::text;
+    end if;
+  end loop;
+  return jsonb_build_object('success', true, 'updated', updated, 'skipped', skipped);
+exception when sqlstate 'P0001' then
+  return sqlerrm::jsonb;
+end;
+$$;
+
+/**
+ * Soft-deletes (p_deleted true) or restores (false) records the caller may delete; each
+ * is audited. Returns how many changed; ids out of scope or already in that state are
+ * skipped.
+ */
+create function private.record_set_deleted(p_module text, p_ids uuid[], p_deleted boolean)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  context private.module_context;
+  changed uuid[];
+begin
+  context := private.module_context(p_module, 'delete');
+  if context.problem is not null then
+    return context.problem;
+  end if;
+  if p_ids is null or cardinality(p_ids) not between 1 and 500 then
+    return private.failure('Invalid input', 'invalid_input');
+  end if;
+  execute format('with changed as (update %I.%I t set deleted_at = case when $4 then now() end
+                    where t.id = any($1) and (t.deleted_at is null) = $4 and ($2 = ''all'' or t.owner_id = $3)
+                    returning t.id) select array_agg(id) from changed',
+                 context.schema_name, context.table_name)
+    into changed using p_ids, context.scope, context.caller, p_deleted;
+  insert into private.audit_log (organization_id, actor_id, action, target_type, target_id)
+  select context.organization_id, context.caller, p_module || case when p_deleted then '.delete' else '.restore' end,
+         p_module, c::text
+    from unnest(changed) c;
+  return jsonb_build_object('success', true, 'changed', coalesce(cardinality(changed), 0),
+                            'skipped', cardinality(p_ids) - coalesce(cardinality(changed), 0));
+end;
+$$;
+
+/**
+ * A record's timeline, newest first: its notes, its field history and the audit entries
+ * about it, for someone who may see the record.
+ */
+create function private.record_timeline(p_module text, p_id uuid, p_limit integer default 100)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  found_record jsonb := private.record_get(p_module, p_id);
+  context private.module_context;
+  entity text := (select m.entity_type from private.modules m where m.key = p_module);
+  entries jsonb;
+begin
+  if not (found_record ->> 'success')::boolean then
+    return found_record;
+  end if;
+  context := private.module_context(p_module, 'view');
+  execute format($query$
+    select coalesce(jsonb_agg(newest.e order by newest.e ->> 'at' desc), '[]') from (
+     select everything.e from (
+      select jsonb_build_object('kind', 'note', 'id', n.id, 'body', n.body, 'by', n.created_by, 'at', n.created_at) as e
+        from %1$I.notes n where n.entity_type = $1 and n.entity_id = $2 and n.deleted_at is null
+      union all
+      select jsonb_build_object('kind', 'change', 'field', h.field, 'old', h.old_value, 'new', h.new_value,
+                                'by', h.changed_by, 'at', h.changed_at)
+        from %1$I.field_history h where h.record_id = $2 and h.entity_type = $1
+      union all
+      select jsonb_build_object('kind', 'event', 'action', a.action, 'by', a.actor_id, 'at', a.created_at)
+        from private.audit_log a where a.organization_id = $3 and a.target_type = $4 and a.target_id = $2::text
+     ) everything(e)
+     order by everything.e ->> 'at' desc limit $5) newest$query$, context.schema_name)
+    into entries using entity, p_id, context.organization_id, p_module, least(greatest(coalesce(p_limit, 100), 1), 500);
+  return jsonb_build_object('success', true, 'entries', (
+    select coalesce(jsonb_agg(e || jsonb_build_object('by_name', (
+             select nullif(btrim(concat_ws(' ', p.first_name, p.last_name)), '') from private.profiles p
+              where p.id = (e ->> 'by')::uuid)) order by e ->> 'at' desc), '[]')
+      from jsonb_array_elements(entries) e));
+end;
+$$;
+
+/** Adds a note to a record the caller may edit (1 to 20,000 characters). */
+create function private.record_add_note(p_module text, p_id uuid, p_body text)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  context private.module_context;
+  entity text := (select m.entity_type from private.modules m where m.key = p_module);
+  visible boolean;
+  note jsonb;
+begin
+  context := private.module_context(p_module, 'edit');
+  if context.problem is not null then
+    return context.problem;
+  end if;
+  if char_length(btrim(coalesce(p_body, ''))) not between 1 and 20000 then
+    return private.failure('Invalid fields', 'invalid_fields', '{"fields": {"body": "required"}}');
+  end if;
+  execute format('select exists (select 1 from %I.%I t where t.id = $1 and t.deleted_at is null and ($2 = ''all'' or t.owner_id = $3))',
+                 context.schema_name, context.table_name)
+    into visible using p_id, context.scope, context.caller;
+  if not visible then
+    return private.failure('Record not found', 'not_found');
+  end if;
+  execute format('insert into %I.notes as n (entity_type, entity_id, body, owner_id, created_by) values ($1, $2, $3, $4, $4) returning to_jsonb(n)',
+                 context.schema_name)
+    into note using entity, p_id, btrim(p_body), context.caller;
+  perform private.write_audit(context.organization_id, p_module || '.note', p_module, p_id::text);
+  return jsonb_build_object('success', true, 'note', note);
+end;
+$$;
+
+/**
+ * Installs a module's public façade from its registry row: list_<key>, get_<entity>,
+ * create_<entity>, update_<entity>, bulk_update_<key>, delete_<key> and restore_<key>, each
+ * a one-line call into the record engine (security definer, empty search_path) with a
+ * comment and its own grant to authenticated. So registering a module gives it its API;
+ * the generated types name every call with its arguments.
+ */
+create function private.install_module_facade(p_module text)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  module private.modules;
+  facade record;
+begin
+  select * into module from private.modules m where m.key = p_module;
+  if not found or module.entity_type !~ '^[a-z][a-z_]{0,39}$' then
+    raise exception 'no module %', p_module;
+  end if;
+  for facade in
+    select * from (values
+      ('list_' || module.key,
+       'p_search text default null, p_filters jsonb default null, p_sort text default null, '
+       || 'p_descending boolean default null, p_limit integer default 50, p_offset integer default 0',
+       'stable', format('private.record_list(%L, p_search, p_filters, p_sort, p_descending, p_limit, p_offset)', module.key),
+       format('The %s the caller may see: search, filters, sort, one page.', module.key)),
+      ('get_' || module.entity_type, 'p_id uuid', 'stable', format('private.record_get(%L, p_id)', module.key),
+       format('One %s the caller may see.', module.entity_type)),
+      ('create_' || module.entity_type, 'p_values jsonb', 'volatile', format('private.record_create(%L, p_values)', module.key),
+       format('Creates a %s.', module.entity_type)),
+      ('update_' || module.entity_type, 'p_id uuid, p_values jsonb, p_updated_at timestamptz', 'volatile',
+       format('private.record_update(%L, p_id, p_values, p_updated_at)', module.key),
+       format('Updates a %s read at p_updated_at (a stale read is refused).', module.entity_type)),
+      ('bulk_update_' || module.key, 'p_ids uuid[], p_values jsonb', 'volatile',
+       format('private.record_bulk_update(%L, p_ids, p_values)', module.key), format('The same change for many %s.', module.key)),
+      ('delete_' || module.key, 'p_ids uuid[]', 'volatile', format('private.record_set_deleted(%L, p_ids, true)', module.key),
+       format('Soft-deletes %s.', module.key)),
+      ('restore_' || module.key, 'p_ids uuid[]', 'volatile', format('private.record_set_deleted(%L, p_ids, false)', module.key),
+       format('Restores deleted %s.', module.key))
+    ) as f (name, arguments, volatility, body, doc)
+  loop
+    execute format('create or replace function public.%I(%s) returns jsonb language sql %s security definer set search_path = %L '
+                   'as $facade$ select %s; $facade$', facade.name, facade.arguments, facade.volatility, '', facade.body);
+    execute format('comment on function public.%I is %L', facade.name, facade.doc);
+    execute format('revoke execute on function public.%I from public, anon, authenticated', facade.name);
+    execute format('grant execute on function public.%I to authenticated', facade.name);
+  end loop;
+end;
+$$;
+
+select private.install_module_facade(m.key) from private.modules m order by m.position;
+
+/** A record's timeline (notes, field history, audit) in any registered module. */
+create function public.get_record_timeline(p_module text, p_id uuid)
+returns jsonb language sql stable security definer set search_path = ''
+as $$ select private.record_timeline(p_module, p_id); $$;
+revoke all on function public.get_record_timeline(p_module text, p_id uuid) from public, anon, authenticated;
+grant execute on function public.get_record_timeline(p_module text, p_id uuid) to authenticated;
+
+/** Adds a note to a record of any registered module. */
+create function public.add_record_note(p_module text, p_id uuid, p_body text)
+returns jsonb language sql security definer set search_path = ''
+as $$ select private.record_add_note(p_module, p_id, p_body); $$;
+revoke all on function public.add_record_note(p_module text, p_id uuid, p_body text) from public, anon, authenticated;
+grant execute on function public.add_record_note(p_module text, p_id uuid, p_body text) to authenticated;
+
+/**
+ * A view definition the module can show: only search, filters (the module's filterable
+ * columns and owner_id), sort (a sortable column), descending and columns (list columns).
+ * Null when it fits, else the refusal.
+ */
+create function private.check_view_definition(p_module text, p_definition jsonb)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select case when jsonb_typeof(p_definition) is distinct from 'object'
+                or exists (select 1 from jsonb_object_keys(p_definition) k
+                            where k not in ('search', 'filters', 'sort', 'descending', 'columns'))
+                or (p_definition ? 'sort' and not (p_definition ->> 'sort' = any (m.sortable_columns)))
+                or (p_definition ? 'filters' and (jsonb_typeof(p_definition -> 'filters') <> 'object'
+                    or exists (select 1 from jsonb_object_keys(p_definition -> 'filters') f
+                                where not (f = any (m.filterable_columns) or f = 'owner_id'))))
+                or (p_definition ? 'columns' and (jsonb_typeof(p_definition -> 'columns') <> 'array'
+                    or exists (select 1 from jsonb_array_elements_text(p_definition -> 'columns') c
+                                where not (c = any (m.list_columns) or c in ('owner_name', 'created_at', 'updated_at')))))
+              then private.failure('Invalid fields', 'invalid_fields', '{"fields": {"definition": "invalid"}}') end
+    from private.modules m where m.key = p_module;
+$$;
+
+/** The caller's own saved views of a module and those shared in the organization, by name. */
+create function public.list_saved_views(p_module text)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  context private.module_context := private.module_context(p_module, 'view');
+  views jsonb;
+begin
+  if context.problem is not null then
+    return context.problem;
+  end if;
+  execute format('select coalesce(jsonb_agg(to_jsonb(v) || jsonb_build_object(''is_mine'', v.owner_id = $2) order by v.name, v.id), ''[]'')
+                    from %I.saved_views v where v.module = $1 and (v.owner_id = $2 or v.is_shared)', context.schema_name)
+    into views using p_module, context.caller;
+  return jsonb_build_object('success', true, 'views', views);
+end;
+$$;
+revoke all on function public.list_saved_views(p_module text) from public, anon, authenticated;
+grant execute on function public.list_saved_views(p_module text) to authenticated;
+
+/**
+ * Saves a view (p_id null: a new one). Anyone who may view the module keeps views of
+ * their own and may share them; only the view's owner or an admin changes a saved one.
+ */
+create function public.save_saved_view(p_id uuid, p_module text, p_name text, p_definition jsonb, p_is_shared boolean default false)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  context private.module_context := private.module_context(p_module, 'view');
+  problem jsonb;
+  saved jsonb;
+begin
+  if context.problem is not null then
+    return context.problem;
+  end if;
+  if char_length(btrim(coalesce(p_name, ''))) not between 1 and 100 then
+    return private.failure('Invalid fields', 'invalid_fields', '{"fields": {"name": "required"}}');
+  end if;
+  problem := private.check_view_definition(p_module, p_definition);
+  if problem is not null then
+    return problem;
+  end if;
+  if p_id is null then
+    execute format('insert into %I.saved_views as v (module, name, owner_id, is_shared, definition)
+                    values ($1, $2, $3, $4, $5) returning to_jsonb(v)', context.schema_name)
+      into saved using p_module, btrim(p_name), context.caller, coalesce(p_is_shared, false), p_definition;
+  else
+    execute format('update %I.saved_views as v set name = $2, is_shared = $4, definition = $5
+                     where v.id = $6 and v.module = $1 and (v.owner_id = $3 or $7) returning to_jsonb(v)', context.schema_name)
+      into saved using p_module, btrim(p_name), context.caller, coalesce(p_is_shared, false), p_definition, p_id,
+                       private.is_admin_of(context.caller, context.organization_id);
+    if saved is null then
+      return private.failure('Record not found', 'not_found');
+    end if;
+  end if;
+  return jsonb_build_object('success', true, 'view', saved);
+end;
+$$;
+revoke all on function public.save_saved_view(p_id uuid, p_module text, p_name text, p_definition jsonb, p_is_shared boolean) from public, anon, authenticated;
+grant execute on function public.save_saved_view(p_id uuid, p_module text, p_name text, p_definition jsonb, p_is_shared boolean) to authenticated;
+
+/** Deletes a saved view: its owner, or an admin for a shared one. */
+create function public.delete_saved_view(p_module text, p_id uuid)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  context private.module_context := private.module_context(p_module, 'view');
+  deleted uuid;
+begin
+  if context.problem is not null then
+    return context.problem;
+  end if;
+  execute format('delete from %I.saved_views v where v.id = $1 and v.module = $2 and (v.owner_id = $3 or $4) returning v.id',
+                 context.schema_name)
+    into deleted using p_id, p_module, context.caller, private.is_admin_of(context.caller, context.organization_id);
+  if deleted is null then
+    return private.failure('Record not found', 'not_found');
+  end if;
+  return jsonb_build_object('success', true);
+end;
+$$;
+revoke all on function public.delete_saved_view(p_module text, p_id uuid) from public, anon, authenticated;
+grant execute on function public.delete_saved_view(p_module text, p_id uuid) to authenticated;
+
+/**
+ * Records of the module the caller may see that are likely the same as the values about
+ * to be saved: the same tax number, email or phone, or a name whose Turkish-folded words
+ * are similar (pg_trgm word similarity of at least 0.6). At most 10, each with its
+ * reasons; p_exclude leaves out the record being edited.
+ */
+create function private.record_duplicates(p_module text, p_values jsonb, p_exclude uuid)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  context private.module_context := private.module_context(p_module, 'view');
+  prepared jsonb;
+  name_text text;
+  emails text[];
+  phones text[];
+  matches jsonb;
+begin
+  if context.problem is not null then
+    return context.problem;
+  end if;
+  if p_module not in ('customers', 'contacts') or jsonb_typeof(p_values) is distinct from 'object' then
+    return private.failure('Invalid input', 'invalid_input');
+  end if;
+  -- The values as they would be saved (normalised); invalid ones simply match nothing.
+  execute format('select private.%I($1, null) -> ''values''',
+                 (select m.prepare_function from private.modules m where m.key = p_module))
+    into prepared using p_values;
+
+  if p_module = 'customers' then
+    name_text := private.fold_search(prepared ->> 'name');
+    execute format($query$
+      select coalesce(jsonb_agg(jsonb_build_object('id', c.id, 'name', c.name, 'tax_number', c.tax_number, 'email', c.email,
+                                                   'phone', c.phone, 'city', c.city, 'reasons', reasons.list)), '[]')
+        from (select * from %I.customers t
+               where t.deleted_at is null and t.id is distinct from $1 and ($2 = 'all' or t.owner_id = $3)
+                 and ((t.tax_number = $4) or (t.email = $5) or (t.phone = $6)
+                      or (char_length($7) >= 3 and $7 operator(extensions.<%%) t.search_text))
+               limit 10) c,
+             lateral (select jsonb_agg(r) as list from (
+                        select 'tax_number' as r where c.tax_number = $4
+                        union all select 'email' where c.email = $5
+                        union all select 'phone' where c.phone = $6
+                        union all select 'name' where char_length($7) >= 3
+                                                 and extensions.word_similarity($7, private.fold_search(c.name)) >= 0.6) rs) reasons
+       where reasons.list is not null$query$, context.schema_name)
+      into matches
+      using p_exclude, context.scope, context.caller, prepared ->> 'tax_number', prepared ->> 'email', prepared ->> 'phone',
+            coalesce(name_text, '');
+  else
+    name_text := private.fold_search(btrim(concat_ws(' ', prepared ->> 'first_name', prepared ->> 'last_name')));
+    -- (Lists the rules refused, such as a text for the emails, match nothing.)
+    emails := array(select e ->> 'value' from jsonb_array_elements(case when jsonb_typeof(prepared -> 'emails') = 'array'
+                                                                         then prepared -> 'emails' else '[]' end) e);
+    phones := array(select e ->> 'value' from jsonb_array_elements(case when jsonb_typeof(prepared -> 'phones') = 'array'
+                                                                         then prepared -> 'phones' else '[]' end) e);
+    execute format($query$
+      select coalesce(jsonb_agg(jsonb_build_object('id', c.id, 'first_name', c.first_name, 'last_name', c.last_name,
+                                                   'customer_id', c.customer_id, 'emails', c.emails, 'phones', c.phones,
+                                                   'reasons', reasons.list)), '[]')
+        from (select * from %I.contacts t
+               where t.deleted_at is null and t.id is distinct from $1 and ($2 = 'all' or t.owner_id = $3)
+                 and (exists (select 1 from jsonb_array_elements(t.emails) e where e ->> 'value' = any ($4))
+                      or exists (select 1 from jsonb_array_elements(t.phones) e where e ->> 'value' = any ($5))
+                      or (char_length($6) >= 3 and $6 operator(extensions.<%%) t.search_text))
+               limit 10) c,
+             lateral (select jsonb_agg(r) as list from (
+                        select 'email' as r where exists (select 1 from jsonb_array_elements(c.emails) e where e ->> 'value' = any ($4))
+                        union all select 'phone' where exists (select 1 from jsonb_array_elements(c.phones) e where e ->> 'value' = any ($5))
+                        union all select 'name' where char_length($6) >= 3 and extensions.word_similarity(
+                                    $6, private.fold_search(c.first_name || ' ' || c.last_name)) >= 0.6) rs) reasons
+       where reasons.list is not null$query$, context.schema_name)
+      into matches
+      using p_exclude, context.scope, context.caller, emails, phones, coalesce(name_text, '');
+  end if;
+  return jsonb_build_object('success', true, 'duplicates', matches);
+end;
+$$;
+
+/**
+ * Merges p_other into p_survivor (both records of the module the caller may edit): the
+ * survivor takes p_values (the value chosen per field, checked like any update), every
+ * reference to the other (foreign keys in the organization's tables, notes) moves to the
+ * survivor, and the other is soft-deleted with merged_into set. Audited; one transaction.
+ */
+create function private.record_merge(p_module text, p_survivor uuid, p_other uuid, p_values jsonb)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  context private.module_context := private.module_context(p_module, 'edit');
+  module private.modules;
+  editable integer;
+  reference record;
+  written jsonb;
+begin
+  if context.problem is not null then
+    return context.problem;
+  end if;
+  select * into module from private.modules m where m.key = p_module;
+  if p_survivor is null or p_other is null or p_survivor = p_other then
+    return private.failure('Invalid input', 'invalid_input');
+  end if;
+  -- Both must be records the caller may edit (locked for the merge).
+  execute format('select count(*) from (select 1 from %I.%I t where t.id = any($1) and t.deleted_at is null
+                    and ($2 = ''all'' or t.owner_id = $3) for update) editable', context.schema_name, context.table_name)
+    into editable using array[p_survivor, p_other], context.scope, context.caller;
+  if editable <> 2 then
+    return private.failure('Record not found', 'not_found');
+  end if;
+
+  written := private.record_write(p_module, context, p_survivor, coalesce(p_values, '{}'), null, false);
+  if not (written ->> 'success')::boolean then
+    return written;
+  end if;
+
+  -- Every foreign key in the organization's schema that points at the module's table
+  -- (records merged into the other earlier follow it to the survivor too).
+  for reference in
+    select c.conrelid::regclass as referencing, a.attname as column_name
+      from pg_catalog.pg_constraint c
+      join pg_catalog.pg_attribute a on a.attrelid = c.conrelid and a.attnum = c.conkey[1]
+     where c.contype = 'f' and c.confrelid = format('%I.%I', context.schema_name, context.table_name)::regclass
+       and cardinality(c.conkey) = 1
+  loop
+    execute format('update %s set %I = $1 where %I = $2', reference.referencing, reference.column_name, reference.column_name)
+      using p_survivor, p_other;
+  end loop;
+  execute format('update %I.notes set entity_id = $1 where entity_type = $3 and entity_id = $2', context.schema_name)
+    using p_survivor, p_other, module.entity_type;
+  execute format('update %I.%I set deleted_at = now(), merged_into = $1 where id = $2', context.schema_name, context.table_name)
+    using p_survivor, p_other;
+  perform private.write_audit(context.organization_id, p_module || '.merge', p_module, p_survivor::text,
+                              jsonb_build_object('merged', p_other));
+  perform private.write_audit(context.organization_id, p_module || '.merged_away', p_module, p_other::text,
+                              jsonb_build_object('into', p_survivor));
+  return private.record_get(p_module, p_survivor);
+end;
+$$;
+
+/**
+ * The planner's estimate of the rows a list query of the record engine matches (its
+ * parameters as record_list passes them). Volatile only because PostgreSQL allows EXPLAIN
+ * in volatile functions alone; it reads nothing and writes nothing.
+ */
+create function private.estimated_list_rows(p_query text, p_scope text, p_caller uuid, p_filters jsonb, p_pattern text)
+returns numeric
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  plan jsonb;
+begin
+  execute 'explain (format json) ' || p_query into plan using p_scope, p_caller, p_filters, p_pattern;
+  return (plan #>> '{0,Plan,Plan Rows}')::numeric;
+end;
+$$;
+
+/** What a notification or an activity entry calls a record: its name, title or number. */
+create function private.record_title(p_module text, p_row jsonb)
+returns text
+language sql
+immutable
+set search_path = ''
+as $$
+  select left(case p_module
+    when 'customers' then p_row ->> 'name'
+    when 'contacts' then nullif(btrim(concat_ws(' ', p_row ->> 'first_name', p_row ->> 'last_name')), '')
+    when 'quotes' then p_row ->> 'quote_number'
+    else p_row ->> 'title' end, 300);
+$$;
+
+/** True when the caller may see this record of the module (not deleted, within their view scope). */
+create function private.record_visible(p_module text, p_id uuid)
+returns boolean
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  context private.module_context := private.module_context(p_module, 'view');
+  visible boolean;
+begin
+  if context.problem is not null or p_id is null then
+    return false;
+  end if;
+  execute format('select exists (select 1 from %I.%I t where t.id = $1 and t.deleted_at is null and ($2 = ''all'' or t.owner_id = $3))',
+                 context.schema_name, context.table_name)
+    into visible using p_id, context.scope, context.caller;
+  return visible;
+end;
+$$;
+
+/**
+ * The columns by which a module's records link to another module's records, from the
+ * catalogue: the module's writable columns with a foreign key to a registered module's
+ * table in the organization's schema (a deal's customer_id, a document's quote_id, …). A
+ * module or link added later is covered without a change here.
+ */
+create function private.module_links(p_module text, p_schema text)
+returns table (column_name text, target_module text)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select a.attname::text, target.key
+    from private.modules m
+    join pg_catalog.pg_namespace n on n.nspname = p_schema
+    join pg_catalog.pg_class source on source.relnamespace = n.oid and source.relname = m.table_name
+    join pg_catalog.pg_constraint c on c.conrelid = source.oid and c.contype = 'f' and cardinality(c.conkey) = 1
+    join pg_catalog.pg_attribute a on a.attrelid = c.conrelid and a.attnum = c.conkey[1]
+    join pg_catalog.pg_class referenced on referenced.oid = c.confrelid and referenced.relnamespace = n.oid
+    join private.modules target on target.table_name = referenced.relname
+   where m.key = p_module and a.attname = any (m.writable_columns);
+$$;
+
+/**
+ * The links of p_values (private.module_links) the caller may not set: each id that is
+ * new (not the value p_existing holds) and names no record the caller may see in its
+ * module (private.record_visible: not deleted, within their view scope) is not_found, the
+ * answer for a record that does not exist, so a hidden record's existence never shows.
+ * {column: "not_found"}; a value that is not an id is left to the module's rules.
+ */
+create function private.link_errors(p_module text, p_values jsonb, p_existing jsonb, p_schema text)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  link record;
+  linked uuid;
+  errors jsonb := '{}';
+begin
+  if jsonb_typeof(p_values) is distinct from 'object' or p_schema is null then
+    return errors;
+  end if;
+  for link in select l.column_name, l.target_module from private.module_links(p_module, p_schema) l
+               where p_values ? l.column_name loop
+    linked := private.try_uuid(p_values -> link.column_name);
+    continue when linked is null or linked = private.try_uuid(p_existing -> link.column_name);
+    if not private.record_visible(link.target_module, linked) then
+      errors := errors || jsonb_build_object(link.column_name, 'not_found');
+    end if;
+  end loop;
+  return errors;
+end;
+$$;

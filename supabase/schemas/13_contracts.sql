@@ -1,0 +1,686 @@
+-- An enum rather than text with a check: the record engine sorts it in workflow order.
+create type private.contract_status as enum ('draft', 'active', 'expired', 'terminated', 'renewed');
+
+comment on type private.contract_status is 'A contract''s state, in workflow order.';
+
+/** The contract types, as stored keys (the app names them: hizmet, satış, bakım, lisans, gizlilik, diğer). */
+create function private.contract_types()
+returns text[]
+language sql
+immutable
+set search_path = ''
+as $$
+  select array['service', 'sales', 'maintenance', 'license', 'nda', 'other'];
+$$;
+
+/**
+ * Trigger (before insert on contracts, template v7): a contract written without a number
+ * gets the next one of its organization's contract_number_pattern for today in the
+ * organization's time zone (private.next_document_number: gapless, and a rolled-back
+ * insert gives its number back). A schema no organization owns gets none.
+ */
+create function private.contract_fill_number()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  settings private.organization_settings;
+begin
+  if new.contract_number is null then
+    select s.* into settings
+      from private.organizations o join private.organization_settings s on s.organization_id = o.id
+     where o.schema_name = tg_table_schema;
+    if settings.organization_id is not null then
+      new.contract_number := private.next_document_number(settings.organization_id, 'contract',
+        settings.contract_number_pattern, private.organization_today(settings.organization_id));
+    end if;
+  end if;
+  return new;
+end;
+$$;
+
+/**
+ * A contract's rules: a title (at most 300 characters); a type among
+ * private.contract_types(); the dates as 'YYYY-MM-DD' (invalid), the end not before the
+ * start (end_before_start); a value of at least 0 with at most two decimals, as a number
+ * or a numeric string (invalid); a three-letter currency, the organization's by default;
+ * auto_renew a boolean; renewal_notice_days 0-365 and renewal_term_months 1-120 whole
+ * numbers; customer, contact, quote and deal the caller can see (not_found). Status: a new
+ * contract is draft or active; through the engine a contract only goes draft -> active
+ * (invalid_transition: terminate_contract, renew_contract and the scheduled step make the
+ * other moves). An active contract has both dates (required_for_active). A terminated or
+ * renewed contract is history: no change (status: locked). A new end date or notice
+ * period lets the renewal notice go out again. Returns {"values", "errors"}.
+ */
+create function private.prepare_contract(p_values jsonb, p_existing jsonb)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  result jsonb := p_values;
+  errors jsonb := '{}';
+  field text;
+  related uuid;
+  amount numeric;
+  whole numeric;
+  old_status text := p_existing ->> 'status';
+  new_status text;
+  start_on date;
+  end_on date;
+begin
+  if old_status in ('terminated', 'renewed') then
+    return jsonb_build_object('values', result, 'errors', '{"status": "locked"}'::jsonb);
+  end if;
+
+  -- Free-text fields: strings only, trimmed, empty as null.
+  foreach field in array array['title', 'contract_type', 'currency', 'status', 'notes'] loop
+    if p_values ? field then
+      if jsonb_typeof(p_values -> field) not in ('string', 'null') then
+        errors := errors || jsonb_build_object(field, 'invalid');
+      else
+        result := result || jsonb_build_object(field, private.clean_text(p_values -> field));
+      end if;
+    end if;
+  end loop;
+
+  if (p_existing is null or p_values ? 'title') and not errors ? 'title' then
+    if result ->> 'title' is null then
+      errors := errors || '{"title": "required"}';
+    elsif char_length(result ->> 'title') > 300 then
+      errors := errors || '{"title": "too_long"}';
+    end if;
+  end if;
+  if char_length(result ->> 'notes') > 10000 then
+    errors := errors || '{"notes": "too_long"}';
+  end if;
+
+  if p_values ? 'contract_type' and not errors ? 'contract_type' then
+    if result ->> 'contract_type' is null then
+      errors := errors || '{"contract_type": "required"}';
+    elsif not (result ->> 'contract_type' = any (private.contract_types())) then
+      errors := errors || '{"contract_type": "invalid"}';
+    end if;
+  end if;
+
+  -- Currency: three letters, the organization's when a new contract names none.
+  if p_values ? 'currency' and not errors ? 'currency' then
+    if result ->> 'currency' is null then
+      if p_existing is null then
+        result := result || jsonb_build_object('currency', private.organization_currency());
+      else
+        errors := errors || '{"currency": "required"}';
+      end if;
+    elsif upper(result ->> 'currency') !~ '^[A-Z]{3}$' then
+      errors := errors || '{"currency": "invalid"}';
+    else
+      result := result || jsonb_build_object('currency', upper(result ->> 'currency'));
+    end if;
+  elsif p_existing is null then
+    result := result || jsonb_build_object('currency', private.organization_currency());
+  end if;
+
+  -- Value: a number (or a numeric string, kept exact) from 0, to the kuruş; null is 0.
+  if p_values ? 'value' then
+    if jsonb_typeof(p_values -> 'value') = 'null' then
+      result := result || '{"value": 0}';
+    elsif jsonb_typeof(p_values -> 'value') not in ('number', 'string')
+          or btrim(p_values ->> 'value') !~ '^\d{1,16}(\.\d{1,2})?$' then
+      errors := errors || '{"value": "invalid"}';
+    else
+      amount := btrim(p_values ->> 'value')::numeric;
+      result := result || jsonb_build_object('value', amount);
+    end if;
+  end if;
+
+  -- Dates: 'YYYY-MM-DD' or null (an empty string clears).
+  foreach field in array array['start_date', 'end_date', 'customer_signed_on', 'company_signed_on'] loop
+    if p_values ? field then
+      if jsonb_typeof(p_values -> field) = 'null'
+         or (jsonb_typeof(p_values -> field) = 'string' and private.clean_text(p_values -> field) is null) then
+        result := result || jsonb_build_object(field, null);
+      elsif private.try_calendar_date(p_values -> field) is null then
+        errors := errors || jsonb_build_object(field, 'invalid');
+      else
+        result := result || jsonb_build_object(field, private.try_calendar_date(p_values -> field));
+      end if;
+    end if;
+  end loop;
+  start_on := case when errors ? 'start_date' then null when p_values ? 'start_date' then (result ->> 'start_date')::date
+                   else (p_existing ->> 'start_date')::date end;
+  end_on := case when errors ? 'end_date' then null when p_values ? 'end_date' then (result ->> 'end_date')::date
+                 else (p_existing ->> 'end_date')::date end;
+  if not (errors ? 'start_date' or errors ? 'end_date') and end_on < start_on then
+    errors := errors || '{"end_date": "end_before_start"}';
+  end if;
+
+  if p_values ? 'auto_renew' then
+    if jsonb_typeof(p_values -> 'auto_renew') <> 'boolean' then
+      errors := errors || '{"auto_renew": "invalid"}';
+    end if;
+  end if;
+  foreach field in array array['renewal_notice_days', 'renewal_term_months'] loop
+    if p_values ? field then
+      if jsonb_typeof(p_values -> field) <> 'number' then
+        errors := errors || jsonb_build_object(field, 'invalid');
+      else
+        whole := (p_values ->> field)::numeric;
+        if whole <> trunc(whole) or (field = 'renewal_notice_days' and whole not between 0 and 365)
+           or (field = 'renewal_term_months' and whole not between 1 and 120) then
+          errors := errors || jsonb_build_object(field, 'invalid');
+        else
+          result := result || jsonb_build_object(field, whole::integer);
+        end if;
+      end if;
+    end if;
+  end loop;
+
+  -- Status: new contracts are draft or active; through the engine only draft -> active.
+  new_status := coalesce(case when p_values ? 'status' and not errors ? 'status' then result ->> 'status' end, old_status, 'draft');
+  if p_values ? 'status' and not errors ? 'status' then
+    if not (new_status = any (enum_range(null::private.contract_status)::text[])) then
+      errors := errors || '{"status": "invalid"}';
+    elsif new_status = old_status then
+      result := result - 'status';
+    elsif new_status not in ('draft', 'active') or (old_status is not null and not (old_status = 'draft' and new_status = 'active')) then
+      errors := errors || '{"status": "invalid_transition"}';
+    else
+      result := result || jsonb_build_object('status', new_status);
+    end if;
+  end if;
+  if new_status = 'active' and not (errors ? 'start_date' or errors ? 'end_date') then
+    if start_on is null then
+      errors := errors || '{"start_date": "required_for_active"}';
+    end if;
+    if end_on is null then
+      errors := errors || '{"end_date": "required_for_active"}';
+    end if;
+  end if;
+
+  if p_existing is not null
+     and ((p_values ? 'end_date' and end_on is distinct from (p_existing ->> 'end_date')::date)
+          or (p_values ? 'renewal_notice_days' and result -> 'renewal_notice_days' is distinct from p_existing -> 'renewal_notice_days')) then
+    result := result || '{"renewal_notified_at": null}';
+  end if;
+
+  -- Linked records: the caller must be able to see them in this organization.
+  foreach field in array array['customer_id', 'contact_id', 'quote_id', 'deal_id'] loop
+    if p_values ? field then
+      if jsonb_typeof(p_values -> field) = 'null'
+         or (jsonb_typeof(p_values -> field) = 'string' and private.clean_text(p_values -> field) is null) then
+        result := result || jsonb_build_object(field, null);
+      else
+        related := private.try_uuid(p_values -> field);
+        if related is null then
+          errors := errors || jsonb_build_object(field, 'not_found');
+        elsif related::text is distinct from p_existing ->> field
+              and not private.record_visible(case field when 'customer_id' then 'customers' when 'contact_id' then 'contacts'
+                                                        when 'quote_id' then 'quotes' else 'deals' end, related) then
+          errors := errors || jsonb_build_object(field, 'not_found');
+        else
+          result := result || jsonb_build_object(field, related);
+        end if;
+      end if;
+    end if;
+  end loop;
+  return jsonb_build_object('values', result, 'errors', errors);
+end;
+$$;
+
+-- ---------------------------------------------------------------------------------
+-- The registry row
+-- ---------------------------------------------------------------------------------
+update private.modules
+   set writable_columns = '{title,customer_id,contact_id,quote_id,deal_id,contract_type,start_date,end_date,value,currency,status,customer_signed_on,company_signed_on,auto_renew,renewal_notice_days,renewal_term_months,notes}',
+       sortable_columns = '{contract_number,title,status,start_date,end_date,value,created_at,updated_at}',
+       filterable_columns = '{status,contract_type,customer_id,contact_id,quote_id,deal_id,currency,auto_renew,start_date,end_date}',
+       list_columns = '{contract_number,title,customer_id,contract_type,status,start_date,end_date,value,currency,auto_renew,previous_contract_id}',
+       default_sort = 'updated_at',
+       default_descending = true,
+       searchable = true,
+       prepare_function = 'prepare_contract'
+ where key = 'contracts';
+
+select private.install_module_facade('contracts');
+
+/**
+ * Applies a state change to one contract row (already locked by the caller): the changes
+ * are written, each changed field goes to the field history (by p_actor; null for the
+ * scheduled step) and the change to the audit log as p_action. Returns the new row.
+ */
+create function private.contract_apply(p_organization_id uuid, p_schema text, p_existing jsonb, p_changes jsonb,
+                                       p_actor uuid, p_action text)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  columns text[] := array(select k from jsonb_object_keys(p_changes) k order by k);
+  changed jsonb;
+begin
+  execute format('update %1$I.contracts as t set (%2$s) = (select %3$s from jsonb_populate_record(null::%1$I.contracts, $1) r)
+                   where t.id = $2 returning to_jsonb(t)',
+                 p_schema,
+                 (select string_agg(format('%I', c), ', ') from unnest(columns) c),
+                 (select string_agg(format('r.%I', c), ', ') from unnest(columns) c))
+    into changed using p_changes, (p_existing ->> 'id')::uuid;
+  execute format('insert into %I.field_history (entity_type, record_id, field, old_value, new_value, changed_by)
+                  select ''contract'', $1, c, $2 -> c, $3 -> c, $4 from unnest($5::text[]) c where ($2 -> c) is distinct from ($3 -> c)',
+                 p_schema)
+    using (p_existing ->> 'id')::uuid, p_existing, changed, p_actor, columns;
+  insert into private.audit_log (organization_id, actor_id, action, target_type, target_id, details)
+  values (p_organization_id, p_actor, p_action, 'contracts', p_existing ->> 'id',
+          jsonb_build_object('fields', to_jsonb(columns)));
+  return changed;
+end;
+$$;
+
+/**
+ * The next term of an active contract (locked by the caller): a new active contract with
+ * the same title, parties (customer, contact), deal, type, value, currency and renewal
+ * settings, a new number, from the day after the old end for renewal_term_months months
+ * (end = start + months - 1 day), owned by the same member, previous_contract_id set;
+ * the old one becomes renewed. p_actor null: the scheduled step (created_by: the owner).
+ * Returns the new contract's id.
+ */
+create function private.contract_renew_row(p_organization_id uuid, p_schema text, p_existing jsonb, p_actor uuid)
+returns uuid
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  next_id uuid;
+  starts date := (p_existing ->> 'end_date')::date + 1;
+begin
+  execute format($insert$
+    insert into %I.contracts (title, customer_id, contact_id, deal_id, contract_type, start_date, end_date, value, currency,
+                              status, auto_renew, renewal_notice_days, renewal_term_months, previous_contract_id,
+                              owner_id, created_by)
+    select o.title, o.customer_id, o.contact_id, o.deal_id, o.contract_type, $2,
+           ($2 + make_interval(months => o.renewal_term_months) - interval '1 day')::date, o.value, o.currency,
+           'active', o.auto_renew, o.renewal_notice_days, o.renewal_term_months, o.id, o.owner_id, coalesce($3, o.owner_id)
+      from %I.contracts o where o.id = $1
+    returning id$insert$, p_schema, p_schema)
+    into next_id using (p_existing ->> 'id')::uuid, starts, p_actor;
+  insert into private.audit_log (organization_id, actor_id, action, target_type, target_id, details)
+  values (p_organization_id, p_actor, 'contracts.create', 'contracts', next_id::text,
+          jsonb_build_object('renews', p_existing ->> 'id'));
+  perform private.contract_apply(p_organization_id, p_schema, p_existing, '{"status": "renewed"}', p_actor, 'contracts.renew');
+  return next_id;
+end;
+$$;
+
+/**
+ * Locks a contract the caller may edit and checks the read it was based on: {"row"} or,
+ * in "problem", not_found or stale_record (with the current record).
+ */
+create function private.contract_lock(p_context private.module_context, p_id uuid, p_updated_at timestamptz)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  existing jsonb;
+begin
+  execute format('select to_jsonb(t) from %I.contracts t where t.id = $1 and t.deleted_at is null and ($2 = ''all'' or t.owner_id = $3) for update',
+                 p_context.schema_name)
+    into existing using p_id, p_context.scope, p_context.caller;
+  if existing is null then
+    return jsonb_build_object('problem', private.failure('Record not found', 'not_found'));
+  end if;
+  if p_updated_at is null or (existing ->> 'updated_at')::timestamptz <> p_updated_at then
+    return jsonb_build_object('problem', private.failure('The record was changed by someone else', 'stale_record',
+                                                         jsonb_build_object('record', private.record_json(existing))));
+  end if;
+  return jsonb_build_object('row', existing);
+end;
+$$;
+
+/**
+ * Renews an active contract the caller may edit (and who may create contracts), read at
+ * p_updated_at: the next term starts the day after its end (private.contract_renew_row).
+ * Refused for a draft, expired or terminated contract (not_renewable) and for one already
+ * renewed (already_renewed). {success, id, contract_number}.
+ */
+create function private.contract_renew(p_id uuid, p_updated_at timestamptz)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  context private.module_context := private.module_context('contracts', 'edit');
+  locked jsonb;
+  next_id uuid;
+  next_number text;
+begin
+  if context.problem is not null then
+    return context.problem;
+  end if;
+  if private.caller_scope('contracts', 'create') is null then
+    return private.failure('Permission denied', 'permission_denied');
+  end if;
+  locked := private.contract_lock(context, p_id, p_updated_at);
+  if locked ? 'problem' then
+    return locked -> 'problem';
+  end if;
+  if locked #>> '{row,status}' = 'renewed' then
+    return private.failure('The contract was already renewed', 'already_renewed');
+  end if;
+  if locked #>> '{row,status}' <> 'active' then
+    return private.failure('Only an active contract can be renewed', 'not_renewable');
+  end if;
+  next_id := private.contract_renew_row(context.organization_id, context.schema_name, locked -> 'row', context.caller);
+  execute format('select contract_number from %I.contracts where id = $1', context.schema_name) into next_number using next_id;
+  return jsonb_build_object('success', true, 'id', next_id, 'contract_number', next_number);
+end;
+$$;
+
+/**
+ * Terminates a draft or active contract the caller may edit, read at p_updated_at, with a
+ * reason (1-1,000 characters; reason_required): status terminated, terminated_at now.
+ * Refused for one already expired, terminated or renewed (not_terminable). {success, record}.
+ */
+create function private.contract_terminate(p_id uuid, p_updated_at timestamptz, p_reason text)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  context private.module_context := private.module_context('contracts', 'edit');
+  locked jsonb;
+  reason text := nullif(btrim(coalesce(p_reason, '')), '');
+begin
+  if context.problem is not null then
+    return context.problem;
+  end if;
+  locked := private.contract_lock(context, p_id, p_updated_at);
+  if locked ? 'problem' then
+    return locked -> 'problem';
+  end if;
+  if locked #>> '{row,status}' not in ('draft', 'active') then
+    return private.failure('Only a draft or active contract can be terminated', 'not_terminable');
+  end if;
+  if reason is null or char_length(reason) > 1000 then
+    return private.failure('Invalid fields', 'invalid_fields',
+      jsonb_build_object('fields', jsonb_build_object('termination_reason', case when reason is null then 'required' else 'too_long' end)));
+  end if;
+  return jsonb_build_object('success', true, 'record', private.record_json(private.contract_apply(
+    context.organization_id, context.schema_name, locked -> 'row',
+    jsonb_build_object('status', 'terminated', 'terminated_at', now(), 'termination_reason', reason),
+    context.caller, 'contracts.terminate')));
+end;
+$$;
+
+/**
+ * The scheduled step (pg_cron hourly on hosted Supabase, a timer on the local stack), in
+ * every organization at template v7 or later, by the organization's own calendar day:
+ * active contracts whose notice date (end_date - renewal_notice_days) has come tell their
+ * owner once (contract_renewal; the bookkeeping column is set in the same statement, so
+ * concurrent runs cannot repeat one); active contracts whose end date has passed renew
+ * themselves when auto_renew is set (the next term, as renew_contract makes it, again
+ * while that term has passed too) and expire otherwise. Returns the counts of each.
+ */
+create function private.contract_due_steps()
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  organization record;
+  today date;
+  made integer;
+  due jsonb;
+  notified integer := 0;
+  expired integer := 0;
+  renewed integer := 0;
+begin
+  for organization in
+    select o.id, o.schema_name from private.organizations o
+     where o.is_active and o.template_version > 0
+       and exists (select 1 from pg_catalog.pg_namespace n where n.nspname = o.schema_name)
+     order by o.created_at, o.id
+  loop
+    today := private.organization_today(organization.id);
+    execute format($query$
+      with announced as (
+        update %I.contracts t set renewal_notified_at = now()
+         where t.status = 'active' and t.deleted_at is null and t.renewal_notified_at is null
+           and t.end_date - t.renewal_notice_days <= $2 and t.end_date >= $2
+        returning t.id, t.owner_id, t.title, t.contract_number)
+      select count(private.notify($1, a.owner_id, 'contract_renewal', 'contracts', a.id,
+                                  concat_ws(' ', a.contract_number, a.title), null)) from announced a$query$,
+      organization.schema_name)
+      into made using organization.id, today;
+    notified := notified + made;
+
+    -- Past their end: renew (auto_renew) or expire; a renewed term past its end too goes round again.
+    loop
+      execute format('select to_jsonb(t) from %I.contracts t
+                       where t.status = ''active'' and t.deleted_at is null and t.end_date < $1
+                       order by t.end_date, t.id limit 1 for update skip locked', organization.schema_name)
+        into due using today;
+      exit when due is null;
+      if (due ->> 'auto_renew')::boolean then
+        perform private.contract_renew_row(organization.id, organization.schema_name, due, null);
+        renewed := renewed + 1;
+      else
+        perform private.contract_apply(organization.id, organization.schema_name, due, '{"status": "expired"}', null,
+                                       'contracts.expire');
+        expired := expired + 1;
+      end if;
+    end loop;
+  end loop;
+  return jsonb_build_object('contract_renewal', notified, 'expired', expired, 'renewed', renewed);
+end;
+$$;
+
+-- pg_cron on hosted Supabase (the local stack runs it from scripts/stack/scheduled-jobs.ts).
+do $$
+begin
+  if exists (select 1 from pg_catalog.pg_extension where extname = 'pg_cron') then
+    perform cron.schedule('crm-contract-due-steps', '7 * * * *', 'select private.contract_due_steps()');
+  end if;
+end
+$$;
+
+/**
+ * A contract the caller may see with what its page shows: the record (owner_name, locked:
+ * terminated or renewed; value as a decimal string, exact whatever its size), its customer {id, name}, contact {id, name, email, phone}, quote
+ * {id, quote_number} and deal {id, title} when the caller may see them (else null), and
+ * the renewal chain: previous {id, contract_number, status, start_date, end_date} (the
+ * term it renews) and next (the term that renews it), when the caller may see them.
+ */
+create function private.contract_details(p_id uuid)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  found_record jsonb := private.record_get('contracts', p_id);
+  context private.module_context;
+  contract jsonb;
+  customer jsonb;
+  contact jsonb;
+  quote jsonb;
+  deal jsonb;
+  previous jsonb;
+  next_term jsonb;
+begin
+  if not (found_record ->> 'success')::boolean then
+    return found_record;
+  end if;
+  context := private.module_context('contracts', 'view');
+  contract := found_record -> 'record';
+  if private.record_visible('customers', (contract ->> 'customer_id')::uuid) then
+    execute format('select jsonb_build_object(''id'', c.id, ''name'', c.name, ''tax_number'', c.tax_number, ''tax_office'', c.tax_office,
+                                              ''address'', c.address, ''city'', c.city, ''district'', c.district)
+                      from %I.customers c where c.id = $1', context.schema_name)
+      into customer using (contract ->> 'customer_id')::uuid;
+  end if;
+  if private.record_visible('contacts', (contract ->> 'contact_id')::uuid) then
+    execute format('select jsonb_build_object(''id'', c.id, ''name'', btrim(concat_ws('' '', c.first_name, c.last_name)),
+                                              ''email'', c.emails #>> ''{0,value}'', ''phone'', c.phones #>> ''{0,value}'')
+                      from %I.contacts c where c.id = $1', context.schema_name)
+      into contact using (contract ->> 'contact_id')::uuid;
+  end if;
+  if private.record_visible('quotes', (contract ->> 'quote_id')::uuid) then
+    execute format('select jsonb_build_object(''id'', q.id, ''quote_number'', q.quote_number) from %I.quotes q where q.id = $1',
+                   context.schema_name)
+      into quote using (contract ->> 'quote_id')::uuid;
+  end if;
+  if private.record_visible('deals', (contract ->> 'deal_id')::uuid) then
+    execute format('select jsonb_build_object(''id'', d.id, ''title'', d.title) from %I.deals d where d.id = $1', context.schema_name)
+      into deal using (contract ->> 'deal_id')::uuid;
+  end if;
+  execute format($query$
+    select (select jsonb_build_object('id', t.id, 'contract_number', t.contract_number, 'status', t.status,
+                                      'start_date', t.start_date, 'end_date', t.end_date)
+              from %1$I.contracts t
+             where t.id = $1 and t.deleted_at is null and ($3 = 'all' or t.owner_id = $4)),
+           (select jsonb_build_object('id', t.id, 'contract_number', t.contract_number, 'status', t.status,
+                                      'start_date', t.start_date, 'end_date', t.end_date)
+              from %1$I.contracts t
+             where t.previous_contract_id = $2 and t.deleted_at is null and ($3 = 'all' or t.owner_id = $4))$query$,
+    context.schema_name)
+    into previous, next_term using (contract ->> 'previous_contract_id')::uuid, p_id, context.scope, context.caller;
+  return jsonb_build_object('success', true,
+    'contract', contract || jsonb_build_object('locked', contract ->> 'status' in ('terminated', 'renewed'),
+                                               'value', contract ->> 'value'),
+    'customer', customer, 'contact', contact, 'quote', quote, 'deal', deal, 'previous', previous, 'next', next_term);
+end;
+$$;
+
+/**
+ * Active contracts the caller may see whose end date falls within p_days (1-365) of
+ * today in the organization's time zone (or has passed while the scheduled step has not
+ * yet run), soonest first, at most 200: {success, today, contracts: [{id,
+ * contract_number, title, customer_id, customer_name, contract_type, status, start_date,
+ * end_date, value (a decimal string), currency, auto_renew, renewal_notice_days, notice_date, days_left,
+ * owner_id, owner_name, updated_at}]}.
+ */
+create function private.contracts_ending(p_days integer)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  context private.module_context := private.module_context('contracts', 'view');
+  today date;
+  contracts jsonb;
+begin
+  if context.problem is not null then
+    return context.problem;
+  end if;
+  if coalesce(p_days, 60) not between 1 and 365 then
+    return private.failure('Invalid list request', 'invalid_input');
+  end if;
+  today := private.organization_today(context.organization_id);
+  execute format($query$
+    select coalesce(jsonb_agg(jsonb_build_object(
+             'id', t.id, 'contract_number', t.contract_number, 'title', t.title, 'customer_id', t.customer_id,
+             'customer_name', case when cu.deleted_at is null and ($5 = 'all' or ($5 = 'own' and cu.owner_id = $2)) then cu.name end,
+             'contract_type', t.contract_type, 'status', t.status, 'start_date', t.start_date, 'end_date', t.end_date,
+             'value', t.value::text, 'currency', t.currency, 'auto_renew', t.auto_renew,
+             'renewal_notice_days', t.renewal_notice_days, 'notice_date', t.end_date - t.renewal_notice_days,
+             'days_left', t.end_date - $3, 'owner_id', t.owner_id,
+             'owner_name', nullif(btrim(concat_ws(' ', p.first_name, p.last_name)), ''), 'updated_at', t.updated_at)
+             order by t.end_date, t.id), '[]')
+      from (select * from %1$I.contracts c
+             where c.status = 'active' and c.deleted_at is null and c.end_date <= $4 and ($1 = 'all' or c.owner_id = $2)
+             order by c.end_date, c.id limit 200) t
+      left join %1$I.customers cu on cu.id = t.customer_id
+      left join private.profiles p on p.id = t.owner_id$query$, context.schema_name)
+    into contracts
+    using context.scope, context.caller, today, today + coalesce(p_days, 60), private.caller_scope('customers', 'view');
+  return jsonb_build_object('success', true, 'today', today, 'contracts', contracts);
+end;
+$$;
+
+/**
+ * A draft contract from a sent (not yet past valid_until) or accepted quote the caller
+ * may see (quote_not_ready otherwise), created through the engine (contracts create permission, the contract's
+ * rules, audit): the quote's customer, contact, deal and link, value = its grand total,
+ * its currency, titled after the quote's number. {success, id, record}.
+ */
+create function private.contract_from_quote(p_quote_id uuid)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  context private.module_context := private.module_context('contracts', 'create');
+  quote jsonb;
+  created jsonb;
+begin
+  if context.problem is not null then
+    return context.problem;
+  end if;
+  if not private.record_visible('quotes', p_quote_id) then
+    return private.failure('Record not found', 'not_found');
+  end if;
+  execute format('select to_jsonb(q) from %I.quotes q where q.id = $1', context.schema_name) into quote using p_quote_id;
+  -- As people read it (private.quote_status): a sent quote past valid_until is expired.
+  if private.quote_status(quote ->> 'status', (quote ->> 'valid_until')::date, private.organization_today(context.organization_id))
+     not in ('sent', 'accepted') then
+    return private.failure('Only a sent or accepted quote becomes a contract', 'quote_not_ready');
+  end if;
+  created := private.record_create('contracts', jsonb_build_object(
+    'title', format('%s sözleşmesi', coalesce(quote ->> 'quote_number', 'Teklif')),
+    'customer_id', quote -> 'customer_id', 'contact_id', quote -> 'contact_id', 'deal_id', quote -> 'deal_id',
+    'quote_id', quote -> 'id', 'value', quote ->> 'grand_total', 'currency', quote -> 'currency', 'status', 'draft'));
+  if not (created ->> 'success')::boolean then
+    return created;
+  end if;
+  return jsonb_build_object('success', true, 'id', created #>> '{record,id}', 'record', created -> 'record');
+end;
+$$;
+
+/** A contract with its customer, contact, quote, deal and renewal chain (previous and next term). */
+create function public.get_contract_details(p_id uuid)
+returns jsonb language sql stable security definer set search_path = ''
+as $$ select private.contract_details(p_id); $$;
+revoke all on function public.get_contract_details(p_id uuid) from public, anon, authenticated;
+grant execute on function public.get_contract_details(p_id uuid) to authenticated;
+
+/** Renews an active contract read at p_updated_at: the next term, linked to it; the old one becomes renewed. */
+create function public.renew_contract(p_id uuid, p_updated_at timestamptz)
+returns jsonb language sql security definer set search_path = ''
+as $$ select private.contract_renew(p_id, p_updated_at); $$;
+revoke all on function public.renew_contract(p_id uuid, p_updated_at timestamp with time zone) from public, anon, authenticated;
+grant execute on function public.renew_contract(p_id uuid, p_updated_at timestamp with time zone) to authenticated;
+
+/** Terminates a draft or active contract read at p_updated_at, with a reason. */
+create function public.terminate_contract(p_id uuid, p_updated_at timestamptz, p_reason text)
+returns jsonb language sql security definer set search_path = ''
+as $$ select private.contract_terminate(p_id, p_updated_at, p_reason); $$;
+revoke all on function public.terminate_contract(p_id uuid, p_updated_at timestamp with time zone, p_reason text) from public, anon, authenticated;
+grant execute on function public.terminate_contract(p_id uuid, p_updated_at timestamp with time zone, p_reason text) to authenticated;
+
+/** Active contracts ending within p_days days (1-365), soonest first. */
+create function public.list_contracts_ending(p_days integer default 60)
+returns jsonb language sql stable security definer set search_path = ''
+as $$ select private.contracts_ending(p_days); $$;
+revoke all on function public.list_contracts_ending(p_days integer) from public, anon, authenticated;
+grant execute on function public.list_contracts_ending(p_days integer) to authenticated;
+
+/** A draft contract from a sent or accepted quote (customer, contact, deal, value = grand total, currency). */
+create function public.create_contract_from_quote(p_quote_id uuid)
+returns jsonb language sql security definer set search_path = ''
+as $$ select private.contract_from_quote(p_quote_id); $$;
+revoke all on function public.create_contract_from_quote(p_quote_id uuid) from public, anon, authenticated;
+grant execute on function public.create_contract_from_quote(p_quote_id uuid) to authenticated;
