@@ -60,30 +60,4 @@ describe("applying a template change to every organization", () => {
     ]);
     expect(await sql`select * from private.tenant_security_findings()`).toHaveLength(0);
   });
-
-  it("brings an organization provisioned before template v2 (customers' fields, field history) up to date", async () => {
-    // An organization as it stood before v2 shipped: only step 1 applied to its schema.
-    const [older] = await sql`insert into private.organizations (slug, name) values ('older', 'Eski A.Ş.') returning id, schema_name`;
-    const [{ ddl }] = await sql`select ddl from private.tenant_template_steps where version = 1`;
-    await sql.begin(async (tx) => {
-      await tx.unsafe(`create schema "${older.schema_name}"; set local search_path = "${older.schema_name}", pg_catalog;`);
-      await tx.unsafe(ddl);
-      await tx.unsafe(`select private.seal_tenant_schema('${older.schema_name}')`);
-      await tx`update private.organizations set template_version = 1 where id = ${older.id}`;
-    });
-    const columns = () =>
-      sql`select column_name from information_schema.columns
-           where table_schema = ${older.schema_name} and table_name = 'customers' order by column_name`;
-    expect((await columns()).map((row) => row.column_name)).not.toContain("tax_number");
-
-    expect(await migrate()).toEqual({ migrated: 1, failed: [] });
-    const [{ version, latest }] = await sql`select template_version as version, private.latest_template_version() as latest
-                                              from private.organizations where id = ${older.id}`;
-    expect(version).toBe(latest);
-    expect((await columns()).map((row) => row.column_name)).toEqual(expect.arrayContaining(["tax_number", "status", "tags", "search_text"]));
-    const [{ history }] = await sql`select to_regclass(${`${older.schema_name}.field_history`})::text as history`;
-    expect(history).not.toBeNull();
-    const [drift] = await sql`select matches_template from private.tenant_schema_drift() where slug = 'older'`;
-    expect(drift.matches_template).toBe(true);
-  });
 });
