@@ -8,7 +8,7 @@ import {
   randomValidVkn,
 } from "./turkish-identifiers.ts";
 
-// The same cases as supabase/tests/170_turkish_identifiers.sql (pgTAP cannot read a shared
+// The same cases as supabase/tests/08_customers/turkish_identifiers.sql (pgTAP cannot read a shared
 // file, so each side keeps its own copy of the table): change both together.
 
 /** A small deterministic generator (mulberry32), so a failing case can be replayed. */

@@ -1,6 +1,6 @@
 /**
  * Turkish identifiers, checked first in the browser with exactly the rules the database
- * applies (supabase/migrations/20261123000300_turkish_identifiers.sql: private.is_valid_vkn,
+ * applies (supabase/schemas/08_customers.sql: private.is_valid_vkn,
  * private.is_valid_tckn, private.normalize_phone, private.is_valid_website). The database's
  * answer is the one that counts; these only spare a round trip.
  */

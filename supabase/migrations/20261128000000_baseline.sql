@@ -506,10 +506,23 @@ $$;
 
 revoke all on schema private from public;
 
+/** Spec section 5: a slug allows only letters, digits, underscore and hyphen. */
+create function private.is_valid_slug(p_slug text)
+returns boolean
+language sql
+immutable
+set search_path = ''
+as $$
+  select p_slug is not null
+     and p_slug ~ '^[A-Za-z0-9_-]{1,30}$'
+     and private.is_safe_identifier('org_' || lower(replace(p_slug, '-', '_')) || '_0');
+$$;
+
 create table private.organizations (
   id uuid primary key default gen_random_uuid(),
   -- Spec section 5: letters, digits, underscore and hyphen.
-  slug text not null unique check (slug ~ '^[A-Za-z0-9_-]{1,30}$'),
+  slug text not null unique check (slug ~ '^[A-Za-z0-9_-]{1,30}$')
+    constraint organizations_slug_check_words check (private.is_valid_slug(slug)),
   name text not null check (char_length(btrim(name)) between 1 and 200),
   subscription_plan text not null default 'basic',
   subscription_status text not null default 'active',
@@ -517,7 +530,16 @@ create table private.organizations (
   -- Part of the physical names of the organization's own tables (spec section 3).
   table_prefix_timestamp bigint not null default (extract(epoch from clock_timestamp()) * 1000)::bigint,
   created_at timestamptz not null default now(),
-  updated_at timestamptz not null default now()
+  updated_at timestamptz not null default now(),
+  -- The schema of the organization's own tables (DESIGN.md D4).
+  schema_name text generated always as (
+    'org_' || lower(replace(slug, '-', '_')) || '_' || table_prefix_timestamp::text) stored
+    constraint organizations_schema_name_key unique
+    constraint organizations_schema_name_check check (private.is_safe_identifier(schema_name)),
+  -- The template version this organization's schema has reached (0: not provisioned).
+  template_version integer not null default 0,
+  last_migration_error text,
+  last_migrated_at timestamptz
 );
 
 comment on table private.organizations is 'Tenants. Physical table names derive from slug + table_prefix_timestamp.';
@@ -567,31 +589,6 @@ $$;
 create trigger organization_defaults
   after insert on private.organizations
   for each row execute function private.on_organization_created();
-
-/** Spec section 5: a slug allows only letters, digits, underscore and hyphen. */
-create function private.is_valid_slug(p_slug text)
-returns boolean
-language sql
-immutable
-set search_path = ''
-as $$
-  select p_slug is not null
-     and p_slug ~ '^[A-Za-z0-9_-]{1,30}$'
-     and private.is_safe_identifier('org_' || lower(replace(p_slug, '-', '_')) || '_0');
-$$;
-
-alter table private.organizations
-  add column schema_name text generated always as (
-    'org_' || lower(replace(slug, '-', '_')) || '_' || table_prefix_timestamp::text) stored,
-  -- The template version this organization's schema has reached (0: not provisioned).
-  add column template_version integer not null default 0,
-  add column last_migration_error text,
-  add column last_migrated_at timestamptz;
-
-alter table private.organizations
-  add constraint organizations_schema_name_key unique (schema_name),
-  add constraint organizations_schema_name_check check (private.is_safe_identifier(schema_name)),
-  add constraint organizations_slug_check_words check (private.is_valid_slug(slug));
 
 create table private.tenant_template_steps (
   version integer primary key check (version > 0),
@@ -1457,7 +1454,9 @@ create table private.profiles (
   locked_by_admin boolean not null default false,
   last_login_at timestamptz,
   created_at timestamptz not null default now(),
-  updated_at timestamptz not null default now()
+  updated_at timestamptz not null default now(),
+  -- When the user first accepted the terms (accept_terms).
+  terms_accepted_at timestamptz
 );
 
 comment on table private.profiles is 'One row per Auth user: names, global role and lockout state.';
@@ -1499,8 +1498,10 @@ comment on table private.organization_roles is 'Roles an organization gives its 
 create table private.role_permissions (
   organization_id uuid not null,
   role_key text not null,
-  module text not null check (module in ('customers', 'contacts', 'deals', 'quotes', 'contracts', 'documents', 'tasks')),
-  action text not null check (action in ('view', 'create', 'edit', 'delete', 'export', 'import')),
+  -- A module and an action of the registry (foreign keys added in 07_module_engine.sql,
+  -- after the registry's tables).
+  module text not null,
+  action text not null,
   -- own: only records the member owns; all: every record of the organization.
   scope text not null check (scope in ('own', 'all')),
   primary key (organization_id, role_key, module, action),
@@ -2283,8 +2284,6 @@ $$;
 -- What a signed-in user does for themselves (spec sections 3 and 7): accept the terms
 -- (kept in the browser per email, and recorded here), edit their own name, and obtain
 -- the request-forgery token that privileged Edge Function calls carry.
-alter table private.profiles add column terms_accepted_at timestamptz;
-
 /** Records that the caller accepted the terms (the first time only). */
 create function public.accept_terms()
 returns jsonb
@@ -2679,11 +2678,6 @@ as $$
    where p.id = p_user_id;
 $$;
 
--- The matrix refers to the registry instead of repeating it.
-alter table private.role_permissions drop constraint role_permissions_module_check;
-
-alter table private.role_permissions drop constraint role_permissions_action_check;
-
 /**
  * The active, usable members of the caller's bound organization: id, names, email and
  * membership role, by name. Any active member may read it; another organization's
@@ -2898,10 +2892,20 @@ create table private.login_attempts (
   user_id uuid references private.profiles (id) on delete set null,
   success boolean not null,
   failure_reason text check (failure_reason in (
-    'invalid_credentials', 'account_locked', 'admin_locked', 'account_disabled', 'no_organization')),
-  -- Where the attempt was checked: the login RPC or the Auth password hook.
-  source text not null default 'login' check (source in ('login', 'auth_hook')),
+    'invalid_credentials', 'account_locked', 'admin_locked', 'account_disabled', 'no_organization',
+    'throttled', 'password_too_long', 'sign_in_method_refused')),
+  -- Where the attempt was checked. login: the login RPC; auth_hook: the Auth password hook;
+  -- auth: a direct Auth sign-in reported by the local stack's front; password_change: the
+  -- current password checked by change_my_password; repair: a login-flow repair RPC
+  -- (create_auth_user_admin, sync_user_password); session: an Auth session binding to an
+  -- organization (bind_session_organization).
+  source text not null default 'login'
+    check (source in ('login', 'auth_hook', 'auth', 'password_change', 'repair', 'session')),
   created_at timestamptz not null default now(),
+  -- Who is asking: the client's address, when known.
+  client_address inet,
+  -- The Auth session's sign-in method (the JWT's amr), when known.
+  method text check (char_length(method) <= 40),
   check (success = (failure_reason is null))
 );
 
@@ -2980,7 +2984,9 @@ $$;
 create table private.login_throttles (
   email text primary key check (char_length(email) <= 320),
   failed_attempts integer not null default 0,
-  locked_until timestamptz
+  locked_until timestamptz,
+  -- The counters' last change: stale ones are pruned (login_throttles_retention).
+  updated_at timestamptz not null default now()
 );
 
 alter table private.login_throttles enable row level security;
@@ -4188,6 +4194,18 @@ create table private.security_settings (
   login_throttles_retention interval not null default '1 day' check (login_throttles_retention >= interval '1 hour'),
   -- Live request-forgery tokens a user may hold (older ones are dropped first).
   request_tokens_per_user integer not null default 20 check (request_tokens_per_user between 1 and 1000),
+  -- Right-password sign-ins of one account within the window before it must wait: through
+  -- the login RPC (two bcrypt runs each) and straight to Auth (one; the app's own Auth
+  -- sign-in after the login RPC is not counted twice). The login RPC and the local stack's
+  -- direct Auth route both answer it. A person never signs in 120 times in 5 minutes (one
+  -- every 2.5 seconds; the end-to-end suite and the bench stay under it too).
+  account_success_limit integer not null default 120 check (account_success_limit between 1 and 100000),
+  account_success_window interval not null default '5 minutes' check (account_success_window > interval '0'),
+  -- The Auth session methods (the JWT's amr) that may work in an organization. A later
+  -- issue may add a code method (recovery, otp); such a session then passes the lock and
+  -- is logged as a sign-in when it binds.
+  session_sign_in_methods text[] not null default '{password}'
+    check (session_sign_in_methods <@ array['password', 'otp', 'magiclink', 'recovery', 'email/signup', 'invite']),
   updated_at timestamptz not null default now()
 );
 
@@ -4211,21 +4229,6 @@ $$;
 -- ---------------------------------------------------------------------------------
 -- Who is asking: the client address
 -- ---------------------------------------------------------------------------------
-alter table private.login_attempts add column client_address inet;
-
-alter table private.login_attempts drop constraint login_attempts_failure_reason_check;
-
-alter table private.login_attempts add constraint login_attempts_failure_reason_check check (failure_reason in (
-  'invalid_credentials', 'account_locked', 'admin_locked', 'account_disabled', 'no_organization',
-  'throttled', 'password_too_long'));
-
-alter table private.login_attempts drop constraint login_attempts_source_check;
-
--- auth: a direct Auth sign-in reported by the local stack's front; password_change: the
--- current password checked by change_my_password.
-alter table private.login_attempts add constraint login_attempts_source_check
-  check (source in ('login', 'auth_hook', 'auth', 'password_change'));
-
 create index login_attempts_client_failures_idx on private.login_attempts (client_address, created_at desc)
   where not success and failure_reason <> 'throttled';
 
@@ -4530,8 +4533,6 @@ grant execute on function public.change_my_password(p_current_password text, p_n
 -- ---------------------------------------------------------------------------------
 -- Retention
 -- ---------------------------------------------------------------------------------
-alter table private.login_throttles add column updated_at timestamptz not null default now();
-
 /** Keeps the shadow lock counters' last change, so stale ones can be pruned. */
 create function private.touch_login_throttle()
 returns trigger
@@ -4619,35 +4620,6 @@ begin
   end if;
 end
 $$;
-
--- Right-password sign-ins of one account within the window before it must wait: through
--- the login RPC (two bcrypt runs each) and straight to Auth (one; the app's own Auth
--- sign-in after the login RPC is not counted twice). The login RPC and the local stack's
--- direct Auth route both answer it. A person never signs in 120 times in 5 minutes (one
--- every 2.5 seconds; the end-to-end suite and the bench stay under it too).
-alter table private.security_settings
-  add column account_success_limit integer not null default 120 check (account_success_limit between 1 and 100000),
-  add column account_success_window interval not null default '5 minutes' check (account_success_window > interval '0'),
-  -- The Auth session methods (the JWT's amr) that may work in an organization. A later
-  -- issue may add a code method (recovery, otp); such a session then passes the lock and
-  -- is logged as a sign-in when it binds.
-  add column session_sign_in_methods text[] not null default '{password}'
-    check (session_sign_in_methods <@ array['password', 'otp', 'magiclink', 'recovery', 'email/signup', 'invite']);
-
-alter table private.login_attempts add column method text check (char_length(method) <= 40);
-
-alter table private.login_attempts drop constraint login_attempts_failure_reason_check;
-
-alter table private.login_attempts add constraint login_attempts_failure_reason_check check (failure_reason in (
-  'invalid_credentials', 'account_locked', 'admin_locked', 'account_disabled', 'no_organization',
-  'throttled', 'password_too_long', 'sign_in_method_refused'));
-
-alter table private.login_attempts drop constraint login_attempts_source_check;
-
--- repair: a login-flow repair RPC (create_auth_user_admin, sync_user_password); session:
--- an Auth session binding to an organization (bind_session_organization).
-alter table private.login_attempts add constraint login_attempts_source_check
-  check (source in ('login', 'auth_hook', 'auth', 'password_change', 'repair', 'session'));
 
 create index login_attempts_user_successes_idx on private.login_attempts (user_id, created_at desc)
   where success;
@@ -5110,9 +5082,20 @@ grant execute on function public.transfer_user_records(from_user_id uuid, to_use
 -- ---------------------------------------------------------------------------------
 -- Settings
 -- ---------------------------------------------------------------------------------
+/** True when a numbering pattern holds exactly the known tokens and at least one {SEQ} or {SEQ:n} (n 1..9). */
+create function private.is_valid_number_pattern(p_pattern text)
+returns boolean
+language sql
+immutable
+set search_path = ''
+as $$
+  select p_pattern is not null
+     and char_length(p_pattern) between 1 and 60
+     and p_pattern ~ '\{SEQ(:[1-9])?\}';
+$$;
+
 create table private.organization_settings (
   organization_id uuid primary key references private.organizations (id) on delete cascade,
-  logo_path text check (char_length(logo_path) <= 500),
   default_currency text not null default 'TRY' check (default_currency ~ '^[A-Z]{3}$'),
   -- KDV (Turkish VAT) in percent.
   default_vat_rate numeric(5, 2) not null default 20 check (default_vat_rate between 0 and 100),
@@ -5129,10 +5112,18 @@ create table private.organization_settings (
   ]' check (jsonb_typeof(deal_stages) = 'array'),
   task_types jsonb not null default '["call", "meeting", "email", "visit", "other"]'
     check (jsonb_typeof(task_types) = 'array'),
-  quote_number_pattern text not null default 'TKL-{YYYY}-{SEQ:5}' check (char_length(quote_number_pattern) between 1 and 60),
+  -- The settings RPC already refuses a quote pattern without {SEQ}; the named constraint
+  -- keeps any other writer honest too.
+  quote_number_pattern text not null default 'TKL-{YYYY}-{SEQ:5}' check (char_length(quote_number_pattern) between 1 and 60)
+    constraint organization_settings_quote_number_pattern_seq check (private.is_valid_number_pattern(quote_number_pattern)),
   quote_validity_days integer not null default 30 check (quote_validity_days between 1 and 365),
   updated_at timestamptz not null default now(),
-  updated_by uuid
+  updated_by uuid,
+  -- 1 unit of the currency is this many units of the default currency: {"USD": 41.2}.
+  exchange_rates jsonb not null default '{}' check (jsonb_typeof(exchange_rates) = 'object'),
+  contract_number_pattern text not null default 'SZL-{YYYY}-{SEQ:5}'
+    constraint organization_settings_contract_number_pattern_check
+    check (private.is_valid_number_pattern(contract_number_pattern))
 );
 
 comment on table private.organization_settings is 'One row per organization: general and operations settings.';
@@ -5448,15 +5439,9 @@ $$;
 revoke all on function public.delete_document_template(p_id uuid) from public, anon, authenticated;
 grant execute on function public.delete_document_template(p_id uuid) to authenticated;
 
-alter table private.organization_settings drop column logo_path;
-
 -- ---------------------------------------------------------------------------------
 -- Settings: exchange rates
 -- ---------------------------------------------------------------------------------
-alter table private.organization_settings
-  -- 1 unit of the currency is this many units of the default currency: {"USD": 41.2}.
-  add column exchange_rates jsonb not null default '{}' check (jsonb_typeof(exchange_rates) = 'object');
-
 /** Exchange rates as a setting: an object of at most 50 three-letter upper-case codes, each a positive number. */
 create function private.is_valid_exchange_rates(p_rates jsonb)
 returns boolean
@@ -5492,18 +5477,6 @@ alter table private.document_counters enable row level security;
 
 comment on table private.document_counters is
   'The last number given per organization, document kind and year (gapless: taken in the creating transaction).';
-
-/** True when a numbering pattern holds exactly the known tokens and at least one {SEQ} or {SEQ:n} (n 1..9). */
-create function private.is_valid_number_pattern(p_pattern text)
-returns boolean
-language sql
-immutable
-set search_path = ''
-as $$
-  select p_pattern is not null
-     and char_length(p_pattern) between 1 and 60
-     and p_pattern ~ '\{SEQ(:[1-9])?\}';
-$$;
 
 /**
  * A document number from a pattern: {YYYY} the four-digit year, {YY} its last two digits,
@@ -5562,12 +5535,6 @@ begin
 end;
 $$;
 
--- The settings RPC already refuses a quote pattern without {SEQ}; the constraint keeps
--- any other writer honest too.
-alter table private.organization_settings
-  add constraint organization_settings_quote_number_pattern_seq
-  check (private.is_valid_number_pattern(quote_number_pattern));
-
 -- ---------------------------------------------------------------------------------
 -- Exchange rates per day
 -- ---------------------------------------------------------------------------------
@@ -5625,11 +5592,6 @@ $$;
 -- ---------------------------------------------------------------------------------
 -- Settings: the contract number pattern
 -- ---------------------------------------------------------------------------------
-alter table private.organization_settings
-  add column contract_number_pattern text not null default 'SZL-{YYYY}-{SEQ:5}'
-    constraint organization_settings_contract_number_pattern_check
-    check (private.is_valid_number_pattern(contract_number_pattern));
-
 /** The caller's organization's default currency (TRY when it has none). */
 create function private.organization_currency()
 returns text

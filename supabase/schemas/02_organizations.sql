@@ -1,9 +1,22 @@
 revoke all on schema private from public;
 
+/** Spec section 5: a slug allows only letters, digits, underscore and hyphen. */
+create function private.is_valid_slug(p_slug text)
+returns boolean
+language sql
+immutable
+set search_path = ''
+as $$
+  select p_slug is not null
+     and p_slug ~ '^[A-Za-z0-9_-]{1,30}$'
+     and private.is_safe_identifier('org_' || lower(replace(p_slug, '-', '_')) || '_0');
+$$;
+
 create table private.organizations (
   id uuid primary key default gen_random_uuid(),
   -- Spec section 5: letters, digits, underscore and hyphen.
-  slug text not null unique check (slug ~ '^[A-Za-z0-9_-]{1,30}$'),
+  slug text not null unique check (slug ~ '^[A-Za-z0-9_-]{1,30}$')
+    constraint organizations_slug_check_words check (private.is_valid_slug(slug)),
   name text not null check (char_length(btrim(name)) between 1 and 200),
   subscription_plan text not null default 'basic',
   subscription_status text not null default 'active',
@@ -11,7 +24,16 @@ create table private.organizations (
   -- Part of the physical names of the organization's own tables (spec section 3).
   table_prefix_timestamp bigint not null default (extract(epoch from clock_timestamp()) * 1000)::bigint,
   created_at timestamptz not null default now(),
-  updated_at timestamptz not null default now()
+  updated_at timestamptz not null default now(),
+  -- The schema of the organization's own tables (DESIGN.md D4).
+  schema_name text generated always as (
+    'org_' || lower(replace(slug, '-', '_')) || '_' || table_prefix_timestamp::text) stored
+    constraint organizations_schema_name_key unique
+    constraint organizations_schema_name_check check (private.is_safe_identifier(schema_name)),
+  -- The template version this organization's schema has reached (0: not provisioned).
+  template_version integer not null default 0,
+  last_migration_error text,
+  last_migrated_at timestamptz
 );
 
 comment on table private.organizations is 'Tenants. Physical table names derive from slug + table_prefix_timestamp.';
@@ -61,31 +83,6 @@ $$;
 create trigger organization_defaults
   after insert on private.organizations
   for each row execute function private.on_organization_created();
-
-/** Spec section 5: a slug allows only letters, digits, underscore and hyphen. */
-create function private.is_valid_slug(p_slug text)
-returns boolean
-language sql
-immutable
-set search_path = ''
-as $$
-  select p_slug is not null
-     and p_slug ~ '^[A-Za-z0-9_-]{1,30}$'
-     and private.is_safe_identifier('org_' || lower(replace(p_slug, '-', '_')) || '_0');
-$$;
-
-alter table private.organizations
-  add column schema_name text generated always as (
-    'org_' || lower(replace(slug, '-', '_')) || '_' || table_prefix_timestamp::text) stored,
-  -- The template version this organization's schema has reached (0: not provisioned).
-  add column template_version integer not null default 0,
-  add column last_migration_error text,
-  add column last_migrated_at timestamptz;
-
-alter table private.organizations
-  add constraint organizations_schema_name_key unique (schema_name),
-  add constraint organizations_schema_name_check check (private.is_safe_identifier(schema_name)),
-  add constraint organizations_slug_check_words check (private.is_valid_slug(slug));
 
 create table private.tenant_template_steps (
   version integer primary key check (version > 0),

@@ -12,7 +12,9 @@ create table private.profiles (
   locked_by_admin boolean not null default false,
   last_login_at timestamptz,
   created_at timestamptz not null default now(),
-  updated_at timestamptz not null default now()
+  updated_at timestamptz not null default now(),
+  -- When the user first accepted the terms (accept_terms).
+  terms_accepted_at timestamptz
 );
 
 comment on table private.profiles is 'One row per Auth user: names, global role and lockout state.';
@@ -54,8 +56,10 @@ comment on table private.organization_roles is 'Roles an organization gives its 
 create table private.role_permissions (
   organization_id uuid not null,
   role_key text not null,
-  module text not null check (module in ('customers', 'contacts', 'deals', 'quotes', 'contracts', 'documents', 'tasks')),
-  action text not null check (action in ('view', 'create', 'edit', 'delete', 'export', 'import')),
+  -- A module and an action of the registry (foreign keys added in 07_module_engine.sql,
+  -- after the registry's tables).
+  module text not null,
+  action text not null,
   -- own: only records the member owns; all: every record of the organization.
   scope text not null check (scope in ('own', 'all')),
   primary key (organization_id, role_key, module, action),
@@ -838,8 +842,6 @@ $$;
 -- What a signed-in user does for themselves (spec sections 3 and 7): accept the terms
 -- (kept in the browser per email, and recorded here), edit their own name, and obtain
 -- the request-forgery token that privileged Edge Function calls carry.
-alter table private.profiles add column terms_accepted_at timestamptz;
-
 /** Records that the caller accepted the terms (the first time only). */
 create function public.accept_terms()
 returns jsonb
@@ -1233,11 +1235,6 @@ as $$
     from private.profiles p
    where p.id = p_user_id;
 $$;
-
--- The matrix refers to the registry instead of repeating it.
-alter table private.role_permissions drop constraint role_permissions_module_check;
-
-alter table private.role_permissions drop constraint role_permissions_action_check;
 
 /**
  * The active, usable members of the caller's bound organization: id, names, email and

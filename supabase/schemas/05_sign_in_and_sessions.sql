@@ -41,10 +41,20 @@ create table private.login_attempts (
   user_id uuid references private.profiles (id) on delete set null,
   success boolean not null,
   failure_reason text check (failure_reason in (
-    'invalid_credentials', 'account_locked', 'admin_locked', 'account_disabled', 'no_organization')),
-  -- Where the attempt was checked: the login RPC or the Auth password hook.
-  source text not null default 'login' check (source in ('login', 'auth_hook')),
+    'invalid_credentials', 'account_locked', 'admin_locked', 'account_disabled', 'no_organization',
+    'throttled', 'password_too_long', 'sign_in_method_refused')),
+  -- Where the attempt was checked. login: the login RPC; auth_hook: the Auth password hook;
+  -- auth: a direct Auth sign-in reported by the local stack's front; password_change: the
+  -- current password checked by change_my_password; repair: a login-flow repair RPC
+  -- (create_auth_user_admin, sync_user_password); session: an Auth session binding to an
+  -- organization (bind_session_organization).
+  source text not null default 'login'
+    check (source in ('login', 'auth_hook', 'auth', 'password_change', 'repair', 'session')),
   created_at timestamptz not null default now(),
+  -- Who is asking: the client's address, when known.
+  client_address inet,
+  -- The Auth session's sign-in method (the JWT's amr), when known.
+  method text check (char_length(method) <= 40),
   check (success = (failure_reason is null))
 );
 
@@ -123,7 +133,9 @@ $$;
 create table private.login_throttles (
   email text primary key check (char_length(email) <= 320),
   failed_attempts integer not null default 0,
-  locked_until timestamptz
+  locked_until timestamptz,
+  -- The counters' last change: stale ones are pruned (login_throttles_retention).
+  updated_at timestamptz not null default now()
 );
 
 alter table private.login_throttles enable row level security;
@@ -1331,6 +1343,18 @@ create table private.security_settings (
   login_throttles_retention interval not null default '1 day' check (login_throttles_retention >= interval '1 hour'),
   -- Live request-forgery tokens a user may hold (older ones are dropped first).
   request_tokens_per_user integer not null default 20 check (request_tokens_per_user between 1 and 1000),
+  -- Right-password sign-ins of one account within the window before it must wait: through
+  -- the login RPC (two bcrypt runs each) and straight to Auth (one; the app's own Auth
+  -- sign-in after the login RPC is not counted twice). The login RPC and the local stack's
+  -- direct Auth route both answer it. A person never signs in 120 times in 5 minutes (one
+  -- every 2.5 seconds; the end-to-end suite and the bench stay under it too).
+  account_success_limit integer not null default 120 check (account_success_limit between 1 and 100000),
+  account_success_window interval not null default '5 minutes' check (account_success_window > interval '0'),
+  -- The Auth session methods (the JWT's amr) that may work in an organization. A later
+  -- issue may add a code method (recovery, otp); such a session then passes the lock and
+  -- is logged as a sign-in when it binds.
+  session_sign_in_methods text[] not null default '{password}'
+    check (session_sign_in_methods <@ array['password', 'otp', 'magiclink', 'recovery', 'email/signup', 'invite']),
   updated_at timestamptz not null default now()
 );
 
@@ -1354,21 +1378,6 @@ $$;
 -- ---------------------------------------------------------------------------------
 -- Who is asking: the client address
 -- ---------------------------------------------------------------------------------
-alter table private.login_attempts add column client_address inet;
-
-alter table private.login_attempts drop constraint login_attempts_failure_reason_check;
-
-alter table private.login_attempts add constraint login_attempts_failure_reason_check check (failure_reason in (
-  'invalid_credentials', 'account_locked', 'admin_locked', 'account_disabled', 'no_organization',
-  'throttled', 'password_too_long'));
-
-alter table private.login_attempts drop constraint login_attempts_source_check;
-
--- auth: a direct Auth sign-in reported by the local stack's front; password_change: the
--- current password checked by change_my_password.
-alter table private.login_attempts add constraint login_attempts_source_check
-  check (source in ('login', 'auth_hook', 'auth', 'password_change'));
-
 create index login_attempts_client_failures_idx on private.login_attempts (client_address, created_at desc)
   where not success and failure_reason <> 'throttled';
 
@@ -1673,8 +1682,6 @@ grant execute on function public.change_my_password(p_current_password text, p_n
 -- ---------------------------------------------------------------------------------
 -- Retention
 -- ---------------------------------------------------------------------------------
-alter table private.login_throttles add column updated_at timestamptz not null default now();
-
 /** Keeps the shadow lock counters' last change, so stale ones can be pruned. */
 create function private.touch_login_throttle()
 returns trigger
@@ -1762,35 +1769,6 @@ begin
   end if;
 end
 $$;
-
--- Right-password sign-ins of one account within the window before it must wait: through
--- the login RPC (two bcrypt runs each) and straight to Auth (one; the app's own Auth
--- sign-in after the login RPC is not counted twice). The login RPC and the local stack's
--- direct Auth route both answer it. A person never signs in 120 times in 5 minutes (one
--- every 2.5 seconds; the end-to-end suite and the bench stay under it too).
-alter table private.security_settings
-  add column account_success_limit integer not null default 120 check (account_success_limit between 1 and 100000),
-  add column account_success_window interval not null default '5 minutes' check (account_success_window > interval '0'),
-  -- The Auth session methods (the JWT's amr) that may work in an organization. A later
-  -- issue may add a code method (recovery, otp); such a session then passes the lock and
-  -- is logged as a sign-in when it binds.
-  add column session_sign_in_methods text[] not null default '{password}'
-    check (session_sign_in_methods <@ array['password', 'otp', 'magiclink', 'recovery', 'email/signup', 'invite']);
-
-alter table private.login_attempts add column method text check (char_length(method) <= 40);
-
-alter table private.login_attempts drop constraint login_attempts_failure_reason_check;
-
-alter table private.login_attempts add constraint login_attempts_failure_reason_check check (failure_reason in (
-  'invalid_credentials', 'account_locked', 'admin_locked', 'account_disabled', 'no_organization',
-  'throttled', 'password_too_long', 'sign_in_method_refused'));
-
-alter table private.login_attempts drop constraint login_attempts_source_check;
-
--- repair: a login-flow repair RPC (create_auth_user_admin, sync_user_password); session:
--- an Auth session binding to an organization (bind_session_organization).
-alter table private.login_attempts add constraint login_attempts_source_check
-  check (source in ('login', 'auth_hook', 'auth', 'password_change', 'repair', 'session'));
 
 create index login_attempts_user_successes_idx on private.login_attempts (user_id, created_at desc)
   where success;

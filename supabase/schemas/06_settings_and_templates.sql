@@ -1,9 +1,20 @@
 -- ---------------------------------------------------------------------------------
 -- Settings
 -- ---------------------------------------------------------------------------------
+/** True when a numbering pattern holds exactly the known tokens and at least one {SEQ} or {SEQ:n} (n 1..9). */
+create function private.is_valid_number_pattern(p_pattern text)
+returns boolean
+language sql
+immutable
+set search_path = ''
+as $$
+  select p_pattern is not null
+     and char_length(p_pattern) between 1 and 60
+     and p_pattern ~ '\{SEQ(:[1-9])?\}';
+$$;
+
 create table private.organization_settings (
   organization_id uuid primary key references private.organizations (id) on delete cascade,
-  logo_path text check (char_length(logo_path) <= 500),
   default_currency text not null default 'TRY' check (default_currency ~ '^[A-Z]{3}$'),
   -- KDV (Turkish VAT) in percent.
   default_vat_rate numeric(5, 2) not null default 20 check (default_vat_rate between 0 and 100),
@@ -20,10 +31,18 @@ create table private.organization_settings (
   ]' check (jsonb_typeof(deal_stages) = 'array'),
   task_types jsonb not null default '["call", "meeting", "email", "visit", "other"]'
     check (jsonb_typeof(task_types) = 'array'),
-  quote_number_pattern text not null default 'TKL-{YYYY}-{SEQ:5}' check (char_length(quote_number_pattern) between 1 and 60),
+  -- The settings RPC already refuses a quote pattern without {SEQ}; the named constraint
+  -- keeps any other writer honest too.
+  quote_number_pattern text not null default 'TKL-{YYYY}-{SEQ:5}' check (char_length(quote_number_pattern) between 1 and 60)
+    constraint organization_settings_quote_number_pattern_seq check (private.is_valid_number_pattern(quote_number_pattern)),
   quote_validity_days integer not null default 30 check (quote_validity_days between 1 and 365),
   updated_at timestamptz not null default now(),
-  updated_by uuid
+  updated_by uuid,
+  -- 1 unit of the currency is this many units of the default currency: {"USD": 41.2}.
+  exchange_rates jsonb not null default '{}' check (jsonb_typeof(exchange_rates) = 'object'),
+  contract_number_pattern text not null default 'SZL-{YYYY}-{SEQ:5}'
+    constraint organization_settings_contract_number_pattern_check
+    check (private.is_valid_number_pattern(contract_number_pattern))
 );
 
 comment on table private.organization_settings is 'One row per organization: general and operations settings.';
@@ -339,15 +358,9 @@ $$;
 revoke all on function public.delete_document_template(p_id uuid) from public, anon, authenticated;
 grant execute on function public.delete_document_template(p_id uuid) to authenticated;
 
-alter table private.organization_settings drop column logo_path;
-
 -- ---------------------------------------------------------------------------------
 -- Settings: exchange rates
 -- ---------------------------------------------------------------------------------
-alter table private.organization_settings
-  -- 1 unit of the currency is this many units of the default currency: {"USD": 41.2}.
-  add column exchange_rates jsonb not null default '{}' check (jsonb_typeof(exchange_rates) = 'object');
-
 /** Exchange rates as a setting: an object of at most 50 three-letter upper-case codes, each a positive number. */
 create function private.is_valid_exchange_rates(p_rates jsonb)
 returns boolean
@@ -383,18 +396,6 @@ alter table private.document_counters enable row level security;
 
 comment on table private.document_counters is
   'The last number given per organization, document kind and year (gapless: taken in the creating transaction).';
-
-/** True when a numbering pattern holds exactly the known tokens and at least one {SEQ} or {SEQ:n} (n 1..9). */
-create function private.is_valid_number_pattern(p_pattern text)
-returns boolean
-language sql
-immutable
-set search_path = ''
-as $$
-  select p_pattern is not null
-     and char_length(p_pattern) between 1 and 60
-     and p_pattern ~ '\{SEQ(:[1-9])?\}';
-$$;
 
 /**
  * A document number from a pattern: {YYYY} the four-digit year, {YY} its last two digits,
@@ -453,12 +454,6 @@ begin
 end;
 $$;
 
--- The settings RPC already refuses a quote pattern without {SEQ}; the constraint keeps
--- any other writer honest too.
-alter table private.organization_settings
-  add constraint organization_settings_quote_number_pattern_seq
-  check (private.is_valid_number_pattern(quote_number_pattern));
-
 -- ---------------------------------------------------------------------------------
 -- Exchange rates per day
 -- ---------------------------------------------------------------------------------
@@ -516,11 +511,6 @@ $$;
 -- ---------------------------------------------------------------------------------
 -- Settings: the contract number pattern
 -- ---------------------------------------------------------------------------------
-alter table private.organization_settings
-  add column contract_number_pattern text not null default 'SZL-{YYYY}-{SEQ:5}'
-    constraint organization_settings_contract_number_pattern_check
-    check (private.is_valid_number_pattern(contract_number_pattern));
-
 /** The caller's organization's default currency (TRY when it has none). */
 create function private.organization_currency()
 returns text

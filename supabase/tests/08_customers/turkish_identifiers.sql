@@ -1,4 +1,4 @@
--- Turkish identifiers (20261123000300_turkish_identifiers.sql): VKN and TCKN checksums,
+-- Turkish identifiers (supabase/schemas/08_customers.sql): VKN and TCKN checksums,
 -- phone normalisation to E.164, websites. The same cases as src/lib/turkish-identifiers.test.ts
 -- (pgTAP cannot read a shared file, so each side keeps its own copy): change both together.
 begin;
