@@ -1,3 +1,15 @@
+-- Foundation: the schemas, the default privileges every later file relies on (nothing
+-- in public is callable by the API roles unless a file grants it), the API roles'
+-- statement timeout, and the small helpers every concern shares (identifier and e-mail
+-- checks, Turkish-folded search text, clean text and tags, tolerant casts).
+--
+-- The files of supabase/schemas/ are the current text of the database, one concern per
+-- file, applied in name order on an empty database (npm run db:diff compares them with
+-- supabase/migrations/). Functions are created without checking their bodies (as
+-- pg_dump restores do), so a function may read a table another file creates later;
+-- anything evaluated while a file is applied (defaults, checks, calls) must come after
+-- what it uses.
+
 set local check_function_bodies = off;
 
 -- Control data: organizations, profiles and memberships.
@@ -316,6 +328,10 @@ as $$
   select regexp_replace(p_text, '([^[:alnum:][:space:]])', '\\\1', 'g');
 $$;
 
+-- The caller: the Auth session of the request, the organization that session is bound
+-- to, and what the caller is (super admin, an organization's admin, a member with a
+-- module scope). Every guard of the other files asks these functions.
+
 /** The Auth session of the request (JWT claim session_id), or null. */
 create function private.current_session_id()
 returns uuid
@@ -503,6 +519,11 @@ begin
   return public.verify_request_token(token);
 end;
 $$;
+
+-- Organizations and their own tables (DESIGN.md D4): the organization rows, the tenant
+-- template runner (steps, per-organization migrations, sealing, drift and security
+-- checks; the tables themselves are in supabase/schemas/tenant/), provisioning, the
+-- super admin's organization console, the database view and switcher, and the logo.
 
 revoke all on schema private from public;
 
@@ -1439,6 +1460,10 @@ end;
 $$;
 revoke all on function public.update_organization(p_organization_id uuid, p_changes jsonb) from public, anon, authenticated;
 grant execute on function public.update_organization(p_organization_id uuid, p_changes jsonb) to authenticated;
+
+-- People and what they may do: profiles, memberships, each organization's roles and
+-- permission matrix, user administration (create, edit, lock, delete, reset), record
+-- transfer between users, a user's own profile, and the member lists.
 
 create table private.profiles (
   id uuid primary key references auth.users (id) on delete cascade,
@@ -2722,6 +2747,9 @@ as $$
   select nullif(btrim(concat_ws(' ', p.first_name, p.last_name)), '') from private.profiles p where p.id = p_user;
 $$;
 
+-- The audit log: append-only (no update, delete or truncate), written by every admin
+-- action with what changed, and read by the organization's admin.
+
 create table private.audit_log (
   id bigint generated always as identity primary key,
   organization_id uuid references private.organizations (id) on delete cascade,
@@ -2848,6 +2876,11 @@ as $$
           union select jsonb_object_keys(coalesce(p_new, '{}'))) k
    where (coalesce(p_old, '{}') -> k.key) is distinct from (coalesce(p_new, '{}') -> k.key);
 $$;
+
+-- Signing in and sessions (spec sections 7 and 9): the sign-in log, lockout and
+-- throttles, common passwords, the Auth password hook and direct Auth gate, the session's
+-- binding to one organization, request-forgery tokens, password changes and repairs, and
+-- the hourly clean-up.
 
 /**
  * The signed-in user, the organization this session works in (null until bound) and the
@@ -5079,6 +5112,9 @@ $$;
 revoke all on function public.transfer_user_records(from_user_id uuid, to_user_id uuid, organization_slug text, transfer_deals boolean, transfer_customers boolean, transfer_tasks boolean, transfer_contracts boolean, transfer_quotes boolean, transfer_templates boolean) from public, anon, authenticated;
 grant execute on function public.transfer_user_records(from_user_id uuid, to_user_id uuid, organization_slug text, transfer_deals boolean, transfer_customers boolean, transfer_tasks boolean, transfer_contracts boolean, transfer_quotes boolean, transfer_templates boolean) to authenticated;
 
+-- An organization's settings (currency, KDV, pipeline, task types, numbering patterns,
+-- exchange rates and their history), document numbers, and document templates.
+
 -- ---------------------------------------------------------------------------------
 -- Settings
 -- ---------------------------------------------------------------------------------
@@ -5668,6 +5704,11 @@ as $$
     join private.organizations o on o.id = s.organization_id
    where s.organization_id = p_organization_id;
 $$;
+
+-- The module engine (DESIGN.md D8): the registry of sales modules, each module's guard
+-- and scope (module_context), the generic record operations (list, get, create, update,
+-- bulk update, delete and restore, timeline and notes, duplicates and merge, saved
+-- views, links between records) and the public façade generated per module.
 
 -- ---------------------------------------------------------------------------------
 -- The registry
@@ -6676,6 +6717,9 @@ begin
 end;
 $$;
 
+-- Customers: the Turkish identifiers (VKN, TCKN, phone, website) and the customer rules
+-- built on them, duplicates and merging.
+
 /**
  * Whether p is a Vergi Kimlik Numarası: exactly ten ASCII digits (no spaces), the last the
  * check digit of Gelir İdaresi's algorithm. For i = 1..9: tmp = (d_i + 10 - i) mod 10;
@@ -6882,6 +6926,9 @@ returns jsonb language sql security definer set search_path = ''
 as $$ select private.record_merge('customers', p_survivor, p_other, p_values); $$;
 revoke all on function public.merge_customers(p_survivor uuid, p_other uuid, p_values jsonb) from public, anon, authenticated;
 grant execute on function public.merge_customers(p_survivor uuid, p_other uuid, p_values jsonb) to authenticated;
+
+-- Contacts: labelled e-mails and phones, the contact rules, duplicates and merging, and
+-- a person's data under KVKK (export and erasure everywhere their values appear).
 
 /**
  * Labelled emails or phones of a contact: [{label, value}], labels work/home/mobile/other,
@@ -7360,6 +7407,9 @@ begin
   return total + changed;
 end;
 $$;
+
+-- Deals: stages from the organization's pipeline, stage history, the board with totals
+-- kept per owner, the forecast, a deal's contacts and details.
 
 /** The stage a new deal starts at: the pipeline's first open stage (else its first stage). */
 create function private.first_deal_stage(p_stages jsonb)
@@ -8481,6 +8531,9 @@ as $$
     from unnest(p_stages) with ordinality s (key, position);
 $$;
 
+-- Tasks (type, priority, status, reminder, related records) and notifications: who is
+-- told what, preferences, the due-items step, the bell and realtime broadcasts.
+
 -- Enums rather than text with a check: the record engine sorts a non-text column by its
 -- value, so sorting by priority or status gives low < normal < high < urgent and
 -- open < in_progress < done < cancelled instead of the alphabet. JSON sees plain strings.
@@ -9214,6 +9267,9 @@ begin
   return null;
 end;
 $$;
+
+-- Quotes and products: KDV-correct lines and totals, the quote workflow (send, accept,
+-- reject, revise, expire), frozen exchange rates, and the product list.
 
 /**
  * The exchange rate of a currency for a quote dated p_on: 1 for TRY and the
@@ -10585,6 +10641,9 @@ begin
 end;
 $$;
 
+-- Contracts: numbers, terms, status and its workflow (renew, terminate), the due steps
+-- (notice, expiry, auto-renewal), and a contract from an accepted quote.
+
 -- An enum rather than text with a check: the record engine sorts it in workflow order.
 create type private.contract_status as enum ('draft', 'active', 'expired', 'terminated', 'renewed');
 
@@ -11272,6 +11331,9 @@ as $$ select private.contract_from_quote(p_quote_id); $$;
 revoke all on function public.create_contract_from_quote(p_quote_id uuid) from public, anon, authenticated;
 grant execute on function public.create_contract_from_quote(p_quote_id uuid) to authenticated;
 
+-- Documents and Storage: the documents bucket, quotas, upload reservations, document
+-- rules and details, and signed downloads.
+
 -- ---------------------------------------------------------------------------------
 -- Quota and upload reservations (control data)
 -- ---------------------------------------------------------------------------------
@@ -11946,6 +12008,9 @@ begin
   return coalesce(readable, false);
 end;
 $$;
+
+-- Import and export: what can be imported (import kinds), checking and writing batches,
+-- matching on keys, undo, saved column mappings, and paged exports.
 
 /**
  * The import's and export's limits: a file of at most 50 MiB, 100,000 data rows and 200
@@ -13630,6 +13695,8 @@ as $$ select private.record_export(p_module, p_search, p_filters, p_sort, p_desc
 revoke all on function public.export_records(p_module text, p_search text, p_filters jsonb, p_sort text, p_descending boolean, p_offset integer, p_limit integer) from public, anon, authenticated;
 grant execute on function public.export_records(p_module text, p_search text, p_filters jsonb, p_sort text, p_descending boolean, p_offset integer, p_limit integer) to authenticated;
 
+-- The home dashboard: money by stage and currency, recent activity, the caller's numbers.
+
 /**
  * Money of grouped deals ([{currency, count, amount}]): the count, the totals per
  * currency (the organization's first), the amount converted to the organization's
@@ -13855,6 +13922,9 @@ grant execute on function public.get_dashboard() to authenticated;
 insert into private.tenant_template_steps (version, description, ddl) values (1,
 'Every module''s tables, as supabase/schemas/tenant/ defines them at the baseline',
 $template$
+-- Each organization's own tables: document templates.
+-- Runs as a template step runs (search_path = the organization's schema).
+
 create table document_templates (
   id uuid primary key default gen_random_uuid(),
   kind text not null check (kind in ('quote', 'contract')),
@@ -13867,6 +13937,9 @@ select private.add_record_columns(current_schema(), 'document_templates');
 
 create unique index document_templates_one_default_idx on document_templates (kind)
   where is_default and deleted_at is null;
+
+-- Each organization's own tables: notes, field history and saved views.
+-- Runs as a template step runs (search_path = the organization's schema).
 
 create table notes (
   id uuid primary key default gen_random_uuid(),
@@ -13907,6 +13980,9 @@ create table saved_views (
 create index saved_views_module_idx on saved_views (module, owner_id);
 
 create trigger touch_updated_at before update on saved_views for each row execute function private.touch_updated_at();
+
+-- Each organization's own tables: customers.
+-- Runs as a template step runs (search_path = the organization's schema).
 
 create table customers (
   id uuid primary key default gen_random_uuid(),
@@ -13966,6 +14042,9 @@ alter table customers add column external_id text check (char_length(external_id
 -- Named *_key so that the engine reports a clash as {"external_id": "duplicate"}.
 create unique index customers_external_id_key on customers (external_id) where deleted_at is null and external_id is not null;
 
+-- Each organization's own tables: contacts.
+-- Runs as a template step runs (search_path = the organization's schema).
+
 create table contacts (
   id uuid primary key default gen_random_uuid(),
   customer_id uuid references customers (id) on delete set null,
@@ -14011,6 +14090,9 @@ create index contacts_merged_into_idx on contacts (merged_into) where merged_int
 alter table contacts add column external_id text check (char_length(external_id) between 1 and 100);
 
 create unique index contacts_external_id_key on contacts (external_id) where deleted_at is null and external_id is not null;
+
+-- Each organization's own tables: deals, their contacts, stage history and board and forecast totals.
+-- Runs as a template step runs (search_path = the organization's schema).
 
 create table deals (
   id uuid primary key default gen_random_uuid(),
@@ -14185,6 +14267,9 @@ alter table deals add column external_id text check (char_length(external_id) be
 
 create unique index deals_external_id_key on deals (external_id) where deleted_at is null and external_id is not null;
 
+-- Each organization's own tables: tasks and their due totals.
+-- Runs as a template step runs (search_path = the organization's schema).
+
 create table tasks (
   id uuid primary key default gen_random_uuid(),
   title text not null check (char_length(btrim(title)) between 1 and 300),
@@ -14308,6 +14393,9 @@ create index tasks_owner_status_due_id_idx on tasks (owner_id, status, due_at, i
 alter table tasks add column external_id text check (char_length(external_id) between 1 and 100);
 
 create unique index tasks_external_id_key on tasks (external_id) where deleted_at is null and external_id is not null;
+
+-- Each organization's own tables: products, quotes and quote lines.
+-- Runs as a template step runs (search_path = the organization's schema).
 
 create table quotes (
   id uuid primary key default gen_random_uuid(),
@@ -14441,6 +14529,9 @@ alter table products add column external_id text check (char_length(external_id)
 
 create unique index products_external_id_key on products (external_id) where deleted_at is null and external_id is not null;
 
+-- Each organization's own tables: contracts.
+-- Runs as a template step runs (search_path = the organization's schema).
+
 create table contracts (
   id uuid primary key default gen_random_uuid(),
   customer_id uuid references customers (id) on delete set null,
@@ -14517,6 +14608,9 @@ create index contracts_active_end_idx on contracts (end_date) where deleted_at i
 create trigger contract_number before insert on contracts
   for each row execute function private.contract_fill_number();
 
+-- Each organization's own tables: documents and their versions.
+-- Runs as a template step runs (search_path = the organization's schema).
+
 create table documents (
   id uuid primary key default gen_random_uuid(),
   title text not null check (char_length(btrim(title)) between 1 and 300),
@@ -14575,6 +14669,9 @@ create table document_versions (
   uploaded_at timestamptz not null default now(),
   unique (document_id, version)
 );
+
+-- Each organization's own tables: imports, their batches and rows, and saved mappings.
+-- Runs as a template step runs (search_path = the organization's schema).
 
 create table imports (
   id uuid primary key default gen_random_uuid(),

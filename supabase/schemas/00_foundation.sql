@@ -1,3 +1,15 @@
+-- Foundation: the schemas, the default privileges every later file relies on (nothing
+-- in public is callable by the API roles unless a file grants it), the API roles'
+-- statement timeout, and the small helpers every concern shares (identifier and e-mail
+-- checks, Turkish-folded search text, clean text and tags, tolerant casts).
+--
+-- The files of supabase/schemas/ are the current text of the database, one concern per
+-- file, applied in name order on an empty database (npm run db:diff compares them with
+-- supabase/migrations/). Functions are created without checking their bodies (as
+-- pg_dump restores do), so a function may read a table another file creates later;
+-- anything evaluated while a file is applied (defaults, checks, calls) must come after
+-- what it uses.
+
 set local check_function_bodies = off;
 
 -- Control data: organizations, profiles and memberships.

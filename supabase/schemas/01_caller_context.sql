@@ -1,3 +1,7 @@
+-- The caller: the Auth session of the request, the organization that session is bound
+-- to, and what the caller is (super admin, an organization's admin, a member with a
+-- module scope). Every guard of the other files asks these functions.
+
 /** The Auth session of the request (JWT claim session_id), or null. */
 create function private.current_session_id()
 returns uuid

@@ -1,3 +1,7 @@
+-- People and what they may do: profiles, memberships, each organization's roles and
+-- permission matrix, user administration (create, edit, lock, delete, reset), record
+-- transfer between users, a user's own profile, and the member lists.
+
 create table private.profiles (
   id uuid primary key references auth.users (id) on delete cascade,
   email text not null unique check (email = lower(btrim(email)) and email like '%_@_%'),

@@ -1,3 +1,6 @@
+-- The audit log: append-only (no update, delete or truncate), written by every admin
+-- action with what changed, and read by the organization's admin.
+
 create table private.audit_log (
   id bigint generated always as identity primary key,
   organization_id uuid references private.organizations (id) on delete cascade,

@@ -1,3 +1,8 @@
+-- Signing in and sessions (spec sections 7 and 9): the sign-in log, lockout and
+-- throttles, common passwords, the Auth password hook and direct Auth gate, the session's
+-- binding to one organization, request-forgery tokens, password changes and repairs, and
+-- the hourly clean-up.
+
 /**
  * The signed-in user, the organization this session works in (null until bound) and the
  * organizations on offer.

@@ -1,3 +1,6 @@
+-- An organization's settings (currency, KDV, pipeline, task types, numbering patterns,
+-- exchange rates and their history), document numbers, and document templates.
+
 -- ---------------------------------------------------------------------------------
 -- Settings
 -- ---------------------------------------------------------------------------------

@@ -1,3 +1,8 @@
+-- The module engine (DESIGN.md D8): the registry of sales modules, each module's guard
+-- and scope (module_context), the generic record operations (list, get, create, update,
+-- bulk update, delete and restore, timeline and notes, duplicates and merge, saved
+-- views, links between records) and the public façade generated per module.
+
 -- ---------------------------------------------------------------------------------
 -- The registry
 -- ---------------------------------------------------------------------------------

@@ -1,3 +1,6 @@
+-- Customers: the Turkish identifiers (VKN, TCKN, phone, website) and the customer rules
+-- built on them, duplicates and merging.
+
 /**
  * Whether p is a Vergi Kimlik Numarası: exactly ten ASCII digits (no spaces), the last the
  * check digit of Gelir İdaresi's algorithm. For i = 1..9: tmp = (d_i + 10 - i) mod 10;

@@ -1,3 +1,6 @@
+-- Contacts: labelled e-mails and phones, the contact rules, duplicates and merging, and
+-- a person's data under KVKK (export and erasure everywhere their values appear).
+
 /**
  * Labelled emails or phones of a contact: [{label, value}], labels work/home/mobile/other,
  * values checked (and phones normalised). Null when any entry is invalid.

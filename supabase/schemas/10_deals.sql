@@ -1,3 +1,6 @@
+-- Deals: stages from the organization's pipeline, stage history, the board with totals
+-- kept per owner, the forecast, a deal's contacts and details.
+
 /** The stage a new deal starts at: the pipeline's first open stage (else its first stage). */
 create function private.first_deal_stage(p_stages jsonb)
 returns jsonb

@@ -1,3 +1,6 @@
+-- Tasks (type, priority, status, reminder, related records) and notifications: who is
+-- told what, preferences, the due-items step, the bell and realtime broadcasts.
+
 -- Enums rather than text with a check: the record engine sorts a non-text column by its
 -- value, so sorting by priority or status gives low < normal < high < urgent and
 -- open < in_progress < done < cancelled instead of the alphabet. JSON sees plain strings.

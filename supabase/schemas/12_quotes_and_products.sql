@@ -1,3 +1,6 @@
+-- Quotes and products: KDV-correct lines and totals, the quote workflow (send, accept,
+-- reject, revise, expire), frozen exchange rates, and the product list.
+
 /**
  * The exchange rate of a currency for a quote dated p_on: 1 for TRY and the
  * organization's own currency; else the rate of the latest day on or before p_on, or,

@@ -1,3 +1,6 @@
+-- Contracts: numbers, terms, status and its workflow (renew, terminate), the due steps
+-- (notice, expiry, auto-renewal), and a contract from an accepted quote.
+
 -- An enum rather than text with a check: the record engine sorts it in workflow order.
 create type private.contract_status as enum ('draft', 'active', 'expired', 'terminated', 'renewed');
 

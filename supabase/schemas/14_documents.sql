@@ -1,3 +1,6 @@
+-- Documents and Storage: the documents bucket, quotas, upload reservations, document
+-- rules and details, and signed downloads.
+
 -- ---------------------------------------------------------------------------------
 -- Quota and upload reservations (control data)
 -- ---------------------------------------------------------------------------------

@@ -1,3 +1,6 @@
+-- Import and export: what can be imported (import kinds), checking and writing batches,
+-- matching on keys, undo, saved column mappings, and paged exports.
+
 /**
  * The import's and export's limits: a file of at most 50 MiB, 100,000 data rows and 200
  * columns; batches of at most 1,000 rows and 4 MiB of JSON; export pages of at most 5,000.

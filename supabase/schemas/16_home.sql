@@ -1,3 +1,5 @@
+-- The home dashboard: money by stage and currency, recent activity, the caller's numbers.
+
 /**
  * Money of grouped deals ([{currency, count, amount}]): the count, the totals per
  * currency (the organization's first), the amount converted to the organization's

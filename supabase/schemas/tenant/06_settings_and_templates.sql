@@ -1,3 +1,6 @@
+-- Each organization's own tables: document templates.
+-- Runs as a template step runs (search_path = the organization's schema).
+
 create table document_templates (
   id uuid primary key default gen_random_uuid(),
   kind text not null check (kind in ('quote', 'contract')),

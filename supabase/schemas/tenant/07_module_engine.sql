@@ -1,3 +1,6 @@
+-- Each organization's own tables: notes, field history and saved views.
+-- Runs as a template step runs (search_path = the organization's schema).
+
 create table notes (
   id uuid primary key default gen_random_uuid(),
   entity_type text not null check (entity_type in ('customer', 'contact', 'deal', 'quote', 'contract', 'task')),

@@ -1,3 +1,6 @@
+-- Each organization's own tables: customers.
+-- Runs as a template step runs (search_path = the organization's schema).
+
 create table customers (
   id uuid primary key default gen_random_uuid(),
   name text not null check (char_length(btrim(name)) between 1 and 300)

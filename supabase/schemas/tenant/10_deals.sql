@@ -1,3 +1,6 @@
+-- Each organization's own tables: deals, their contacts, stage history and board and forecast totals.
+-- Runs as a template step runs (search_path = the organization's schema).
+
 create table deals (
   id uuid primary key default gen_random_uuid(),
   customer_id uuid references customers (id) on delete set null,

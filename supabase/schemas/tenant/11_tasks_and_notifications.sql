@@ -1,3 +1,6 @@
+-- Each organization's own tables: tasks and their due totals.
+-- Runs as a template step runs (search_path = the organization's schema).
+
 create table tasks (
   id uuid primary key default gen_random_uuid(),
   title text not null check (char_length(btrim(title)) between 1 and 300),

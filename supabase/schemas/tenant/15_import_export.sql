@@ -1,3 +1,6 @@
+-- Each organization's own tables: imports, their batches and rows, and saved mappings.
+-- Runs as a template step runs (search_path = the organization's schema).
+
 create table imports (
   id uuid primary key default gen_random_uuid(),
   kind text not null check (kind ~ '^[a-z][a-z_]{0,39}$'),
