@@ -13986,30 +13986,28 @@ create trigger touch_updated_at before update on saved_views for each row execut
 
 create table customers (
   id uuid primary key default gen_random_uuid(),
-  name text not null check (char_length(btrim(name)) between 1 and 300)
+  name text not null check (char_length(btrim(name)) between 1 and 300),
+  kind text not null default 'company' check (kind in ('company', 'person')),
+  tax_number text check (tax_number ~ '^[0-9]{10,11}$'),
+  tax_office text check (char_length(tax_office) <= 100),
+  sector text check (char_length(sector) <= 100),
+  status text not null default 'lead' check (status in ('lead', 'active', 'passive')),
+  phone text check (phone ~ '^\+[0-9]{8,15}$'),
+  email text check (char_length(email) <= 254),
+  website text check (char_length(website) <= 300),
+  city text check (char_length(city) <= 60),
+  district text check (char_length(district) <= 60),
+  address text check (char_length(address) <= 1000),
+  tags text[] not null default '{}' check (cardinality(tags) <= 20),
+  description text check (char_length(description) <= 10000),
+  merged_into uuid references customers (id),
+  external_id text check (char_length(external_id) between 1 and 100),
+  search_text text generated always as (private.fold_search(
+    name || ' ' || coalesce(tax_number, '') || ' ' || coalesce(email, '') || ' ' || coalesce(phone, '')
+    || ' ' || coalesce(city, ''))) stored
 );
 
 select private.add_record_columns(current_schema(), 'customers');
-
-alter table customers
-  add column kind text not null default 'company' check (kind in ('company', 'person')),
-  add column tax_number text check (tax_number ~ '^[0-9]{10,11}$'),
-  add column tax_office text check (char_length(tax_office) <= 100),
-  add column sector text check (char_length(sector) <= 100),
-  add column status text not null default 'lead' check (status in ('lead', 'active', 'passive')),
-  add column phone text check (phone ~ '^\+[0-9]{8,15}$'),
-  add column email text check (char_length(email) <= 254),
-  add column website text check (char_length(website) <= 300),
-  add column city text check (char_length(city) <= 60),
-  add column district text check (char_length(district) <= 60),
-  add column address text check (char_length(address) <= 1000),
-  add column tags text[] not null default '{}' check (cardinality(tags) <= 20),
-  add column description text check (char_length(description) <= 10000),
-  add column merged_into uuid references customers (id);
-
-alter table customers add column search_text text generated always as (private.fold_search(
-  name || ' ' || coalesce(tax_number, '') || ' ' || coalesce(email, '') || ' ' || coalesce(phone, '')
-  || ' ' || coalesce(city, ''))) stored;
 
 create index customers_search_idx on customers using gin (search_text extensions.gin_trgm_ops) where deleted_at is null;
 
@@ -14031,16 +14029,14 @@ create index customers_phone_idx on customers (phone) where deleted_at is null;
 -- customer scans the whole table for rows merged into it (a bulk delete is quadratic).
 create index customers_merged_into_idx on customers (merged_into) where merged_into is not null;
 
+-- Named *_key so that the engine reports a clash as {"external_id": "duplicate"}.
+create unique index customers_external_id_key on customers (external_id) where deleted_at is null and external_id is not null;
+
 create trigger customers_assigned after insert on customers
   for each row execute function private.notify_assignment();
 
 create trigger customers_reassigned after update of owner_id on customers
   for each row when (old.owner_id is distinct from new.owner_id) execute function private.notify_assignment();
-
-alter table customers add column external_id text check (char_length(external_id) between 1 and 100);
-
--- Named *_key so that the engine reports a clash as {"external_id": "duplicate"}.
-create unique index customers_external_id_key on customers (external_id) where deleted_at is null and external_id is not null;
 
 -- Each organization's own tables: contacts.
 -- Runs as a template step runs (search_path = the organization's schema).
@@ -14049,31 +14045,29 @@ create table contacts (
   id uuid primary key default gen_random_uuid(),
   customer_id uuid references customers (id) on delete set null,
   first_name text not null default '' check (char_length(first_name) <= 100),
-  last_name text not null default '' check (char_length(last_name) <= 100)
+  last_name text not null default '' check (char_length(last_name) <= 100),
+  title text check (char_length(title) <= 100),
+  emails jsonb not null default '[]' check (jsonb_typeof(emails) = 'array' and jsonb_array_length(emails) <= 10),
+  phones jsonb not null default '[]' check (jsonb_typeof(phones) = 'array' and jsonb_array_length(phones) <= 10),
+  tags text[] not null default '{}' check (cardinality(tags) <= 20),
+  description text check (char_length(description) <= 10000),
+  kvkk_consent boolean not null default false,
+  kvkk_consent_channel text check (kvkk_consent_channel in ('form', 'email', 'phone', 'in_person', 'other')),
+  kvkk_consent_at timestamptz,
+  kvkk_consent_source text check (char_length(kvkk_consent_source) <= 200),
+  iys_consent jsonb not null default '{"call": false, "sms": false, "email": false}'
+    check (jsonb_typeof(iys_consent) = 'object'),
+  anonymized_at timestamptz,
+  merged_into uuid references contacts (id),
+  external_id text check (char_length(external_id) between 1 and 100),
+  search_text text generated always as (private.fold_search(
+    first_name || ' ' || last_name || ' ' || coalesce(title, '') || ' ' || emails::text || ' ' || phones::text)) stored,
+  constraint contacts_kvkk_consent_complete check (not kvkk_consent or (kvkk_consent_channel is not null and kvkk_consent_at is not null))
 );
 
 select private.add_record_columns(current_schema(), 'contacts');
 
 create index contacts_customer_id_idx on contacts (customer_id);
-
-alter table contacts
-  add column title text check (char_length(title) <= 100),
-  add column emails jsonb not null default '[]' check (jsonb_typeof(emails) = 'array' and jsonb_array_length(emails) <= 10),
-  add column phones jsonb not null default '[]' check (jsonb_typeof(phones) = 'array' and jsonb_array_length(phones) <= 10),
-  add column tags text[] not null default '{}' check (cardinality(tags) <= 20),
-  add column description text check (char_length(description) <= 10000),
-  add column kvkk_consent boolean not null default false,
-  add column kvkk_consent_channel text check (kvkk_consent_channel in ('form', 'email', 'phone', 'in_person', 'other')),
-  add column kvkk_consent_at timestamptz,
-  add column kvkk_consent_source text check (char_length(kvkk_consent_source) <= 200),
-  add column iys_consent jsonb not null default '{"call": false, "sms": false, "email": false}'
-    check (jsonb_typeof(iys_consent) = 'object'),
-  add column anonymized_at timestamptz,
-  add column merged_into uuid references contacts (id),
-  add constraint contacts_kvkk_consent_complete check (not kvkk_consent or (kvkk_consent_channel is not null and kvkk_consent_at is not null));
-
-alter table contacts add column search_text text generated always as (private.fold_search(
-  first_name || ' ' || last_name || ' ' || coalesce(title, '') || ' ' || emails::text || ' ' || phones::text)) stored;
 
 create index contacts_search_idx on contacts using gin (search_text extensions.gin_trgm_ops) where deleted_at is null;
 
@@ -14087,8 +14081,6 @@ create index contacts_updated_sort_idx on contacts (updated_at, id) where delete
 
 create index contacts_merged_into_idx on contacts (merged_into) where merged_into is not null;
 
-alter table contacts add column external_id text check (char_length(external_id) between 1 and 100);
-
 create unique index contacts_external_id_key on contacts (external_id) where deleted_at is null and external_id is not null;
 
 -- Each organization's own tables: deals, their contacts, stage history and board and forecast totals.
@@ -14097,40 +14089,25 @@ create unique index contacts_external_id_key on contacts (external_id) where del
 create table deals (
   id uuid primary key default gen_random_uuid(),
   customer_id uuid references customers (id) on delete set null,
-  title text not null check (char_length(btrim(title)) between 1 and 300)
+  title text not null check (char_length(btrim(title)) between 1 and 300),
+  amount numeric(16, 2) not null default 0 check (amount >= 0),
+  currency text not null check (currency ~ '^[A-Z]{3}$'),
+  stage text not null check (stage ~ '^[a-z][a-z0-9_]{0,39}$'),
+  probability integer check (probability between 0 and 100),
+  expected_close_date date,
+  source text check (char_length(source) <= 100),
+  description text check (char_length(description) <= 10000),
+  tags text[] not null default '{}' check (cardinality(tags) <= 20),
+  lost_reason text check (char_length(lost_reason) <= 500),
+  closed_at timestamptz,
+  external_id text check (char_length(external_id) between 1 and 100),
+  search_text text generated always as (private.fold_search(
+    title || ' ' || coalesce(source, ''))) stored
 );
 
 select private.add_record_columns(current_schema(), 'deals');
 
 create index deals_customer_id_idx on deals (customer_id);
-
-alter table deals
-  add column amount numeric(16, 2) not null default 0 check (amount >= 0),
-  add column currency text check (currency ~ '^[A-Z]{3}$'),
-  add column stage text check (stage ~ '^[a-z][a-z0-9_]{0,39}$'),
-  add column probability integer check (probability between 0 and 100),
-  add column expected_close_date date,
-  add column source text check (char_length(source) <= 100),
-  add column description text check (char_length(description) <= 10000),
-  add column tags text[] not null default '{}' check (cardinality(tags) <= 20),
-  add column lost_reason text check (char_length(lost_reason) <= 500),
-  add column closed_at timestamptz;
-
--- Deals made before: the first open stage, the organization's currency (updated_at kept).
-alter table deals disable trigger touch_updated_at;
-
-update deals d
-   set stage = defaults.stage, probability = defaults.probability, currency = defaults.currency
-  from private.tenant_deal_defaults(current_schema()) defaults;
-
-alter table deals enable trigger touch_updated_at;
-
-alter table deals alter column stage set not null, alter column currency set not null;
-
-create trigger deal_defaults before insert on deals for each row execute function private.deal_fill_defaults();
-
-alter table deals add column search_text text generated always as (private.fold_search(
-  title || ' ' || coalesce(source, ''))) stored;
 
 create index deals_search_idx on deals using gin (search_text extensions.gin_trgm_ops) where deleted_at is null;
 
@@ -14154,6 +14131,23 @@ create index deals_created_sort_idx on deals (created_at, id) where deleted_at i
 create index deals_updated_sort_idx on deals (updated_at, id) where deleted_at is null;
 
 create index deals_customer_live_idx on deals (customer_id) where deleted_at is null;
+
+-- The home dashboard: deals won or lost since the quarter began (from the index alone).
+create index deals_closed_idx on deals (closed_at) include (stage, currency, amount, owner_id)
+  where deleted_at is null and closed_at is not null;
+
+create unique index deals_external_id_key on deals (external_id) where deleted_at is null and external_id is not null;
+
+create trigger deal_defaults before insert on deals for each row execute function private.deal_fill_defaults();
+
+create trigger deals_assigned after insert on deals
+  for each row execute function private.notify_assignment();
+
+create trigger deals_reassigned after update of owner_id on deals
+  for each row when (old.owner_id is distinct from new.owner_id) execute function private.notify_assignment();
+
+create trigger deals_board_broadcast after insert or update or delete on deals
+  for each statement execute function private.broadcast_deal_change();
 
 create table deal_contacts (
   deal_id uuid not null references deals (id) on delete cascade,
@@ -14179,9 +14173,6 @@ create table deal_stage_history (
 
 create index deal_stage_history_deal_idx on deal_stage_history (deal_id, changed_at, id);
 
-insert into deal_stage_history (deal_id, from_stage, to_stage, changed_by, changed_at)
-select id, null, stage, created_by, created_at from deals;
-
 -- The board's counts and totals of live deals per owner, stage and currency, kept by the
 -- triggers below (counting 200,000 deals on every board load would not be fast).
 create table deal_stage_totals (
@@ -14192,9 +14183,6 @@ create table deal_stage_totals (
   amount numeric(20, 2) not null default 0,
   primary key (owner_id, stage, currency)
 );
-
-insert into deal_stage_totals (owner_id, stage, currency, deal_count, amount)
-select owner_id, stage, currency, count(*), sum(amount) from deals where deleted_at is null group by owner_id, stage, currency;
 
 create trigger after_insert after insert on deals
   referencing new table as new_deals
@@ -14210,19 +14198,6 @@ create trigger after_delete after delete on deals
 
 create trigger after_truncate after truncate on deals
   for each statement execute function private.deal_after_truncate();
-
-create trigger deals_assigned after insert on deals
-  for each row execute function private.notify_assignment();
-
-create trigger deals_reassigned after update of owner_id on deals
-  for each row when (old.owner_id is distinct from new.owner_id) execute function private.notify_assignment();
-
-create trigger deals_board_broadcast after insert or update or delete on deals
-  for each statement execute function private.broadcast_deal_change();
-
--- The home dashboard: deals won or lost since the quarter began (from the index alone).
-create index deals_closed_idx on deals (closed_at) include (stage, currency, amount, owner_id)
-  where deleted_at is null and closed_at is not null;
 
 -- The forecast's counts and sums of live deals with an expected close, kept by the
 -- triggers below (summing 100,000 open deals on every forecast would not be fast).
@@ -14241,13 +14216,6 @@ create table deal_forecast_totals (
   primary key (month, owner_id, stage, currency)
 );
 
-insert into deal_forecast_totals (month, owner_id, stage, currency, deal_count, amount, weighted, default_amount)
-select date_trunc('month', expected_close_date::timestamp)::date, owner_id, stage, currency, count(*), sum(amount),
-       coalesce(sum(amount * probability * 0.01), 0), coalesce(sum(amount) filter (where probability is null), 0)
-  from deals
- where deleted_at is null and expected_close_date is not null
- group by 1, owner_id, stage, currency;
-
 create trigger forecast_after_insert after insert on deals
   referencing new table as new_deals
   for each statement execute function private.deal_forecast_after_write();
@@ -14263,10 +14231,6 @@ create trigger forecast_after_delete after delete on deals
 create trigger forecast_after_truncate after truncate on deals
   for each statement execute function private.deal_forecast_after_truncate();
 
-alter table deals add column external_id text check (char_length(external_id) between 1 and 100);
-
-create unique index deals_external_id_key on deals (external_id) where deleted_at is null and external_id is not null;
-
 -- Each organization's own tables: tasks and their due totals.
 -- Runs as a template step runs (search_path = the organization's schema).
 
@@ -14274,43 +14238,29 @@ create table tasks (
   id uuid primary key default gen_random_uuid(),
   title text not null check (char_length(btrim(title)) between 1 and 300),
   due_at timestamptz,
-  completed_at timestamptz
+  completed_at timestamptz,
+  description text check (char_length(description) <= 10000),
+  type text check (char_length(type) between 1 and 40),
+  priority private.task_priority not null default 'normal',
+  status private.task_status not null default 'open',
+  remind_at timestamptz,
+  completed_by uuid,
+  customer_id uuid references customers (id) on delete set null,
+  contact_id uuid references contacts (id) on delete set null,
+  deal_id uuid references deals (id) on delete set null,
+  -- When the reminder, the due-soon and the overdue notification went out (once each;
+  -- a new remind_at or due_at clears its own).
+  reminded_at timestamptz,
+  due_notified_at timestamptz,
+  overdue_notified_at timestamptz,
+  external_id text check (char_length(external_id) between 1 and 100),
+  search_text text generated always as (private.fold_search(
+    title || ' ' || coalesce(left(description, 2000), ''))) stored,
+  constraint tasks_completed_at_check check ((status = 'done') = (completed_at is not null)),
+  constraint tasks_remind_at_check check (remind_at <= due_at)
 );
 
 select private.add_record_columns(current_schema(), 'tasks');
-
-alter table tasks
-  add column description text check (char_length(description) <= 10000),
-  add column type text check (char_length(type) between 1 and 40),
-  add column priority private.task_priority not null default 'normal',
-  add column status private.task_status not null default 'open',
-  add column remind_at timestamptz,
-  add column completed_by uuid,
-  add column customer_id uuid references customers (id) on delete set null,
-  add column contact_id uuid references contacts (id) on delete set null,
-  add column deal_id uuid references deals (id) on delete set null,
-  -- When the reminder, the due-soon and the overdue notification went out (once each;
-  -- a new remind_at or due_at clears its own).
-  add column reminded_at timestamptz,
-  add column due_notified_at timestamptz,
-  add column overdue_notified_at timestamptz;
-
--- Tasks from before v4: a completed one is done; one already overdue is not announced
--- as overdue now. updated_at stays as it was.
-alter table tasks disable trigger touch_updated_at;
-
-update tasks set status = 'done', completed_by = created_by where completed_at is not null;
-
-update tasks set overdue_notified_at = now(), due_notified_at = now() where completed_at is null and due_at < now();
-
-alter table tasks enable trigger touch_updated_at;
-
-alter table tasks
-  add constraint tasks_completed_at_check check ((status = 'done') = (completed_at is not null)),
-  add constraint tasks_remind_at_check check (remind_at <= due_at);
-
-alter table tasks add column search_text text generated always as (private.fold_search(
-  title || ' ' || coalesce(left(description, 2000), ''))) stored;
 
 create index tasks_search_idx on tasks using gin (search_text extensions.gin_trgm_ops) where deleted_at is null;
 
@@ -14337,6 +14287,10 @@ create index tasks_status_sort_idx on tasks (status, id) where deleted_at is nul
 
 create index tasks_owner_updated_idx on tasks (owner_id, updated_at desc) where deleted_at is null;
 
+-- An owner's open and in-progress tasks in due order (the dashboard's next five read five
+-- rows, and the tasks falling due earlier today).
+create index tasks_owner_status_due_id_idx on tasks (owner_id, status, due_at, id) where deleted_at is null;
+
 -- What the due-items step has still to announce (each shrinks as it does).
 create index tasks_remind_pending_idx on tasks (remind_at)
   where reminded_at is null and deleted_at is null and status in ('open', 'in_progress');
@@ -14346,6 +14300,8 @@ create index tasks_due_pending_idx on tasks (due_at)
 
 create index tasks_overdue_pending_idx on tasks (due_at)
   where overdue_notified_at is null and deleted_at is null and status in ('open', 'in_progress');
+
+create unique index tasks_external_id_key on tasks (external_id) where deleted_at is null and external_id is not null;
 
 create trigger tasks_assigned after insert on tasks
   for each row execute function private.notify_assignment();
@@ -14365,12 +14321,6 @@ create table task_due_totals (
   primary key (owner_id, status, due_day)
 );
 
-insert into task_due_totals (owner_id, status, due_day, task_count)
-select owner_id, status, coalesce((due_at at time zone 'UTC')::date, 'infinity'::date), count(*)
-  from tasks
- where deleted_at is null and status in ('open', 'in_progress')
- group by 1, 2, 3;
-
 create trigger totals_after_insert after insert on tasks
   referencing new table as new_tasks
   for each statement execute function private.task_after_write();
@@ -14386,42 +14336,8 @@ create trigger totals_after_delete after delete on tasks
 create trigger totals_after_truncate after truncate on tasks
   for each statement execute function private.task_after_truncate();
 
--- An owner's open and in-progress tasks in due order (the dashboard's next five read five
--- rows, and the tasks falling due earlier today); replaces the index without id.
-create index tasks_owner_status_due_id_idx on tasks (owner_id, status, due_at, id) where deleted_at is null;
-
-alter table tasks add column external_id text check (char_length(external_id) between 1 and 100);
-
-create unique index tasks_external_id_key on tasks (external_id) where deleted_at is null and external_id is not null;
-
 -- Each organization's own tables: products, quotes and quote lines.
 -- Runs as a template step runs (search_path = the organization's schema).
-
-create table quotes (
-  id uuid primary key default gen_random_uuid(),
-  customer_id uuid references customers (id) on delete set null,
-  deal_id uuid references deals (id) on delete set null,
-  quote_number text check (char_length(quote_number) <= 60)
-);
-
-select private.add_record_columns(current_schema(), 'quotes');
-
-create index quotes_customer_id_idx on quotes (customer_id);
-
-create index quotes_deal_id_idx on quotes (deal_id);
-
-create table quote_items (
-  id uuid primary key default gen_random_uuid(),
-  quote_id uuid not null references quotes (id) on delete cascade,
-  position integer not null default 0,
-  description text not null default '' check (char_length(description) <= 2000),
-  quantity numeric(14, 3) not null default 1,
-  unit_price numeric(14, 2) not null default 0
-);
-
-select private.add_record_columns(current_schema(), 'quote_items');
-
-create index quote_items_quote_id_idx on quote_items (quote_id, position);
 
 create table products (
   id uuid primary key default gen_random_uuid(),
@@ -14431,63 +14347,60 @@ create table products (
   currency text not null default 'TRY' check (currency ~ '^[A-Z]{3}$'),
   vat_rate numeric(5, 2) not null default 20 check (vat_rate between 0 and 100),
   description text check (char_length(description) <= 2000),
-  active boolean not null default true
+  active boolean not null default true,
+  external_id text check (char_length(external_id) between 1 and 100)
 );
 
 select private.add_record_columns(current_schema(), 'products');
 
 create index products_name_idx on products (private.fold_search(name), id) where deleted_at is null;
 
-alter table quotes
-  add column revision integer not null default 1 check (revision between 1 and 999),
-  add column root_quote_id uuid references quotes (id) on delete set null,
-  add column superseded_by uuid references quotes (id) on delete set null,
-  add column contact_id uuid references contacts (id) on delete set null,
-  add column status text not null default 'draft' check (status in ('draft', 'sent', 'accepted', 'rejected', 'expired')),
-  add column quote_date date,
-  add column valid_until date,
-  add column currency text check (currency ~ '^[A-Z]{3}$'),
-  add column exchange_rate numeric(18, 6) check (exchange_rate > 0),
-  add column exchange_rate_date date,
-  add column exchange_rate_manual boolean not null default false,
-  add column prices_include_vat boolean not null default false,
-  add column document_discount_type text check (document_discount_type in ('percent', 'amount')),
-  add column document_discount_value numeric(16, 2) not null default 0 check (document_discount_value >= 0),
-  add column payment_terms text check (char_length(payment_terms) <= 2000),
-  add column notes text check (char_length(notes) <= 10000),
-  add column sent_at timestamptz,
-  add column accepted_at timestamptz,
-  add column rejected_at timestamptz,
-  add column rejection_reason text check (char_length(rejection_reason) <= 1000),
-  add column gross_total numeric(18, 2) not null default 0,
-  add column line_discount_total numeric(18, 2) not null default 0,
-  add column document_discount_total numeric(18, 2) not null default 0,
-  add column net_total numeric(18, 2) not null default 0,
-  add column vat_total numeric(18, 2) not null default 0,
-  add column withholding_total numeric(18, 2) not null default 0,
-  add column grand_total numeric(18, 2) not null default 0,
-  add column grand_total_try numeric(18, 2),
-  add column is_latest boolean generated always as (superseded_by is null) stored,
-  add constraint quotes_valid_until_check check (valid_until >= quote_date),
-  add constraint quotes_exchange_rate_required_check check (status = 'draft' or exchange_rate is not null);
+create unique index products_external_id_key on products (external_id) where deleted_at is null and external_id is not null;
 
--- Quotes made before: dated the day they were made, in the organization's currency.
-alter table quotes disable trigger touch_updated_at;
+create table quotes (
+  id uuid primary key default gen_random_uuid(),
+  customer_id uuid references customers (id) on delete set null,
+  deal_id uuid references deals (id) on delete set null,
+  quote_number text check (char_length(quote_number) <= 60),
+  revision integer not null default 1 check (revision between 1 and 999),
+  root_quote_id uuid references quotes (id) on delete set null,
+  superseded_by uuid references quotes (id) on delete set null,
+  contact_id uuid references contacts (id) on delete set null,
+  status text not null default 'draft' check (status in ('draft', 'sent', 'accepted', 'rejected', 'expired')),
+  quote_date date not null,
+  valid_until date not null,
+  currency text not null check (currency ~ '^[A-Z]{3}$'),
+  exchange_rate numeric(18, 6) check (exchange_rate > 0),
+  exchange_rate_date date,
+  exchange_rate_manual boolean not null default false,
+  prices_include_vat boolean not null default false,
+  document_discount_type text check (document_discount_type in ('percent', 'amount')),
+  document_discount_value numeric(16, 2) not null default 0 check (document_discount_value >= 0),
+  payment_terms text check (char_length(payment_terms) <= 2000),
+  notes text check (char_length(notes) <= 10000),
+  sent_at timestamptz,
+  accepted_at timestamptz,
+  rejected_at timestamptz,
+  rejection_reason text check (char_length(rejection_reason) <= 1000),
+  gross_total numeric(18, 2) not null default 0,
+  line_discount_total numeric(18, 2) not null default 0,
+  document_discount_total numeric(18, 2) not null default 0,
+  net_total numeric(18, 2) not null default 0,
+  vat_total numeric(18, 2) not null default 0,
+  withholding_total numeric(18, 2) not null default 0,
+  grand_total numeric(18, 2) not null default 0,
+  grand_total_try numeric(18, 2),
+  is_latest boolean generated always as (superseded_by is null) stored,
+  search_text text generated always as (private.fold_search(coalesce(quote_number, ''))) stored,
+  constraint quotes_valid_until_check check (valid_until >= quote_date),
+  constraint quotes_exchange_rate_required_check check (status = 'draft' or exchange_rate is not null)
+);
 
-update quotes q
-   set quote_date = q.created_at::date, currency = defaults.currency,
-       valid_until = q.created_at::date + 30
-  from private.tenant_deal_defaults(current_schema()) defaults;
+select private.add_record_columns(current_schema(), 'quotes');
 
-alter table quotes enable trigger touch_updated_at;
+create index quotes_customer_id_idx on quotes (customer_id);
 
-alter table quotes alter column quote_date set not null, alter column valid_until set not null,
-  alter column currency set not null;
-
-create trigger quote_before_write before insert or update on quotes
-  for each row execute function private.quote_before_write();
-
-alter table quotes add column search_text text generated always as (private.fold_search(coalesce(quote_number, ''))) stored;
+create index quotes_deal_id_idx on quotes (deal_id);
 
 create index quotes_search_idx on quotes using gin (search_text extensions.gin_trgm_ops) where deleted_at is null;
 
@@ -14512,22 +14425,30 @@ create index quotes_contact_id_idx on quotes (contact_id);
 -- The expiry step: sent quotes by their last valid day.
 create index quotes_sent_expiry_idx on quotes (valid_until) where status = 'sent' and deleted_at is null;
 
-alter table quote_items alter column unit_price type numeric(16, 4);
+create trigger quote_before_write before insert or update on quotes
+  for each row execute function private.quote_before_write();
 
-alter table quote_items
-  add column product_id uuid references products (id) on delete set null,
-  add column unit text check (char_length(unit) <= 20),
-  add column discount_type text check (discount_type in ('percent', 'amount')),
-  add column discount_value numeric(16, 2) not null default 0 check (discount_value >= 0),
-  add column vat_rate numeric(5, 2) not null default 20 check (vat_rate between 0 and 100),
-  add column vat_exemption_reason text check (char_length(vat_exemption_reason) <= 200),
-  add column withholding_rate text check (withholding_rate in ('2/10', '3/10', '4/10', '5/10', '7/10', '9/10', '10/10'));
+create table quote_items (
+  id uuid primary key default gen_random_uuid(),
+  quote_id uuid not null references quotes (id) on delete cascade,
+  position integer not null default 0,
+  description text not null default '' check (char_length(description) <= 2000),
+  quantity numeric(14, 3) not null default 1,
+  unit_price numeric(16, 4) not null default 0,
+  product_id uuid references products (id) on delete set null,
+  unit text check (char_length(unit) <= 20),
+  discount_type text check (discount_type in ('percent', 'amount')),
+  discount_value numeric(16, 2) not null default 0 check (discount_value >= 0),
+  vat_rate numeric(5, 2) not null default 20 check (vat_rate between 0 and 100),
+  vat_exemption_reason text check (char_length(vat_exemption_reason) <= 200),
+  withholding_rate text check (withholding_rate in ('2/10', '3/10', '4/10', '5/10', '7/10', '9/10', '10/10'))
+);
+
+select private.add_record_columns(current_schema(), 'quote_items');
+
+create index quote_items_quote_id_idx on quote_items (quote_id, position);
 
 create index quote_items_product_id_idx on quote_items (product_id) where product_id is not null;
-
-alter table products add column external_id text check (char_length(external_id) between 1 and 100);
-
-create unique index products_external_id_key on products (external_id) where deleted_at is null and external_id is not null;
 
 -- Each organization's own tables: contracts.
 -- Runs as a template step runs (search_path = the organization's schema).
@@ -14535,43 +14456,40 @@ create unique index products_external_id_key on products (external_id) where del
 create table contracts (
   id uuid primary key default gen_random_uuid(),
   customer_id uuid references customers (id) on delete set null,
-  title text not null check (char_length(btrim(title)) between 1 and 300)
+  title text not null check (char_length(btrim(title)) between 1 and 300),
+  contract_number text check (char_length(contract_number) <= 60),
+  contact_id uuid references contacts (id) on delete set null,
+  quote_id uuid references quotes (id) on delete set null,
+  deal_id uuid references deals (id) on delete set null,
+  contract_type text not null default 'service'
+    check (contract_type in ('service', 'sales', 'maintenance', 'license', 'nda', 'other')),
+  start_date date,
+  end_date date,
+  value numeric(18, 2) not null default 0 check (value >= 0),
+  currency text not null default 'TRY' check (currency ~ '^[A-Z]{3}$'),
+  status private.contract_status not null default 'draft',
+  customer_signed_on date,
+  company_signed_on date,
+  auto_renew boolean not null default false,
+  renewal_notice_days integer not null default 30 check (renewal_notice_days between 0 and 365),
+  renewal_term_months integer not null default 12 check (renewal_term_months between 1 and 120),
+  previous_contract_id uuid references contracts (id) on delete set null,
+  terminated_at timestamptz,
+  termination_reason text check (char_length(termination_reason) <= 1000),
+  notes text check (char_length(notes) <= 10000),
+  -- When the owner was told the renewal notice date had come (once; a new end date or
+  -- notice period clears it).
+  renewal_notified_at timestamptz,
+  search_text text generated always as (private.fold_search(
+    coalesce(contract_number, '') || ' ' || title)) stored,
+  constraint contracts_end_date_check check (end_date >= start_date),
+  constraint contracts_dates_check check (status in ('draft', 'terminated') or (start_date is not null and end_date is not null)),
+  constraint contracts_terminated_check check ((status = 'terminated') = (terminated_at is not null))
 );
 
 select private.add_record_columns(current_schema(), 'contracts');
 
 create index contracts_customer_id_idx on contracts (customer_id);
-
-alter table contracts
-  add column contract_number text check (char_length(contract_number) <= 60),
-  add column contact_id uuid references contacts (id) on delete set null,
-  add column quote_id uuid references quotes (id) on delete set null,
-  add column deal_id uuid references deals (id) on delete set null,
-  add column contract_type text not null default 'service'
-    check (contract_type in ('service', 'sales', 'maintenance', 'license', 'nda', 'other')),
-  add column start_date date,
-  add column end_date date,
-  add column value numeric(18, 2) not null default 0 check (value >= 0),
-  add column currency text not null default 'TRY' check (currency ~ '^[A-Z]{3}$'),
-  add column status private.contract_status not null default 'draft',
-  add column customer_signed_on date,
-  add column company_signed_on date,
-  add column auto_renew boolean not null default false,
-  add column renewal_notice_days integer not null default 30 check (renewal_notice_days between 0 and 365),
-  add column renewal_term_months integer not null default 12 check (renewal_term_months between 1 and 120),
-  add column previous_contract_id uuid references contracts (id) on delete set null,
-  add column terminated_at timestamptz,
-  add column termination_reason text check (char_length(termination_reason) <= 1000),
-  add column notes text check (char_length(notes) <= 10000),
-  -- When the owner was told the renewal notice date had come (once; a new end date or
-  -- notice period clears it).
-  add column renewal_notified_at timestamptz,
-  add constraint contracts_end_date_check check (end_date >= start_date),
-  add constraint contracts_dates_check check (status in ('draft', 'terminated') or (start_date is not null and end_date is not null)),
-  add constraint contracts_terminated_check check ((status = 'terminated') = (terminated_at is not null));
-
-alter table contracts add column search_text text generated always as (private.fold_search(
-  coalesce(contract_number, '') || ' ' || title)) stored;
 
 create unique index contracts_number_idx on contracts (contract_number);
 
@@ -14614,26 +14532,21 @@ create trigger contract_number before insert on contracts
 create table documents (
   id uuid primary key default gen_random_uuid(),
   title text not null check (char_length(btrim(title)) between 1 and 300),
-  storage_path text check (char_length(storage_path) <= 1000)
+  file_name text check (char_length(file_name) between 1 and 255),
+  mime_type text check (char_length(mime_type) <= 200),
+  size_bytes bigint not null default 0 check (size_bytes >= 0),
+  current_version integer not null default 0 check (current_version >= 0),
+  customer_id uuid references customers (id) on delete set null,
+  contact_id uuid references contacts (id) on delete set null,
+  deal_id uuid references deals (id) on delete set null,
+  quote_id uuid references quotes (id) on delete set null,
+  contract_id uuid references contracts (id) on delete set null,
+  search_text text generated always as (private.fold_search(
+    title || ' ' || coalesce(file_name, ''))) stored,
+  constraint documents_link_check check (num_nonnulls(customer_id, contact_id, deal_id, quote_id, contract_id) <= 1)
 );
 
 select private.add_record_columns(current_schema(), 'documents');
-
-alter table documents
-  drop column storage_path,
-  add column file_name text check (char_length(file_name) between 1 and 255),
-  add column mime_type text check (char_length(mime_type) <= 200),
-  add column size_bytes bigint not null default 0 check (size_bytes >= 0),
-  add column current_version integer not null default 0 check (current_version >= 0),
-  add column customer_id uuid references customers (id) on delete set null,
-  add column contact_id uuid references contacts (id) on delete set null,
-  add column deal_id uuid references deals (id) on delete set null,
-  add column quote_id uuid references quotes (id) on delete set null,
-  add column contract_id uuid references contracts (id) on delete set null,
-  add constraint documents_link_check check (num_nonnulls(customer_id, contact_id, deal_id, quote_id, contract_id) <= 1);
-
-alter table documents add column search_text text generated always as (private.fold_search(
-  title || ' ' || coalesce(file_name, ''))) stored;
 
 create index documents_search_idx on documents using gin (search_text extensions.gin_trgm_ops) where deleted_at is null;
 

@@ -4,40 +4,25 @@
 create table deals (
   id uuid primary key default gen_random_uuid(),
   customer_id uuid references customers (id) on delete set null,
-  title text not null check (char_length(btrim(title)) between 1 and 300)
+  title text not null check (char_length(btrim(title)) between 1 and 300),
+  amount numeric(16, 2) not null default 0 check (amount >= 0),
+  currency text not null check (currency ~ '^[A-Z]{3}$'),
+  stage text not null check (stage ~ '^[a-z][a-z0-9_]{0,39}$'),
+  probability integer check (probability between 0 and 100),
+  expected_close_date date,
+  source text check (char_length(source) <= 100),
+  description text check (char_length(description) <= 10000),
+  tags text[] not null default '{}' check (cardinality(tags) <= 20),
+  lost_reason text check (char_length(lost_reason) <= 500),
+  closed_at timestamptz,
+  external_id text check (char_length(external_id) between 1 and 100),
+  search_text text generated always as (private.fold_search(
+    title || ' ' || coalesce(source, ''))) stored
 );
 
 select private.add_record_columns(current_schema(), 'deals');
 
 create index deals_customer_id_idx on deals (customer_id);
-
-alter table deals
-  add column amount numeric(16, 2) not null default 0 check (amount >= 0),
-  add column currency text check (currency ~ '^[A-Z]{3}$'),
-  add column stage text check (stage ~ '^[a-z][a-z0-9_]{0,39}$'),
-  add column probability integer check (probability between 0 and 100),
-  add column expected_close_date date,
-  add column source text check (char_length(source) <= 100),
-  add column description text check (char_length(description) <= 10000),
-  add column tags text[] not null default '{}' check (cardinality(tags) <= 20),
-  add column lost_reason text check (char_length(lost_reason) <= 500),
-  add column closed_at timestamptz;
-
--- Deals made before: the first open stage, the organization's currency (updated_at kept).
-alter table deals disable trigger touch_updated_at;
-
-update deals d
-   set stage = defaults.stage, probability = defaults.probability, currency = defaults.currency
-  from private.tenant_deal_defaults(current_schema()) defaults;
-
-alter table deals enable trigger touch_updated_at;
-
-alter table deals alter column stage set not null, alter column currency set not null;
-
-create trigger deal_defaults before insert on deals for each row execute function private.deal_fill_defaults();
-
-alter table deals add column search_text text generated always as (private.fold_search(
-  title || ' ' || coalesce(source, ''))) stored;
 
 create index deals_search_idx on deals using gin (search_text extensions.gin_trgm_ops) where deleted_at is null;
 
@@ -61,6 +46,23 @@ create index deals_created_sort_idx on deals (created_at, id) where deleted_at i
 create index deals_updated_sort_idx on deals (updated_at, id) where deleted_at is null;
 
 create index deals_customer_live_idx on deals (customer_id) where deleted_at is null;
+
+-- The home dashboard: deals won or lost since the quarter began (from the index alone).
+create index deals_closed_idx on deals (closed_at) include (stage, currency, amount, owner_id)
+  where deleted_at is null and closed_at is not null;
+
+create unique index deals_external_id_key on deals (external_id) where deleted_at is null and external_id is not null;
+
+create trigger deal_defaults before insert on deals for each row execute function private.deal_fill_defaults();
+
+create trigger deals_assigned after insert on deals
+  for each row execute function private.notify_assignment();
+
+create trigger deals_reassigned after update of owner_id on deals
+  for each row when (old.owner_id is distinct from new.owner_id) execute function private.notify_assignment();
+
+create trigger deals_board_broadcast after insert or update or delete on deals
+  for each statement execute function private.broadcast_deal_change();
 
 create table deal_contacts (
   deal_id uuid not null references deals (id) on delete cascade,
@@ -86,9 +88,6 @@ create table deal_stage_history (
 
 create index deal_stage_history_deal_idx on deal_stage_history (deal_id, changed_at, id);
 
-insert into deal_stage_history (deal_id, from_stage, to_stage, changed_by, changed_at)
-select id, null, stage, created_by, created_at from deals;
-
 -- The board's counts and totals of live deals per owner, stage and currency, kept by the
 -- triggers below (counting 200,000 deals on every board load would not be fast).
 create table deal_stage_totals (
@@ -99,9 +98,6 @@ create table deal_stage_totals (
   amount numeric(20, 2) not null default 0,
   primary key (owner_id, stage, currency)
 );
-
-insert into deal_stage_totals (owner_id, stage, currency, deal_count, amount)
-select owner_id, stage, currency, count(*), sum(amount) from deals where deleted_at is null group by owner_id, stage, currency;
 
 create trigger after_insert after insert on deals
   referencing new table as new_deals
@@ -117,19 +113,6 @@ create trigger after_delete after delete on deals
 
 create trigger after_truncate after truncate on deals
   for each statement execute function private.deal_after_truncate();
-
-create trigger deals_assigned after insert on deals
-  for each row execute function private.notify_assignment();
-
-create trigger deals_reassigned after update of owner_id on deals
-  for each row when (old.owner_id is distinct from new.owner_id) execute function private.notify_assignment();
-
-create trigger deals_board_broadcast after insert or update or delete on deals
-  for each statement execute function private.broadcast_deal_change();
-
--- The home dashboard: deals won or lost since the quarter began (from the index alone).
-create index deals_closed_idx on deals (closed_at) include (stage, currency, amount, owner_id)
-  where deleted_at is null and closed_at is not null;
 
 -- The forecast's counts and sums of live deals with an expected close, kept by the
 -- triggers below (summing 100,000 open deals on every forecast would not be fast).
@@ -148,13 +131,6 @@ create table deal_forecast_totals (
   primary key (month, owner_id, stage, currency)
 );
 
-insert into deal_forecast_totals (month, owner_id, stage, currency, deal_count, amount, weighted, default_amount)
-select date_trunc('month', expected_close_date::timestamp)::date, owner_id, stage, currency, count(*), sum(amount),
-       coalesce(sum(amount * probability * 0.01), 0), coalesce(sum(amount) filter (where probability is null), 0)
-  from deals
- where deleted_at is null and expected_close_date is not null
- group by 1, owner_id, stage, currency;
-
 create trigger forecast_after_insert after insert on deals
   referencing new table as new_deals
   for each statement execute function private.deal_forecast_after_write();
@@ -169,7 +145,3 @@ create trigger forecast_after_delete after delete on deals
 
 create trigger forecast_after_truncate after truncate on deals
   for each statement execute function private.deal_forecast_after_truncate();
-
-alter table deals add column external_id text check (char_length(external_id) between 1 and 100);
-
-create unique index deals_external_id_key on deals (external_id) where deleted_at is null and external_id is not null;

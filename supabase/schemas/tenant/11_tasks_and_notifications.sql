@@ -5,43 +5,29 @@ create table tasks (
   id uuid primary key default gen_random_uuid(),
   title text not null check (char_length(btrim(title)) between 1 and 300),
   due_at timestamptz,
-  completed_at timestamptz
+  completed_at timestamptz,
+  description text check (char_length(description) <= 10000),
+  type text check (char_length(type) between 1 and 40),
+  priority private.task_priority not null default 'normal',
+  status private.task_status not null default 'open',
+  remind_at timestamptz,
+  completed_by uuid,
+  customer_id uuid references customers (id) on delete set null,
+  contact_id uuid references contacts (id) on delete set null,
+  deal_id uuid references deals (id) on delete set null,
+  -- When the reminder, the due-soon and the overdue notification went out (once each;
+  -- a new remind_at or due_at clears its own).
+  reminded_at timestamptz,
+  due_notified_at timestamptz,
+  overdue_notified_at timestamptz,
+  external_id text check (char_length(external_id) between 1 and 100),
+  search_text text generated always as (private.fold_search(
+    title || ' ' || coalesce(left(description, 2000), ''))) stored,
+  constraint tasks_completed_at_check check ((status = 'done') = (completed_at is not null)),
+  constraint tasks_remind_at_check check (remind_at <= due_at)
 );
 
 select private.add_record_columns(current_schema(), 'tasks');
-
-alter table tasks
-  add column description text check (char_length(description) <= 10000),
-  add column type text check (char_length(type) between 1 and 40),
-  add column priority private.task_priority not null default 'normal',
-  add column status private.task_status not null default 'open',
-  add column remind_at timestamptz,
-  add column completed_by uuid,
-  add column customer_id uuid references customers (id) on delete set null,
-  add column contact_id uuid references contacts (id) on delete set null,
-  add column deal_id uuid references deals (id) on delete set null,
-  -- When the reminder, the due-soon and the overdue notification went out (once each;
-  -- a new remind_at or due_at clears its own).
-  add column reminded_at timestamptz,
-  add column due_notified_at timestamptz,
-  add column overdue_notified_at timestamptz;
-
--- Tasks from before v4: a completed one is done; one already overdue is not announced
--- as overdue now. updated_at stays as it was.
-alter table tasks disable trigger touch_updated_at;
-
-update tasks set status = 'done', completed_by = created_by where completed_at is not null;
-
-update tasks set overdue_notified_at = now(), due_notified_at = now() where completed_at is null and due_at < now();
-
-alter table tasks enable trigger touch_updated_at;
-
-alter table tasks
-  add constraint tasks_completed_at_check check ((status = 'done') = (completed_at is not null)),
-  add constraint tasks_remind_at_check check (remind_at <= due_at);
-
-alter table tasks add column search_text text generated always as (private.fold_search(
-  title || ' ' || coalesce(left(description, 2000), ''))) stored;
 
 create index tasks_search_idx on tasks using gin (search_text extensions.gin_trgm_ops) where deleted_at is null;
 
@@ -68,6 +54,10 @@ create index tasks_status_sort_idx on tasks (status, id) where deleted_at is nul
 
 create index tasks_owner_updated_idx on tasks (owner_id, updated_at desc) where deleted_at is null;
 
+-- An owner's open and in-progress tasks in due order (the dashboard's next five read five
+-- rows, and the tasks falling due earlier today).
+create index tasks_owner_status_due_id_idx on tasks (owner_id, status, due_at, id) where deleted_at is null;
+
 -- What the due-items step has still to announce (each shrinks as it does).
 create index tasks_remind_pending_idx on tasks (remind_at)
   where reminded_at is null and deleted_at is null and status in ('open', 'in_progress');
@@ -77,6 +67,8 @@ create index tasks_due_pending_idx on tasks (due_at)
 
 create index tasks_overdue_pending_idx on tasks (due_at)
   where overdue_notified_at is null and deleted_at is null and status in ('open', 'in_progress');
+
+create unique index tasks_external_id_key on tasks (external_id) where deleted_at is null and external_id is not null;
 
 create trigger tasks_assigned after insert on tasks
   for each row execute function private.notify_assignment();
@@ -96,12 +88,6 @@ create table task_due_totals (
   primary key (owner_id, status, due_day)
 );
 
-insert into task_due_totals (owner_id, status, due_day, task_count)
-select owner_id, status, coalesce((due_at at time zone 'UTC')::date, 'infinity'::date), count(*)
-  from tasks
- where deleted_at is null and status in ('open', 'in_progress')
- group by 1, 2, 3;
-
 create trigger totals_after_insert after insert on tasks
   referencing new table as new_tasks
   for each statement execute function private.task_after_write();
@@ -116,11 +102,3 @@ create trigger totals_after_delete after delete on tasks
 
 create trigger totals_after_truncate after truncate on tasks
   for each statement execute function private.task_after_truncate();
-
--- An owner's open and in-progress tasks in due order (the dashboard's next five read five
--- rows, and the tasks falling due earlier today); replaces the index without id.
-create index tasks_owner_status_due_id_idx on tasks (owner_id, status, due_at, id) where deleted_at is null;
-
-alter table tasks add column external_id text check (char_length(external_id) between 1 and 100);
-
-create unique index tasks_external_id_key on tasks (external_id) where deleted_at is null and external_id is not null;

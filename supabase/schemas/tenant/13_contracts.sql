@@ -4,43 +4,40 @@
 create table contracts (
   id uuid primary key default gen_random_uuid(),
   customer_id uuid references customers (id) on delete set null,
-  title text not null check (char_length(btrim(title)) between 1 and 300)
+  title text not null check (char_length(btrim(title)) between 1 and 300),
+  contract_number text check (char_length(contract_number) <= 60),
+  contact_id uuid references contacts (id) on delete set null,
+  quote_id uuid references quotes (id) on delete set null,
+  deal_id uuid references deals (id) on delete set null,
+  contract_type text not null default 'service'
+    check (contract_type in ('service', 'sales', 'maintenance', 'license', 'nda', 'other')),
+  start_date date,
+  end_date date,
+  value numeric(18, 2) not null default 0 check (value >= 0),
+  currency text not null default 'TRY' check (currency ~ '^[A-Z]{3}$'),
+  status private.contract_status not null default 'draft',
+  customer_signed_on date,
+  company_signed_on date,
+  auto_renew boolean not null default false,
+  renewal_notice_days integer not null default 30 check (renewal_notice_days between 0 and 365),
+  renewal_term_months integer not null default 12 check (renewal_term_months between 1 and 120),
+  previous_contract_id uuid references contracts (id) on delete set null,
+  terminated_at timestamptz,
+  termination_reason text check (char_length(termination_reason) <= 1000),
+  notes text check (char_length(notes) <= 10000),
+  -- When the owner was told the renewal notice date had come (once; a new end date or
+  -- notice period clears it).
+  renewal_notified_at timestamptz,
+  search_text text generated always as (private.fold_search(
+    coalesce(contract_number, '') || ' ' || title)) stored,
+  constraint contracts_end_date_check check (end_date >= start_date),
+  constraint contracts_dates_check check (status in ('draft', 'terminated') or (start_date is not null and end_date is not null)),
+  constraint contracts_terminated_check check ((status = 'terminated') = (terminated_at is not null))
 );
 
 select private.add_record_columns(current_schema(), 'contracts');
 
 create index contracts_customer_id_idx on contracts (customer_id);
-
-alter table contracts
-  add column contract_number text check (char_length(contract_number) <= 60),
-  add column contact_id uuid references contacts (id) on delete set null,
-  add column quote_id uuid references quotes (id) on delete set null,
-  add column deal_id uuid references deals (id) on delete set null,
-  add column contract_type text not null default 'service'
-    check (contract_type in ('service', 'sales', 'maintenance', 'license', 'nda', 'other')),
-  add column start_date date,
-  add column end_date date,
-  add column value numeric(18, 2) not null default 0 check (value >= 0),
-  add column currency text not null default 'TRY' check (currency ~ '^[A-Z]{3}$'),
-  add column status private.contract_status not null default 'draft',
-  add column customer_signed_on date,
-  add column company_signed_on date,
-  add column auto_renew boolean not null default false,
-  add column renewal_notice_days integer not null default 30 check (renewal_notice_days between 0 and 365),
-  add column renewal_term_months integer not null default 12 check (renewal_term_months between 1 and 120),
-  add column previous_contract_id uuid references contracts (id) on delete set null,
-  add column terminated_at timestamptz,
-  add column termination_reason text check (char_length(termination_reason) <= 1000),
-  add column notes text check (char_length(notes) <= 10000),
-  -- When the owner was told the renewal notice date had come (once; a new end date or
-  -- notice period clears it).
-  add column renewal_notified_at timestamptz,
-  add constraint contracts_end_date_check check (end_date >= start_date),
-  add constraint contracts_dates_check check (status in ('draft', 'terminated') or (start_date is not null and end_date is not null)),
-  add constraint contracts_terminated_check check ((status = 'terminated') = (terminated_at is not null));
-
-alter table contracts add column search_text text generated always as (private.fold_search(
-  coalesce(contract_number, '') || ' ' || title)) stored;
 
 create unique index contracts_number_idx on contracts (contract_number);
 

@@ -4,26 +4,21 @@
 create table documents (
   id uuid primary key default gen_random_uuid(),
   title text not null check (char_length(btrim(title)) between 1 and 300),
-  storage_path text check (char_length(storage_path) <= 1000)
+  file_name text check (char_length(file_name) between 1 and 255),
+  mime_type text check (char_length(mime_type) <= 200),
+  size_bytes bigint not null default 0 check (size_bytes >= 0),
+  current_version integer not null default 0 check (current_version >= 0),
+  customer_id uuid references customers (id) on delete set null,
+  contact_id uuid references contacts (id) on delete set null,
+  deal_id uuid references deals (id) on delete set null,
+  quote_id uuid references quotes (id) on delete set null,
+  contract_id uuid references contracts (id) on delete set null,
+  search_text text generated always as (private.fold_search(
+    title || ' ' || coalesce(file_name, ''))) stored,
+  constraint documents_link_check check (num_nonnulls(customer_id, contact_id, deal_id, quote_id, contract_id) <= 1)
 );
 
 select private.add_record_columns(current_schema(), 'documents');
-
-alter table documents
-  drop column storage_path,
-  add column file_name text check (char_length(file_name) between 1 and 255),
-  add column mime_type text check (char_length(mime_type) <= 200),
-  add column size_bytes bigint not null default 0 check (size_bytes >= 0),
-  add column current_version integer not null default 0 check (current_version >= 0),
-  add column customer_id uuid references customers (id) on delete set null,
-  add column contact_id uuid references contacts (id) on delete set null,
-  add column deal_id uuid references deals (id) on delete set null,
-  add column quote_id uuid references quotes (id) on delete set null,
-  add column contract_id uuid references contracts (id) on delete set null,
-  add constraint documents_link_check check (num_nonnulls(customer_id, contact_id, deal_id, quote_id, contract_id) <= 1);
-
-alter table documents add column search_text text generated always as (private.fold_search(
-  title || ' ' || coalesce(file_name, ''))) stored;
 
 create index documents_search_idx on documents using gin (search_text extensions.gin_trgm_ops) where deleted_at is null;
 
