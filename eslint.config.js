@@ -10,7 +10,9 @@ import tseslint from "typescript-eslint";
 // Import boundaries (DESIGN D9). A feature imports shared code (src/components, lib, i18n,
 // session, modules, types) by `@/` and its own files; never another feature's, nor the app's
 // wiring. Shared code imports no feature and not the app, except the i18n assembly reading each
-// feature's texts (and the module registry, whose feature pages are dynamic imports).
+// feature's texts: src/modules says what each module is, and the app (src/app/module-pages.ts)
+// gives it its feature pages. Each rule holds for dynamic `import()`s too (they make import
+// cycles as static ones do; `vite build` refuses any cycle, scripts/import-cycles.ts).
 const featuresDir = fileURLToPath(new URL("src/features/", import.meta.url));
 const features = readdirSync(featuresDir, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
@@ -26,40 +28,65 @@ const sharedOnly =
   "Features import shared code (src/components, lib, i18n, session, modules, types) and their own files only: move what two features share into shared code.";
 
 /**
+ * ESLint's no-restricted-imports for `import("…")`, which that rule does not read: the same
+ * `{ patterns: [{ regex, message }] }` option, reported under `boundaries/dynamic-imports`.
+ */
+const dynamicImports = {
+  meta: { type: "problem", schema: false },
+  create(context) {
+    const patterns = context.options[0].patterns.map(({ regex, message }) => ({ regex: new RegExp(regex), message }));
+    return {
+      ImportExpression(node) {
+        if (node.source.type !== "Literal" || typeof node.source.value !== "string") return;
+        const refused = patterns.find(({ regex }) => regex.test(node.source.value));
+        if (refused) {
+          context.report({ node, message: `'${node.source.value}' import is restricted from being used by a pattern. ${refused.message}` });
+        }
+      },
+    };
+  },
+};
+const boundaries = { rules: { "dynamic-imports": dynamicImports } };
+
+/** The boundary rules on `files`: imports matching a pattern are refused, static and dynamic alike. */
+function boundary(files, patterns) {
+  const option = { patterns };
+  return {
+    files,
+    plugins: { boundaries },
+    rules: { "no-restricted-imports": ["error", option], "boundaries/dynamic-imports": ["error", option] },
+  };
+}
+
+/**
  * One override per feature and folder depth: its files may not name another feature or the app
  * with `@/`, nor climb out of the feature with `../` (so a file n folders deep may go up n).
  */
 const featureBoundaries = features.flatMap((feature) =>
-  Array.from({ length: folderDepth(join(featuresDir, feature)) + 1 }, (_, depth) => ({
-    files: [`src/features/${feature}/${"*/".repeat(depth)}*.{ts,tsx}`],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            { regex: `^@/features/(?!${feature}/)`, message: sharedOnly },
-            { regex: "^@/app/", message: sharedOnly },
-            { regex: `^(\\.\\./){${depth + 1},}`, message: `${sharedOnly} Name shared code by @/.` },
-          ],
-        },
+  Array.from({ length: folderDepth(join(featuresDir, feature)) + 1 }, (_, depth) =>
+    boundary(
+      [`src/features/${feature}/${"*/".repeat(depth)}*.{ts,tsx}`],
+      [
+        { regex: `^@/features/(?!${feature}/)`, message: sharedOnly },
+        { regex: "^@/app/", message: sharedOnly },
+        { regex: `^(\\.\\./){${depth + 1},}`, message: `${sharedOnly} Name shared code by @/.` },
       ],
-    },
-  })),
+    ),
+  ),
 );
 
-/** Shared code imports no feature and not the app; src/i18n reads the folders' texts only. */
+/**
+ * Shared code imports no feature and not the app; src/i18n reads the folders' texts only. The
+ * modules' registry names no feature page: src/app/module-pages.ts does, typed by it.
+ */
 const sharedBoundaries = [
   { folders: "{components,lib,session,modules,types}", regex: "^(@/|(\\.\\./)+)(app|features)/" },
   { folders: "i18n", regex: "^(@/|(\\.\\./)+)(app|features/[^/]+)/(?!i18n/)" },
-].map(({ folders, regex }) => ({
-  files: [`src/${folders}/**/*.{ts,tsx}`],
-  rules: {
-    "no-restricted-imports": [
-      "error",
-      { patterns: [{ regex, message: "Shared code imports no feature and not the app (src/i18n only their texts)." }] },
-    ],
-  },
-}));
+].map(({ folders, regex }) =>
+  boundary([`src/${folders}/**/*.{ts,tsx}`], [
+    { regex, message: "Shared code imports no feature and not the app (src/i18n only their texts; a module's pages are the app's, src/app/module-pages.ts)." },
+  ]),
+);
 
 export default defineConfig([
   includeIgnoreFile(fileURLToPath(new URL(".gitignore", import.meta.url))),

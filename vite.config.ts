@@ -1,7 +1,8 @@
 import react from "@vitejs/plugin-react";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
-import { installationKeys, publishedKeySets } from "./scripts/stack/env.ts";
+import { noImportCycles } from "./scripts/import-cycles.ts";
+import { installationKeys, projectRoot, publishedKeySets } from "./scripts/stack/env.ts";
 
 /**
  * Only the publishable key may reach the bundle: it is public by design. The secret key and
@@ -17,7 +18,8 @@ function publishableKey(mode: string): string {
 }
 
 export default defineConfig(({ mode }) => ({
-  plugins: [react()],
+  // `vite build` (and so `npm start`) fails on an import cycle under src/, naming its files.
+  plugins: [react(), noImportCycles(projectRoot, "src")],
   // `@/…` is src/, as tsconfig.json's paths say.
   resolve: { alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) } },
   define: {
@@ -43,9 +45,10 @@ export default defineConfig(({ mode }) => ({
     },
   },
   test: {
-    // Unit tests only (`vitest --project unit`); the integration tests under tests/ have their own config.
+    // Unit tests only (`vitest --project unit`): the app's, and the build tooling's in scripts/ (the
+    // import-cycle check); the integration tests under tests/ have their own config.
     name: "unit",
-    include: ["src/**/*.test.{ts,tsx}"],
+    include: ["src/**/*.test.{ts,tsx}", "scripts/*.test.ts"],
     environment: "node",
   },
 }));

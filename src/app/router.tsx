@@ -3,8 +3,9 @@ import { createBrowserRouter, Navigate, Outlet, type RouteObject } from "react-r
 import { ErrorScreen } from "@/components/ErrorScreen.tsx";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
 import { RequireAuth } from "@/features/auth/components/RequireAuth.tsx";
-import { lazyPage } from "@/lib/lazy-page.ts";
+import { lazyPage, type LazyPage } from "@/lib/lazy-page.ts";
 import { salesPages, type SalesPage, type SalesPageKey } from "@/modules/registry.ts";
+import { modulePages } from "./module-pages.ts";
 import { adminSections, type AdminSection } from "@/features/admin/sections.ts";
 // The login page is the first screen of nearly every visit: it comes with the entry chunk
 // rather than as a second round trip; every other page loads on demand.
@@ -21,7 +22,7 @@ const ProfilePage = lazyPage(() => import("@/features/profile/routes/ProfilePage
 
 // A module's pages open only for a role that may view it (it takes the module as a prop).
 const RequireModule = lazy(async () => ({
-  default: (await import("@/modules/RequireModule.tsx")).RequireModule,
+  default: (await import("./RequireModule.tsx")).RequireModule,
 }));
 const RequireAdmin = lazyPage(() => import("@/features/admin/components/RequireAdmin.tsx"), "RequireAdmin");
 const RequireSuperAdmin = lazyPage(() => import("@/features/admin/components/RequireAdmin.tsx"), "RequireSuperAdmin");
@@ -34,8 +35,12 @@ function RootLayout() {
   );
 }
 
-/** A sales page's routes (its list, and its records' pages if it has them) behind its permission check. */
-function salesPageRoutes({ key, path, list: List, detail: Detail }: SalesPage<SalesPageKey>): RouteObject {
+/**
+ * A sales page's routes (its list, and its records' pages if it has them) behind its permission
+ * check: the registry's page with its components (module-pages.ts).
+ */
+function salesPageRoutes({ key, path }: SalesPage<SalesPageKey>): RouteObject {
+  const { list: List, detail: Detail }: { list: LazyPage; detail?: LazyPage } = modulePages[key];
   const children: RouteObject[] = [{ path, element: <List /> }];
   if (Detail) children.push({ path: `${path}/:id`, element: <Detail /> });
   return { element: <RequireModule module={key} />, children };

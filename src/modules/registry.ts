@@ -9,85 +9,44 @@ import {
   IconTransfer,
   type Icon,
 } from "@tabler/icons-react";
-import { lazyPage, type LazyPage } from "@/lib/lazy-page.ts";
 
 /** What a role may be granted in every module: the roles matrix's columns, in order. */
 export const moduleActions = ["view", "create", "edit", "delete", "export", "import"] as const;
 export type ModuleAction = (typeof moduleActions)[number];
 
-/** A page of the sidebar's sales group. Its title and description are `modules.<key>.*` texts. */
+/**
+ * A page of the sidebar's sales group: what it is, not how it is drawn (its page components are
+ * the app's, src/app/module-pages.ts, typed by this registry). Its title and description are
+ * `modules.<key>.*` texts.
+ */
 export interface SalesPage<Key extends string = string> {
   key: Key;
   /** The list page's path; a module with record pages also has `${path}/:id`. */
   path: string;
   icon: Icon;
-  list: LazyPage;
-  detail?: LazyPage;
+  /** Whether each record has a page of its own (`${path}/:id`). */
+  recordPages: boolean;
 }
 
 const moduleList = [
-  {
-    key: "customers",
-    path: "/customers",
-    icon: IconBuilding,
-    list: lazyPage(() => import("@/features/customers/routes/CustomersPage.tsx"), "CustomersPage"),
-    detail: lazyPage(() => import("@/features/customers/routes/CustomerDetailPage.tsx"), "CustomerDetailPage"),
-  },
-  {
-    key: "contacts",
-    path: "/contacts",
-    icon: IconAddressBook,
-    list: lazyPage(() => import("@/features/contacts/routes/ContactsPage.tsx"), "ContactsPage"),
-    detail: lazyPage(() => import("@/features/contacts/routes/ContactDetailPage.tsx"), "ContactDetailPage"),
-  },
-  {
-    key: "deals",
-    path: "/deals",
-    icon: IconTargetArrow,
-    list: lazyPage(() => import("@/features/deals/routes/DealsPage.tsx"), "DealsPage"),
-    detail: lazyPage(() => import("@/features/deals/routes/DealDetailPage.tsx"), "DealDetailPage"),
-  },
-  {
-    key: "quotes",
-    path: "/quotes",
-    icon: IconFileInvoice,
-    list: lazyPage(() => import("@/features/quotes/routes/QuotesPage.tsx"), "QuotesPage"),
-    detail: lazyPage(() => import("@/features/quotes/routes/QuoteDetailPage.tsx"), "QuoteDetailPage"),
-  },
-  {
-    key: "contracts",
-    path: "/contracts",
-    icon: IconContract,
-    list: lazyPage(() => import("@/features/contracts/routes/ContractsPage.tsx"), "ContractsPage"),
-    detail: lazyPage(() => import("@/features/contracts/routes/ContractDetailPage.tsx"), "ContractDetailPage"),
-  },
-  {
-    key: "documents",
-    path: "/documents",
-    icon: IconFiles,
-    list: lazyPage(() => import("@/features/documents/routes/DocumentsPage.tsx"), "DocumentsPage"),
-    detail: lazyPage(() => import("@/features/documents/routes/DocumentDetailPage.tsx"), "DocumentDetailPage"),
-  },
-  {
-    key: "tasks",
-    path: "/tasks",
-    icon: IconChecklist,
-    list: lazyPage(() => import("@/features/tasks/routes/TasksPage.tsx"), "TasksPage"),
-    detail: lazyPage(() => import("@/features/tasks/routes/TaskDetailPage.tsx"), "TaskDetailPage"),
-  },
+  { key: "customers", path: "/customers", icon: IconBuilding, recordPages: true },
+  { key: "contacts", path: "/contacts", icon: IconAddressBook, recordPages: true },
+  { key: "deals", path: "/deals", icon: IconTargetArrow, recordPages: true },
+  { key: "quotes", path: "/quotes", icon: IconFileInvoice, recordPages: true },
+  { key: "contracts", path: "/contracts", icon: IconContract, recordPages: true },
+  { key: "documents", path: "/documents", icon: IconFiles, recordPages: true },
+  { key: "tasks", path: "/tasks", icon: IconChecklist, recordPages: true },
 ] as const satisfies readonly SalesPage[];
 
 /** A sales module, as the database's registry (private.modules) names it. */
 export type ModuleKey = (typeof moduleList)[number]["key"];
 
-/** A module whose records have their own page (`${path}/:id`). */
-export type DetailModuleKey = Extract<(typeof moduleList)[number], { detail: LazyPage }>["key"];
-
 /**
  * The sales modules (spec §2) in sidebar order: the app's one list of them, mirroring
  * private.modules. The router, the sidebar and home page, the module guard, the roles matrix,
  * the import/export page and the transfer options derive from it; a new module is an entry
- * here plus its feature folder.
+ * here, its pages in src/app/module-pages.ts (a type error until they are there) and its
+ * feature folder.
  */
 export const modules: readonly SalesPage<ModuleKey>[] = moduleList;
 
@@ -98,18 +57,21 @@ export const modules: readonly SalesPage<ModuleKey>[] = moduleList;
 export function recordPath(module: string | null, id: string | null): string | null {
   const page = modules.find((candidate) => candidate.key === module);
   if (!page) return null;
-  return page.detail && id ? `${page.path}/${id}` : page.path;
+  return page.recordPages && id ? `${page.path}/${id}` : page.path;
 }
 
 /** The import/export page: it works across the modules, so it follows them in the sidebar. */
-const importExportPage: SalesPage<"importExport"> = {
+const importExportPage = {
   key: "importExport",
   path: "/import-export",
   icon: IconTransfer,
-  list: lazyPage(() => import("@/features/import-export/routes/ImportExportPage.tsx"), "ImportExportPage"),
-};
+  recordPages: false,
+} as const satisfies SalesPage<"importExport">;
 
 export type SalesPageKey = ModuleKey | "importExport";
+
+/** A sales page whose records have their own page (`${path}/:id`): every module's. */
+export type DetailModuleKey = Extract<(typeof moduleList)[number] | typeof importExportPage, { recordPages: true }>["key"];
 
 /** The sidebar's sales group and the home page's cards: every module, then import/export. */
 export const salesPages: readonly SalesPage<SalesPageKey>[] = [...modules, importExportPage];

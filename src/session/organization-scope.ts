@@ -1,12 +1,9 @@
 import { useCurrentUserContext } from "./current-user-context.ts";
+import type { OrganizationScope } from "./query-keys.ts";
 import { useSignedInSession } from "./session-context.ts";
 
-/** Who is asking and for which organization: the start of every organization-scoped query key. */
-export interface OrganizationScope {
-  sessionUserId: string;
-  /** The organization the session works in ("none" before the context is known). */
-  organizationId: string;
-}
+// The scope's type lives with the query keys it starts; its users import it from here, with the hook.
+export type { OrganizationScope };
 
 /** The scope of the signed-in session, for screens rendered behind <RequireAuth>. */
 export function useOrganizationScope(): OrganizationScope {

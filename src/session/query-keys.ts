@@ -1,4 +1,12 @@
-import type { OrganizationScope } from "./organization-scope.ts";
+/**
+ * Who is asking and for which organization: the start of every organization-scoped query key
+ * (useOrganizationScope in organization-scope.ts gives the signed-in session's).
+ */
+export interface OrganizationScope {
+  sessionUserId: string;
+  /** The organization the session works in ("none" before the context is known). */
+  organizationId: string;
+}
 
 /**
  * The app's query keys. Every key starts with the signed-in user's id, so signing in again,

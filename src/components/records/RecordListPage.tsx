@@ -22,7 +22,7 @@ import { LoadingScreen } from "@/components/LoadingScreen.tsx";
 import { SearchField } from "@/components/SearchField.tsx";
 import { SortableHeader } from "@/components/SortableHeader.tsx";
 import { RpcError } from "@/lib/rpc.ts";
-import { ModuleDenied } from "@/modules/RequireModule.tsx";
+import { ModuleDenied } from "@/modules/ModuleDenied.tsx";
 import { useRecordList, type RecordBase } from "./record-api.ts";
 import type { RecordColumn, RecordListConfig } from "./record-config.ts";
 import { recordListArgs, recordPageCount, TOTAL_CAP, type RecordListState } from "./record-list-state.ts";

@@ -3,7 +3,7 @@ import { LoadError } from "@/components/LoadError.tsx";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
 import { RpcError } from "@/lib/rpc.ts";
 import type { DetailModuleKey } from "@/modules/registry.ts";
-import { ModuleDenied } from "@/modules/RequireModule.tsx";
+import { ModuleDenied } from "@/modules/ModuleDenied.tsx";
 import { RecordNotFound } from "./RecordNotFound.tsx";
 
 interface Props {

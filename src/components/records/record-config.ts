@@ -1,10 +1,9 @@
 import type { ReactNode } from "react";
 import type { z } from "zod";
-import type { ExportColumn } from "@/lib/spreadsheet/write.ts";
 import type { ModuleKey } from "@/modules/registry.ts";
 import type { Json } from "@/types/database.types.ts";
 import type { RecordBase } from "./record-api.ts";
-import type { ExportCell } from "./record-export.ts";
+import type { ExportableColumn } from "./record-export.ts";
 import type { RecordMergeConfig } from "./record-merge.ts";
 
 export interface RecordOption {
@@ -12,30 +11,16 @@ export interface RecordOption {
   label: string;
 }
 
-/** A list column: one of the module's list columns (or owner_name, created_at, updated_at). */
-export interface RecordColumn<Row> {
-  key: string;
-  label: string;
+/**
+ * A list column: one of the module's list columns (or owner_name, created_at, updated_at). What
+ * an export reads of it (its key, label and export cell) is the export's ExportableColumn.
+ */
+export interface RecordColumn<Row> extends ExportableColumn<Row> {
   /** The sort key when the module may sort by it. */
   sort?: string;
   /** Left out until the user chooses it. */
   hidden?: boolean;
   render?(row: Row): ReactNode;
-  /**
-   * The cell in an export file when the screen shows something other than the raw value (a
-   * label for a code, a number for an amount, a name for an id); never JSX. By default the
-   * raw value (a list of tags joined with ", ").
-   */
-  exportValue?(row: Row): ExportCell;
-  /**
-   * A cell the rows alone do not hold (e.g. a linked customer's name): reads what it needs
-   * once for all the exported rows, then gives each row's cell (in place of exportValue).
-   */
-  exportLookup?(rows: Row[], signal: AbortSignal): Promise<(row: Row) => ExportCell>;
-  /** The cell's type in the file: by default datetime for an `…_at` column, else text. */
-  exportType?: ExportColumn["type"];
-  /** The key of the column with this amount's currency: an export with this column has that one beside it. */
-  currencyColumn?: string;
 }
 
 /** A select filter on one of the module's filterable columns. */

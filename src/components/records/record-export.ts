@@ -10,7 +10,6 @@ import { writeCsv, type ExportColumn } from "@/lib/spreadsheet/write.ts";
 import { writeXlsxFile } from "@/lib/spreadsheet/write-client.ts";
 import type { ModuleKey } from "@/modules/registry.ts";
 import type { Json } from "@/types/database.types.ts";
-import type { RecordColumn } from "./record-config.ts";
 
 /** The most rows one file gets: beyond it the export says so and writes the first ones. */
 export const EXPORT_ROW_LIMIT = 100_000;
@@ -22,6 +21,28 @@ const LOOKUP_CONCURRENCY = 6;
 export const ID_HEADER = "ID";
 
 export type ExportCell = string | number | Date | null;
+
+/** What an export reads of a list column (record-config's RecordColumn adds what the screen needs). */
+export interface ExportableColumn<Row> {
+  key: string;
+  label: string;
+  /**
+   * The cell in an export file when the screen shows something other than the raw value (a
+   * label for a code, a number for an amount, a name for an id); never JSX. By default the
+   * raw value (a list of tags joined with ", ").
+   */
+  exportValue?(row: Row): ExportCell;
+  /**
+   * A cell the rows alone do not hold (e.g. a linked customer's name): reads what it needs
+   * once for all the exported rows, then gives each row's cell (in place of exportValue).
+   */
+  exportLookup?(rows: Row[], signal: AbortSignal): Promise<(row: Row) => ExportCell>;
+  /** The cell's type in the file: by default datetime for an `…_at` column, else text. */
+  exportType?: ExportColumn["type"];
+  /** The key of the column with this amount's currency: an export with this column has that one beside it. */
+  currencyColumn?: string;
+}
+
 export type ExportKind = "view" | "all";
 export type ExportFormat = "xlsx" | "csv";
 
@@ -36,7 +57,7 @@ export interface RecordExportQuery {
 /** The list an export is made from. */
 export interface RecordExportSource<Row> {
   /** Every column the list has, its title column first. */
-  columns: RecordColumn<Row>[];
+  columns: ExportableColumn<Row>[];
   /** What the list shows now: its search, filters (with the page's fixed ones), order and chosen columns. */
   view: RecordExportQuery & { columns: string[] };
   /** Filters that make the list what it is (quotes: the latest revisions): the only ones an export of everything keeps. */
@@ -45,7 +66,7 @@ export interface RecordExportSource<Row> {
 
 export interface RecordExportPlan<Row> {
   query: RecordExportQuery;
-  columns: RecordColumn<Row>[];
+  columns: ExportableColumn<Row>[];
 }
 
 /**
@@ -66,8 +87,8 @@ export function exportPlan<Row>(source: RecordExportSource<Row>, kind: ExportKin
 }
 
 /** An amount's currency column goes right after it when the export does not have it already. */
-function withCurrencies<Row>(columns: RecordColumn<Row>[], all: RecordColumn<Row>[]): RecordColumn<Row>[] {
-  const result: RecordColumn<Row>[] = [];
+function withCurrencies<Row>(columns: ExportableColumn<Row>[], all: ExportableColumn<Row>[]): ExportableColumn<Row>[] {
+  const result: ExportableColumn<Row>[] = [];
   for (const column of columns) {
     result.push(column);
     const currency = all.find((candidate) => candidate.key === column.currencyColumn);
@@ -76,21 +97,21 @@ function withCurrencies<Row>(columns: RecordColumn<Row>[], all: RecordColumn<Row
   return result;
 }
 
-function exportTypeOf<Row>(column: RecordColumn<Row>): ExportColumn["type"] {
+function exportTypeOf<Row>(column: ExportableColumn<Row>): ExportColumn["type"] {
   return column.exportType ?? (column.key.endsWith("_at") ? "datetime" : "text");
 }
 
 /** The file's columns: the id, then each column under the list's own header. */
-function exportColumns<Row>(columns: RecordColumn<Row>[]): ExportColumn[] {
+function exportColumns<Row>(columns: ExportableColumn<Row>[]): ExportColumn[] {
   return [{ header: ID_HEADER, type: "text" }, ...columns.map((column) => ({ header: column.label, type: exportTypeOf(column) }))];
 }
 
 /** One row of the file: the id, then each column's cell. */
-function exportRow<Row extends { id: string }>(columns: RecordColumn<Row>[], row: Row): ExportCell[] {
+function exportRow<Row extends { id: string }>(columns: ExportableColumn<Row>[], row: Row): ExportCell[] {
   return [row.id, ...columns.map((column) => exportCell(column, row))];
 }
 
-function exportCell<Row>(column: RecordColumn<Row>, row: Row): ExportCell {
+function exportCell<Row>(column: ExportableColumn<Row>, row: Row): ExportCell {
   const value: unknown = column.exportValue ? column.exportValue(row) : (row as Record<string, unknown>)[column.key];
   if (value === null || value === undefined || value === "") return null;
   if (value instanceof Date) return value;
@@ -133,7 +154,7 @@ export interface ExportTable {
 
 /** The fetched rows as the file's table, the columns' lookups done first (each once for all the rows). */
 export async function exportTable<Row extends { id: string }>(
-  columns: RecordColumn<Row>[],
+  columns: ExportableColumn<Row>[],
   rows: Row[],
   signal: AbortSignal,
 ): Promise<ExportTable> {

@@ -48,7 +48,7 @@ function SignedInGate({ session }: { session: Session }) {
   // Only a first load that failed stops here. A failed refetch keeps the data it had and the
   // app goes on with it: with the database gone for a moment, a background refetch replaced
   // the whole app with this error; now the screen says what it could not load (its
-  // LoadError and retry). Found by `npm run faults`; guarded by RequireAuth.test.tsx.
+  // LoadError and retry). Found by `npm run faults`; guarded by src/app/signed-in-gates.test.tsx.
   if (!context.data) {
     return (
       <Container size="sm" py="xl">

@@ -11,7 +11,7 @@ import { RecordListPage } from "@/components/records/RecordListPage.tsx";
 import { formatCalendarDate, formatMoney } from "@/lib/format.ts";
 import { RpcError } from "@/lib/rpc.ts";
 import { useMyPermissions } from "@/modules/permissions.ts";
-import { ModuleDenied } from "@/modules/RequireModule.tsx";
+import { ModuleDenied } from "@/modules/ModuleDenied.tsx";
 import { contractRowSchema, useContractsEnding, type ContractRow, type EndingContract } from "../api/contracts.ts";
 import { contractStatuses, contractTypes } from "../utils/contract-fields.ts";
 import { ContractStatusBadge, CustomerLink } from "../components/ContractBits.tsx";

@@ -14,7 +14,7 @@ import { SearchField } from "@/components/SearchField.tsx";
 import { formatCalendarDate, formatMoney } from "@/lib/format.ts";
 import { RpcError } from "@/lib/rpc.ts";
 import { useMyPermissions } from "@/modules/permissions.ts";
-import { ModuleDenied } from "@/modules/RequireModule.tsx";
+import { ModuleDenied } from "@/modules/ModuleDenied.tsx";
 import { useOrganizationSettings } from "@/session/organization-settings.ts";
 import { useSignedInSession } from "@/session/session-context.ts";
 import { dealRowSchema, useDealBoard, useLoadMoreCards, useMoveDeal, type BoardCard, type BoardFilters, type BoardStage, type DealRow } from "../api/deals.ts";

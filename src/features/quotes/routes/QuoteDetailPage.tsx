@@ -13,7 +13,7 @@ import { Timeline } from "@/components/records/Timeline.tsx";
 import { RelatedTasks } from "@/components/tasks/RelatedTasks.tsx";
 import { formatCalendarDate, formatDateTime } from "@/lib/format.ts";
 import { useMyPermissions } from "@/modules/permissions.ts";
-import { ModuleDenied } from "@/modules/RequireModule.tsx";
+import { ModuleDenied } from "@/modules/ModuleDenied.tsx";
 import { useOrganizationSettings } from "@/session/organization-settings.ts";
 import { useSignedInSession } from "@/session/session-context.ts";
 import { wallTime } from "@/lib/zoned-time.ts";

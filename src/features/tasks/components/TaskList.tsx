@@ -27,7 +27,7 @@ import { isOverdue, taskPriorities, taskStatuses } from "@/components/tasks/task
 import { taskRowSchema, type TaskRow } from "@/components/tasks/task-row.ts";
 import { pageOffset } from "@/lib/list-state.ts";
 import { RpcError } from "@/lib/rpc.ts";
-import { ModuleDenied } from "@/modules/RequireModule.tsx";
+import { ModuleDenied } from "@/modules/ModuleDenied.tsx";
 import { useOrganizationSettings } from "@/session/organization-settings.ts";
 import type { Json } from "@/types/database.types.ts";
 import { noChosenFilters, taskListFilters, taskViews, type ChosenTaskFilters, type TaskView } from "../utils/task-views.ts";

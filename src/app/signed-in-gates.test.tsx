@@ -10,11 +10,11 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { renderToString } from "react-dom/server";
 import { MemoryRouter, Route, Routes } from "react-router-dom";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { RequireAuth } from "@/features/auth/components/RequireAuth.tsx";
 import { recordTermsAccepted } from "@/lib/browser-storage.ts";
-import { RequireModule } from "@/modules/RequireModule.tsx";
 import { queryKeys } from "@/session/query-keys.ts";
 import { SessionActionsContext, SessionContext } from "@/session/session-context.ts";
-import { RequireAuth } from "./RequireAuth.tsx";
+import { RequireModule } from "./RequireModule.tsx";
 
 // The real client needs a browser (it reads window.location); the gates only read the query cache here.
 vi.mock("@/lib/supabase.ts", () => ({ supabase: {} }));
