@@ -75,10 +75,10 @@ describe("npm run db:diff", () => {
     const database = await createTestDatabase({ prefix: "crm_schema_diff_steps" });
     try {
       const sql = postgres(database.url, { max: 1, onnotice: () => {} });
-      const steps = await sql<{ ddl: string }[]>`select ddl from private.tenant_template_steps order by version`;
+      const steps = await sql<{ version: number; ddl: string }[]>`select version, ddl from private.tenant_template_steps order by version`;
       await sql.end();
       writeFileSync(join(folders.tenantDir, "00_all.sql"), steps.map((step) => `${step.ddl}\n;\n`).join(""));
-      nextTemplateVersion = steps.length + 1;
+      nextTemplateVersion = steps.at(-1)!.version + 1;
     } finally {
       await database.drop();
     }
