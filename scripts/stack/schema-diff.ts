@@ -181,7 +181,7 @@ const quoteLiteral = (text: string) => `'${text.replace(/'/g, "''")}'`;
 /**
  * The tables whose rows are compared: every table of public and private, and
  * storage.buckets, but not private.tenant_template_steps (the tenant part's business).
- * Each must have a primary key. Left out of each: generated columns, and columns whose
+ * A table holding rows must have a primary key. Left out of each: generated columns, and columns whose
  * default calls a function that is not immutable (created_at default now(): the moment
  * each database was built, not reference data). pg_depend records no dependency on
  * built-in functions, so the default's text is searched for the functions it calls
@@ -213,7 +213,6 @@ async function dataTables(sql: postgres.Sql): Promise<DataTable[]> {
   return tables.map((table) => {
     const qualifiedName = `${quoteIdent(table.schema_name)}.${quoteIdent(table.table_name)}`;
     const own = columns.filter((column) => column.table_id === table.id);
-    if (!own.some((column) => column.key)) throw new Error(`${qualifiedName} has no primary key: its rows cannot be compared.`);
     return {
       id: table.id,
       qualifiedName,
@@ -255,6 +254,7 @@ async function tableRows(sql: postgres.Sql, table: DataTable): Promise<Map<strin
     throw new Error(`The rows of ${table.qualifiedName} cannot be read on both sides (${(error as Error).message}); its columns must match once the DDL is applied.`, { cause: error });
   }
   const keyIndexes = table.columns.flatMap((column, index) => (column.key ? [index] : []));
+  if (keyIndexes.length === 0 && rows.length > 0) throw new Error(`${table.qualifiedName} holds rows but has no primary key: they cannot be compared.`);
   return new Map(rows.map((row) => [JSON.stringify(keyIndexes.map((index) => row[index])), row]));
 }
 
