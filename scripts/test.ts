@@ -102,6 +102,13 @@ const layers: Layer[] = [
     name: "deno test (edge functions)",
     run: async () => step(bin("deno"), ["test", "--allow-env", "--allow-net", "--allow-read", "supabase/functions"]),
   },
+  {
+    // `npm run db:diff`: prints the difference and fails when the declarative schema files
+    // (supabase/schemas, supabase/schemas/tenant) and the migrations do not agree.
+    name: "schema files = migrations (db:diff)",
+    missing: postgresMissing,
+    run: async () => step(bin("tsx"), ["scripts/db-diff.ts"]),
+  },
   { name: "security advisors (public + tenant schemas)", missing: postgresMissing, run: securityAdvisors },
   { name: "pgTAP", missing: postgresMissing, run: pgTap },
   {

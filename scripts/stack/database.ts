@@ -17,6 +17,7 @@ import { createPgliteConnection, type PgliteConnection } from "@supabase/lite/pg
 import { createPostgresConnection, type PostgresConnection } from "@supabase/lite/postgres";
 import { projectRoot, type LocalKeys } from "./env.ts";
 import { reserveOwnConnections } from "./postgres-reservations.ts";
+import { runSqlFolder } from "./schema-files.ts";
 import { FileStorage } from "./storage-files.ts";
 import { migrateAllTenants } from "./tenant-migrations.ts";
 
@@ -39,6 +40,14 @@ export interface DatabaseOptions {
    * temporary folder that is removed when the backend closes.
    */
   storageDir?: string;
+  /** The migrations folder (default supabase/migrations); tests point it at a copy. */
+  migrationsDir?: string;
+  /**
+   * Prepare from the declarative schema files in this folder (schema-files.ts) instead of
+   * the migrations: the scratch databases `npm run db:diff` compares. Nothing is recorded
+   * in supabase_migrations.
+   */
+  schemasDir?: string;
 }
 
 /**
@@ -71,7 +80,8 @@ export interface Backend {
   close(): Promise<void>;
 }
 
-const migrationsDir = `${projectRoot}supabase/migrations`;
+/** Where the migrations live in the project. */
+export const migrationsDir = `${projectRoot}supabase/migrations`;
 const seedPath = "supabase/seed.sql";
 
 function sqlRunnerFor(connection: PgliteConnection | PostgresConnection): SqlRunner {
@@ -116,24 +126,24 @@ function sqlRunnerFor(connection: PgliteConnection | PostgresConnection): SqlRun
   };
 }
 
-function migrationFiles(): { version: string; name: string; path: string }[] {
-  return readdirSync(migrationsDir)
+function migrationFiles(dir: string): { version: string; name: string; path: string }[] {
+  return readdirSync(dir)
     .filter((file) => /^\d{14}_[a-z0-9_]+\.sql$/.test(file))
     .sort()
     .map((file) => {
       const [, version, name] = /^(\d{14})_(.+)\.sql$/.exec(file)!;
-      return { version, name, path: `${migrationsDir}/${file}` };
+      return { version, name, path: `${dir}/${file}` };
     });
 }
 
 /** Applies pending migrations, each in its own transaction, recorded in schema_migrations. */
-async function applyMigrations(sql: SqlRunner): Promise<void> {
+async function applyMigrations(sql: SqlRunner, dir: string): Promise<void> {
   const applied = new Set(
     (await sql.query<{ version: string }>("select version from supabase_migrations.schema_migrations")).map(
       (row) => row.version,
     ),
   );
-  for (const migration of migrationFiles()) {
+  for (const migration of migrationFiles(dir)) {
     if (applied.has(migration.version)) continue;
     const body = readFileSync(migration.path, "utf8");
     const record = `insert into supabase_migrations.schema_migrations (version, name, statements)
@@ -230,12 +240,14 @@ type LiteApp = ReturnType<typeof liteApp>;
 
 /**
  * Prepares the database like a hosted project: lite's system schemas, the platform
- * bootstrap, pending migrations, the seed when asked, then every organization's tables.
+ * bootstrap, pending migrations (or, when asked, the schema files as one script), the
+ * seed when asked, then every organization's tables.
  */
 async function prepare(app: LiteApp, sql: SqlRunner, options: DatabaseOptions): Promise<void> {
   await app.ensureSystemSchema();
   await sql.execScript(readFileSync(`${projectRoot}scripts/stack/platform.sql`, "utf8"));
-  await applyMigrations(sql);
+  if (options.schemasDir) await runSqlFolder(options.schemasDir, (script) => sql.execScript(script));
+  else await applyMigrations(sql, options.migrationsDir ?? migrationsDir);
   if (options.seed) await applySeedOnce(sql);
   // Template changes reach every organization's tables, one organization per transaction.
   const tenants = await migrateAllTenants(sql.query);
