@@ -1,6 +1,6 @@
 /**
  * `npm run db:diff`: compares the declarative schema files (supabase/schemas, and
- * supabase/schemas/tenant for the organizations' tables) with the migrations, on two
+ * supabase/tenant for the organizations' tables) with the migrations, on two
  * scratch databases of the PostgreSQL at TEST_DATABASE_ADMIN_URL (dropped afterwards).
  *
  *   npm run db:diff               prints every difference and exits 1; prints nothing and

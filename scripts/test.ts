@@ -104,7 +104,7 @@ const layers: Layer[] = [
   },
   {
     // `npm run db:diff`: prints the difference and fails when the declarative schema files
-    // (supabase/schemas, supabase/schemas/tenant) and the migrations do not agree.
+    // (supabase/schemas, supabase/tenant) and the migrations do not agree.
     name: "schema files = migrations (db:diff)",
     missing: postgresMissing,
     run: async () => step(bin("tsx"), ["scripts/db-diff.ts"]),

@@ -1,6 +1,6 @@
 /**
  * The declarative schema files: supabase/schemas/NN_<concern>.sql hold the current text
- * of every product object, supabase/schemas/tenant/NN_<concern>.sql the current shape of
+ * of every product object, supabase/tenant/NN_<concern>.sql the current shape of
  * an organization's own schema. Each folder is read as ONE script, its files in filename
  * order, so a file may use what an earlier file created; an error names the file and line.
  */
@@ -12,7 +12,7 @@ import { projectRoot } from "./env.ts";
 export const schemasDir = `${projectRoot}supabase/schemas`;
 
 /** Where the shape of an organization's own schema lives (not part of the Supabase CLI's schema_paths). */
-export const tenantSchemasDir = `${schemasDir}/tenant`;
+export const tenantSchemasDir = `${projectRoot}supabase/tenant`;
 
 /** One folder's .sql files (not its subfolders), in filename order, as one script. */
 export interface SqlFolderScript {

@@ -522,7 +522,7 @@ $$;
 
 -- Organizations and their own tables (DESIGN.md D4): the organization rows, the tenant
 -- template runner (steps, per-organization migrations, sealing, drift and security
--- checks; the tables themselves are in supabase/schemas/tenant/), provisioning, the
+-- checks; the tables themselves are in supabase/tenant/), provisioning, the
 -- super admin's organization console, the database view and switcher, and the logo.
 
 revoke all on schema private from public;
@@ -13920,7 +13920,7 @@ revoke all on function public.get_dashboard() from public, anon, authenticated;
 grant execute on function public.get_dashboard() to authenticated;
 
 insert into private.tenant_template_steps (version, description, ddl) values (1,
-'Every module''s tables, as supabase/schemas/tenant/ defines them at the baseline',
+'Every module''s tables, as supabase/tenant/ defines them at the baseline',
 $template$
 -- Each organization's own tables: document templates.
 -- Runs as a template step runs (search_path = the organization's schema).

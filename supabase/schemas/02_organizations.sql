@@ -1,6 +1,6 @@
 -- Organizations and their own tables (DESIGN.md D4): the organization rows, the tenant
 -- template runner (steps, per-organization migrations, sealing, drift and security
--- checks; the tables themselves are in supabase/schemas/tenant/), provisioning, the
+-- checks; the tables themselves are in supabase/tenant/), provisioning, the
 -- super admin's organization console, the database view and switcher, and the logo.
 
 revoke all on schema private from public;
