@@ -23,6 +23,11 @@ export interface SalesPage<Key extends string = string> {
   icon: Icon;
   list: LazyPage;
   detail?: LazyPage;
+  /**
+   * The column of documents that links a document to one of this module's records
+   * (private.modules.document_link); none when documents cannot belong to its records.
+   */
+  documentLink?: string;
 }
 
 const moduleList = [
@@ -32,6 +37,7 @@ const moduleList = [
     icon: IconBuilding,
     list: lazyPage(() => import("@/features/customers/routes/CustomersPage.tsx"), "CustomersPage"),
     detail: lazyPage(() => import("@/features/customers/routes/CustomerDetailPage.tsx"), "CustomerDetailPage"),
+    documentLink: "customer_id",
   },
   {
     key: "contacts",
@@ -39,6 +45,7 @@ const moduleList = [
     icon: IconAddressBook,
     list: lazyPage(() => import("@/features/contacts/routes/ContactsPage.tsx"), "ContactsPage"),
     detail: lazyPage(() => import("@/features/contacts/routes/ContactDetailPage.tsx"), "ContactDetailPage"),
+    documentLink: "contact_id",
   },
   {
     key: "deals",
@@ -46,6 +53,7 @@ const moduleList = [
     icon: IconTargetArrow,
     list: lazyPage(() => import("@/features/deals/routes/DealsPage.tsx"), "DealsPage"),
     detail: lazyPage(() => import("@/features/deals/routes/DealDetailPage.tsx"), "DealDetailPage"),
+    documentLink: "deal_id",
   },
   {
     key: "quotes",
@@ -53,6 +61,7 @@ const moduleList = [
     icon: IconFileInvoice,
     list: lazyPage(() => import("@/features/quotes/routes/QuotesPage.tsx"), "QuotesPage"),
     detail: lazyPage(() => import("@/features/quotes/routes/QuoteDetailPage.tsx"), "QuoteDetailPage"),
+    documentLink: "quote_id",
   },
   {
     key: "contracts",
@@ -60,6 +69,7 @@ const moduleList = [
     icon: IconContract,
     list: lazyPage(() => import("@/features/contracts/routes/ContractsPage.tsx"), "ContractsPage"),
     detail: lazyPage(() => import("@/features/contracts/routes/ContractDetailPage.tsx"), "ContractDetailPage"),
+    documentLink: "contract_id",
   },
   {
     key: "documents",
@@ -82,6 +92,14 @@ export type ModuleKey = (typeof moduleList)[number]["key"];
 
 /** A module whose records have their own page (`${path}/:id`). */
 export type DetailModuleKey = Extract<(typeof moduleList)[number], { detail: LazyPage }>["key"];
+
+type DocumentLinkEntry = Extract<(typeof moduleList)[number], { documentLink: string }>;
+
+/** A module whose records documents can belong to. */
+export type DocumentLinkModule = DocumentLinkEntry["key"];
+
+/** The column of documents that links a document to a record of one of those modules. */
+export type DocumentLinkColumn = DocumentLinkEntry["documentLink"];
 
 /**
  * The sales modules (spec §2) in sidebar order: the app's one list of them, mirroring
