@@ -1543,7 +1543,7 @@ alter table private.memberships
 create index memberships_organization_role_idx on private.memberships (organization_id, role);
 
 /**
- * What each default role may do in every module (spec section 5): admin and manager
+ * What each default role may do in every module: admin and manager
  * everything on all records; sales sees all records and creates, edits, deletes and
  * exports its own; user the same without export; viewer only sees.
  */
@@ -14061,7 +14061,7 @@ revoke all on function public.get_dashboard() from public, anon, authenticated;
 grant execute on function public.get_dashboard() to authenticated;
 
 insert into private.tenant_template_steps (version, description, ddl) values (1,
-'Every module''s tables, as supabase/schemas/tenant/ defines them at the baseline',
+'Every module''s tables, as supabase/tenant/ defines them at the baseline',
 $template$
 -- Each organization's own tables: document templates.
 -- Runs as a template step runs (search_path = the organization's schema).

@@ -80,7 +80,7 @@ alter table private.memberships
 create index memberships_organization_role_idx on private.memberships (organization_id, role);
 
 /**
- * What each default role may do in every module (spec section 5): admin and manager
+ * What each default role may do in every module: admin and manager
  * everything on all records; sales sees all records and creates, edits, deletes and
  * exports its own; user the same without export; viewer only sees.
  */
