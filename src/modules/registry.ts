@@ -26,20 +26,33 @@ export interface SalesPage<Key extends string = string> {
   icon: Icon;
   /** Whether each record has a page of its own (`${path}/:id`). */
   recordPages: boolean;
+  /**
+   * The column of documents that links a document to one of this module's records
+   * (private.modules.document_link); none when documents cannot belong to its records.
+   */
+  documentLink?: string;
 }
 
 const moduleList = [
-  { key: "customers", path: "/customers", icon: IconBuilding, recordPages: true },
-  { key: "contacts", path: "/contacts", icon: IconAddressBook, recordPages: true },
-  { key: "deals", path: "/deals", icon: IconTargetArrow, recordPages: true },
-  { key: "quotes", path: "/quotes", icon: IconFileInvoice, recordPages: true },
-  { key: "contracts", path: "/contracts", icon: IconContract, recordPages: true },
+  { key: "customers", path: "/customers", icon: IconBuilding, recordPages: true, documentLink: "customer_id" },
+  { key: "contacts", path: "/contacts", icon: IconAddressBook, recordPages: true, documentLink: "contact_id" },
+  { key: "deals", path: "/deals", icon: IconTargetArrow, recordPages: true, documentLink: "deal_id" },
+  { key: "quotes", path: "/quotes", icon: IconFileInvoice, recordPages: true, documentLink: "quote_id" },
+  { key: "contracts", path: "/contracts", icon: IconContract, recordPages: true, documentLink: "contract_id" },
   { key: "documents", path: "/documents", icon: IconFiles, recordPages: true },
   { key: "tasks", path: "/tasks", icon: IconChecklist, recordPages: true },
 ] as const satisfies readonly SalesPage[];
 
 /** A sales module, as the database's registry (private.modules) names it. */
 export type ModuleKey = (typeof moduleList)[number]["key"];
+
+type DocumentLinkEntry = Extract<(typeof moduleList)[number], { documentLink: string }>;
+
+/** A module whose records documents can belong to. */
+export type DocumentLinkModule = DocumentLinkEntry["key"];
+
+/** The column of documents that links a document to a record of one of those modules. */
+export type DocumentLinkColumn = DocumentLinkEntry["documentLink"];
 
 /**
  * The sales modules (spec §2) in sidebar order: the app's one list of them, mirroring

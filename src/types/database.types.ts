@@ -441,7 +441,7 @@ export type Database = {
 { Args: Record<PropertyKey, never>; Returns: Json
                            },
 "transfer_user_records":
-{ Args: { "from_user_id": string,"organization_slug"?: string,"to_user_id": string,"transfer_contracts"?: boolean,"transfer_customers"?: boolean,"transfer_deals"?: boolean,"transfer_quotes"?: boolean,"transfer_tasks"?: boolean,"transfer_templates"?: boolean }; Returns: Json
+{ Args: { "from_user_id": string,"kinds"?: (string)[],"organization_slug"?: string,"to_user_id": string }; Returns: Json
                            },
 "unlock_user_secure":
 { Args: { "p_user_id": string }; Returns: Json

@@ -1543,8 +1543,56 @@ alter table private.memberships
 create index memberships_organization_role_idx on private.memberships (organization_id, role);
 
 /**
- * Gives a new organization its default roles and permission matrix, over every module of
- * the registry. Admins edit both later; only the admin role is fixed.
+ * What each default role may do in every module: admin and manager
+ * everything on all records; sales sees all records and creates, edits, deletes and
+ * exports its own; user the same without export; viewer only sees.
+ */
+create function private.default_role_grants()
+returns table (role_key text, action text, scope text)
+language sql
+immutable
+set search_path = ''
+as $$
+  values
+    ('admin', 'view', 'all'), ('admin', 'create', 'all'), ('admin', 'edit', 'all'),
+    ('admin', 'delete', 'all'), ('admin', 'export', 'all'), ('admin', 'import', 'all'),
+    ('manager', 'view', 'all'), ('manager', 'create', 'all'), ('manager', 'edit', 'all'),
+    ('manager', 'delete', 'all'), ('manager', 'export', 'all'), ('manager', 'import', 'all'),
+    ('sales', 'view', 'all'), ('sales', 'create', 'own'), ('sales', 'edit', 'own'),
+    ('sales', 'delete', 'own'), ('sales', 'export', 'own'),
+    ('user', 'view', 'all'), ('user', 'create', 'own'), ('user', 'edit', 'own'),
+    ('user', 'delete', 'own'),
+    ('viewer', 'view', 'all');
+$$;
+
+/**
+ * Gives an organization's default roles (those it still has) their default permissions
+ * (private.default_role_grants) in one module, or in every registered module when p_module
+ * is null, where the organization has no permission in that module yet: a module it
+ * already has rows for keeps them as its admins left them, so a removed row never comes
+ * back. New organizations get their matrix so; a module registered later reaches the
+ * organizations that exist (private.register_module).
+ */
+create function private.grant_default_permissions(p_organization_id uuid, p_module text)
+returns void
+language sql
+security definer
+set search_path = ''
+as $$
+  insert into private.role_permissions (organization_id, role_key, module, action, scope)
+  select p_organization_id, grants.role_key, m.key, grants.action, grants.scope
+    from private.modules m
+   cross join private.default_role_grants() grants
+    join private.organization_roles r on r.organization_id = p_organization_id and r.key = grants.role_key
+   where (p_module is null or m.key = p_module)
+     and not exists (select 1 from private.role_permissions rp
+                      where rp.organization_id = p_organization_id and rp.module = m.key)
+  on conflict do nothing;
+$$;
+
+/**
+ * Gives a new organization its default roles and their permission matrix over every
+ * module of the registry. Admins edit both later; only the admin role is fixed.
  */
 create or replace function private.create_default_roles(p_organization_id uuid)
 returns void
@@ -1560,21 +1608,7 @@ as $$
          (p_organization_id, 'viewer', 'İzleyici', false)
   on conflict do nothing;
 
-  insert into private.role_permissions (organization_id, role_key, module, action, scope)
-  select p_organization_id, grants.role_key, modules.key, grants.action, grants.scope
-    from private.modules modules
-   cross join (values
-     ('admin', 'view', 'all'), ('admin', 'create', 'all'), ('admin', 'edit', 'all'),
-     ('admin', 'delete', 'all'), ('admin', 'export', 'all'), ('admin', 'import', 'all'),
-     ('manager', 'view', 'all'), ('manager', 'create', 'all'), ('manager', 'edit', 'all'),
-     ('manager', 'delete', 'all'), ('manager', 'export', 'all'), ('manager', 'import', 'all'),
-     ('sales', 'view', 'all'), ('sales', 'create', 'own'), ('sales', 'edit', 'own'),
-     ('sales', 'delete', 'own'), ('sales', 'export', 'own'),
-     ('user', 'view', 'all'), ('user', 'create', 'own'), ('user', 'edit', 'own'),
-     ('user', 'delete', 'own'),
-     ('viewer', 'view', 'all')
-   ) as grants (role_key, action, scope)
-  on conflict do nothing;
+  select private.grant_default_permissions(p_organization_id, null);
 $$;
 
 alter table private.organization_roles enable row level security;
@@ -1723,23 +1757,32 @@ as $$
 $$;
 
 /**
- * The transfer kinds of spec section 3 and the tenant tables each one moves: the
- * registry's modules, plus the tables that belong to no module (quote items move with
- * their quotes; document templates are a kind of their own). The first table of a kind
- * is the one its count refers to.
+ * The transfer kinds of spec section 3 and the tenant tables each one moves, in the
+ * registry's order: each module's table under its transfer kind, then its further
+ * transfer tables (a quote's items), and last the document templates, a kind of their own
+ * that belongs to no module. The first table of a kind (is_primary) is the one its count
+ * refers to; is_default marks the kinds a transfer moves when none are named (the
+ * transfer_default of the module the kind is named after).
  */
 create or replace function private.transfer_kinds()
-returns table (kind text, table_name text, is_primary boolean)
+returns table (kind text, table_name text, is_primary boolean, is_default boolean)
 language sql
 stable
 security definer
 set search_path = ''
 as $$
-  select m.transfer_kind, m.table_name, m.key = m.transfer_kind
-    from private.modules m
-   where m.transfer_kind is not null
-  union all
-  values ('quotes', 'quote_items', false), ('templates', 'document_templates', true);
+  select kinds.kind, kinds.table_name, kinds.is_primary, kinds.is_default
+    from (select m.position, 0 as part, m.transfer_kind as kind, m.table_name, m.key = m.transfer_kind as is_primary,
+                 named.transfer_default as is_default
+            from private.modules m join private.modules named on named.key = m.transfer_kind
+          union all
+          select m.position, extra.part, m.transfer_kind, extra.table_name, false, named.transfer_default
+            from private.modules m
+            join private.modules named on named.key = m.transfer_kind
+           cross join unnest(m.transfer_tables) with ordinality extra (table_name, part)
+          union all
+          select null, 0, 'templates', 'document_templates', true, false) kinds
+   order by kinds.position nulls last, kinds.part;
 $$;
 
 /**
@@ -2234,17 +2277,15 @@ end;
 $$;
 
 /**
- * Moves the chosen kinds of records from one member to another, all or nothing.
- * Defaults (spec section 9): deals, customers and tasks on; contracts, quotes and
- * templates off. Tasks keep their reminder and due times, so what is still to be
+ * Moves the chosen kinds of records (private.transfer_kinds) from one member to another,
+ * all or nothing. Without kinds, the kinds whose default is on (spec section 9: deals,
+ * customers and tasks; contracts, quotes and templates off); an unknown kind is refused
+ * (invalid_transfer_kind). Tasks keep their reminder and due times, so what is still to be
  * announced goes to the new owner. The new owner gets no notification per record
  * (crm.quiet_assignments): the transfer is one audited admin action.
  */
 create or replace function private.transfer_user_records(
-  from_user_id uuid, to_user_id uuid, organization_slug text default null,
-  transfer_deals boolean default true, transfer_customers boolean default true,
-  transfer_tasks boolean default true, transfer_contracts boolean default false,
-  transfer_quotes boolean default false, transfer_templates boolean default false)
+  from_user_id uuid, to_user_id uuid, organization_slug text default null, kinds text[] default null)
 returns jsonb
 language plpgsql
 security definer
@@ -2274,13 +2315,12 @@ begin
     return private.failure('User not found', 'user_not_found');
   end if;
 
-  chosen := array_remove(array[
-    case when coalesce(transfer_deals, true) then 'deals' end,
-    case when coalesce(transfer_customers, true) then 'customers' end,
-    case when coalesce(transfer_tasks, true) then 'tasks' end,
-    case when coalesce(transfer_contracts, false) then 'contracts' end,
-    case when coalesce(transfer_quotes, false) then 'quotes' end,
-    case when coalesce(transfer_templates, false) then 'templates' end], null);
+  if exists (select 1 from unnest(kinds) named
+              where not exists (select 1 from private.transfer_kinds() k where k.kind = named)) then
+    return private.failure('Unknown transfer kind', 'invalid_transfer_kind');
+  end if;
+  chosen := array(select k.kind from private.transfer_kinds() k
+                   where k.is_primary and case when kinds is null then k.is_default else k.kind = any (kinds) end);
 
   begin
     perform pg_catalog.set_config('crm.quiet_assignments', 'on', true);
@@ -5090,27 +5130,23 @@ revoke all on function public.get_users_for_transfer(organization_slug text, exc
 grant execute on function public.get_users_for_transfer(organization_slug text, exclude_user_id uuid) to authenticated;
 
 /**
- * Moves the chosen kinds of records from one member to another, all or nothing (defaults:
- * deals, customers and tasks on; contracts, quotes and templates off). Only with a live
- * request token of the caller's session (admin-transfer).
+ * Moves the chosen kinds of records from one member to another, all or nothing (no kinds:
+ * the kinds on by default, deals, customers and tasks). Only with a live request token of
+ * the caller's session (admin-transfer).
  */
 create function public.transfer_user_records(
-  from_user_id uuid, to_user_id uuid, organization_slug text default null,
-  transfer_deals boolean default true, transfer_customers boolean default true,
-  transfer_tasks boolean default true, transfer_contracts boolean default false,
-  transfer_quotes boolean default false, transfer_templates boolean default false)
+  from_user_id uuid, to_user_id uuid, organization_slug text default null, kinds text[] default null)
 returns jsonb language plpgsql security definer set search_path = ''
 as $$
 begin
   if not private.has_request_token() then
     return private.invalid_request_token();
   end if;
-  return private.transfer_user_records(from_user_id, to_user_id, organization_slug, transfer_deals, transfer_customers,
-                                       transfer_tasks, transfer_contracts, transfer_quotes, transfer_templates);
+  return private.transfer_user_records(from_user_id, to_user_id, organization_slug, kinds);
 end;
 $$;
-revoke all on function public.transfer_user_records(from_user_id uuid, to_user_id uuid, organization_slug text, transfer_deals boolean, transfer_customers boolean, transfer_tasks boolean, transfer_contracts boolean, transfer_quotes boolean, transfer_templates boolean) from public, anon, authenticated;
-grant execute on function public.transfer_user_records(from_user_id uuid, to_user_id uuid, organization_slug text, transfer_deals boolean, transfer_customers boolean, transfer_tasks boolean, transfer_contracts boolean, transfer_quotes boolean, transfer_templates boolean) to authenticated;
+revoke all on function public.transfer_user_records(from_user_id uuid, to_user_id uuid, organization_slug text, kinds text[]) from public, anon, authenticated;
+grant execute on function public.transfer_user_records(from_user_id uuid, to_user_id uuid, organization_slug text, kinds text[]) to authenticated;
 
 -- An organization's settings (currency, KDV, pipeline, task types, numbering patterns,
 -- exchange rates and their history), document numbers, and document templates.
@@ -5743,43 +5779,28 @@ create table private.modules (
   default_descending boolean not null default true,
   -- True when the table has a Turkish-folded search_text column with a trigram index.
   searchable boolean not null default false,
-  -- The transfer option (spec section 3) that moves this module's records, and its default.
-  transfer_kind text check (transfer_kind in ('deals', 'customers', 'tasks', 'contracts', 'quotes', 'templates')),
+  -- What a notification or an activity entry calls a record: these columns' values, joined by a space.
+  title_columns text[] not null default '{title}' check (cardinality(title_columns) between 1 and 5),
+  -- The transfer kind (spec section 3) that moves this module's records: a module's key (its
+  -- own, or another's it moves with, as contacts with customers), and the kind's default.
+  transfer_kind text references private.modules (key),
   transfer_default boolean not null default false,
+  -- Further tenant tables whose rows move with this module's records (a quote's items).
+  transfer_tables text[] not null default '{}',
+  -- The column of the documents table that links a document to one of this module's
+  -- records; null when documents cannot belong to its records.
+  document_link text unique check (document_link is null or private.is_safe_identifier(document_link)),
   -- The module's own rules: private.<name>(p_values jsonb, p_existing jsonb) returns
   -- {"values": normalised values, "errors": {column: code}}.
   prepare_function text check (prepare_function ~ '^[a-z_]{1,60}$'),
-  check (default_sort = any (sortable_columns))
+  check (default_sort = any (sortable_columns)),
+  check (transfer_kind is not null or (not transfer_default and transfer_tables = '{}'))
 );
 
 alter table private.modules enable row level security;
 
-comment on table private.modules is 'The sales modules: one row each; permissions, roles, transfer and the record engine read it.';
-
-insert into private.modules (key, position, table_name, entity_type, writable_columns, sortable_columns,
-                             filterable_columns, list_columns, default_sort, default_descending, searchable,
-                             transfer_kind, transfer_default, prepare_function)
-values
-  ('customers', 1, 'customers', 'customer',
-   '{name,kind,tax_number,tax_office,sector,status,phone,email,website,city,district,address,tags,description}',
-   '{name,status,city,created_at,updated_at}', '{status,kind,city,sector,tags}',
-   '{name,kind,tax_number,status,sector,phone,email,city,district,tags}', 'name', false, true,
-   'customers', true, 'prepare_customer'),
-  ('contacts', 2, 'contacts', 'contact',
-   '{customer_id,first_name,last_name,title,emails,phones,tags,description,kvkk_consent,kvkk_consent_channel,kvkk_consent_at,kvkk_consent_source,iys_consent}',
-   '{last_name,first_name,created_at,updated_at}', '{customer_id,tags,kvkk_consent}',
-   '{customer_id,first_name,last_name,title,emails,phones,tags,kvkk_consent}', 'last_name', false, true,
-   'customers', true, 'prepare_contact'),
-  ('deals', 3, 'deals', 'deal', '{title,customer_id}', '{title,created_at,updated_at}', '{customer_id}',
-   '{title,customer_id}', 'created_at', true, false, 'deals', true, null),
-  ('quotes', 4, 'quotes', 'quote', '{customer_id,deal_id,quote_number}', '{quote_number,created_at,updated_at}',
-   '{customer_id,deal_id}', '{quote_number,customer_id,deal_id}', 'created_at', true, false, 'quotes', false, null),
-  ('contracts', 5, 'contracts', 'contract', '{title,customer_id}', '{title,created_at,updated_at}', '{customer_id}',
-   '{title,customer_id}', 'created_at', true, false, 'contracts', false, null),
-  ('documents', 6, 'documents', 'document', '{title}', '{title,created_at,updated_at}', '{}',
-   '{title}', 'created_at', true, false, null, false, null),
-  ('tasks', 7, 'tasks', 'task', '{title,due_at,completed_at}', '{title,due_at,created_at,updated_at}', '{}',
-   '{title,due_at,completed_at}', 'created_at', true, false, 'tasks', true, null);
+comment on table private.modules is
+  'The sales modules, one row each, written by private.register_module: permissions, roles, transfer, notes, document links and the record engine read it.';
 
 alter table private.role_permissions
   add constraint role_permissions_module_fkey foreign key (module) references private.modules (key) on delete cascade,
@@ -6322,7 +6343,78 @@ begin
 end;
 $$;
 
-select private.install_module_facade(m.key) from private.modules m order by m.position;
+/** p_first followed by the values of p_second it does not hold yet, in their order. */
+create function private.array_union(p_first text[], p_second text[])
+returns text[]
+language sql
+immutable
+set search_path = ''
+as $$
+  select p_first || array(select v.value from unnest(p_second) with ordinality v (value, position)
+                           where not v.value = any (p_first) order by v.position);
+$$;
+
+/**
+ * Registers a sales module, or updates its registration: the one call a module's concern
+ * file makes (its tenant table is a template step, its rules its own p_prepare_function).
+ * Writes its registry row (private.modules; each parameter is the column of that name),
+ * installs its public façade (private.install_module_facade), and gives the roles of every
+ * existing organization the default permissions in it (private.grant_default_permissions:
+ * an organization that already has permission rows in the module keeps them as its admins
+ * left them, so a removed row is never restored). With p_document_link, that column of the
+ * documents table becomes a column the documents module writes, filters and lists; the
+ * documents module (key documents), when it registers, takes the links of the modules
+ * registered before it. Notes, the transfer kinds, the import kinds and the document links
+ * read the registry, so nothing else names the module.
+ */
+create function private.register_module(
+  p_key text, p_position integer, p_table_name text, p_entity_type text,
+  p_writable_columns text[], p_list_columns text[],
+  p_sortable_columns text[] default '{created_at,updated_at}', p_filterable_columns text[] default '{}',
+  p_default_sort text default 'created_at', p_default_descending boolean default true,
+  p_searchable boolean default false, p_title_columns text[] default '{title}', p_prepare_function text default null,
+  p_transfer_kind text default null, p_transfer_default boolean default false, p_transfer_tables text[] default '{}',
+  p_document_link text default null)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  links text[];
+begin
+  if exists (select 1 from unnest(p_transfer_tables) t where not private.is_safe_identifier(t)) then
+    raise exception 'Module %: every transfer table must be a plain table name', p_key;
+  end if;
+  insert into private.modules (key, position, table_name, entity_type, writable_columns, list_columns, sortable_columns,
+                               filterable_columns, default_sort, default_descending, searchable, title_columns,
+                               prepare_function, transfer_kind, transfer_default, transfer_tables, document_link)
+  values (p_key, p_position, p_table_name, p_entity_type, p_writable_columns, p_list_columns, p_sortable_columns,
+          p_filterable_columns, p_default_sort, p_default_descending, p_searchable, p_title_columns,
+          p_prepare_function, p_transfer_kind, p_transfer_default, p_transfer_tables, p_document_link)
+  on conflict (key) do update
+    set position = excluded.position, table_name = excluded.table_name, entity_type = excluded.entity_type,
+        writable_columns = excluded.writable_columns, list_columns = excluded.list_columns,
+        sortable_columns = excluded.sortable_columns, filterable_columns = excluded.filterable_columns,
+        default_sort = excluded.default_sort, default_descending = excluded.default_descending,
+        searchable = excluded.searchable, title_columns = excluded.title_columns,
+        prepare_function = excluded.prepare_function, transfer_kind = excluded.transfer_kind,
+        transfer_default = excluded.transfer_default, transfer_tables = excluded.transfer_tables,
+        document_link = excluded.document_link;
+
+  perform private.install_module_facade(p_key);
+  perform private.grant_default_permissions(o.id, p_key) from private.organizations o;
+
+  -- The document links this registration brings: its own, or every module's for documents.
+  links := array(select m.document_link from private.modules m
+                  where m.document_link is not null and (m.key = p_key or p_key = 'documents') order by m.position);
+  update private.modules d
+     set writable_columns = private.array_union(d.writable_columns, links),
+         filterable_columns = private.array_union(d.filterable_columns, links),
+         list_columns = private.array_union(d.list_columns, links)
+   where d.key = 'documents' and links <> '{}';
+end;
+$$;
 
 /** A record's timeline (notes, field history, audit) in any registered module. */
 create function public.get_record_timeline(p_module text, p_id uuid)
@@ -6623,18 +6715,21 @@ begin
 end;
 $$;
 
-/** What a notification or an activity entry calls a record: its name, title or number. */
+/**
+ * What a notification or an activity entry calls a record: the values of its module's
+ * title columns (a name, a title, a number, a person's first and last name) joined by a
+ * space, at most 300 characters; null when they are all empty.
+ */
 create function private.record_title(p_module text, p_row jsonb)
 returns text
 language sql
-immutable
+stable
+security definer
 set search_path = ''
 as $$
-  select left(case p_module
-    when 'customers' then p_row ->> 'name'
-    when 'contacts' then nullif(btrim(concat_ws(' ', p_row ->> 'first_name', p_row ->> 'last_name')), '')
-    when 'quotes' then p_row ->> 'quote_number'
-    else p_row ->> 'title' end, 300);
+  select left(nullif(btrim(array_to_string(array(select p_row ->> c from unnest(m.title_columns) with ordinality t (c, n)
+                                                  order by t.n), ' ')), ''), 300)
+    from private.modules m where m.key = p_module;
 $$;
 
 /** True when the caller may see this record of the module (not deleted, within their view scope). */
@@ -6913,6 +7008,17 @@ begin
 end;
 $$;
 
+select private.register_module(
+  p_key => 'customers', p_position => 1, p_table_name => 'customers', p_entity_type => 'customer',
+  p_writable_columns => '{name,kind,tax_number,tax_office,sector,status,phone,email,website,city,district,address,tags,description,external_id}',
+  p_list_columns => '{name,kind,tax_number,status,sector,phone,email,city,district,tags}',
+  p_sortable_columns => '{name,status,city,created_at,updated_at}',
+  p_filterable_columns => '{status,kind,city,sector,tags}',
+  p_default_sort => 'name', p_default_descending => false, p_searchable => true,
+  p_title_columns => '{name}', p_prepare_function => 'prepare_customer',
+  p_transfer_kind => 'customers', p_transfer_default => true,
+  p_document_link => 'customer_id');
+
 /** Customers that are likely the same as the values about to be saved. */
 create function public.find_customer_duplicates(p_values jsonb, p_exclude uuid default null)
 returns jsonb language sql stable security definer set search_path = ''
@@ -7048,6 +7154,17 @@ begin
   return jsonb_build_object('values', result, 'errors', errors);
 end;
 $$;
+
+-- A contact's records move with its customers (the transfer kind customers).
+select private.register_module(
+  p_key => 'contacts', p_position => 2, p_table_name => 'contacts', p_entity_type => 'contact',
+  p_writable_columns => '{customer_id,first_name,last_name,title,emails,phones,tags,description,kvkk_consent,kvkk_consent_channel,kvkk_consent_at,kvkk_consent_source,iys_consent,external_id}',
+  p_list_columns => '{customer_id,first_name,last_name,title,emails,phones,tags,kvkk_consent}',
+  p_sortable_columns => '{last_name,first_name,created_at,updated_at}',
+  p_filterable_columns => '{customer_id,tags,kvkk_consent}',
+  p_default_sort => 'last_name', p_default_descending => false, p_searchable => true,
+  p_title_columns => '{first_name,last_name}', p_prepare_function => 'prepare_contact',
+  p_transfer_kind => 'customers', p_document_link => 'contact_id');
 
 /** The checks of a data-subject action: an admin of the session's organization, and the contact's schema. */
 create function private.data_subject_context(p_contact uuid)
@@ -7754,18 +7871,15 @@ $$;
 -- ---------------------------------------------------------------------------------
 -- The registry row
 -- ---------------------------------------------------------------------------------
-update private.modules
-   set writable_columns = '{title,customer_id,amount,currency,stage,probability,expected_close_date,source,description,tags,lost_reason}',
-       sortable_columns = '{title,amount,expected_close_date,stage,created_at,updated_at}',
-       filterable_columns = '{stage,customer_id,currency,source,tags,expected_close_date}',
-       list_columns = '{title,customer_id,stage,amount,currency,probability,expected_close_date,source,tags,closed_at}',
-       default_sort = 'updated_at',
-       default_descending = true,
-       searchable = true,
-       prepare_function = 'prepare_deal'
- where key = 'deals';
-
-select private.install_module_facade('deals');
+select private.register_module(
+  p_key => 'deals', p_position => 3, p_table_name => 'deals', p_entity_type => 'deal',
+  p_writable_columns => '{title,customer_id,amount,currency,stage,probability,expected_close_date,source,description,tags,lost_reason,external_id}',
+  p_list_columns => '{title,customer_id,stage,amount,currency,probability,expected_close_date,source,tags,closed_at}',
+  p_sortable_columns => '{title,amount,expected_close_date,stage,created_at,updated_at}',
+  p_filterable_columns => '{stage,customer_id,currency,source,tags,expected_close_date}',
+  p_default_sort => 'updated_at', p_default_descending => true, p_searchable => true,
+  p_prepare_function => 'prepare_deal', p_transfer_kind => 'deals', p_transfer_default => true,
+  p_document_link => 'deal_id');
 
 /**
  * Moves a deal the caller may edit to another stage through the record engine (the
@@ -8838,18 +8952,14 @@ begin
 end;
 $$;
 
-update private.modules
-   set writable_columns = '{title,description,type,priority,status,due_at,remind_at,customer_id,contact_id,deal_id}',
-       sortable_columns = '{title,due_at,priority,status,created_at,updated_at}',
-       filterable_columns = '{status,priority,type,due_at,completed_at,customer_id,contact_id,deal_id}',
-       list_columns = '{title,type,priority,status,due_at,remind_at,completed_at,customer_id,contact_id,deal_id}',
-       default_sort = 'due_at',
-       default_descending = false,
-       searchable = true,
-       prepare_function = 'prepare_task'
- where key = 'tasks';
-
-select private.install_module_facade('tasks');
+select private.register_module(
+  p_key => 'tasks', p_position => 7, p_table_name => 'tasks', p_entity_type => 'task',
+  p_writable_columns => '{title,description,type,priority,status,due_at,remind_at,customer_id,contact_id,deal_id,external_id}',
+  p_list_columns => '{title,type,priority,status,due_at,remind_at,completed_at,customer_id,contact_id,deal_id}',
+  p_sortable_columns => '{title,due_at,priority,status,created_at,updated_at}',
+  p_filterable_columns => '{status,priority,type,due_at,completed_at,customer_id,contact_id,deal_id}',
+  p_default_sort => 'due_at', p_default_descending => false, p_searchable => true,
+  p_prepare_function => 'prepare_task', p_transfer_kind => 'tasks', p_transfer_default => true);
 
 /**
  * Marks a task done from a list (edit scope, through the engine: the field history and
@@ -9859,18 +9969,16 @@ $$;
 -- ---------------------------------------------------------------------------------
 -- The registry row
 -- ---------------------------------------------------------------------------------
-update private.modules
-   set writable_columns = '{customer_id,contact_id,deal_id,status,quote_date,valid_until,currency,exchange_rate,prices_include_vat,document_discount_type,document_discount_value,payment_terms,notes,rejection_reason}',
-       sortable_columns = '{quote_number,quote_date,valid_until,status,grand_total,created_at,updated_at}',
-       filterable_columns = '{status,customer_id,contact_id,deal_id,currency,quote_date,valid_until,is_latest}',
-       list_columns = '{quote_number,revision,customer_id,deal_id,status,quote_date,valid_until,currency,grand_total,grand_total_try,is_latest}',
-       default_sort = 'updated_at',
-       default_descending = true,
-       searchable = true,
-       prepare_function = 'prepare_quote'
- where key = 'quotes';
-
-select private.install_module_facade('quotes');
+select private.register_module(
+  p_key => 'quotes', p_position => 4, p_table_name => 'quotes', p_entity_type => 'quote',
+  p_writable_columns => '{customer_id,contact_id,deal_id,status,quote_date,valid_until,currency,exchange_rate,prices_include_vat,document_discount_type,document_discount_value,payment_terms,notes,rejection_reason}',
+  p_list_columns => '{quote_number,revision,customer_id,deal_id,status,quote_date,valid_until,currency,grand_total,grand_total_try,is_latest}',
+  p_sortable_columns => '{quote_number,quote_date,valid_until,status,grand_total,created_at,updated_at}',
+  p_filterable_columns => '{status,customer_id,contact_id,deal_id,currency,quote_date,valid_until,is_latest}',
+  p_default_sort => 'updated_at', p_default_descending => true, p_searchable => true,
+  p_title_columns => '{quote_number}', p_prepare_function => 'prepare_quote',
+  p_transfer_kind => 'quotes', p_transfer_default => false, p_transfer_tables => '{quote_items}',
+  p_document_link => 'quote_id');
 
 /** A save's refusal: field errors of the header and lines as {"fields": {...}} (too_many_items on its own). */
 create function private.quote_fields_failure(p_errors jsonb)
@@ -10880,18 +10988,15 @@ $$;
 -- ---------------------------------------------------------------------------------
 -- The registry row
 -- ---------------------------------------------------------------------------------
-update private.modules
-   set writable_columns = '{title,customer_id,contact_id,quote_id,deal_id,contract_type,start_date,end_date,value,currency,status,customer_signed_on,company_signed_on,auto_renew,renewal_notice_days,renewal_term_months,notes}',
-       sortable_columns = '{contract_number,title,status,start_date,end_date,value,created_at,updated_at}',
-       filterable_columns = '{status,contract_type,customer_id,contact_id,quote_id,deal_id,currency,auto_renew,start_date,end_date}',
-       list_columns = '{contract_number,title,customer_id,contract_type,status,start_date,end_date,value,currency,auto_renew,previous_contract_id}',
-       default_sort = 'updated_at',
-       default_descending = true,
-       searchable = true,
-       prepare_function = 'prepare_contract'
- where key = 'contracts';
-
-select private.install_module_facade('contracts');
+select private.register_module(
+  p_key => 'contracts', p_position => 5, p_table_name => 'contracts', p_entity_type => 'contract',
+  p_writable_columns => '{title,customer_id,contact_id,quote_id,deal_id,contract_type,start_date,end_date,value,currency,status,customer_signed_on,company_signed_on,auto_renew,renewal_notice_days,renewal_term_months,notes}',
+  p_list_columns => '{contract_number,title,customer_id,contract_type,status,start_date,end_date,value,currency,auto_renew,previous_contract_id}',
+  p_sortable_columns => '{contract_number,title,status,start_date,end_date,value,created_at,updated_at}',
+  p_filterable_columns => '{status,contract_type,customer_id,contact_id,quote_id,deal_id,currency,auto_renew,start_date,end_date}',
+  p_default_sort => 'updated_at', p_default_descending => true, p_searchable => true,
+  p_prepare_function => 'prepare_contract', p_transfer_kind => 'contracts', p_transfer_default => false,
+  p_document_link => 'contract_id');
 
 /**
  * Applies a state change to one contract row (already locked by the caller): the changes
@@ -11399,16 +11504,18 @@ as $$
                'text/plain', 'text/csv'];
 $$;
 
-/** The link column of a module a document can belong to, or null. */
+/**
+ * The column of the documents table that links a document to a record of the module (its
+ * registry row's document_link), or null when documents cannot belong to its records.
+ */
 create function private.document_link_column(p_module text)
 returns text
 language sql
-immutable
+stable
+security definer
 set search_path = ''
 as $$
-  select case p_module when 'customers' then 'customer_id' when 'contacts' then 'contact_id'
-                       when 'deals' then 'deal_id' when 'quotes' then 'quote_id'
-                       when 'contracts' then 'contract_id' end;
+  select m.document_link from private.modules m where m.key = p_module;
 $$;
 
 /** A file name as it is kept and offered for download: its last path part, no control characters, at most 255 characters; null when nothing is left. */
@@ -11425,8 +11532,8 @@ $$;
 /**
  * The documents module's rules for the record engine: the title is 1 to 300 characters
  * (required on create; a document created so has no file until its first upload), and a
- * document links to at most one record (setting one link clears the others). The file
- * columns are written only by an upload.
+ * document links to at most one record through the registry's document links (setting one
+ * clears the others). The file columns are written only by an upload.
  */
 create function private.prepare_document(p_values jsonb, p_existing jsonb)
 returns jsonb
@@ -11437,7 +11544,7 @@ as $$
 declare
   prepared jsonb := p_values;
   errors jsonb := '{}';
-  links text[] := array['customer_id', 'contact_id', 'deal_id', 'quote_id', 'contract_id'];
+  links text[] := array(select m.document_link from private.modules m where m.document_link is not null order by m.position);
   set_links text[];
   link text;
 begin
@@ -11467,18 +11574,16 @@ begin
 end;
 $$;
 
-update private.modules
-   set writable_columns = '{title,customer_id,contact_id,deal_id,quote_id,contract_id}',
-       sortable_columns = '{title,size_bytes,created_at,updated_at}',
-       filterable_columns = '{customer_id,contact_id,deal_id,quote_id,contract_id,mime_type}',
-       list_columns = '{title,file_name,mime_type,size_bytes,current_version,customer_id,contact_id,deal_id,quote_id,contract_id}',
-       default_sort = 'updated_at',
-       default_descending = true,
-       searchable = true,
-       prepare_function = 'prepare_document'
- where key = 'documents';
-
-select private.install_module_facade('documents');
+-- The link columns (customer_id, contact_id, …) join the columns below as the modules'
+-- registrations name them (their document_link).
+select private.register_module(
+  p_key => 'documents', p_position => 6, p_table_name => 'documents', p_entity_type => 'document',
+  p_writable_columns => '{title}',
+  p_list_columns => '{title,file_name,mime_type,size_bytes,current_version}',
+  p_sortable_columns => '{title,size_bytes,created_at,updated_at}',
+  p_filterable_columns => '{mime_type}',
+  p_default_sort => 'updated_at', p_default_descending => true, p_searchable => true,
+  p_prepare_function => 'prepare_document');
 
 /**
  * Documents as lists show them (the engine's record answer plus uploaded_by_name and
@@ -11509,8 +11614,9 @@ end;
 $$;
 
 /**
- * The documents linked to one record the caller may see (module customers, contacts,
- * deals, quotes or contracts), those the caller may see among documents, newest change first.
+ * The documents linked to one record the caller may see (of a module documents can belong
+ * to: its registry row's document_link), those the caller may see among documents, newest
+ * change first; invalid_input for a module documents cannot belong to.
  */
 create function private.record_documents(p_module text, p_record_id uuid)
 returns jsonb
@@ -11835,7 +11941,7 @@ values ('documents', 'documents', false, private.document_max_bytes(), private.d
 on conflict (id) do update
   set public = false, file_size_limit = excluded.file_size_limit, allowed_mime_types = excluded.allowed_mime_types;
 
-/** The documents linked to one record (customers, contacts, deals, quotes or contracts). */
+/** The documents linked to one record (of a module documents can belong to). */
 create function public.list_record_documents(p_module text, p_record_id uuid)
 returns jsonb language sql stable security definer set search_path = ''
 as $$ select private.record_documents(p_module, p_record_id); $$;
@@ -12045,10 +12151,6 @@ begin
 end;
 $$;
 
-update private.modules
-   set writable_columns = writable_columns || '{external_id}'
- where key in ('customers', 'contacts', 'deals', 'tasks');
-
 -- ---------------------------------------------------------------------------------
 -- The import kinds
 -- ---------------------------------------------------------------------------------
@@ -12082,27 +12184,66 @@ create table private.import_kinds (
 
 alter table private.import_kinds enable row level security;
 
-comment on table private.import_kinds is 'What can be imported: permission, table, match keys and the rules a row goes through.';
+comment on table private.import_kinds is
+  'What can be imported (private.register_import_kind): permission, table, match keys and the rules a row goes through.';
 
-insert into private.import_kinds (kind, position, module, scope_all, table_name, entity_type, prepare_function, columns,
-                                  reference_fields, match_keys, reference_keys, match_expressions)
-values
-  ('customers', 1, 'customers', false, 'customers', 'customer', 'prepare_customer', null,
-   '{owner}', '{id,external_id,tax_number,email,name}', '{id,external_id,tax_number,name}',
-   '{"tax_number": "t.tax_number", "email": "t.email", "name": "private.fold_search(t.name)"}'),
-  ('contacts', 2, 'contacts', false, 'contacts', 'contact', 'prepare_contact', null,
-   '{owner,customer,email,phone,mobile_phone}', '{id,external_id,email,name}', '{id,external_id,email,name}',
-   '{"email": "jsonb_array_elements(t.emails) ->> ''value''", "name": "private.fold_search(btrim(t.first_name || '' '' || t.last_name))"}'),
-  ('deals', 3, 'deals', false, 'deals', 'deal', 'prepare_deal', null,
-   '{owner,customer,stage}', '{id,external_id,title}', '{id,external_id,title}',
-   '{"title": "private.fold_search(t.title)"}'),
-  ('tasks', 4, 'tasks', false, 'tasks', 'task', 'prepare_task', null,
-   '{owner,customer,contact,deal}', '{id,external_id,title}', '{}',
-   '{"title": "private.fold_search(t.title)"}'),
-  ('products', 5, 'quotes', true, 'products', 'product', 'prepare_product',
-   '{name,unit,unit_price,currency,vat_rate,description,active,external_id}',
-   '{}', '{id,external_id,name}', '{}',
-   '{"name": "private.fold_search(t.name)"}');
+/**
+ * Declares an import kind (private.import_kinds; each parameter is the column of that
+ * name), or redeclares it: its permission is p_module's import action (a module of the
+ * registry), and its table, entity type and rules are that module's unless the kind names
+ * its own (products, imported with the quotes module's permission into a table of their own).
+ */
+create function private.register_import_kind(
+  p_kind text, p_position integer, p_module text, p_match_keys text[],
+  p_reference_fields text[] default '{}', p_reference_keys text[] default '{}', p_match_expressions jsonb default '{}',
+  p_scope_all boolean default false, p_table_name text default null, p_entity_type text default null,
+  p_prepare_function text default null, p_columns text[] default null)
+returns void
+language sql
+security definer
+set search_path = ''
+as $$
+  insert into private.import_kinds (kind, position, module, scope_all, table_name, entity_type, prepare_function, columns,
+                                    reference_fields, match_keys, reference_keys, match_expressions)
+  values (p_kind, p_position, p_module, p_scope_all,
+          coalesce(p_table_name, (select m.table_name from private.modules m where m.key = p_module)),
+          coalesce(p_entity_type, (select m.entity_type from private.modules m where m.key = p_module)),
+          coalesce(p_prepare_function, (select m.prepare_function from private.modules m where m.key = p_module)),
+          p_columns, p_reference_fields, p_match_keys, p_reference_keys, p_match_expressions)
+  on conflict (kind) do update
+    set position = excluded.position, module = excluded.module, scope_all = excluded.scope_all,
+        table_name = excluded.table_name, entity_type = excluded.entity_type, prepare_function = excluded.prepare_function,
+        columns = excluded.columns, reference_fields = excluded.reference_fields, match_keys = excluded.match_keys,
+        reference_keys = excluded.reference_keys, match_expressions = excluded.match_expressions;
+$$;
+
+select private.register_import_kind(
+  p_kind => 'customers', p_position => 1, p_module => 'customers',
+  p_reference_fields => '{owner}', p_match_keys => '{id,external_id,tax_number,email,name}',
+  p_reference_keys => '{id,external_id,tax_number,name}',
+  p_match_expressions => '{"tax_number": "t.tax_number", "email": "t.email", "name": "private.fold_search(t.name)"}');
+
+select private.register_import_kind(
+  p_kind => 'contacts', p_position => 2, p_module => 'contacts',
+  p_reference_fields => '{owner,customer,email,phone,mobile_phone}', p_match_keys => '{id,external_id,email,name}',
+  p_reference_keys => '{id,external_id,email,name}',
+  p_match_expressions => '{"email": "jsonb_array_elements(t.emails) ->> ''value''", "name": "private.fold_search(btrim(t.first_name || '' '' || t.last_name))"}');
+
+select private.register_import_kind(
+  p_kind => 'deals', p_position => 3, p_module => 'deals',
+  p_reference_fields => '{owner,customer,stage}', p_match_keys => '{id,external_id,title}',
+  p_reference_keys => '{id,external_id,title}', p_match_expressions => '{"title": "private.fold_search(t.title)"}');
+
+select private.register_import_kind(
+  p_kind => 'tasks', p_position => 4, p_module => 'tasks',
+  p_reference_fields => '{owner,customer,contact,deal}', p_match_keys => '{id,external_id,title}',
+  p_match_expressions => '{"title": "private.fold_search(t.title)"}');
+
+select private.register_import_kind(
+  p_kind => 'products', p_position => 5, p_module => 'quotes', p_scope_all => true,
+  p_table_name => 'products', p_entity_type => 'product', p_prepare_function => 'prepare_product',
+  p_columns => '{name,unit,unit_price,currency,vat_rate,description,active,external_id}',
+  p_match_keys => '{id,external_id,name}', p_match_expressions => '{"name": "private.fold_search(t.name)"}');
 
 /**
  * The SQL expression of a text (p_text, an SQL expression) as the value of a match key:
@@ -13943,7 +14084,8 @@ create unique index document_templates_one_default_idx on document_templates (ki
 
 create table notes (
   id uuid primary key default gen_random_uuid(),
-  entity_type text not null check (entity_type in ('customer', 'contact', 'deal', 'quote', 'contract', 'task')),
+  -- A registered module's entity type (private.modules.entity_type, which the engine writes).
+  entity_type text not null check (entity_type ~ '^[a-z_]{1,40}$'),
   entity_id uuid not null,
   body text not null check (char_length(body) between 1 and 20000)
 );

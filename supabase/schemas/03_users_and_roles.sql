@@ -80,8 +80,56 @@ alter table private.memberships
 create index memberships_organization_role_idx on private.memberships (organization_id, role);
 
 /**
- * Gives a new organization its default roles and permission matrix, over every module of
- * the registry. Admins edit both later; only the admin role is fixed.
+ * What each default role may do in every module: admin and manager
+ * everything on all records; sales sees all records and creates, edits, deletes and
+ * exports its own; user the same without export; viewer only sees.
+ */
+create function private.default_role_grants()
+returns table (role_key text, action text, scope text)
+language sql
+immutable
+set search_path = ''
+as $$
+  values
+    ('admin', 'view', 'all'), ('admin', 'create', 'all'), ('admin', 'edit', 'all'),
+    ('admin', 'delete', 'all'), ('admin', 'export', 'all'), ('admin', 'import', 'all'),
+    ('manager', 'view', 'all'), ('manager', 'create', 'all'), ('manager', 'edit', 'all'),
+    ('manager', 'delete', 'all'), ('manager', 'export', 'all'), ('manager', 'import', 'all'),
+    ('sales', 'view', 'all'), ('sales', 'create', 'own'), ('sales', 'edit', 'own'),
+    ('sales', 'delete', 'own'), ('sales', 'export', 'own'),
+    ('user', 'view', 'all'), ('user', 'create', 'own'), ('user', 'edit', 'own'),
+    ('user', 'delete', 'own'),
+    ('viewer', 'view', 'all');
+$$;
+
+/**
+ * Gives an organization's default roles (those it still has) their default permissions
+ * (private.default_role_grants) in one module, or in every registered module when p_module
+ * is null, where the organization has no permission in that module yet: a module it
+ * already has rows for keeps them as its admins left them, so a removed row never comes
+ * back. New organizations get their matrix so; a module registered later reaches the
+ * organizations that exist (private.register_module).
+ */
+create function private.grant_default_permissions(p_organization_id uuid, p_module text)
+returns void
+language sql
+security definer
+set search_path = ''
+as $$
+  insert into private.role_permissions (organization_id, role_key, module, action, scope)
+  select p_organization_id, grants.role_key, m.key, grants.action, grants.scope
+    from private.modules m
+   cross join private.default_role_grants() grants
+    join private.organization_roles r on r.organization_id = p_organization_id and r.key = grants.role_key
+   where (p_module is null or m.key = p_module)
+     and not exists (select 1 from private.role_permissions rp
+                      where rp.organization_id = p_organization_id and rp.module = m.key)
+  on conflict do nothing;
+$$;
+
+/**
+ * Gives a new organization its default roles and their permission matrix over every
+ * module of the registry. Admins edit both later; only the admin role is fixed.
  */
 create or replace function private.create_default_roles(p_organization_id uuid)
 returns void
@@ -97,21 +145,7 @@ as $$
          (p_organization_id, 'viewer', 'İzleyici', false)
   on conflict do nothing;
 
-  insert into private.role_permissions (organization_id, role_key, module, action, scope)
-  select p_organization_id, grants.role_key, modules.key, grants.action, grants.scope
-    from private.modules modules
-   cross join (values
-     ('admin', 'view', 'all'), ('admin', 'create', 'all'), ('admin', 'edit', 'all'),
-     ('admin', 'delete', 'all'), ('admin', 'export', 'all'), ('admin', 'import', 'all'),
-     ('manager', 'view', 'all'), ('manager', 'create', 'all'), ('manager', 'edit', 'all'),
-     ('manager', 'delete', 'all'), ('manager', 'export', 'all'), ('manager', 'import', 'all'),
-     ('sales', 'view', 'all'), ('sales', 'create', 'own'), ('sales', 'edit', 'own'),
-     ('sales', 'delete', 'own'), ('sales', 'export', 'own'),
-     ('user', 'view', 'all'), ('user', 'create', 'own'), ('user', 'edit', 'own'),
-     ('user', 'delete', 'own'),
-     ('viewer', 'view', 'all')
-   ) as grants (role_key, action, scope)
-  on conflict do nothing;
+  select private.grant_default_permissions(p_organization_id, null);
 $$;
 
 alter table private.organization_roles enable row level security;
@@ -260,23 +294,32 @@ as $$
 $$;
 
 /**
- * The transfer kinds of spec section 3 and the tenant tables each one moves: the
- * registry's modules, plus the tables that belong to no module (quote items move with
- * their quotes; document templates are a kind of their own). The first table of a kind
- * is the one its count refers to.
+ * The transfer kinds of spec section 3 and the tenant tables each one moves, in the
+ * registry's order: each module's table under its transfer kind, then its further
+ * transfer tables (a quote's items), and last the document templates, a kind of their own
+ * that belongs to no module. The first table of a kind (is_primary) is the one its count
+ * refers to; is_default marks the kinds a transfer moves when none are named (the
+ * transfer_default of the module the kind is named after).
  */
 create or replace function private.transfer_kinds()
-returns table (kind text, table_name text, is_primary boolean)
+returns table (kind text, table_name text, is_primary boolean, is_default boolean)
 language sql
 stable
 security definer
 set search_path = ''
 as $$
-  select m.transfer_kind, m.table_name, m.key = m.transfer_kind
-    from private.modules m
-   where m.transfer_kind is not null
-  union all
-  values ('quotes', 'quote_items', false), ('templates', 'document_templates', true);
+  select kinds.kind, kinds.table_name, kinds.is_primary, kinds.is_default
+    from (select m.position, 0 as part, m.transfer_kind as kind, m.table_name, m.key = m.transfer_kind as is_primary,
+                 named.transfer_default as is_default
+            from private.modules m join private.modules named on named.key = m.transfer_kind
+          union all
+          select m.position, extra.part, m.transfer_kind, extra.table_name, false, named.transfer_default
+            from private.modules m
+            join private.modules named on named.key = m.transfer_kind
+           cross join unnest(m.transfer_tables) with ordinality extra (table_name, part)
+          union all
+          select null, 0, 'templates', 'document_templates', true, false) kinds
+   order by kinds.position nulls last, kinds.part;
 $$;
 
 /**
@@ -771,17 +814,15 @@ end;
 $$;
 
 /**
- * Moves the chosen kinds of records from one member to another, all or nothing.
- * Defaults (spec section 9): deals, customers and tasks on; contracts, quotes and
- * templates off. Tasks keep their reminder and due times, so what is still to be
+ * Moves the chosen kinds of records (private.transfer_kinds) from one member to another,
+ * all or nothing. Without kinds, the kinds whose default is on (spec section 9: deals,
+ * customers and tasks; contracts, quotes and templates off); an unknown kind is refused
+ * (invalid_transfer_kind). Tasks keep their reminder and due times, so what is still to be
  * announced goes to the new owner. The new owner gets no notification per record
  * (crm.quiet_assignments): the transfer is one audited admin action.
  */
 create or replace function private.transfer_user_records(
-  from_user_id uuid, to_user_id uuid, organization_slug text default null,
-  transfer_deals boolean default true, transfer_customers boolean default true,
-  transfer_tasks boolean default true, transfer_contracts boolean default false,
-  transfer_quotes boolean default false, transfer_templates boolean default false)
+  from_user_id uuid, to_user_id uuid, organization_slug text default null, kinds text[] default null)
 returns jsonb
 language plpgsql
 security definer
@@ -811,13 +852,12 @@ begin
     return private.failure('User not found', 'user_not_found');
   end if;
 
-  chosen := array_remove(array[
-    case when coalesce(transfer_deals, true) then 'deals' end,
-    case when coalesce(transfer_customers, true) then 'customers' end,
-    case when coalesce(transfer_tasks, true) then 'tasks' end,
-    case when coalesce(transfer_contracts, false) then 'contracts' end,
-    case when coalesce(transfer_quotes, false) then 'quotes' end,
-    case when coalesce(transfer_templates, false) then 'templates' end], null);
+  if exists (select 1 from unnest(kinds) named
+              where not exists (select 1 from private.transfer_kinds() k where k.kind = named)) then
+    return private.failure('Unknown transfer kind', 'invalid_transfer_kind');
+  end if;
+  chosen := array(select k.kind from private.transfer_kinds() k
+                   where k.is_primary and case when kinds is null then k.is_default else k.kind = any (kinds) end);
 
   begin
     perform pg_catalog.set_config('crm.quiet_assignments', 'on', true);

@@ -2211,24 +2211,20 @@ revoke all on function public.get_users_for_transfer(organization_slug text, exc
 grant execute on function public.get_users_for_transfer(organization_slug text, exclude_user_id uuid) to authenticated;
 
 /**
- * Moves the chosen kinds of records from one member to another, all or nothing (defaults:
- * deals, customers and tasks on; contracts, quotes and templates off). Only with a live
- * request token of the caller's session (admin-transfer).
+ * Moves the chosen kinds of records from one member to another, all or nothing (no kinds:
+ * the kinds on by default, deals, customers and tasks). Only with a live request token of
+ * the caller's session (admin-transfer).
  */
 create function public.transfer_user_records(
-  from_user_id uuid, to_user_id uuid, organization_slug text default null,
-  transfer_deals boolean default true, transfer_customers boolean default true,
-  transfer_tasks boolean default true, transfer_contracts boolean default false,
-  transfer_quotes boolean default false, transfer_templates boolean default false)
+  from_user_id uuid, to_user_id uuid, organization_slug text default null, kinds text[] default null)
 returns jsonb language plpgsql security definer set search_path = ''
 as $$
 begin
   if not private.has_request_token() then
     return private.invalid_request_token();
   end if;
-  return private.transfer_user_records(from_user_id, to_user_id, organization_slug, transfer_deals, transfer_customers,
-                                       transfer_tasks, transfer_contracts, transfer_quotes, transfer_templates);
+  return private.transfer_user_records(from_user_id, to_user_id, organization_slug, kinds);
 end;
 $$;
-revoke all on function public.transfer_user_records(from_user_id uuid, to_user_id uuid, organization_slug text, transfer_deals boolean, transfer_customers boolean, transfer_tasks boolean, transfer_contracts boolean, transfer_quotes boolean, transfer_templates boolean) from public, anon, authenticated;
-grant execute on function public.transfer_user_records(from_user_id uuid, to_user_id uuid, organization_slug text, transfer_deals boolean, transfer_customers boolean, transfer_tasks boolean, transfer_contracts boolean, transfer_quotes boolean, transfer_templates boolean) to authenticated;
+revoke all on function public.transfer_user_records(from_user_id uuid, to_user_id uuid, organization_slug text, kinds text[]) from public, anon, authenticated;
+grant execute on function public.transfer_user_records(from_user_id uuid, to_user_id uuid, organization_slug text, kinds text[]) to authenticated;

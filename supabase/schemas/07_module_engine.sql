@@ -36,43 +36,28 @@ create table private.modules (
   default_descending boolean not null default true,
   -- True when the table has a Turkish-folded search_text column with a trigram index.
   searchable boolean not null default false,
-  -- The transfer option (spec section 3) that moves this module's records, and its default.
-  transfer_kind text check (transfer_kind in ('deals', 'customers', 'tasks', 'contracts', 'quotes', 'templates')),
+  -- What a notification or an activity entry calls a record: these columns' values, joined by a space.
+  title_columns text[] not null default '{title}' check (cardinality(title_columns) between 1 and 5),
+  -- The transfer kind (spec section 3) that moves this module's records: a module's key (its
+  -- own, or another's it moves with, as contacts with customers), and the kind's default.
+  transfer_kind text references private.modules (key),
   transfer_default boolean not null default false,
+  -- Further tenant tables whose rows move with this module's records (a quote's items).
+  transfer_tables text[] not null default '{}',
+  -- The column of the documents table that links a document to one of this module's
+  -- records; null when documents cannot belong to its records.
+  document_link text unique check (document_link is null or private.is_safe_identifier(document_link)),
   -- The module's own rules: private.<name>(p_values jsonb, p_existing jsonb) returns
   -- {"values": normalised values, "errors": {column: code}}.
   prepare_function text check (prepare_function ~ '^[a-z_]{1,60}$'),
-  check (default_sort = any (sortable_columns))
+  check (default_sort = any (sortable_columns)),
+  check (transfer_kind is not null or (not transfer_default and transfer_tables = '{}'))
 );
 
 alter table private.modules enable row level security;
 
-comment on table private.modules is 'The sales modules: one row each; permissions, roles, transfer and the record engine read it.';
-
-insert into private.modules (key, position, table_name, entity_type, writable_columns, sortable_columns,
-                             filterable_columns, list_columns, default_sort, default_descending, searchable,
-                             transfer_kind, transfer_default, prepare_function)
-values
-  ('customers', 1, 'customers', 'customer',
-   '{name,kind,tax_number,tax_office,sector,status,phone,email,website,city,district,address,tags,description}',
-   '{name,status,city,created_at,updated_at}', '{status,kind,city,sector,tags}',
-   '{name,kind,tax_number,status,sector,phone,email,city,district,tags}', 'name', false, true,
-   'customers', true, 'prepare_customer'),
-  ('contacts', 2, 'contacts', 'contact',
-   '{customer_id,first_name,last_name,title,emails,phones,tags,description,kvkk_consent,kvkk_consent_channel,kvkk_consent_at,kvkk_consent_source,iys_consent}',
-   '{last_name,first_name,created_at,updated_at}', '{customer_id,tags,kvkk_consent}',
-   '{customer_id,first_name,last_name,title,emails,phones,tags,kvkk_consent}', 'last_name', false, true,
-   'customers', true, 'prepare_contact'),
-  ('deals', 3, 'deals', 'deal', '{title,customer_id}', '{title,created_at,updated_at}', '{customer_id}',
-   '{title,customer_id}', 'created_at', true, false, 'deals', true, null),
-  ('quotes', 4, 'quotes', 'quote', '{customer_id,deal_id,quote_number}', '{quote_number,created_at,updated_at}',
-   '{customer_id,deal_id}', '{quote_number,customer_id,deal_id}', 'created_at', true, false, 'quotes', false, null),
-  ('contracts', 5, 'contracts', 'contract', '{title,customer_id}', '{title,created_at,updated_at}', '{customer_id}',
-   '{title,customer_id}', 'created_at', true, false, 'contracts', false, null),
-  ('documents', 6, 'documents', 'document', '{title}', '{title,created_at,updated_at}', '{}',
-   '{title}', 'created_at', true, false, null, false, null),
-  ('tasks', 7, 'tasks', 'task', '{title,due_at,completed_at}', '{title,due_at,created_at,updated_at}', '{}',
-   '{title,due_at,completed_at}', 'created_at', true, false, 'tasks', true, null);
+comment on table private.modules is
+  'The sales modules, one row each, written by private.register_module: permissions, roles, transfer, notes, document links and the record engine read it.';
 
 alter table private.role_permissions
   add constraint role_permissions_module_fkey foreign key (module) references private.modules (key) on delete cascade,
@@ -615,7 +600,78 @@ begin
 end;
 $$;
 
-select private.install_module_facade(m.key) from private.modules m order by m.position;
+/** p_first followed by the values of p_second it does not hold yet, in their order. */
+create function private.array_union(p_first text[], p_second text[])
+returns text[]
+language sql
+immutable
+set search_path = ''
+as $$
+  select p_first || array(select v.value from unnest(p_second) with ordinality v (value, position)
+                           where not v.value = any (p_first) order by v.position);
+$$;
+
+/**
+ * Registers a sales module, or updates its registration: the one call a module's concern
+ * file makes (its tenant table is a template step, its rules its own p_prepare_function).
+ * Writes its registry row (private.modules; each parameter is the column of that name),
+ * installs its public façade (private.install_module_facade), and gives the roles of every
+ * existing organization the default permissions in it (private.grant_default_permissions:
+ * an organization that already has permission rows in the module keeps them as its admins
+ * left them, so a removed row is never restored). With p_document_link, that column of the
+ * documents table becomes a column the documents module writes, filters and lists; the
+ * documents module (key documents), when it registers, takes the links of the modules
+ * registered before it. Notes, the transfer kinds, the import kinds and the document links
+ * read the registry, so nothing else names the module.
+ */
+create function private.register_module(
+  p_key text, p_position integer, p_table_name text, p_entity_type text,
+  p_writable_columns text[], p_list_columns text[],
+  p_sortable_columns text[] default '{created_at,updated_at}', p_filterable_columns text[] default '{}',
+  p_default_sort text default 'created_at', p_default_descending boolean default true,
+  p_searchable boolean default false, p_title_columns text[] default '{title}', p_prepare_function text default null,
+  p_transfer_kind text default null, p_transfer_default boolean default false, p_transfer_tables text[] default '{}',
+  p_document_link text default null)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  links text[];
+begin
+  if exists (select 1 from unnest(p_transfer_tables) t where not private.is_safe_identifier(t)) then
+    raise exception 'Module %: every transfer table must be a plain table name', p_key;
+  end if;
+  insert into private.modules (key, position, table_name, entity_type, writable_columns, list_columns, sortable_columns,
+                               filterable_columns, default_sort, default_descending, searchable, title_columns,
+                               prepare_function, transfer_kind, transfer_default, transfer_tables, document_link)
+  values (p_key, p_position, p_table_name, p_entity_type, p_writable_columns, p_list_columns, p_sortable_columns,
+          p_filterable_columns, p_default_sort, p_default_descending, p_searchable, p_title_columns,
+          p_prepare_function, p_transfer_kind, p_transfer_default, p_transfer_tables, p_document_link)
+  on conflict (key) do update
+    set position = excluded.position, table_name = excluded.table_name, entity_type = excluded.entity_type,
+        writable_columns = excluded.writable_columns, list_columns = excluded.list_columns,
+        sortable_columns = excluded.sortable_columns, filterable_columns = excluded.filterable_columns,
+        default_sort = excluded.default_sort, default_descending = excluded.default_descending,
+        searchable = excluded.searchable, title_columns = excluded.title_columns,
+        prepare_function = excluded.prepare_function, transfer_kind = excluded.transfer_kind,
+        transfer_default = excluded.transfer_default, transfer_tables = excluded.transfer_tables,
+        document_link = excluded.document_link;
+
+  perform private.install_module_facade(p_key);
+  perform private.grant_default_permissions(o.id, p_key) from private.organizations o;
+
+  -- The document links this registration brings: its own, or every module's for documents.
+  links := array(select m.document_link from private.modules m
+                  where m.document_link is not null and (m.key = p_key or p_key = 'documents') order by m.position);
+  update private.modules d
+     set writable_columns = private.array_union(d.writable_columns, links),
+         filterable_columns = private.array_union(d.filterable_columns, links),
+         list_columns = private.array_union(d.list_columns, links)
+   where d.key = 'documents' and links <> '{}';
+end;
+$$;
 
 /** A record's timeline (notes, field history, audit) in any registered module. */
 create function public.get_record_timeline(p_module text, p_id uuid)
@@ -916,18 +972,21 @@ begin
 end;
 $$;
 
-/** What a notification or an activity entry calls a record: its name, title or number. */
+/**
+ * What a notification or an activity entry calls a record: the values of its module's
+ * title columns (a name, a title, a number, a person's first and last name) joined by a
+ * space, at most 300 characters; null when they are all empty.
+ */
 create function private.record_title(p_module text, p_row jsonb)
 returns text
 language sql
-immutable
+stable
+security definer
 set search_path = ''
 as $$
-  select left(case p_module
-    when 'customers' then p_row ->> 'name'
-    when 'contacts' then nullif(btrim(concat_ws(' ', p_row ->> 'first_name', p_row ->> 'last_name')), '')
-    when 'quotes' then p_row ->> 'quote_number'
-    else p_row ->> 'title' end, 300);
+  select left(nullif(btrim(array_to_string(array(select p_row ->> c from unnest(m.title_columns) with ordinality t (c, n)
+                                                  order by t.n), ' ')), ''), 300)
+    from private.modules m where m.key = p_module;
 $$;
 
 /** True when the caller may see this record of the module (not deleted, within their view scope). */

@@ -194,6 +194,17 @@ begin
 end;
 $$;
 
+select private.register_module(
+  p_key => 'customers', p_position => 1, p_table_name => 'customers', p_entity_type => 'customer',
+  p_writable_columns => '{name,kind,tax_number,tax_office,sector,status,phone,email,website,city,district,address,tags,description,external_id}',
+  p_list_columns => '{name,kind,tax_number,status,sector,phone,email,city,district,tags}',
+  p_sortable_columns => '{name,status,city,created_at,updated_at}',
+  p_filterable_columns => '{status,kind,city,sector,tags}',
+  p_default_sort => 'name', p_default_descending => false, p_searchable => true,
+  p_title_columns => '{name}', p_prepare_function => 'prepare_customer',
+  p_transfer_kind => 'customers', p_transfer_default => true,
+  p_document_link => 'customer_id');
+
 /** Customers that are likely the same as the values about to be saved. */
 create function public.find_customer_duplicates(p_values jsonb, p_exclude uuid default null)
 returns jsonb language sql stable security definer set search_path = ''

@@ -120,6 +120,17 @@ begin
 end;
 $$;
 
+-- A contact's records move with its customers (the transfer kind customers).
+select private.register_module(
+  p_key => 'contacts', p_position => 2, p_table_name => 'contacts', p_entity_type => 'contact',
+  p_writable_columns => '{customer_id,first_name,last_name,title,emails,phones,tags,description,kvkk_consent,kvkk_consent_channel,kvkk_consent_at,kvkk_consent_source,iys_consent,external_id}',
+  p_list_columns => '{customer_id,first_name,last_name,title,emails,phones,tags,kvkk_consent}',
+  p_sortable_columns => '{last_name,first_name,created_at,updated_at}',
+  p_filterable_columns => '{customer_id,tags,kvkk_consent}',
+  p_default_sort => 'last_name', p_default_descending => false, p_searchable => true,
+  p_title_columns => '{first_name,last_name}', p_prepare_function => 'prepare_contact',
+  p_transfer_kind => 'customers', p_document_link => 'contact_id');
+
 /** The checks of a data-subject action: an admin of the session's organization, and the contact's schema. */
 create function private.data_subject_context(p_contact uuid)
 returns private.module_context

@@ -305,18 +305,14 @@ begin
 end;
 $$;
 
-update private.modules
-   set writable_columns = '{title,description,type,priority,status,due_at,remind_at,customer_id,contact_id,deal_id}',
-       sortable_columns = '{title,due_at,priority,status,created_at,updated_at}',
-       filterable_columns = '{status,priority,type,due_at,completed_at,customer_id,contact_id,deal_id}',
-       list_columns = '{title,type,priority,status,due_at,remind_at,completed_at,customer_id,contact_id,deal_id}',
-       default_sort = 'due_at',
-       default_descending = false,
-       searchable = true,
-       prepare_function = 'prepare_task'
- where key = 'tasks';
-
-select private.install_module_facade('tasks');
+select private.register_module(
+  p_key => 'tasks', p_position => 7, p_table_name => 'tasks', p_entity_type => 'task',
+  p_writable_columns => '{title,description,type,priority,status,due_at,remind_at,customer_id,contact_id,deal_id,external_id}',
+  p_list_columns => '{title,type,priority,status,due_at,remind_at,completed_at,customer_id,contact_id,deal_id}',
+  p_sortable_columns => '{title,due_at,priority,status,created_at,updated_at}',
+  p_filterable_columns => '{status,priority,type,due_at,completed_at,customer_id,contact_id,deal_id}',
+  p_default_sort => 'due_at', p_default_descending => false, p_searchable => true,
+  p_prepare_function => 'prepare_task', p_transfer_kind => 'tasks', p_transfer_default => true);
 
 /**
  * Marks a task done from a list (edit scope, through the engine: the field history and

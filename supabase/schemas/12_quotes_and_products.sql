@@ -589,18 +589,16 @@ $$;
 -- ---------------------------------------------------------------------------------
 -- The registry row
 -- ---------------------------------------------------------------------------------
-update private.modules
-   set writable_columns = '{customer_id,contact_id,deal_id,status,quote_date,valid_until,currency,exchange_rate,prices_include_vat,document_discount_type,document_discount_value,payment_terms,notes,rejection_reason}',
-       sortable_columns = '{quote_number,quote_date,valid_until,status,grand_total,created_at,updated_at}',
-       filterable_columns = '{status,customer_id,contact_id,deal_id,currency,quote_date,valid_until,is_latest}',
-       list_columns = '{quote_number,revision,customer_id,deal_id,status,quote_date,valid_until,currency,grand_total,grand_total_try,is_latest}',
-       default_sort = 'updated_at',
-       default_descending = true,
-       searchable = true,
-       prepare_function = 'prepare_quote'
- where key = 'quotes';
-
-select private.install_module_facade('quotes');
+select private.register_module(
+  p_key => 'quotes', p_position => 4, p_table_name => 'quotes', p_entity_type => 'quote',
+  p_writable_columns => '{customer_id,contact_id,deal_id,status,quote_date,valid_until,currency,exchange_rate,prices_include_vat,document_discount_type,document_discount_value,payment_terms,notes,rejection_reason}',
+  p_list_columns => '{quote_number,revision,customer_id,deal_id,status,quote_date,valid_until,currency,grand_total,grand_total_try,is_latest}',
+  p_sortable_columns => '{quote_number,quote_date,valid_until,status,grand_total,created_at,updated_at}',
+  p_filterable_columns => '{status,customer_id,contact_id,deal_id,currency,quote_date,valid_until,is_latest}',
+  p_default_sort => 'updated_at', p_default_descending => true, p_searchable => true,
+  p_title_columns => '{quote_number}', p_prepare_function => 'prepare_quote',
+  p_transfer_kind => 'quotes', p_transfer_default => false, p_transfer_tables => '{quote_items}',
+  p_document_link => 'quote_id');
 
 /** A save's refusal: field errors of the header and lines as {"fields": {...}} (too_many_items on its own). */
 create function private.quote_fields_failure(p_errors jsonb)

@@ -237,18 +237,15 @@ $$;
 -- ---------------------------------------------------------------------------------
 -- The registry row
 -- ---------------------------------------------------------------------------------
-update private.modules
-   set writable_columns = '{title,customer_id,contact_id,quote_id,deal_id,contract_type,start_date,end_date,value,currency,status,customer_signed_on,company_signed_on,auto_renew,renewal_notice_days,renewal_term_months,notes}',
-       sortable_columns = '{contract_number,title,status,start_date,end_date,value,created_at,updated_at}',
-       filterable_columns = '{status,contract_type,customer_id,contact_id,quote_id,deal_id,currency,auto_renew,start_date,end_date}',
-       list_columns = '{contract_number,title,customer_id,contract_type,status,start_date,end_date,value,currency,auto_renew,previous_contract_id}',
-       default_sort = 'updated_at',
-       default_descending = true,
-       searchable = true,
-       prepare_function = 'prepare_contract'
- where key = 'contracts';
-
-select private.install_module_facade('contracts');
+select private.register_module(
+  p_key => 'contracts', p_position => 5, p_table_name => 'contracts', p_entity_type => 'contract',
+  p_writable_columns => '{title,customer_id,contact_id,quote_id,deal_id,contract_type,start_date,end_date,value,currency,status,customer_signed_on,company_signed_on,auto_renew,renewal_notice_days,renewal_term_months,notes}',
+  p_list_columns => '{contract_number,title,customer_id,contract_type,status,start_date,end_date,value,currency,auto_renew,previous_contract_id}',
+  p_sortable_columns => '{contract_number,title,status,start_date,end_date,value,created_at,updated_at}',
+  p_filterable_columns => '{status,contract_type,customer_id,contact_id,quote_id,deal_id,currency,auto_renew,start_date,end_date}',
+  p_default_sort => 'updated_at', p_default_descending => true, p_searchable => true,
+  p_prepare_function => 'prepare_contract', p_transfer_kind => 'contracts', p_transfer_default => false,
+  p_document_link => 'contract_id');
 
 /**
  * Applies a state change to one contract row (already locked by the caller): the changes

@@ -66,16 +66,18 @@ as $$
                'text/plain', 'text/csv'];
 $$;
 
-/** The link column of a module a document can belong to, or null. */
+/**
+ * The column of the documents table that links a document to a record of the module (its
+ * registry row's document_link), or null when documents cannot belong to its records.
+ */
 create function private.document_link_column(p_module text)
 returns text
 language sql
-immutable
+stable
+security definer
 set search_path = ''
 as $$
-  select case p_module when 'customers' then 'customer_id' when 'contacts' then 'contact_id'
-                       when 'deals' then 'deal_id' when 'quotes' then 'quote_id'
-                       when 'contracts' then 'contract_id' end;
+  select m.document_link from private.modules m where m.key = p_module;
 $$;
 
 /** A file name as it is kept and offered for download: its last path part, no control characters, at most 255 characters; null when nothing is left. */
@@ -92,8 +94,8 @@ $$;
 /**
  * The documents module's rules for the record engine: the title is 1 to 300 characters
  * (required on create; a document created so has no file until its first upload), and a
- * document links to at most one record (setting one link clears the others). The file
- * columns are written only by an upload.
+ * document links to at most one record through the registry's document links (setting one
+ * clears the others). The file columns are written only by an upload.
  */
 create function private.prepare_document(p_values jsonb, p_existing jsonb)
 returns jsonb
@@ -104,7 +106,7 @@ as $$
 declare
   prepared jsonb := p_values;
   errors jsonb := '{}';
-  links text[] := array['customer_id', 'contact_id', 'deal_id', 'quote_id', 'contract_id'];
+  links text[] := array(select m.document_link from private.modules m where m.document_link is not null order by m.position);
   set_links text[];
   link text;
 begin
@@ -134,18 +136,16 @@ begin
 end;
 $$;
 
-update private.modules
-   set writable_columns = '{title,customer_id,contact_id,deal_id,quote_id,contract_id}',
-       sortable_columns = '{title,size_bytes,created_at,updated_at}',
-       filterable_columns = '{customer_id,contact_id,deal_id,quote_id,contract_id,mime_type}',
-       list_columns = '{title,file_name,mime_type,size_bytes,current_version,customer_id,contact_id,deal_id,quote_id,contract_id}',
-       default_sort = 'updated_at',
-       default_descending = true,
-       searchable = true,
-       prepare_function = 'prepare_document'
- where key = 'documents';
-
-select private.install_module_facade('documents');
+-- The link columns (customer_id, contact_id, …) join the columns below as the modules'
+-- registrations name them (their document_link).
+select private.register_module(
+  p_key => 'documents', p_position => 6, p_table_name => 'documents', p_entity_type => 'document',
+  p_writable_columns => '{title}',
+  p_list_columns => '{title,file_name,mime_type,size_bytes,current_version}',
+  p_sortable_columns => '{title,size_bytes,created_at,updated_at}',
+  p_filterable_columns => '{mime_type}',
+  p_default_sort => 'updated_at', p_default_descending => true, p_searchable => true,
+  p_prepare_function => 'prepare_document');
 
 /**
  * Documents as lists show them (the engine's record answer plus uploaded_by_name and
@@ -176,8 +176,9 @@ end;
 $$;
 
 /**
- * The documents linked to one record the caller may see (module customers, contacts,
- * deals, quotes or contracts), those the caller may see among documents, newest change first.
+ * The documents linked to one record the caller may see (of a module documents can belong
+ * to: its registry row's document_link), those the caller may see among documents, newest
+ * change first; invalid_input for a module documents cannot belong to.
  */
 create function private.record_documents(p_module text, p_record_id uuid)
 returns jsonb
@@ -502,7 +503,7 @@ values ('documents', 'documents', false, private.document_max_bytes(), private.d
 on conflict (id) do update
   set public = false, file_size_limit = excluded.file_size_limit, allowed_mime_types = excluded.allowed_mime_types;
 
-/** The documents linked to one record (customers, contacts, deals, quotes or contracts). */
+/** The documents linked to one record (of a module documents can belong to). */
 create function public.list_record_documents(p_module text, p_record_id uuid)
 returns jsonb language sql stable security definer set search_path = ''
 as $$ select private.record_documents(p_module, p_record_id); $$;

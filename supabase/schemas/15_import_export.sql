@@ -34,10 +34,6 @@ begin
 end;
 $$;
 
-update private.modules
-   set writable_columns = writable_columns || '{external_id}'
- where key in ('customers', 'contacts', 'deals', 'tasks');
-
 -- ---------------------------------------------------------------------------------
 -- The import kinds
 -- ---------------------------------------------------------------------------------
@@ -71,27 +67,66 @@ create table private.import_kinds (
 
 alter table private.import_kinds enable row level security;
 
-comment on table private.import_kinds is 'What can be imported: permission, table, match keys and the rules a row goes through.';
+comment on table private.import_kinds is
+  'What can be imported (private.register_import_kind): permission, table, match keys and the rules a row goes through.';
 
-insert into private.import_kinds (kind, position, module, scope_all, table_name, entity_type, prepare_function, columns,
-                                  reference_fields, match_keys, reference_keys, match_expressions)
-values
-  ('customers', 1, 'customers', false, 'customers', 'customer', 'prepare_customer', null,
-   '{owner}', '{id,external_id,tax_number,email,name}', '{id,external_id,tax_number,name}',
-   '{"tax_number": "t.tax_number", "email": "t.email", "name": "private.fold_search(t.name)"}'),
-  ('contacts', 2, 'contacts', false, 'contacts', 'contact', 'prepare_contact', null,
-   '{owner,customer,email,phone,mobile_phone}', '{id,external_id,email,name}', '{id,external_id,email,name}',
-   '{"email": "jsonb_array_elements(t.emails) ->> ''value''", "name": "private.fold_search(btrim(t.first_name || '' '' || t.last_name))"}'),
-  ('deals', 3, 'deals', false, 'deals', 'deal', 'prepare_deal', null,
-   '{owner,customer,stage}', '{id,external_id,title}', '{id,external_id,title}',
-   '{"title": "private.fold_search(t.title)"}'),
-  ('tasks', 4, 'tasks', false, 'tasks', 'task', 'prepare_task', null,
-   '{owner,customer,contact,deal}', '{id,external_id,title}', '{}',
-   '{"title": "private.fold_search(t.title)"}'),
-  ('products', 5, 'quotes', true, 'products', 'product', 'prepare_product',
-   '{name,unit,unit_price,currency,vat_rate,description,active,external_id}',
-   '{}', '{id,external_id,name}', '{}',
-   '{"name": "private.fold_search(t.name)"}');
+/**
+ * Declares an import kind (private.import_kinds; each parameter is the column of that
+ * name), or redeclares it: its permission is p_module's import action (a module of the
+ * registry), and its table, entity type and rules are that module's unless the kind names
+ * its own (products, imported with the quotes module's permission into a table of their own).
+ */
+create function private.register_import_kind(
+  p_kind text, p_position integer, p_module text, p_match_keys text[],
+  p_reference_fields text[] default '{}', p_reference_keys text[] default '{}', p_match_expressions jsonb default '{}',
+  p_scope_all boolean default false, p_table_name text default null, p_entity_type text default null,
+  p_prepare_function text default null, p_columns text[] default null)
+returns void
+language sql
+security definer
+set search_path = ''
+as $$
+  insert into private.import_kinds (kind, position, module, scope_all, table_name, entity_type, prepare_function, columns,
+                                    reference_fields, match_keys, reference_keys, match_expressions)
+  values (p_kind, p_position, p_module, p_scope_all,
+          coalesce(p_table_name, (select m.table_name from private.modules m where m.key = p_module)),
+          coalesce(p_entity_type, (select m.entity_type from private.modules m where m.key = p_module)),
+          coalesce(p_prepare_function, (select m.prepare_function from private.modules m where m.key = p_module)),
+          p_columns, p_reference_fields, p_match_keys, p_reference_keys, p_match_expressions)
+  on conflict (kind) do update
+    set position = excluded.position, module = excluded.module, scope_all = excluded.scope_all,
+        table_name = excluded.table_name, entity_type = excluded.entity_type, prepare_function = excluded.prepare_function,
+        columns = excluded.columns, reference_fields = excluded.reference_fields, match_keys = excluded.match_keys,
+        reference_keys = excluded.reference_keys, match_expressions = excluded.match_expressions;
+$$;
+
+select private.register_import_kind(
+  p_kind => 'customers', p_position => 1, p_module => 'customers',
+  p_reference_fields => '{owner}', p_match_keys => '{id,external_id,tax_number,email,name}',
+  p_reference_keys => '{id,external_id,tax_number,name}',
+  p_match_expressions => '{"tax_number": "t.tax_number", "email": "t.email", "name": "private.fold_search(t.name)"}');
+
+select private.register_import_kind(
+  p_kind => 'contacts', p_position => 2, p_module => 'contacts',
+  p_reference_fields => '{owner,customer,email,phone,mobile_phone}', p_match_keys => '{id,external_id,email,name}',
+  p_reference_keys => '{id,external_id,email,name}',
+  p_match_expressions => '{"email": "jsonb_array_elements(t.emails) ->> ''value''", "name": "private.fold_search(btrim(t.first_name || '' '' || t.last_name))"}');
+
+select private.register_import_kind(
+  p_kind => 'deals', p_position => 3, p_module => 'deals',
+  p_reference_fields => '{owner,customer,stage}', p_match_keys => '{id,external_id,title}',
+  p_reference_keys => '{id,external_id,title}', p_match_expressions => '{"title": "private.fold_search(t.title)"}');
+
+select private.register_import_kind(
+  p_kind => 'tasks', p_position => 4, p_module => 'tasks',
+  p_reference_fields => '{owner,customer,contact,deal}', p_match_keys => '{id,external_id,title}',
+  p_match_expressions => '{"title": "private.fold_search(t.title)"}');
+
+select private.register_import_kind(
+  p_kind => 'products', p_position => 5, p_module => 'quotes', p_scope_all => true,
+  p_table_name => 'products', p_entity_type => 'product', p_prepare_function => 'prepare_product',
+  p_columns => '{name,unit,unit_price,currency,vat_rate,description,active,external_id}',
+  p_match_keys => '{id,external_id,name}', p_match_expressions => '{"name": "private.fold_search(t.name)"}');
 
 /**
  * The SQL expression of a text (p_text, an SQL expression) as the value of a match key:

@@ -3,7 +3,8 @@
 
 create table notes (
   id uuid primary key default gen_random_uuid(),
-  entity_type text not null check (entity_type in ('customer', 'contact', 'deal', 'quote', 'contract', 'task')),
+  -- A registered module's entity type (private.modules.entity_type, which the engine writes).
+  entity_type text not null check (entity_type ~ '^[a-z_]{1,40}$'),
   entity_id uuid not null,
   body text not null check (char_length(body) between 1 and 20000)
 );

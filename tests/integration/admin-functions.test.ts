@@ -104,7 +104,13 @@ describe("admin-transfer for an admin", () => {
     expect((receivers.body.users as { id: string }[]).map((user) => user.id)).toContain(taker.id);
     expect(
       await invokeFunction(client, "admin-transfer", { action: "transfer", from_user_id: giver.id, to_user_id: taker.id }, token),
-    ).toMatchObject({ status: 200, body: { success: true, kinds: ["deals", "customers", "tasks"] } });
+    ).toMatchObject({ status: 200, body: { success: true, kinds: ["customers", "deals", "tasks"] } });
+    expect(
+      await invokeFunction(client, "admin-transfer", { action: "transfer", from_user_id: giver.id, to_user_id: taker.id, kinds: ["quotes", "templates"] }, token),
+    ).toMatchObject({ status: 200, body: { success: true, kinds: ["quotes", "templates"], transferred: { quotes: 0, templates: 0 } } });
+    expect(
+      await invokeFunction(client, "admin-transfer", { action: "transfer", from_user_id: giver.id, to_user_id: taker.id, kinds: ["users"] }, token),
+    ).toMatchObject({ status: 400, body: { success: false, code: "invalid_transfer_kind" } });
   });
 });
 

@@ -98,7 +98,7 @@ describe("user administration through supabase-js", () => {
 
     expect(await privilegedRpc(admin, "transfer_user_records", { from_user_id: giver.id, to_user_id: taker.id })).toMatchObject({
       success: true,
-      kinds: ["deals", "customers", "tasks"],
+      kinds: ["customers", "deals", "tasks"],
     });
     expect(await privilegedRpc(admin, "delete_user_secure", { p_user_id: giver.id })).toMatchObject({ success: true });
     expect(await rpc(anonClient(url), "secure_login_prepare_auth", { p_email: giver.email, p_password: testPassword })).toMatchObject({

@@ -1,17 +1,18 @@
-/** The records a document can be linked to: at most one, through one nullable column per module. */
+/**
+ * The records a document can be linked to: at most one, through one nullable column per
+ * module, as the module registry names it (documentLink, the database's document_link).
+ */
+import { modules, type DocumentLinkColumn, type DocumentLinkModule } from "@/modules/registry.ts";
 
-/** The modules whose records documents can be linked to, and the column of documents that links them. */
-export const documentLinks = {
-  customers: "customer_id",
-  contacts: "contact_id",
-  deals: "deal_id",
-  quotes: "quote_id",
-  contracts: "contract_id",
-} as const;
-export type DocumentLinkModule = keyof typeof documentLinks;
+export type { DocumentLinkModule };
+
+/** The modules whose records documents can be linked to, in sidebar order, and the column of documents that links each. */
+export const documentLinks = Object.fromEntries(
+  modules.flatMap((module) => (module.documentLink ? [[module.key, module.documentLink]] : [])),
+) as Readonly<Record<DocumentLinkModule, DocumentLinkColumn>>;
 export const documentLinkModules = Object.keys(documentLinks) as DocumentLinkModule[];
 
-type LinkColumns = Partial<Record<(typeof documentLinks)[DocumentLinkModule], string | null>>;
+type LinkColumns = Partial<Record<DocumentLinkColumn, string | null>>;
 
 /** The record a document is linked to (its module and id), or null for a document of no record. */
 export function linkedRecordOf(document: LinkColumns): { module: DocumentLinkModule; id: string } | null {

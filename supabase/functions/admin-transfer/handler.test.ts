@@ -11,22 +11,12 @@ async function rpcCallFor(body: unknown) {
   return { status: response.status, call: caller.calls[1] };
 }
 
-Deno.test("transfers with the spec's defaults: deals, customers and tasks on; the rest off", async () => {
+Deno.test("transfers without kinds: the database's defaults decide", async () => {
   const { status, call } = await rpcCallFor({ action: "transfer", from_user_id: giver, to_user_id: taker });
   assertEquals(status, 200);
   assertEquals(call, {
     name: "transfer_user_records",
-    args: {
-      from_user_id: giver,
-      to_user_id: taker,
-      organization_slug: null,
-      transfer_deals: true,
-      transfer_customers: true,
-      transfer_tasks: true,
-      transfer_contracts: false,
-      transfer_quotes: false,
-      transfer_templates: false,
-    },
+    args: { from_user_id: giver, to_user_id: taker, organization_slug: null, kinds: null },
   });
 });
 
@@ -36,12 +26,9 @@ Deno.test("passes the kinds the admin chose", async () => {
     from_user_id: giver,
     to_user_id: taker,
     organization_slug: "demo",
-    transfer_deals: false,
-    transfer_quotes: true,
+    kinds: ["quotes", "templates"],
   });
-  assertEquals(call.args.transfer_deals, false);
-  assertEquals(call.args.transfer_quotes, true);
-  assertEquals(call.args.organization_slug, "demo");
+  assertEquals(call.args, { from_user_id: giver, to_user_id: taker, organization_slug: "demo", kinds: ["quotes", "templates"] });
 });
 
 Deno.test("analyses and lists receivers through their RPCs", async () => {
@@ -55,8 +42,10 @@ Deno.test("analyses and lists receivers through their RPCs", async () => {
   });
 });
 
-Deno.test("refuses a transfer flag that is not a boolean", async () => {
-  const { status, call } = await rpcCallFor({ action: "transfer", from_user_id: giver, to_user_id: taker, transfer_deals: "yes" });
-  assertEquals(status, 400);
-  assertEquals(call, undefined);
+Deno.test("refuses kinds that are not a list of kind names", async () => {
+  for (const kinds of ["deals", ["Deals; drop"], [1]]) {
+    const { status, call } = await rpcCallFor({ action: "transfer", from_user_id: giver, to_user_id: taker, kinds });
+    assertEquals(status, 400);
+    assertEquals(call, undefined);
+  }
 });

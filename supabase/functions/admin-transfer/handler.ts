@@ -17,13 +17,9 @@ export const adminTransferRequest = z.discriminatedUnion("action", [
     from_user_id: id,
     to_user_id: id,
     organization_slug: organizationSlug,
-    // Spec section 9 defaults: deals, customers and tasks on; contracts, quotes, templates off.
-    transfer_deals: z.boolean().default(true),
-    transfer_customers: z.boolean().default(true),
-    transfer_tasks: z.boolean().default(true),
-    transfer_contracts: z.boolean().default(false),
-    transfer_quotes: z.boolean().default(false),
-    transfer_templates: z.boolean().default(false),
+    // The transfer kinds to move (the database's list decides which exist); none named: the
+    // kinds on by default there (spec section 9: deals, customers and tasks).
+    kinds: z.array(z.string().regex(/^[a-z][a-z_]{0,39}$/)).max(50).optional(),
   }),
 ]);
 
@@ -41,8 +37,13 @@ export function createHandler(clientForCaller: CallerClientFactory) {
           organization_slug: input.organization_slug ?? null,
           exclude_user_id: input.exclude_user_id ?? null,
         }, "Failed to fetch users"),
-      transfer: (caller, { action: _action, ...options }) =>
-        callRpc(caller, "transfer_user_records", { ...options, organization_slug: options.organization_slug ?? null }, "Transfer error"),
+      transfer: (caller, input) =>
+        callRpc(caller, "transfer_user_records", {
+          from_user_id: input.from_user_id,
+          to_user_id: input.to_user_id,
+          organization_slug: input.organization_slug ?? null,
+          kinds: input.kinds ?? null,
+        }, "Transfer error"),
     },
     clientForCaller,
   );

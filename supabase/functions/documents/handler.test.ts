@@ -150,8 +150,15 @@ Deno.test("no bearer token, an unknown one, no file or a half link: refused befo
   assertEquals([noFile.status, noFile.body.code], [400, "invalid_request"]);
   const halfLink = await upload(new Blob([pdf]), "a.pdf", { fields: { module: "deals" } });
   assertEquals([halfLink.status, halfLink.body.code, halfLink.calls.length], [400, "invalid_request", 0]);
-  const badModule = await upload(new Blob([pdf]), "a.pdf", { fields: { module: "users", record_id: "0d000000-0000-4000-8000-000000000001" } });
+  const badModule = await upload(new Blob([pdf]), "a.pdf", { fields: { module: "../users", record_id: "0d000000-0000-4000-8000-000000000001" } });
   assertEquals([badModule.status, badModule.calls.length], [400, 0]);
+  // Any module key goes to the database, whose registry says whether documents belong to its records.
+  const unlinkable = await upload(new Blob([pdf]), "a.pdf", {
+    fields: { module: "tasks", record_id: "0d000000-0000-4000-8000-000000000001" },
+    caller: { answers: { begin_document_upload: { data: { success: false, error: "Linked record not found", code: "link_not_found" }, error: null } } },
+  });
+  assertEquals([unlinkable.status, unlinkable.body.code, unlinkable.calls.map((call) => call.name)],
+    [404, "link_not_found", ["begin_document_upload"]]);
 });
 
 async function sign(body: unknown, options: { caller?: FakeCallerOptions; accept?: boolean } = {}) {

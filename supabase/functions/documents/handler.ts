@@ -52,12 +52,12 @@ export function bucketStorage(client: SupabaseClient): DocumentStorage {
   };
 }
 
-const modules = ["customers", "contacts", "deals", "quotes", "contracts"] as const;
-
 const fields = z
   .object({
     title: z.string().max(300).optional(),
-    module: z.enum(modules).optional(),
+    // A module key; whether documents can belong to its records is the registry's
+    // (begin_document_upload answers link_not_found for any other module).
+    module: z.string().regex(/^[a-z][a-z_]{0,39}$/).optional(),
     record_id: z.guid().optional(),
     document_id: z.guid().optional(),
   })

@@ -3,7 +3,7 @@
 -- admin and an admin of another organization. Answers are captured with \gset while
 -- acting and checked as the test runner.
 begin;
-select plan(59);
+select plan(60);
 -- The privileged RPCs want the request token an Edge Function forwards: every identity sends its session's.
 select tests.send_request_tokens();
 
@@ -253,6 +253,8 @@ select public.transfer_user_records(:'giver', :'disabled_member') as r \gset
 select is(:'r'::jsonb ->> 'error', 'User not found', 'transfer: a disabled account cannot receive');
 select public.transfer_user_records(:'giver', gen_random_uuid()) as r \gset
 select is(:'r'::jsonb ->> 'error', 'User not found', 'transfer: an unknown receiver is User not found');
+select public.transfer_user_records(:'giver', :'taker', null, array['deals', 'documents']) as r \gset
+select is(:'r'::jsonb ->> 'code', 'invalid_transfer_kind', 'transfer: a kind that is not a transfer kind is refused, with the others');
 select tests.reset_role();
 
 select is((select count(*)::int from :"alpha_schema".deals where owner_id = :'giver')
@@ -312,19 +314,19 @@ select ok(exists (select 1 from private.audit_log where organization_id = :'alph
                    and details ->> 'to_user_id' = :'taker'),
   'transfer: an audit_log row records the transfer');
 
--- Explicit flags: the rest.
+-- Kinds named: the rest.
 select tests.authenticate_as(:'alpha_admin', :'s_admin');
-select public.transfer_user_records(:'giver', :'taker', 'alpha', false, false, false, true, true, true) as r \gset
+select public.transfer_user_records(:'giver', :'taker', 'alpha', array['contracts', 'quotes', 'templates']) as r \gset
 select tests.reset_role();
 select is(:'r'::jsonb -> 'transferred', '{"contracts": 1, "quotes": 1, "templates": 1}'::jsonb,
-  'transfer: explicit flags move contracts, quotes and templates, with their counts');
+  'transfer: the kinds named move contracts, quotes and templates, with their counts');
 select is((select count(*)::int from :"alpha_schema".contracts where owner_id = :'taker') || '|'
           || (select count(*)::int from :"alpha_schema".quotes where owner_id = :'taker') || '|'
           || (select count(*)::int from :"alpha_schema".quote_items where owner_id = :'taker') || '|'
           || (select count(*)::int from :"alpha_schema".document_templates where owner_id = :'taker'),
   '1|1|2|1', 'transfer: the receiver now owns contracts, quotes, quote items and templates');
 select is((select count(*)::int from :"alpha_schema".deals where owner_id = :'taker'), 3,
-  'transfer: flags off move nothing more');
+  'transfer: kinds not named move nothing more');
 
 -- An inactive member's records can still be handed over.
 select tests.authenticate_as(:'alpha_admin', :'s_admin');
@@ -335,18 +337,18 @@ select is((select count(*)::int from :"alpha_schema".deals where owner_id = :'al
 
 -- The beta admin in beta, and the super admin naming any organization.
 select tests.authenticate_as(:'beta_admin', :'s_badmin');
-select public.transfer_user_records(:'beta_giver', :'beta_user', null, true, false, false) as r \gset
+select public.transfer_user_records(:'beta_giver', :'beta_user', null, array['deals']) as r \gset
 select tests.reset_role();
 select is(:'r'::jsonb -> 'transferred', '{"deals": 2}'::jsonb, 'transfer: the beta admin moves beta records');
 select tests.authenticate_as(:'super', :'s_super');
-select public.transfer_user_records(:'beta_user', :'beta_admin', 'beta', true, false, false) as r \gset
+select public.transfer_user_records(:'beta_user', :'beta_admin', 'beta', array['deals']) as r \gset
 select tests.reset_role();
 select is((select count(*)::int from :"beta_schema".deals where owner_id = :'beta_admin'), 2,
   'transfer: the super admin (in alpha) moves beta records by naming beta');
 
 -- After every kind has moved, the giver no longer blocks deletion.
 select tests.authenticate_as(:'alpha_admin', :'s_admin');
-select public.transfer_user_records(:'giver', :'taker', 'alpha', true, true, true, true, true, true) as r \gset
+select public.transfer_user_records(:'giver', :'taker', 'alpha', array['deals', 'customers', 'tasks', 'contracts', 'quotes', 'templates']) as r \gset
 select public.delete_user_secure(:'giver') as r2 \gset
 select tests.reset_role();
 select is(:'r2'::jsonb ->> 'code', null,

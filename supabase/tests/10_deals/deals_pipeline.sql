@@ -503,7 +503,7 @@ select is((select deal_count::int from :"alpha_schema".deal_stage_totals where o
 select count(*) as history_before from :"alpha_schema".deal_stage_history
  where deal_id in (select id from :"alpha_schema".deals where owner_id = :'alpha_sales2') \gset
 select tests.authenticate_as(:'alpha_admin', :'s_admin');
-select public.transfer_user_records(:'alpha_sales2', :'alpha_sales', null, true, false, false) as transfer \gset
+select public.transfer_user_records(:'alpha_sales2', :'alpha_sales', null, array['deals']) as transfer \gset
 select tests.reset_role();
 select is((:'transfer'::jsonb) -> 'transferred', '{"deals": 5}'::jsonb, 'the transfer moves the deals');
 select is((select count(*)::int from :"alpha_schema".deal_stage_history

@@ -310,7 +310,7 @@ select is(pg_temp.forecast_drift(:'omega_schema'), '"equal"'::jsonb, 'a merge of
 
 -- A record transfer moves a member's deals to another.
 select pg_temp.act(:'s_o_admin');
-select public.transfer_user_records(:'o_solo', :'o_sales', null, true, false, false) -> 'transferred' as moved \gset
+select public.transfer_user_records(:'o_solo', :'o_sales', null, array['deals']) -> 'transferred' as moved \gset
 select tests.reset_role();
 select ok((:'moved'::jsonb ->> 'deals')::int > 0, 'a transfer moves deals');
 select is(pg_temp.forecast_drift(:'omega_schema'), '"equal"'::jsonb, 'a record transfer');
@@ -457,7 +457,7 @@ select ok(:'overdue_told'::int > 0, 'the due-items step marks overdue tasks');
 insert into :"omega_schema".customers (id, name, owner_id, created_by) values ('e0000000-0000-4000-8000-000000000003', 'Üç', :'o_admin', :'o_admin');
 select pg_temp.act(:'s_o_admin');
 select public.merge_customers('e0000000-0000-4000-8000-000000000003', 'e0000000-0000-4000-8000-000000000001') ->> 'success' as merged \gset
-select public.transfer_user_records(:'o_sales', :'o_solo', null, false, false, true) -> 'transferred' ->> 'tasks' as moved \gset
+select public.transfer_user_records(:'o_sales', :'o_solo', null, array['tasks']) -> 'transferred' ->> 'tasks' as moved \gset
 select tests.reset_role();
 select ok(:'moved'::int > 0 and :'merged'::boolean, 'a customer with tasks merged, a member''s tasks transferred');
 select is(pg_temp.task_drift(:'omega_schema'), '"equal"'::jsonb,

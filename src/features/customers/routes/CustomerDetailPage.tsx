@@ -15,10 +15,12 @@ import { Timeline } from "@/components/records/Timeline.tsx";
 import { RelatedTasks } from "@/components/tasks/RelatedTasks.tsx";
 import { formatDateTime } from "@/lib/format.ts";
 import { useMyPermissions } from "@/modules/permissions.ts";
+import type { ModuleKey } from "@/modules/registry.ts";
 import { customerFields, customerSchema, useCustomerContacts, type Customer, type CustomerField } from "../api/customers.ts";
 import { CustomerFormModal } from "../components/CustomerFormModal.tsx";
 
-const laterModules = ["deals", "quotes", "contracts"] as const;
+/** Registered modules whose records link to a customer but have no tab of their own here yet. */
+const laterModules = ["deals", "quotes", "contracts"] as const satisfies readonly ModuleKey[];
 
 /** One customer: its fields, contacts, notes and history, and the modules still to come. */
 export function CustomerDetailPage() {

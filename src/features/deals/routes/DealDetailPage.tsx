@@ -14,11 +14,13 @@ import { Timeline } from "@/components/records/Timeline.tsx";
 import { RelatedTasks } from "@/components/tasks/RelatedTasks.tsx";
 import { formatCalendarDate, formatDateTime, formatMoney } from "@/lib/format.ts";
 import { useMyPermissions } from "@/modules/permissions.ts";
+import type { ModuleKey } from "@/modules/registry.ts";
 import { useOrganizationSettings } from "@/session/organization-settings.ts";
 import { dealFields, useDealDetails, type DealDetails, type DealField } from "../api/deals.ts";
 import { DealFormModal } from "../components/DealFormModal.tsx";
 
-const laterModules = ["quotes", "contracts"] as const;
+/** Registered modules whose records link to a deal but have no tab of their own here yet. */
+const laterModules = ["quotes", "contracts"] as const satisfies readonly ModuleKey[];
 
 /** "3 gün", "5 saat", "12 dakika": the largest whole unit. */
 export function durationText(seconds: number, t: TFunction): string {

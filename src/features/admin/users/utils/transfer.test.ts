@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { anyKindChosen, defaultTransferOptions, transferRequest } from "./transfer.ts";
+import { anyKindChosen, defaultTransferOptions, transferOptionsOf, transferRequest } from "./transfer.ts";
 import { userStatus } from "./user-status.ts";
 
 describe("transfer options", () => {
@@ -14,18 +14,14 @@ describe("transfer options", () => {
     });
   });
 
-  it("become the function's transfer request with every kind spelled out", () => {
+  it("become the function's transfer request naming every chosen kind", () => {
     expect(transferRequest("from", "to", { ...defaultTransferOptions, quotes: true, tasks: false })).toEqual({
       action: "transfer",
       from_user_id: "from",
       to_user_id: "to",
-      transfer_deals: true,
-      transfer_customers: true,
-      transfer_tasks: false,
-      transfer_contracts: false,
-      transfer_quotes: true,
-      transfer_templates: false,
+      kinds: ["deals", "customers", "quotes"],
     });
+    expect(transferRequest("from", "to", transferOptionsOf([])).kinds).toEqual([]);
   });
 
   it("need at least one kind", () => {

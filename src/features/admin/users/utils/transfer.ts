@@ -10,14 +10,14 @@ export function transferOptionsOf(chosen: readonly string[]): TransferOptions {
 /** Spec section 9: deals, customers and tasks on; contracts, quotes and templates off. */
 export const defaultTransferOptions = transferOptionsOf(initialTransferKinds);
 
-/** The `admin-transfer` request that moves the chosen kinds from one user to another. */
+/** The `admin-transfer` request that moves the chosen kinds (every one named) from one user to another. */
 export function transferRequest(fromUserId: string, toUserId: string, options: TransferOptions) {
   return {
     action: "transfer" as const,
     from_user_id: fromUserId,
     to_user_id: toUserId,
-    ...Object.fromEntries(transferKinds.map((kind) => [`transfer_${kind}`, options[kind]])),
-  } as { action: "transfer"; from_user_id: string; to_user_id: string } & Record<`transfer_${TransferKind}`, boolean>;
+    kinds: transferKinds.filter((kind) => options[kind]),
+  };
 }
 
 /** Whether at least one kind is chosen (a transfer of nothing is pointless). */
