@@ -601,17 +601,17 @@ security definer
 set search_path = ''
 as $$
 declare
-  caller uuid := auth.uid();
-  session uuid := private.current_session_id();
-  organization_id uuid := private.current_organization_id();
+  context private.caller_context := private.caller_context('usable_session');
+  caller uuid := context.user_id;
+  session uuid := context.session_id;
+  organization_id uuid := context.organization_id;
   expires timestamptz;
 begin
-  if caller is null or session is null or not private.is_account_usable(caller)
-     or not exists (select 1 from auth.sessions s where s.id = session and s.user_id = caller) then
-    return private.failure('Authentication required', 'authentication_required');
+  if context.problem is not null then
+    return context.problem;
   end if;
   if organization_id is null then
-    return private.failure('Organization context required', 'organization_context_required');
+    return private.refusal('organization_context_required');
   end if;
   if p_object_path is null or char_length(p_object_path) > 200 or coalesce(p_token_hash, '') !~ '^[0-9a-f]{64}$'
      or p_seconds is null or p_seconds < 1 or p_seconds > private.document_download_seconds() then
