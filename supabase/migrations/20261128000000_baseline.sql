@@ -9258,9 +9258,9 @@ stable
 security definer
 set search_path = ''
 as $$
-  select auth.uid() is not null and bound.organization_id is not null
-     and p_topic in (format('org:%s', bound.organization_id), format('user:%s:%s', bound.organization_id, auth.uid()))
-    from (select private.current_organization_id() as organization_id) bound;
+  select caller.problem is null
+     and p_topic in (format('org:%s', caller.organization_id), format('user:%s:%s', caller.organization_id, caller.user_id))
+    from private.caller_context('organization') caller;
 $$;
 revoke all on function public.can_receive_realtime_topic(p_topic text) from public, anon, authenticated;
 grant execute on function public.can_receive_realtime_topic(p_topic text) to authenticated;
@@ -11865,22 +11865,20 @@ security definer
 set search_path = ''
 as $$
 declare
-  organization_id uuid := private.current_organization_id();
-  scope text;
+  caller private.caller_context := private.caller_context('module', 'documents', 'view');
   schema_name text;
   readable boolean;
 begin
-  if organization_id is null or p_name is null or split_part(p_name, '/', 1) <> organization_id::text then
+  if caller.problem is not null or p_name is null or split_part(p_name, '/', 1) <> caller.organization_id::text then
     return false;
   end if;
-  scope := private.caller_scope('documents', 'view');
-  schema_name := private.tenant_schema(organization_id);
-  if scope is null or schema_name is null then
+  schema_name := private.tenant_schema(caller.organization_id);
+  if schema_name is null then
     return false;
   end if;
   execute format('select exists (select 1 from %1$I.document_versions v join %1$I.documents d on d.id = v.document_id
                    where v.object_path = $1 and d.deleted_at is null and ($2 = ''all'' or d.owner_id = $3))', schema_name)
-    into readable using p_name, scope, auth.uid();
+    into readable using p_name, caller.scope, caller.user_id;
   return readable;
 end;
 $$;

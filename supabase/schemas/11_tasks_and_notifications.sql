@@ -655,9 +655,9 @@ stable
 security definer
 set search_path = ''
 as $$
-  select auth.uid() is not null and bound.organization_id is not null
-     and p_topic in (format('org:%s', bound.organization_id), format('user:%s:%s', bound.organization_id, auth.uid()))
-    from (select private.current_organization_id() as organization_id) bound;
+  select caller.problem is null
+     and p_topic in (format('org:%s', caller.organization_id), format('user:%s:%s', caller.organization_id, caller.user_id))
+    from private.caller_context('organization') caller;
 $$;
 revoke all on function public.can_receive_realtime_topic(p_topic text) from public, anon, authenticated;
 grant execute on function public.can_receive_realtime_topic(p_topic text) to authenticated;
