@@ -127,9 +127,10 @@ alter role authenticated set statement_timeout = '8s';
 --   client may write, sort and filter on, the list projection, search, the transfer kind
 --   and the module's own rules (a prepare function). Permissions, default roles, the
 --   roles matrix and the transfer kinds read it.
--- * private.module_context(module, action) is the one guard of every tenant record RPC:
---   the caller, the session's organization, its schema, the module's table and the
---   own/all scope the role grants, or the refusal.
+-- * private.module_context(module, action) is the guard of every tenant record RPC:
+--   private.caller_context's answer for the module and action (the caller, the session's
+--   organization, the own/all scope the role grants, or the refusal), with the
+--   organization's schema and the module's table.
 -- * The record engine (private.record_*) lists, reads, creates, updates (refusing a stale
 --   updated_at), soft-deletes, restores and bulk-edits records, writes <module>.<action>
 --   to the audit log and each changed field to the record's field history.
@@ -330,7 +331,9 @@ $$;
 
 -- The caller: the Auth session of the request, the organization that session is bound
 -- to, and what the caller is (super admin, an organization's admin, a member with a
--- module scope). Every guard of the other files asks these functions.
+-- module scope). private.caller_context is the one guard: every RPC of the other files
+-- asks it who calls and whether they may, and refuses with its answer or private.refusal's
+-- (each refusal text is written there and nowhere else).
 
 /** The Auth session of the request (JWT claim session_id), or null. */
 create function private.current_session_id()
@@ -347,6 +350,22 @@ end;
 $$;
 
 /**
+ * True when the request's Auth session (private.current_session_id) is still a row of
+ * auth.sessions and belongs to the caller: a token that outlived its sign-out, or one
+ * naming another user's session, is not live. False for an anonymous request.
+ */
+create function private.has_live_session()
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select exists (select 1 from auth.sessions s
+                  where s.id = private.current_session_id() and s.user_id = auth.uid());
+$$;
+
+/**
  * Super admin status: global role super_admin only (spec section 6), on a usable account.
  * Asked about the caller (auth.uid()), the request's Auth session must also still exist:
  * a token that outlived a sign-out is no longer a super admin's.
@@ -360,9 +379,7 @@ set search_path = ''
 as $$
   select exists (select 1 from private.profiles p where p.id = p_user_id and p.role = 'super_admin')
      and private.is_account_usable(p_user_id)
-     and (p_user_id is distinct from auth.uid()
-          or exists (select 1 from auth.sessions s
-                      where s.id = private.current_session_id() and s.user_id = p_user_id));
+     and (p_user_id is distinct from auth.uid() or private.has_live_session());
 $$;
 
 /**
@@ -421,22 +438,184 @@ as $$
      and private.can_work_in(b.user_id, b.organization_id);
 $$;
 
-/** True only when the caller's session is bound to this organization (never null). */
-create function private.is_bound_to(p_organization_id uuid)
-returns boolean
-language sql
+/**
+ * The guard's refusal answers (private.failure), one text per refusal: every "who may
+ * call" refusal of the database is answered here, so each text is written once. Codes:
+ * authentication_required and sign_in_method_refused ('Authentication required');
+ * organization_context_required, organization_required and organization_not_available
+ * ('Organization context required'); permission_denied ('Permission denied');
+ * admin_required, super_admin_required and shared_account ('Admin privileges required');
+ * tables_not_found ('Required tables not found': the organization has no tables yet).
+ * p_language 'tr' gives the Turkish texts of spec section 5's user creation: admin_required
+ * and super_admin_required ('Admin yetkisi gerekli'), organization_required ('Şirket
+ * bilgisi gerekli'). p_extra is merged into the answer. Another code is a programming
+ * error and raises.
+ */
+create function private.refusal(p_code text, p_language text default 'en', p_extra jsonb default '{}')
+returns jsonb
+language plpgsql
+immutable
+set search_path = ''
+as $$
+declare
+  message text := case
+    when p_language = 'en' and p_code in ('authentication_required', 'sign_in_method_refused') then 'Authentication required'
+    when p_language = 'en' and p_code in ('organization_context_required', 'organization_required', 'organization_not_available')
+      then 'Organization context required'
+    when p_language = 'en' and p_code = 'permission_denied' then 'Permission denied'
+    when p_language = 'en' and p_code in ('admin_required', 'super_admin_required', 'shared_account') then 'Admin privileges required'
+    when p_language = 'en' and p_code = 'tables_not_found' then 'Required tables not found'
+    when p_language = 'tr' and p_code in ('admin_required', 'super_admin_required') then 'Admin yetkisi gerekli'
+    when p_language = 'tr' and p_code = 'organization_required' then 'Şirket bilgisi gerekli'
+  end;
+begin
+  if message is null then
+    raise exception 'no refusal % in language %', p_code, p_language using errcode = 'invalid_parameter_value';
+  end if;
+  return private.failure(message, p_code, p_extra);
+end;
+$$;
+
+/**
+ * What private.caller_context knows about the caller (every field is filled, whatever the
+ * need asked; false and null for an anonymous request).
+ */
+create type private.caller_context as (
+  -- auth.uid(): null when nobody is signed in.
+  user_id uuid,
+  -- The request's Auth session (private.current_session_id), or null.
+  session_id uuid,
+  -- That session is still a row of auth.sessions of this user (private.has_live_session).
+  live_session boolean,
+  -- The session's sign-in method may work (private.session_method_allowed: not a code, unless allowed).
+  method_allowed boolean,
+  -- The account is active, under no lock, and method_allowed (private.is_account_usable).
+  usable boolean,
+  -- Global role super_admin on a usable account with a live session (private.is_super_admin).
+  is_super_admin boolean,
+  -- The organization the session is bound to and the caller may still work in
+  -- (private.current_organization_id): a member's, or any for a super admin; null when unbound.
+  bound_organization_id uuid,
+  -- The organization the call acts in: the bound one. Only a super admin may name another
+  -- (p_organization_slug, p_organization_id); anyone else naming another one, or a slug
+  -- that names none, gets null: an admin's power ends at their session's organization.
+  organization_id uuid,
+  -- Admin of organization_id (private.is_admin_of: its admins and super admins); false without one.
+  is_admin boolean,
+  -- With p_module: what the caller may do for p_action in organization_id, 'all', 'own'
+  -- or null (private.scope_in).
+  scope text,
+  -- The refusal for the need asked, or null when the call may go on.
+  problem jsonb
+);
+
+/**
+ * The one guard (as basejump's has_role_on_account): who calls, whether their session is
+ * bound and to which organization, what they are there, and, in problem, the refusal for
+ * what the caller of the guard needs (null when the call may go on). Needs, each checked
+ * in this order after "signed in at all" (authentication_required):
+ * - 'signed_in': nothing more.
+ * - 'allowed_method': a session whose sign-in method may work (authentication_required).
+ * - 'usable': a usable account: active, no lock, an allowed method (authentication_required).
+ * - 'live_session': a live Auth session of the caller (authentication_required).
+ * - 'usable_session': both of the above (authentication_required).
+ * - 'organization': a session bound to an organization (organization_context_required).
+ * - 'module': p_module and p_action registered (unknown_module), a bound session
+ *   (organization_context_required) and a scope for them (permission_denied).
+ * - 'admin': an organization to act in (organization_context_required; see organization_id
+ *   for naming one) and admin of it (admin_required).
+ * - 'super_admin': a super admin with a live session (super_admin_required).
+ * Checks with another order or answer read the fields and answer with private.refusal.
+ */
+create function private.caller_context(p_need text default 'signed_in', p_module text default null,
+                                       p_action text default null, p_organization_slug text default null,
+                                       p_organization_id uuid default null)
+returns private.caller_context
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select coalesce(private.current_organization_id() = p_organization_id, false);
+declare
+  context private.caller_context;
+  named uuid := p_organization_id;
+begin
+  if p_need is null or p_need not in ('signed_in', 'allowed_method', 'usable', 'live_session', 'usable_session',
+                                      'organization', 'module', 'admin', 'super_admin') then
+    raise exception 'unknown caller need %', p_need using errcode = 'invalid_parameter_value';
+  end if;
+  context.user_id := auth.uid();
+  context.session_id := private.current_session_id();
+  context.live_session := private.has_live_session();
+  context.method_allowed := private.session_method_allowed();
+  context.usable := context.user_id is not null and private.is_account_usable(context.user_id);
+  context.is_super_admin := context.user_id is not null and private.is_super_admin(context.user_id);
+  context.bound_organization_id := private.current_organization_id();
+  if p_organization_slug is not null then
+    select o.id into named from private.organizations o where lower(o.slug) = lower(p_organization_slug);
+  end if;
+  context.organization_id := case
+    when p_organization_slug is not null and named is null then null
+    when context.is_super_admin then coalesce(named, context.bound_organization_id)
+    when named is distinct from context.bound_organization_id and named is not null then null
+    else context.bound_organization_id
+  end;
+  context.is_admin := context.organization_id is not null and private.is_admin_of(context.user_id, context.organization_id);
+  if p_module is not null then
+    context.scope := private.scope_in(context, p_module, p_action);
+  end if;
+
+  context.problem := case
+    when context.user_id is null
+      or (p_need = 'allowed_method' and not context.method_allowed)
+      or (p_need in ('usable', 'usable_session') and not context.usable)
+      or (p_need in ('live_session', 'usable_session') and not context.live_session)
+      then private.refusal('authentication_required')
+    when p_need = 'module' and not (exists (select 1 from private.modules m where m.key = p_module)
+                                    and exists (select 1 from private.module_actions a where a.key = p_action))
+      then private.failure('Unknown module', 'unknown_module')
+    when p_need in ('organization', 'module', 'admin') and context.organization_id is null
+      then private.refusal('organization_context_required')
+    when p_need = 'module' and context.scope is null then private.refusal('permission_denied')
+    when p_need = 'admin' and not context.is_admin then private.refusal('admin_required')
+    when p_need = 'super_admin' and not context.is_super_admin then private.refusal('super_admin_required')
+  end;
+  return context;
+end;
+$$;
+
+/**
+ * What the caller, as private.caller_context describes them, may do for a module's action
+ * in the organization they act in: null without one, 'all' for its admins (super admins
+ * included), else the scope their active membership's role grants ('all', 'own', or null:
+ * not allowed). PL/pgSQL, so that the query's plan is kept for the session.
+ */
+create function private.scope_in(p_caller private.caller_context, p_module text, p_action text)
+returns text
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  if p_caller.organization_id is null then
+    return null;
+  end if;
+  if p_caller.is_admin then
+    return 'all';
+  end if;
+  return (select rp.scope
+            from private.memberships m
+            join private.role_permissions rp on rp.organization_id = m.organization_id and rp.role_key = m.role
+           where m.user_id = p_caller.user_id and m.organization_id = p_caller.organization_id
+             and m.is_active and rp.module = p_module and rp.action = p_action);
+end;
 $$;
 
 /**
  * What the caller may do in a module of their session's organization: 'all' records,
- * 'own' records, or null (not allowed). Admins and super admins may do everything.
- * PL/pgSQL around the same query, so that its plan is kept for the session: as an SQL
- * function it was planned again on every call (1-1.5 ms, on every module request).
+ * 'own' records, or null (not allowed). Admins and super admins may do everything
+ * (private.scope_in, through private.caller_context).
  */
 create or replace function private.caller_scope(p_module text, p_action text)
 returns text
@@ -446,26 +625,14 @@ security definer
 set search_path = ''
 as $$
 begin
-  -- The session's organization is looked up once: this runs on every module request.
-  return (
-    select case
-      when bound.organization_id is null then null
-      when private.is_admin_of(auth.uid(), bound.organization_id) then 'all'
-      else (select rp.scope
-              from private.memberships m
-              join private.role_permissions rp on rp.organization_id = m.organization_id and rp.role_key = m.role
-             where m.user_id = auth.uid() and m.organization_id = bound.organization_id
-               and m.is_active and rp.module = p_module and rp.action = p_action)
-    end
-      from (select private.current_organization_id() as organization_id) as bound);
+  return (private.caller_context('signed_in', p_module, p_action)).scope;
 end;
 $$;
 
 /**
  * private.caller_scope for every module of the registry at once: one row (module, scope)
- * per module, scope 'all', 'own' or null by the same rules, with the session's
- * organization and the caller's admin rights looked up once for all of them (the
- * dashboard asked seven times). Keep in step with private.caller_scope.
+ * per module, with the caller (their organization and admin rights) looked up once for
+ * all of them (the dashboard asks for seven).
  */
 create function private.caller_scopes(p_action text)
 returns table (module text, scope text)
@@ -475,21 +642,9 @@ security definer
 set search_path = ''
 as $$
 declare
-  bound uuid := private.current_organization_id();
-  is_admin boolean := bound is not null and private.is_admin_of(auth.uid(), bound);
+  caller private.caller_context := private.caller_context();
 begin
-  return query
-    select m.key,
-           case
-             when bound is null then null
-             when is_admin then 'all'
-             else (select rp.scope
-                     from private.memberships ms
-                     join private.role_permissions rp on rp.organization_id = ms.organization_id and rp.role_key = ms.role
-                    where ms.user_id = auth.uid() and ms.organization_id = bound
-                      and ms.is_active and rp.module = m.key and rp.action = p_action)
-           end
-      from private.modules m;
+  return query select m.key, private.scope_in(caller, m.key, p_action) from private.modules m;
 end;
 $$;
 
@@ -971,14 +1126,14 @@ security definer
 set search_path = ''
 as $$
 declare
-  caller uuid := auth.uid();
+  caller private.caller_context := private.caller_context();
   organization private.organizations;
   schema_name text;
 begin
   select * into organization from private.organizations o
    where lower(o.slug) = lower(org_slug) and o.is_active;
-  if caller is null or not found
-     or not (private.is_super_admin(caller) or private.is_bound_to(organization.id))
+  if caller.problem is not null or not found
+     or not (caller.is_super_admin or organization.id is not distinct from caller.bound_organization_id)
      or not private.is_safe_identifier(base_table_name) then
     return private.failure('Table resolution failed for requested resource.', 'table_not_found');
   end if;
@@ -1008,17 +1163,17 @@ security definer
 set search_path = ''
 as $$
 declare
-  caller uuid := auth.uid();
+  caller private.caller_context := private.caller_context(p_organization_slug => org_slug);
   organization private.organizations;
   reached integer;
 begin
-  if caller is null then
-    return private.failure('Authentication required', 'authentication_required');
+  if caller.problem is not null then
+    return caller.problem;
   end if;
-  select * into organization from private.organizations o where lower(o.slug) = lower(org_slug);
-  if not found or not (private.is_super_admin(caller)
-                       or (private.is_bound_to(organization.id) and private.is_admin_of(caller, organization.id))) then
-    return private.failure('Admin privileges required', 'admin_required');
+  -- A super admin names any organization; an admin only the one their session is bound to.
+  select * into organization from private.organizations o where o.id = caller.organization_id;
+  if org_slug is null or not found or not caller.is_admin then
+    return private.refusal('admin_required');
   end if;
 
   reached := private.migrate_tenant(organization.id);
@@ -1045,12 +1200,12 @@ security definer
 set search_path = ''
 as $$
 declare
-  caller uuid := auth.uid();
+  caller private.caller_context := private.caller_context('super_admin');
   created private.organizations;
   clean_name text := btrim(p_name);
 begin
-  if caller is null or not private.is_super_admin(caller) then
-    return private.failure('Admin privileges required', 'super_admin_required');
+  if caller.problem is not null then
+    return caller.problem;
   end if;
   if not private.is_valid_slug(p_slug) then
     return private.failure('Organization slug may contain only letters, digits, underscore and hyphen (at most 30), and no SQL words.', 'invalid_slug');
@@ -1110,9 +1265,11 @@ stable
 security definer
 set search_path = ''
 as $$
+declare
+  caller private.caller_context := private.caller_context('super_admin');
 begin
-  if not private.is_super_admin(auth.uid()) then
-    return private.failure('Admin privileges required', 'super_admin_required');
+  if caller.problem is not null then
+    return caller.problem;
   end if;
   return jsonb_build_object('success', true, 'organizations', (
     select coalesce(jsonb_agg(private.organization_json(o.id) order by o.name, o.slug), '[]')
@@ -1131,11 +1288,12 @@ security definer
 set search_path = ''
 as $$
 declare
+  caller private.caller_context := private.caller_context('super_admin');
   unknown_field text;
   clean_name text := btrim(p_changes ->> 'name');
 begin
-  if not private.is_super_admin(auth.uid()) then
-    return private.failure('Admin privileges required', 'super_admin_required');
+  if caller.problem is not null then
+    return caller.problem;
   end if;
   if not exists (select 1 from private.organizations o where o.id = p_organization_id) then
     return private.failure('Organization not found', 'organization_not_found');
@@ -1179,17 +1337,16 @@ security definer
 set search_path = ''
 as $$
 declare
-  target_org uuid := private.admin_organization(p_organization_slug);
-  problem jsonb;
+  caller private.caller_context := private.caller_context('admin', p_organization_slug => p_organization_slug);
+  target_org uuid := caller.organization_id;
   organization private.organizations;
   schema_name text;
   tables jsonb := '[]';
   table_name text;
   row_count bigint;
 begin
-  problem := private.check_organization_admin(target_org);
-  if problem is not null then
-    return problem;
+  if caller.problem is not null then
+    return caller.problem;
   end if;
   select * into organization from private.organizations where id = target_org;
   schema_name := private.tenant_schema(target_org);
@@ -1232,22 +1389,23 @@ security definer
 set search_path = ''
 as $$
 declare
-  caller uuid := auth.uid();
-  session uuid := private.current_session_id();
+  context private.caller_context := private.caller_context('live_session');
+  caller uuid := context.user_id;
+  session uuid := context.session_id;
   previous uuid;
   target private.organizations;
   problem jsonb;
 begin
-  if caller is null or session is null
-     or not exists (select 1 from auth.sessions s where s.id = session and s.user_id = caller) then
-    return private.failure('Authentication required', 'authentication_required');
+  if context.problem is not null then
+    return context.problem;
   end if;
+  -- A lock answers as a lock, before the super admin question (a locked account is none).
   problem := private.lock_problem(caller);
   if problem is not null then
     return problem;
   end if;
-  if not private.is_super_admin(caller) then
-    return private.failure('Admin privileges required', 'super_admin_required');
+  if not context.is_super_admin then
+    return private.refusal('super_admin_required');
   end if;
   select * into target from private.organizations where id = p_organization_id and is_active;
   if not found then
@@ -1268,19 +1426,27 @@ $$;
 revoke all on function public.super_admin_switch_organization(p_organization_id uuid) from public, anon, authenticated;
 grant execute on function public.super_admin_switch_organization(p_organization_id uuid) to authenticated;
 
-/** The caller's organization schema for an admin RPC, or the failure to answer. */
-create function private.admin_tenant_schema(out schema_name text, out problem jsonb)
+/**
+ * The organization an admin RPC acts in and its schema, or in problem the failure to
+ * answer: private.caller_context's need 'admin' (the session's organization; a super admin
+ * may name another by p_organization_slug), then the organization's tables.
+ */
+create function private.admin_tenant_schema(p_organization_slug text default null,
+                                            out organization_id uuid, out schema_name text, out problem jsonb)
 language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
+declare
+  caller private.caller_context := private.caller_context('admin', p_organization_slug => p_organization_slug);
 begin
-  problem := private.check_organization_admin(private.current_organization_id());
+  problem := caller.problem;
   if problem is null then
-    schema_name := private.tenant_schema(private.current_organization_id());
+    organization_id := caller.organization_id;
+    schema_name := private.tenant_schema(organization_id);
     if schema_name is null then
-      problem := private.failure('Required tables not found', 'tables_not_found');
+      problem := private.refusal('tables_not_found');
     end if;
   end if;
 end;
@@ -1312,13 +1478,12 @@ security definer
 set search_path = ''
 as $$
 declare
-  target_org uuid := private.current_organization_id();
-  problem jsonb;
+  caller private.caller_context := private.caller_context('admin');
+  target_org uuid := caller.organization_id;
   image bytea;
 begin
-  problem := private.check_organization_admin(target_org);
-  if problem is not null then
-    return problem;
+  if caller.problem is not null then
+    return caller.problem;
   end if;
   if coalesce(p_content_type, '') not in ('image/png', 'image/jpeg', 'image/webp') then
     return private.failure('Unsupported logo format', 'invalid_logo_type');
@@ -1359,12 +1524,11 @@ security definer
 set search_path = ''
 as $$
 declare
-  target_org uuid := private.current_organization_id();
-  problem jsonb;
+  caller private.caller_context := private.caller_context('admin');
+  target_org uuid := caller.organization_id;
 begin
-  problem := private.check_organization_admin(target_org);
-  if problem is not null then
-    return problem;
+  if caller.problem is not null then
+    return caller.problem;
   end if;
   delete from private.organization_logos where organization_id = target_org;
   if found then
@@ -1385,10 +1549,11 @@ security definer
 set search_path = ''
 as $$
 declare
-  target_org uuid := private.current_organization_id();
+  caller private.caller_context := private.caller_context('organization');
+  target_org uuid := caller.organization_id;
 begin
-  if target_org is null then
-    return private.failure('Organization context required', 'organization_context_required');
+  if caller.problem is not null then
+    return caller.problem;
   end if;
   return jsonb_build_object('success', true, 'logo',
     (select jsonb_build_object('content_type', l.content_type, 'data_base64', translate(encode(l.image, 'base64'), E'\n', ''),
@@ -1655,78 +1820,43 @@ revoke all on function public.create_auth_user_admin(p_email text, p_password te
 grant execute on function public.create_auth_user_admin(p_email text, p_password text, p_first_name text, p_last_name text) to anon, authenticated;
 
 /**
- * May the caller administer this user in this organization? Returns null when yes,
+ * May the caller, as private.caller_context described them (p_caller: its organization_id
+ * is the one the RPC acts in), administer this user there? Returns null when yes,
  * otherwise the failure to answer. A super admin may act on anyone; an admin only on
  * members of their session's organization who are not super admins. When an admin is
  * refused on an account that exists (a member of other organizations only, or a super
  * admin), the refusal goes to the audit log of each of the account's organizations; the
  * caller's answer stays the same.
  */
-create or replace function private.check_user_admin(p_target uuid, p_organization_id uuid)
+create or replace function private.check_user_admin(p_caller private.caller_context, p_target uuid)
 returns jsonb
 language plpgsql
 volatile
 security definer
 set search_path = ''
 as $$
-declare
-  caller uuid := auth.uid();
 begin
-  if caller is null then
-    return private.failure('Authentication required', 'authentication_required');
+  if p_caller.user_id is null then
+    return private.refusal('authentication_required');
   end if;
-  if not (private.is_super_admin(caller)
-          or (private.is_bound_to(p_organization_id) and private.is_admin_of(caller, p_organization_id))) then
-    return private.failure('Admin privileges required', 'admin_required');
+  if not (p_caller.is_super_admin or p_caller.is_admin) then
+    return private.refusal('admin_required');
   end if;
   if not exists (select 1 from private.profiles p where p.id = p_target) then
     return private.failure('User not found', 'user_not_found');
   end if;
-  if private.is_super_admin(caller) then
+  if p_caller.is_super_admin then
     return null;
   end if;
-  if not exists (select 1 from private.memberships m where m.user_id = p_target and m.organization_id = p_organization_id) then
-    perform private.record_refused_access(p_target, 'user_not_found', p_organization_id);
+  if not exists (select 1 from private.memberships m where m.user_id = p_target and m.organization_id = p_caller.organization_id) then
+    perform private.record_refused_access(p_target, 'user_not_found', p_caller.organization_id);
     return private.failure('User not found', 'user_not_found');
   end if;
   if exists (select 1 from private.profiles p where p.id = p_target and p.role = 'super_admin') then
-    perform private.record_refused_access(p_target, 'super_admin_required', p_organization_id);
-    return private.failure('Admin privileges required', 'super_admin_required');
+    perform private.record_refused_access(p_target, 'super_admin_required', p_caller.organization_id);
+    return private.refusal('super_admin_required');
   end if;
   return null;
-end;
-$$;
-
-/**
- * The organization an admin RPC acts in. A super admin may name one by slug (or id);
- * everyone else acts in their session's organization, and naming another is refused
- * (returns null).
- */
-create function private.admin_organization(p_slug text, p_organization_id uuid default null)
-returns uuid
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
-declare
-  bound uuid := private.current_organization_id();
-  named uuid;
-begin
-  if p_slug is not null then
-    select o.id into named from private.organizations o where lower(o.slug) = lower(p_slug);
-    if not found then
-      return null;
-    end if;
-  end if;
-  named := coalesce(named, p_organization_id);
-  if private.is_super_admin(auth.uid()) then
-    return coalesce(named, bound);
-  end if;
-  if named is not null and named is distinct from bound then
-    return null;
-  end if;
-  return bound;
 end;
 $$;
 
@@ -1827,15 +1957,17 @@ security definer
 set search_path = ''
 as $$
 declare
-  caller uuid := auth.uid();
-  caller_is_super boolean := private.is_super_admin(caller);
+  caller private.caller_context := private.caller_context();
+  caller_is_super boolean := caller.is_super_admin;
   login_email text := private.normalize_email(p_email);
   organization_role text := coalesce(nullif(btrim(p_role), ''), 'user');
   new_id uuid := gen_random_uuid();
   problem jsonb;
 begin
-  if caller is null or not (caller_is_super or private.is_admin_of(caller, private.current_organization_id())) then
-    return private.failure('Admin yetkisi gerekli', 'admin_required');
+  -- Spec section 5 answers in Turkish; anyone but an admin of the session's organization
+  -- (or a super admin) gets the same refusal, signed in or not.
+  if not (caller_is_super or caller.is_admin) then
+    return private.refusal('admin_required', 'tr');
   end if;
   if not private.is_valid_email(login_email) then
     return private.failure('Geçerli bir email adresi girin', 'invalid_email');
@@ -1846,17 +1978,17 @@ begin
   end if;
   if p_organization_id is null
      or not exists (select 1 from private.organizations o where o.id = p_organization_id and o.is_active) then
-    return private.failure('Şirket bilgisi gerekli', 'organization_required');
+    return private.refusal('organization_required', 'tr');
   end if;
-  if not caller_is_super and not private.is_bound_to(p_organization_id) then
-    return private.failure('Admin yetkisi gerekli', 'admin_required');
+  if not caller_is_super and p_organization_id is distinct from caller.organization_id then
+    return private.refusal('admin_required', 'tr');
   end if;
   problem := private.check_names(p_first_name, p_last_name);
   if problem is not null then
     return problem;
   end if;
   if organization_role = 'super_admin' and not caller_is_super then
-    return private.failure('Admin yetkisi gerekli', 'super_admin_required');
+    return private.refusal('super_admin_required', 'tr');
   end if;
   if organization_role <> 'super_admin' and not exists (
        select 1 from private.organization_roles r where r.organization_id = p_organization_id
@@ -1909,9 +2041,10 @@ security definer
 set search_path = ''
 as $$
 declare
-  caller uuid := auth.uid();
-  caller_is_super boolean := private.is_super_admin(caller);
-  target_org uuid := private.admin_organization(p_organization_slug);
+  context private.caller_context := private.caller_context(p_organization_slug => p_organization_slug);
+  caller uuid := context.user_id;
+  caller_is_super boolean := context.is_super_admin;
+  target_org uuid := context.organization_id;
   target private.profiles;
   membership private.memberships;
   unknown_field text;
@@ -1921,7 +2054,7 @@ declare
   changes jsonb := '{}';
   problem jsonb;
 begin
-  problem := private.check_user_admin(p_user_id, target_org);
+  problem := private.check_user_admin(context, p_user_id);
   if problem is not null then
     return problem;
   end if;
@@ -1971,7 +2104,7 @@ begin
   end if;
   if new_role is not null then
     if (new_role = 'super_admin' or target.role = 'super_admin') and not caller_is_super then
-      return private.failure('Admin privileges required', 'super_admin_required');
+      return private.refusal('super_admin_required');
     end if;
     if new_role <> 'super_admin' and not exists (
          select 1 from private.organization_roles r where r.organization_id = target_org and r.key = new_role) then
@@ -1980,7 +2113,7 @@ begin
   end if;
   if (new_role is not null or p_user_data ? 'is_active') then
     if target_org is null then
-      return private.failure('Organization context required', 'organization_required');
+      return private.refusal('organization_required');
     end if;
     if membership.user_id is null then
       return private.failure('User not found', 'user_not_found');
@@ -2053,11 +2186,11 @@ security definer
 set search_path = ''
 as $$
 declare
-  caller uuid := auth.uid();
+  context private.caller_context := private.caller_context(p_organization_id => p_organization_id);
+  caller uuid := context.user_id;
   -- A super admin removes from the organization named, or deletes the whole account when
-  -- none is named; an admin always acts in their session's organization.
-  target_org uuid := case when private.is_super_admin(caller) then p_organization_id
-                          else private.admin_organization(null, p_organization_id) end;
+  -- none is named; an admin always acts in their session's organization (naming another: null).
+  target_org uuid := case when context.is_super_admin then p_organization_id else context.organization_id end;
   member_of uuid;
   counts jsonb;
   problem jsonb;
@@ -2065,11 +2198,11 @@ begin
   if caller is not null and p_user_id = caller then
     return private.failure('Kendi hesabınızı silemezsiniz', 'self_delete');
   end if;
-  if caller is not null and not private.is_super_admin(caller)
+  if caller is not null and not context.is_super_admin
      and exists (select 1 from private.profiles p where p.id = p_user_id and p.role = 'super_admin') then
     return private.failure('Only a super admin can delete a super admin', 'super_admin_required');
   end if;
-  problem := private.check_user_admin(p_user_id, target_org);
+  problem := private.check_user_admin(context, p_user_id);
   if problem is not null then
     return problem;
   end if;
@@ -2185,39 +2318,6 @@ begin
 end;
 $$;
 
-/**
- * The checks every transfer RPC starts with: an admin acting in the named organization
- * (their session's; any for a super admin) whose tables exist. Returns the organization's
- * schema in 'schema_name', or the failure to answer.
- */
-create function private.check_transfer_access(p_organization_slug text)
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
-declare
-  caller uuid := auth.uid();
-  target_org uuid := private.admin_organization(p_organization_slug);
-begin
-  if caller is null then
-    return private.failure('Authentication required', 'authentication_required');
-  end if;
-  if target_org is null then
-    return private.failure('Organization context required', 'organization_context_required');
-  end if;
-  if not (private.is_super_admin(caller) or private.is_admin_of(caller, target_org)) then
-    return private.failure('Admin privileges required', 'admin_required');
-  end if;
-  if private.tenant_schema(target_org) is null then
-    return private.failure('Required tables not found', 'tables_not_found');
-  end if;
-  return jsonb_build_object('success', true, 'organization_id', target_org,
-                            'schema_name', private.tenant_schema(target_org));
-end;
-$$;
-
 /** What a member owns of each transfer kind, plus the detail per table. */
 create function private.analyze_user_records(target_user_id uuid, organization_slug text default null)
 returns jsonb
@@ -2227,18 +2327,18 @@ security definer
 set search_path = ''
 as $$
 declare
-  access jsonb := private.check_transfer_access(organization_slug);
+  access record := private.admin_tenant_schema(organization_slug);
   per_table jsonb;
 begin
-  if not (access ->> 'success')::boolean then
-    return access;
+  if access.problem is not null then
+    return access.problem;
   end if;
   if not exists (select 1 from private.memberships m
-                  where m.user_id = target_user_id and m.organization_id = (access ->> 'organization_id')::uuid) then
+                  where m.user_id = target_user_id and m.organization_id = access.organization_id) then
     return private.failure('User not found', 'user_not_found');
   end if;
   begin
-    per_table := private.owned_record_counts(access ->> 'schema_name', target_user_id);
+    per_table := private.owned_record_counts(access.schema_name, target_user_id);
   exception when others then
     return private.failure('Analysis error', 'analysis_failed');
   end;
@@ -2259,10 +2359,10 @@ security definer
 set search_path = ''
 as $$
 declare
-  access jsonb := private.check_transfer_access(organization_slug);
+  caller private.caller_context := private.caller_context('admin', p_organization_slug => organization_slug);
 begin
-  if not (access ->> 'success')::boolean and access ->> 'code' <> 'tables_not_found' then
-    return access;
+  if caller.problem is not null then
+    return caller.problem;
   end if;
   return jsonb_build_object('success', true, 'users', (
     select coalesce(jsonb_agg(jsonb_build_object('id', p.id, 'email', p.email, 'first_name', p.first_name,
@@ -2270,7 +2370,7 @@ begin
                               order by p.first_name, p.last_name, p.email), '[]')
       from private.memberships m
       join private.profiles p on p.id = m.user_id
-     where m.organization_id = private.admin_organization(organization_slug)
+     where m.organization_id = caller.organization_id
        and m.is_active and private.is_account_usable(p.id)
        and p.id is distinct from exclude_user_id));
 end;
@@ -2292,7 +2392,7 @@ security definer
 set search_path = ''
 as $$
 declare
-  access jsonb := private.check_transfer_access(organization_slug);
+  access record := private.admin_tenant_schema(organization_slug);
   target_org uuid;
   schema_name text;
   chosen text[];
@@ -2300,11 +2400,11 @@ declare
   moved bigint;
   transferred jsonb := '{}';
 begin
-  if not (access ->> 'success')::boolean then
-    return access;
+  if access.problem is not null then
+    return access.problem;
   end if;
-  target_org := (access ->> 'organization_id')::uuid;
-  schema_name := access ->> 'schema_name';
+  target_org := access.organization_id;
+  schema_name := access.schema_name;
   if from_user_id is null or to_user_id is null or from_user_id = to_user_id then
     return private.failure('Transfer error: choose two different users', 'invalid_users');
   end if;
@@ -2357,10 +2457,11 @@ security definer
 set search_path = ''
 as $$
 declare
-  caller uuid := auth.uid();
+  context private.caller_context := private.caller_context('usable');
+  caller uuid := context.user_id;
 begin
-  if caller is null or not private.is_account_usable(caller) then
-    return private.failure('Authentication required', 'authentication_required');
+  if context.problem is not null then
+    return context.problem;
   end if;
   update private.profiles set terms_accepted_at = coalesce(terms_accepted_at, now()) where id = caller;
   return jsonb_build_object('success', true, 'user', private.user_json(caller));
@@ -2377,11 +2478,12 @@ security definer
 set search_path = ''
 as $$
 declare
-  caller uuid := auth.uid();
+  context private.caller_context := private.caller_context('usable');
+  caller uuid := context.user_id;
   problem jsonb := private.check_names(p_first_name, p_last_name);
 begin
-  if caller is null or not private.is_account_usable(caller) then
-    return private.failure('Authentication required', 'authentication_required');
+  if context.problem is not null then
+    return context.problem;
   end if;
   if problem is not null then
     return problem;
@@ -2403,24 +2505,6 @@ revoke all on function public.update_my_profile(p_first_name text, p_last_name t
 grant execute on function public.update_my_profile(p_first_name text, p_last_name text) to authenticated;
 
 /**
- * The checks an organization-admin RPC starts with: a caller, an organization to act in,
- * and admin status there. Null when all hold; otherwise the failure to answer.
- */
-create function private.check_organization_admin(p_organization_id uuid)
-returns jsonb
-language sql
-stable
-security definer
-set search_path = ''
-as $$
-  select case
-    when auth.uid() is null then private.failure('Authentication required', 'authentication_required')
-    when p_organization_id is null then private.failure('Organization context required', 'organization_context_required')
-    when not private.is_admin_of(auth.uid(), p_organization_id) then private.failure('Admin privileges required', 'admin_required')
-  end;
-$$;
-
-/**
  * The members of the caller's organization (an admin's session organization; a super admin
  * may name one by slug), searched by name or email, filtered by organization role and by
  * status (active, inactive, locked), sorted, one page at a time.
@@ -2436,8 +2520,8 @@ security definer
 set search_path = ''
 as $$
 declare
-  target_org uuid := private.admin_organization(p_organization_slug);
-  problem jsonb;
+  caller private.caller_context := private.caller_context('admin', p_organization_slug => p_organization_slug);
+  target_org uuid := caller.organization_id;
   sort_key text := coalesce(p_sort, 'name');
   descending boolean := coalesce(p_descending, false);
   status_filter text := coalesce(p_status, 'all');
@@ -2445,9 +2529,8 @@ declare
   pattern text := '%' || replace(replace(replace(private.fold_search(btrim(coalesce(p_search, ''))), '\', '\\'), '%', '\%'), '_', '\_') || '%';
   page_size integer := least(greatest(coalesce(p_limit, 25), 1), 100);
 begin
-  problem := private.check_organization_admin(target_org);
-  if problem is not null then
-    return problem;
+  if caller.problem is not null then
+    return caller.problem;
   end if;
   if status_filter not in ('all', 'active', 'inactive', 'locked')
      or sort_key not in ('name', 'email', 'role', 'last_login_at', 'created_at') then
@@ -2524,10 +2607,11 @@ security definer
 set search_path = ''
 as $$
 declare
-  target_org uuid := private.current_organization_id();
+  caller private.caller_context := private.caller_context('organization');
+  target_org uuid := caller.organization_id;
 begin
-  if target_org is null then
-    return private.failure('Organization context required', 'organization_context_required');
+  if caller.problem is not null then
+    return caller.problem;
   end if;
   return jsonb_build_object('success', true,
     'modules', private.modules_json(),
@@ -2556,15 +2640,14 @@ security definer
 set search_path = ''
 as $$
 declare
-  target_org uuid := private.current_organization_id();
-  problem jsonb;
+  caller private.caller_context := private.caller_context('admin');
+  target_org uuid := caller.organization_id;
   clean_name text := btrim(p_name);
   bad_entry text;
   before_role jsonb;
 begin
-  problem := private.check_organization_admin(target_org);
-  if problem is not null then
-    return problem;
+  if caller.problem is not null then
+    return caller.problem;
   end if;
   if coalesce(p_key, '') !~ '^[a-z][a-z0-9_]{0,39}$' or p_key = 'super_admin' then
     return private.failure('Invalid role key', 'invalid_role_key');
@@ -2619,14 +2702,13 @@ security definer
 set search_path = ''
 as $$
 declare
-  target_org uuid := private.current_organization_id();
-  problem jsonb;
+  caller private.caller_context := private.caller_context('admin');
+  target_org uuid := caller.organization_id;
   holders bigint;
   before_role jsonb;
 begin
-  problem := private.check_organization_admin(target_org);
-  if problem is not null then
-    return problem;
+  if caller.problem is not null then
+    return caller.problem;
   end if;
   if p_key in ('admin', 'user') then
     return private.failure('This role cannot be removed', 'system_role');
@@ -2657,18 +2739,15 @@ security definer
 set search_path = ''
 as $$
 declare
-  target_org uuid := private.current_organization_id();
-  caller_is_admin boolean;
+  caller private.caller_context := private.caller_context('organization');
+  target_org uuid := caller.organization_id;
+  caller_is_admin boolean := caller.is_admin;
   permissions jsonb;
 begin
-  if auth.uid() is null then
-    return private.failure('Authentication required', 'authentication_required');
-  end if;
-  if target_org is null then
-    return private.failure('Organization context required', 'organization_context_required');
+  if caller.problem is not null then
+    return caller.problem;
   end if;
 
-  caller_is_admin := private.is_admin_of(auth.uid(), target_org);
   if caller_is_admin then
     -- Admins may do everything, whatever their role's stored matrix says (as caller_scope).
     select jsonb_object_agg(m.key, (select jsonb_object_agg(a.key, 'all') from private.module_actions a))
@@ -2705,16 +2784,16 @@ security definer
 set search_path = ''
 as $$
 declare
-  bound_organization uuid := private.current_organization_id();
-  problem jsonb := private.check_user_admin(p_target, bound_organization);
+  caller private.caller_context := private.caller_context();
+  problem jsonb := private.check_user_admin(caller, p_target);
 begin
-  if problem is not null or private.is_super_admin(auth.uid()) then
+  if problem is not null or caller.is_super_admin then
     return problem;
   end if;
   if exists (select 1 from private.memberships m
-              where m.user_id = p_target and m.organization_id <> bound_organization) then
-    perform private.record_refused_access(p_target, 'shared_account', bound_organization);
-    return private.failure('Admin privileges required', 'shared_account');
+              where m.user_id = p_target and m.organization_id <> caller.organization_id) then
+    perform private.record_refused_access(p_target, 'shared_account', caller.organization_id);
+    return private.refusal('shared_account');
   end if;
   return null;
 end;
@@ -2756,13 +2835,11 @@ security definer
 set search_path = ''
 as $$
 declare
-  organization uuid := private.current_organization_id();
+  caller private.caller_context := private.caller_context('organization');
+  organization uuid := caller.organization_id;
 begin
-  if auth.uid() is null then
-    return private.failure('Authentication required', 'authentication_required');
-  end if;
-  if organization is null then
-    return private.failure('Organization context required', 'organization_context_required');
+  if caller.problem is not null then
+    return caller.problem;
   end if;
   return jsonb_build_object('success', true, 'members', (
     select coalesce(jsonb_agg(jsonb_build_object('id', p.id, 'email', p.email, 'first_name', p.first_name,
@@ -2829,12 +2906,11 @@ security definer
 set search_path = ''
 as $$
 declare
-  target_org uuid := private.admin_organization(p_organization_slug);
-  problem jsonb;
+  caller private.caller_context := private.caller_context('admin', p_organization_slug => p_organization_slug);
+  target_org uuid := caller.organization_id;
 begin
-  problem := private.check_organization_admin(target_org);
-  if problem is not null then
-    return problem;
+  if caller.problem is not null then
+    return caller.problem;
   end if;
   return jsonb_build_object('success', true, 'entries', (
     select coalesce(jsonb_agg(jsonb_build_object(
@@ -2934,13 +3010,14 @@ security definer
 set search_path = ''
 as $$
 declare
-  caller uuid := auth.uid();
-  current_id uuid := private.current_organization_id();
+  context private.caller_context := private.caller_context();
+  caller uuid := context.user_id;
+  current_id uuid := context.organization_id;
 begin
-  if caller is null then
-    return private.failure('Authentication required', 'authentication_required');
+  if context.problem is not null then
+    return context.problem;
   end if;
-  if not private.is_account_usable(caller) then
+  if not context.usable then
     return private.failure('User not found', 'user_not_found');
   end if;
   return jsonb_build_object(
@@ -3423,16 +3500,16 @@ security definer
 set search_path = ''
 as $$
 declare
-  caller uuid := auth.uid();
+  caller private.caller_context := private.caller_context();
   account private.profiles;
 begin
   select * into account from private.profiles where email = private.normalize_email(user_email);
-  if caller is null or not found
-     or not (caller = account.id
-             or private.is_super_admin(caller)
-             or (private.is_admin_of(caller, private.current_organization_id())
+  if caller.problem is not null or not found
+     or not (caller.user_id = account.id
+             or caller.is_super_admin
+             or (caller.is_admin
                  and exists (select 1 from private.memberships m
-                              where m.user_id = account.id and m.organization_id = private.current_organization_id()))) then
+                              where m.user_id = account.id and m.organization_id = caller.organization_id))) then
     return private.failure('User not found', 'user_not_found');
   end if;
   return jsonb_build_object('success', true, 'user', private.user_json(account.id));
@@ -3449,10 +3526,11 @@ security definer
 set search_path = ''
 as $$
 declare
-  caller uuid := auth.uid();
+  context private.caller_context := private.caller_context('allowed_method');
+  caller uuid := context.user_id;
 begin
-  if caller is null or not private.session_method_allowed() then
-    return private.failure('Authentication required', 'authentication_required');
+  if context.problem is not null then
+    return context.problem;
   end if;
   if p_user_id is distinct from caller then
     return private.failure('User not found', 'user_not_found');
@@ -3492,21 +3570,21 @@ security definer
 set search_path = ''
 as $$
 declare
-  caller uuid := auth.uid();
-  session uuid := private.current_session_id();
+  context private.caller_context := private.caller_context('live_session');
+  caller uuid := context.user_id;
+  session uuid := context.session_id;
   method text := private.session_sign_in_method();
   bound private.session_organizations;
   target record;
   problem jsonb;
 begin
-  if caller is null or session is null
-     or not exists (select 1 from auth.sessions s where s.id = session and s.user_id = caller) then
-    return private.failure('Authentication required', 'authentication_required');
+  if context.problem is not null then
+    return context.problem;
   end if;
-  if not private.session_method_allowed() then
+  if not context.method_allowed then
     perform private.log_login_attempt((select p.email from private.profiles p where p.id = caller), caller,
                                       'sign_in_method_refused', 'session', private.client_address(), method);
-    return private.failure('Authentication required', 'sign_in_method_refused', jsonb_build_object('method', method));
+    return private.refusal('sign_in_method_refused', p_extra => jsonb_build_object('method', method));
   end if;
   if not exists (select 1 from private.profiles p where p.id = caller and p.is_active) then
     return private.failure('User not found', 'user_not_found');
@@ -3525,13 +3603,13 @@ begin
   else
     select a.id, a.slug, a.name, a.role into target from private.available_organizations(caller) a
      where a.id = p_organization_id;
-    if not found and private.is_super_admin(caller) then
+    if not found and context.is_super_admin then
       select o.id, o.slug, o.name, 'admin' as role into target
         from private.organizations o where o.id = p_organization_id and o.is_active;
     end if;
   end if;
   if target.id is null then
-    return private.failure('Organization context required', 'organization_not_available');
+    return private.refusal('organization_not_available');
   end if;
 
   select * into bound from private.session_organizations where session_id = session for update;
@@ -3569,11 +3647,12 @@ security definer
 set search_path = ''
 as $$
 declare
-  caller uuid := auth.uid();
-  current_id uuid := private.current_organization_id();
+  context private.caller_context := private.caller_context('allowed_method');
+  caller uuid := context.user_id;
+  current_id uuid := context.organization_id;
 begin
-  if caller is null or not private.session_method_allowed() then
-    return private.failure('Authentication required', 'authentication_required');
+  if context.problem is not null then
+    return context.problem;
   end if;
   return jsonb_build_object('success', true, 'current_organization_id', current_id,
     'organizations', (select coalesce(jsonb_agg(to_jsonb(a) || jsonb_build_object('is_current', coalesce(a.id = current_id, false))), '[]')
@@ -3596,18 +3675,19 @@ security definer
 set search_path = ''
 as $$
 declare
-  caller uuid := auth.uid();
+  context private.caller_context := private.caller_context('allowed_method');
+  caller uuid := context.user_id;
   target uuid := coalesce(p_user_id, caller);
 begin
-  if caller is null or not private.session_method_allowed() then
-    return private.failure('Authentication required', 'authentication_required');
+  if context.problem is not null then
+    return context.problem;
   end if;
   if target <> caller and not (
-       private.is_super_admin(caller)
-       or (private.is_admin_of(caller, private.current_organization_id())
+       context.is_super_admin
+       or (context.is_admin
            and exists (select 1 from private.memberships m
-                        where m.user_id = target and m.organization_id = private.current_organization_id()))) then
-    return private.failure('Admin privileges required', 'admin_required');
+                        where m.user_id = target and m.organization_id = context.organization_id))) then
+    return private.refusal('admin_required');
   end if;
   return jsonb_build_object('success', true, 'attempts', (
     select coalesce(jsonb_agg(jsonb_strip_nulls(jsonb_build_object('method', a.method)) || jsonb_build_object(
@@ -3675,14 +3755,14 @@ security definer
 set search_path = ''
 as $$
 declare
-  caller uuid := auth.uid();
-  session uuid := private.current_session_id();
+  context private.caller_context := private.caller_context('usable_session');
+  caller uuid := context.user_id;
+  session uuid := context.session_id;
   token text := translate(encode(extensions.gen_random_bytes(32), 'base64'), '+/=', '-_');
   expires timestamptz := now() + interval '1 hour';
 begin
-  if caller is null or session is null or not private.is_account_usable(caller)
-     or not exists (select 1 from auth.sessions s where s.id = session and s.user_id = caller) then
-    return private.failure('Authentication required', 'authentication_required');
+  if context.problem is not null then
+    return context.problem;
   end if;
   insert into private.request_tokens (token_hash, session_id, user_id, expires_at)
   values (extensions.digest(token, 'sha256'), session, caller, expires);
@@ -4555,18 +4635,19 @@ security definer
 set search_path = ''
 as $$
 declare
-  caller uuid := auth.uid();
-  session uuid := private.current_session_id();
+  context private.caller_context := private.caller_context('live_session');
+  caller uuid := context.user_id;
+  session uuid := context.session_id;
   account private.profiles;
   problem jsonb;
 begin
-  if caller is null or session is null
-     or not exists (select 1 from auth.sessions s where s.id = session and s.user_id = caller) then
-    return private.failure('Authentication required', 'authentication_required');
+  if context.problem is not null then
+    return context.problem;
   end if;
+  -- A disabled account answers as no session; a lock answers as a lock (below).
   select * into account from private.profiles where id = caller;
   if not found or not account.is_active then
-    return private.failure('Authentication required', 'authentication_required');
+    return private.refusal('authentication_required');
   end if;
   -- Counted one after another with the sign-ins of the same email.
   perform pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended('login:' || account.email, 0));
@@ -5234,10 +5315,11 @@ security definer
 set search_path = ''
 as $$
 declare
-  target_org uuid := private.current_organization_id();
+  caller private.caller_context := private.caller_context('organization');
+  target_org uuid := caller.organization_id;
 begin
-  if target_org is null then
-    return private.failure('Organization context required', 'organization_context_required');
+  if caller.problem is not null then
+    return caller.problem;
   end if;
   return jsonb_build_object('success', true, 'settings', private.settings_json(target_org));
 end;
@@ -5288,8 +5370,8 @@ security definer
 set search_path = ''
 as $$
 declare
-  target_org uuid := private.current_organization_id();
-  problem jsonb;
+  caller private.caller_context := private.caller_context('admin');
+  target_org uuid := caller.organization_id;
   invalid_field text;
   tenant text;
   new_stages jsonb;
@@ -5299,9 +5381,8 @@ declare
   moved jsonb;
   before_settings jsonb;
 begin
-  problem := private.check_organization_admin(target_org);
-  if problem is not null then
-    return problem;
+  if caller.problem is not null then
+    return caller.problem;
   end if;
   if jsonb_typeof(p_changes) is distinct from 'object' then
     return private.failure('Invalid settings', 'invalid_input');
@@ -5843,7 +5924,8 @@ create type private.module_context as (
 /**
  * The guard of every tenant record RPC: who calls, the organization their session is
  * bound to, its schema, the module's table and the scope the role grants for the action
- * ('own' or 'all'); or, in problem, the refusal to answer.
+ * ('own' or 'all'); or, in problem, the refusal to answer (private.caller_context's need
+ * 'module', then the organization's tables).
  */
 create function private.module_context(p_module text, p_action text)
 returns private.module_context
@@ -5853,31 +5935,20 @@ security definer
 set search_path = ''
 as $$
 declare
+  caller private.caller_context := private.caller_context('module', p_module, p_action);
   context private.module_context;
 begin
-  context.caller := auth.uid();
-  if context.caller is null then
-    context.problem := private.failure('Authentication required', 'authentication_required');
+  context.caller := caller.user_id;
+  context.organization_id := caller.organization_id;
+  context.scope := caller.scope;
+  context.problem := caller.problem;
+  if context.problem is not null then
     return context;
   end if;
   select m.table_name into context.table_name from private.modules m where m.key = p_module;
-  if context.table_name is null or not exists (select 1 from private.module_actions a where a.key = p_action) then
-    context.problem := private.failure('Unknown module', 'unknown_module');
-    return context;
-  end if;
-  context.organization_id := private.current_organization_id();
-  if context.organization_id is null then
-    context.problem := private.failure('Organization context required', 'organization_context_required');
-    return context;
-  end if;
-  context.scope := private.caller_scope(p_module, p_action);
-  if context.scope is null then
-    context.problem := private.failure('Permission denied', 'permission_denied');
-    return context;
-  end if;
   context.schema_name := private.tenant_schema(context.organization_id);
   if context.schema_name is null then
-    context.problem := private.failure('Required tables not found', 'tables_not_found');
+    context.problem := private.refusal('tables_not_found');
   end if;
   return context;
 end;
@@ -5962,7 +6033,7 @@ begin
                                      where m.user_id = owner and m.organization_id = p_organization_id and m.is_active) then
       errors := errors || '{"owner_id": "invalid_owner"}';
     elsif p_scope = 'own' and owner <> p_caller then
-      return jsonb_build_object('problem', private.failure('Permission denied', 'permission_denied'));
+      return jsonb_build_object('problem', private.refusal('permission_denied'));
     end if;
   end if;
   if errors <> '{}' then
@@ -7181,8 +7252,8 @@ begin
   if context.problem is not null then
     return context;
   end if;
-  if not private.is_admin_of(context.caller, context.organization_id) then
-    context.problem := private.failure('Admin privileges required', 'admin_required');
+  context.problem := (private.caller_context('admin')).problem;
+  if context.problem is not null then
     return context;
   end if;
   execute format('select exists (select 1 from %I.contacts where id = $1 and anonymized_at is null)', context.schema_name)
@@ -9097,19 +9168,6 @@ begin
 end
 $$;
 
-/** The refusal for a notification RPC (not signed in, or no bound organization), or null. */
-create function private.notification_problem()
-returns jsonb
-language sql
-stable
-security definer
-set search_path = ''
-as $$
-  select case when auth.uid() is null then private.failure('Authentication required', 'authentication_required')
-              when private.current_organization_id() is null
-                then private.failure('Organization context required', 'organization_context_required') end;
-$$;
-
 /** How many unread notifications the member has in the organization. */
 create function private.unread_notifications(p_user_id uuid, p_organization_id uuid)
 returns integer
@@ -9137,11 +9195,11 @@ security definer
 set search_path = ''
 as $$
 declare
-  problem jsonb := private.notification_problem();
-  target_org uuid := private.current_organization_id();
+  caller private.caller_context := private.caller_context('organization');
+  target_org uuid := caller.organization_id;
 begin
-  if problem is not null then
-    return problem;
+  if caller.problem is not null then
+    return caller.problem;
   end if;
   return jsonb_build_object('success', true,
     'notifications', (select coalesce(jsonb_agg(private.notification_json(page) order by page.created_at desc, page.id desc), '[]')
@@ -9166,13 +9224,13 @@ security definer
 set search_path = ''
 as $$
 declare
-  problem jsonb := private.notification_problem();
+  caller private.caller_context := private.caller_context('organization');
 begin
-  if problem is not null then
-    return problem;
+  if caller.problem is not null then
+    return caller.problem;
   end if;
   return jsonb_build_object('success', true,
-                            'unread', private.unread_notifications(auth.uid(), private.current_organization_id()));
+                            'unread', private.unread_notifications(auth.uid(), caller.organization_id));
 end;
 $$;
 revoke all on function public.get_unread_notification_count() from public, anon, authenticated;
@@ -9189,12 +9247,12 @@ security definer
 set search_path = ''
 as $$
 declare
-  problem jsonb := private.notification_problem();
-  target_org uuid := private.current_organization_id();
+  caller private.caller_context := private.caller_context('organization');
+  target_org uuid := caller.organization_id;
   updated integer;
 begin
-  if problem is not null then
-    return problem;
+  if caller.problem is not null then
+    return caller.problem;
   end if;
   if p_ids is null or cardinality(p_ids) not between 1 and 500 then
     return private.failure('Invalid input', 'invalid_input');
@@ -9217,12 +9275,12 @@ security definer
 set search_path = ''
 as $$
 declare
-  problem jsonb := private.notification_problem();
-  target_org uuid := private.current_organization_id();
+  caller private.caller_context := private.caller_context('organization');
+  target_org uuid := caller.organization_id;
   updated integer;
 begin
-  if problem is not null then
-    return problem;
+  if caller.problem is not null then
+    return caller.problem;
   end if;
   update private.notifications n set read_at = now()
    where n.user_id = auth.uid() and n.organization_id = target_org and n.read_at is null;
@@ -9259,12 +9317,12 @@ security definer
 set search_path = ''
 as $$
 declare
-  problem jsonb := private.notification_problem();
+  caller private.caller_context := private.caller_context('organization');
 begin
-  if problem is not null then
-    return problem;
+  if caller.problem is not null then
+    return caller.problem;
   end if;
-  return private.notification_preferences_json(auth.uid(), private.current_organization_id());
+  return private.notification_preferences_json(auth.uid(), caller.organization_id);
 end;
 $$;
 revoke all on function public.get_notification_preferences() from public, anon, authenticated;
@@ -9282,18 +9340,18 @@ security definer
 set search_path = ''
 as $$
 declare
-  problem jsonb := private.notification_problem();
+  caller private.caller_context := private.caller_context('organization');
 begin
-  if problem is not null then
-    return problem;
+  if caller.problem is not null then
+    return caller.problem;
   end if;
   if p_kinds is null or cardinality(p_kinds) > 50 or not (p_kinds <@ private.notification_kinds()) then
     return private.failure('Invalid fields', 'invalid_fields', '{"fields": {"kinds": "invalid"}}');
   end if;
   insert into private.notification_preferences (user_id, organization_id, kinds)
-  values (auth.uid(), private.current_organization_id(), (select coalesce(array_agg(distinct k), '{}') from unnest(p_kinds) k))
+  values (auth.uid(), caller.organization_id, (select coalesce(array_agg(distinct k), '{}') from unnest(p_kinds) k))
   on conflict (user_id, organization_id) do update set kinds = excluded.kinds, updated_at = now();
-  return private.notification_preferences_json(auth.uid(), private.current_organization_id());
+  return private.notification_preferences_json(auth.uid(), caller.organization_id);
 end;
 $$;
 revoke all on function public.save_notification_preferences(p_kinds text[]) from public, anon, authenticated;
@@ -9311,9 +9369,9 @@ stable
 security definer
 set search_path = ''
 as $$
-  select auth.uid() is not null and bound.organization_id is not null
-     and p_topic in (format('org:%s', bound.organization_id), format('user:%s:%s', bound.organization_id, auth.uid()))
-    from (select private.current_organization_id() as organization_id) bound;
+  select caller.problem is null
+     and p_topic in (format('org:%s', caller.organization_id), format('user:%s:%s', caller.organization_id, caller.user_id))
+    from private.caller_context('organization') caller;
 $$;
 revoke all on function public.can_receive_realtime_topic(p_topic text) from public, anon, authenticated;
 grant execute on function public.can_receive_realtime_topic(p_topic text) to authenticated;
@@ -10365,7 +10423,7 @@ begin
     return context.problem;
   end if;
   if not may_create then
-    return private.failure('Permission denied', 'permission_denied');
+    return private.refusal('permission_denied');
   end if;
   execute format('select to_jsonb(t) from %I.quotes t where t.id = $1 and t.deleted_at is null and ($2 = ''all'' or t.owner_id = $3) for update',
                  context.schema_name)
@@ -10504,7 +10562,7 @@ declare
   context private.module_context := private.module_context('quotes', 'edit');
 begin
   if context.problem is null and context.scope <> 'all' then
-    context.problem := private.failure('Permission denied', 'permission_denied');
+    context.problem := private.refusal('permission_denied');
   end if;
   return context;
 end;
@@ -11116,7 +11174,7 @@ begin
     return context.problem;
   end if;
   if private.caller_scope('contracts', 'create') is null then
-    return private.failure('Permission denied', 'permission_denied');
+    return private.refusal('permission_denied');
   end if;
   locked := private.contract_lock(context, p_id, p_updated_at);
   if locked ? 'problem' then
@@ -11914,22 +11972,20 @@ security definer
 set search_path = ''
 as $$
 declare
-  organization_id uuid := private.current_organization_id();
-  scope text;
+  caller private.caller_context := private.caller_context('module', 'documents', 'view');
   schema_name text;
   readable boolean;
 begin
-  if organization_id is null or p_name is null or split_part(p_name, '/', 1) <> organization_id::text then
+  if caller.problem is not null or p_name is null or split_part(p_name, '/', 1) <> caller.organization_id::text then
     return false;
   end if;
-  scope := private.caller_scope('documents', 'view');
-  schema_name := private.tenant_schema(organization_id);
-  if scope is null or schema_name is null then
+  schema_name := private.tenant_schema(caller.organization_id);
+  if schema_name is null then
     return false;
   end if;
   execute format('select exists (select 1 from %1$I.document_versions v join %1$I.documents d on d.id = v.document_id
                    where v.object_path = $1 and d.deleted_at is null and ($2 = ''all'' or d.owner_id = $3))', schema_name)
-    into readable using p_name, scope, auth.uid();
+    into readable using p_name, caller.scope, caller.user_id;
   return readable;
 end;
 $$;
@@ -12040,17 +12096,17 @@ security definer
 set search_path = ''
 as $$
 declare
-  caller uuid := auth.uid();
-  session uuid := private.current_session_id();
-  organization_id uuid := private.current_organization_id();
+  context private.caller_context := private.caller_context('usable_session');
+  caller uuid := context.user_id;
+  session uuid := context.session_id;
+  organization_id uuid := context.organization_id;
   expires timestamptz;
 begin
-  if caller is null or session is null or not private.is_account_usable(caller)
-     or not exists (select 1 from auth.sessions s where s.id = session and s.user_id = caller) then
-    return private.failure('Authentication required', 'authentication_required');
+  if context.problem is not null then
+    return context.problem;
   end if;
   if organization_id is null then
-    return private.failure('Organization context required', 'organization_context_required');
+    return private.refusal('organization_context_required');
   end if;
   if p_object_path is null or char_length(p_object_path) > 200 or coalesce(p_token_hash, '') !~ '^[0-9a-f]{64}$'
      or p_seconds is null or p_seconds < 1 or p_seconds > private.document_download_seconds() then
@@ -12937,7 +12993,7 @@ begin
   end if;
   context := private.module_context(kind.module, 'import');
   if context.problem is null and kind.scope_all and context.scope <> 'all' then
-    context.problem := private.failure('Permission denied', 'permission_denied');
+    context.problem := private.refusal('permission_denied');
   end if;
   context.table_name := kind.table_name;
   return context;
@@ -13027,19 +13083,16 @@ security definer
 set search_path = ''
 as $$
 declare
-  organization_id uuid := private.current_organization_id();
-  schema_name text := private.tenant_schema(private.current_organization_id());
+  caller private.caller_context := private.caller_context('organization');
+  schema_name text := private.tenant_schema(caller.organization_id);
   found_import jsonb;
   context private.module_context;
 begin
-  if auth.uid() is null then
-    return private.failure('Authentication required', 'authentication_required');
-  end if;
-  if organization_id is null then
-    return private.failure('Organization context required', 'organization_context_required');
+  if caller.problem is not null then
+    return caller.problem;
   end if;
   if schema_name is null then
-    return private.failure('Required tables not found', 'tables_not_found');
+    return private.refusal('tables_not_found');
   end if;
   execute format('select to_jsonb(i) from %I.imports i where i.id = $1 %s', schema_name, case when p_lock then 'for update' else '' end)
     into found_import using p_import_id;
@@ -13305,21 +13358,18 @@ security definer
 set search_path = ''
 as $$
 declare
-  caller uuid := auth.uid();
-  organization_id uuid := private.current_organization_id();
-  schema_name text := private.tenant_schema(private.current_organization_id());
+  context private.caller_context := private.caller_context('organization');
+  caller uuid := context.user_id;
+  schema_name text := private.tenant_schema(context.organization_id);
   kinds_all text[];
   kinds_own text[];
   imports jsonb;
 begin
-  if caller is null then
-    return private.failure('Authentication required', 'authentication_required');
-  end if;
-  if organization_id is null then
-    return private.failure('Organization context required', 'organization_context_required');
+  if context.problem is not null then
+    return context.problem;
   end if;
   if schema_name is null then
-    return private.failure('Required tables not found', 'tables_not_found');
+    return private.refusal('tables_not_found');
   end if;
   if p_kind is not null and not exists (select 1 from private.import_kinds k where k.kind = p_kind) then
     return private.failure('Unknown import kind', 'unknown_kind');
@@ -13330,7 +13380,7 @@ begin
     join private.caller_scopes('import') s on s.module = k.module
    where p_kind is null or k.kind = p_kind;
   if kinds_all is null and kinds_own is null then
-    return private.failure('Permission denied', 'permission_denied');
+    return private.refusal('permission_denied');
   end if;
   execute format('select coalesce(jsonb_agg(private.import_json(to_jsonb(i)) order by i.created_at desc, i.id desc), ''[]'')
                     from (select * from %I.imports i
@@ -13499,16 +13549,17 @@ security definer
 set search_path = ''
 as $$
 declare
-  caller uuid := auth.uid();
-  schema_name text := private.tenant_schema(private.current_organization_id());
+  guard private.caller_context := private.caller_context('organization');
+  caller uuid := guard.user_id;
+  schema_name text := private.tenant_schema(guard.organization_id);
   kind text;
   context private.module_context;
 begin
-  if caller is null then
-    return private.failure('Authentication required', 'authentication_required');
+  if guard.problem is not null then
+    return guard.problem;
   end if;
   if schema_name is null then
-    return private.failure('Organization context required', 'organization_context_required');
+    return private.refusal('tables_not_found');
   end if;
   execute format('select m.kind from %I.import_mappings m where m.id = $1 and m.owner_id = $2 and m.deleted_at is null', schema_name)
     into kind using p_id, caller;
@@ -13947,9 +13998,9 @@ security definer
 set search_path = ''
 as $$
 declare
-  problem jsonb := private.notification_problem();
-  caller uuid := auth.uid();
-  target_org uuid := private.current_organization_id();
+  context private.caller_context := private.caller_context('organization');
+  caller uuid := context.user_id;
+  target_org uuid := context.organization_id;
   tenant text := private.tenant_schema(target_org);
   settings private.organization_settings;
   deals_scope text;
@@ -13966,11 +14017,11 @@ declare
   lost jsonb;
   tasks jsonb;
 begin
-  if problem is not null then
-    return problem;
+  if context.problem is not null then
+    return context.problem;
   end if;
   if tenant is null then
-    return private.failure('Required tables not found', 'tables_not_found');
+    return private.refusal('tables_not_found');
   end if;
   select max(s.scope) filter (where s.module = 'deals'), max(s.scope) filter (where s.module = 'tasks')
     into deals_scope, tasks_scope

@@ -127,9 +127,10 @@ alter role authenticated set statement_timeout = '8s';
 --   client may write, sort and filter on, the list projection, search, the transfer kind
 --   and the module's own rules (a prepare function). Permissions, default roles, the
 --   roles matrix and the transfer kinds read it.
--- * private.module_context(module, action) is the one guard of every tenant record RPC:
---   the caller, the session's organization, its schema, the module's table and the
---   own/all scope the role grants, or the refusal.
+-- * private.module_context(module, action) is the guard of every tenant record RPC:
+--   private.caller_context's answer for the module and action (the caller, the session's
+--   organization, the own/all scope the role grants, or the refusal), with the
+--   organization's schema and the module's table.
 -- * The record engine (private.record_*) lists, reads, creates, updates (refusing a stale
 --   updated_at), soft-deletes, restores and bulk-edits records, writes <module>.<action>
 --   to the audit log and each changed field to the record's field history.

@@ -1,6 +1,8 @@
 -- The caller: the Auth session of the request, the organization that session is bound
 -- to, and what the caller is (super admin, an organization's admin, a member with a
--- module scope). Every guard of the other files asks these functions.
+-- module scope). private.caller_context is the one guard: every RPC of the other files
+-- asks it who calls and whether they may, and refuses with its answer or private.refusal's
+-- (each refusal text is written there and nowhere else).
 
 /** The Auth session of the request (JWT claim session_id), or null. */
 create function private.current_session_id()
@@ -17,6 +19,22 @@ end;
 $$;
 
 /**
+ * True when the request's Auth session (private.current_session_id) is still a row of
+ * auth.sessions and belongs to the caller: a token that outlived its sign-out, or one
+ * naming another user's session, is not live. False for an anonymous request.
+ */
+create function private.has_live_session()
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select exists (select 1 from auth.sessions s
+                  where s.id = private.current_session_id() and s.user_id = auth.uid());
+$$;
+
+/**
  * Super admin status: global role super_admin only (spec section 6), on a usable account.
  * Asked about the caller (auth.uid()), the request's Auth session must also still exist:
  * a token that outlived a sign-out is no longer a super admin's.
@@ -30,9 +48,7 @@ set search_path = ''
 as $$
   select exists (select 1 from private.profiles p where p.id = p_user_id and p.role = 'super_admin')
      and private.is_account_usable(p_user_id)
-     and (p_user_id is distinct from auth.uid()
-          or exists (select 1 from auth.sessions s
-                      where s.id = private.current_session_id() and s.user_id = p_user_id));
+     and (p_user_id is distinct from auth.uid() or private.has_live_session());
 $$;
 
 /**
@@ -91,22 +107,184 @@ as $$
      and private.can_work_in(b.user_id, b.organization_id);
 $$;
 
-/** True only when the caller's session is bound to this organization (never null). */
-create function private.is_bound_to(p_organization_id uuid)
-returns boolean
-language sql
+/**
+ * The guard's refusal answers (private.failure), one text per refusal: every "who may
+ * call" refusal of the database is answered here, so each text is written once. Codes:
+ * authentication_required and sign_in_method_refused ('Authentication required');
+ * organization_context_required, organization_required and organization_not_available
+ * ('Organization context required'); permission_denied ('Permission denied');
+ * admin_required, super_admin_required and shared_account ('Admin privileges required');
+ * tables_not_found ('Required tables not found': the organization has no tables yet).
+ * p_language 'tr' gives the Turkish texts of spec section 5's user creation: admin_required
+ * and super_admin_required ('Admin yetkisi gerekli'), organization_required ('Şirket
+ * bilgisi gerekli'). p_extra is merged into the answer. Another code is a programming
+ * error and raises.
+ */
+create function private.refusal(p_code text, p_language text default 'en', p_extra jsonb default '{}')
+returns jsonb
+language plpgsql
+immutable
+set search_path = ''
+as $$
+declare
+  message text := case
+    when p_language = 'en' and p_code in ('authentication_required', 'sign_in_method_refused') then 'Authentication required'
+    when p_language = 'en' and p_code in ('organization_context_required', 'organization_required', 'organization_not_available')
+      then 'Organization context required'
+    when p_language = 'en' and p_code = 'permission_denied' then 'Permission denied'
+    when p_language = 'en' and p_code in ('admin_required', 'super_admin_required', 'shared_account') then 'Admin privileges required'
+    when p_language = 'en' and p_code = 'tables_not_found' then 'Required tables not found'
+    when p_language = 'tr' and p_code in ('admin_required', 'super_admin_required') then 'Admin yetkisi gerekli'
+    when p_language = 'tr' and p_code = 'organization_required' then 'Şirket bilgisi gerekli'
+  end;
+begin
+  if message is null then
+    raise exception 'no refusal % in language %', p_code, p_language using errcode = 'invalid_parameter_value';
+  end if;
+  return private.failure(message, p_code, p_extra);
+end;
+$$;
+
+/**
+ * What private.caller_context knows about the caller (every field is filled, whatever the
+ * need asked; false and null for an anonymous request).
+ */
+create type private.caller_context as (
+  -- auth.uid(): null when nobody is signed in.
+  user_id uuid,
+  -- The request's Auth session (private.current_session_id), or null.
+  session_id uuid,
+  -- That session is still a row of auth.sessions of this user (private.has_live_session).
+  live_session boolean,
+  -- The session's sign-in method may work (private.session_method_allowed: not a code, unless allowed).
+  method_allowed boolean,
+  -- The account is active, under no lock, and method_allowed (private.is_account_usable).
+  usable boolean,
+  -- Global role super_admin on a usable account with a live session (private.is_super_admin).
+  is_super_admin boolean,
+  -- The organization the session is bound to and the caller may still work in
+  -- (private.current_organization_id): a member's, or any for a super admin; null when unbound.
+  bound_organization_id uuid,
+  -- The organization the call acts in: the bound one. Only a super admin may name another
+  -- (p_organization_slug, p_organization_id); anyone else naming another one, or a slug
+  -- that names none, gets null: an admin's power ends at their session's organization.
+  organization_id uuid,
+  -- Admin of organization_id (private.is_admin_of: its admins and super admins); false without one.
+  is_admin boolean,
+  -- With p_module: what the caller may do for p_action in organization_id, 'all', 'own'
+  -- or null (private.scope_in).
+  scope text,
+  -- The refusal for the need asked, or null when the call may go on.
+  problem jsonb
+);
+
+/**
+ * The one guard (as basejump's has_role_on_account): who calls, whether their session is
+ * bound and to which organization, what they are there, and, in problem, the refusal for
+ * what the caller of the guard needs (null when the call may go on). Needs, each checked
+ * in this order after "signed in at all" (authentication_required):
+ * - 'signed_in': nothing more.
+ * - 'allowed_method': a session whose sign-in method may work (authentication_required).
+ * - 'usable': a usable account: active, no lock, an allowed method (authentication_required).
+ * - 'live_session': a live Auth session of the caller (authentication_required).
+ * - 'usable_session': both of the above (authentication_required).
+ * - 'organization': a session bound to an organization (organization_context_required).
+ * - 'module': p_module and p_action registered (unknown_module), a bound session
+ *   (organization_context_required) and a scope for them (permission_denied).
+ * - 'admin': an organization to act in (organization_context_required; see organization_id
+ *   for naming one) and admin of it (admin_required).
+ * - 'super_admin': a super admin with a live session (super_admin_required).
+ * Checks with another order or answer read the fields and answer with private.refusal.
+ */
+create function private.caller_context(p_need text default 'signed_in', p_module text default null,
+                                       p_action text default null, p_organization_slug text default null,
+                                       p_organization_id uuid default null)
+returns private.caller_context
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select coalesce(private.current_organization_id() = p_organization_id, false);
+declare
+  context private.caller_context;
+  named uuid := p_organization_id;
+begin
+  if p_need is null or p_need not in ('signed_in', 'allowed_method', 'usable', 'live_session', 'usable_session',
+                                      'organization', 'module', 'admin', 'super_admin') then
+    raise exception 'unknown caller need %', p_need using errcode = 'invalid_parameter_value';
+  end if;
+  context.user_id := auth.uid();
+  context.session_id := private.current_session_id();
+  context.live_session := private.has_live_session();
+  context.method_allowed := private.session_method_allowed();
+  context.usable := context.user_id is not null and private.is_account_usable(context.user_id);
+  context.is_super_admin := context.user_id is not null and private.is_super_admin(context.user_id);
+  context.bound_organization_id := private.current_organization_id();
+  if p_organization_slug is not null then
+    select o.id into named from private.organizations o where lower(o.slug) = lower(p_organization_slug);
+  end if;
+  context.organization_id := case
+    when p_organization_slug is not null and named is null then null
+    when context.is_super_admin then coalesce(named, context.bound_organization_id)
+    when named is distinct from context.bound_organization_id and named is not null then null
+    else context.bound_organization_id
+  end;
+  context.is_admin := context.organization_id is not null and private.is_admin_of(context.user_id, context.organization_id);
+  if p_module is not null then
+    context.scope := private.scope_in(context, p_module, p_action);
+  end if;
+
+  context.problem := case
+    when context.user_id is null
+      or (p_need = 'allowed_method' and not context.method_allowed)
+      or (p_need in ('usable', 'usable_session') and not context.usable)
+      or (p_need in ('live_session', 'usable_session') and not context.live_session)
+      then private.refusal('authentication_required')
+    when p_need = 'module' and not (exists (select 1 from private.modules m where m.key = p_module)
+                                    and exists (select 1 from private.module_actions a where a.key = p_action))
+      then private.failure('Unknown module', 'unknown_module')
+    when p_need in ('organization', 'module', 'admin') and context.organization_id is null
+      then private.refusal('organization_context_required')
+    when p_need = 'module' and context.scope is null then private.refusal('permission_denied')
+    when p_need = 'admin' and not context.is_admin then private.refusal('admin_required')
+    when p_need = 'super_admin' and not context.is_super_admin then private.refusal('super_admin_required')
+  end;
+  return context;
+end;
+$$;
+
+/**
+ * What the caller, as private.caller_context describes them, may do for a module's action
+ * in the organization they act in: null without one, 'all' for its admins (super admins
+ * included), else the scope their active membership's role grants ('all', 'own', or null:
+ * not allowed). PL/pgSQL, so that the query's plan is kept for the session.
+ */
+create function private.scope_in(p_caller private.caller_context, p_module text, p_action text)
+returns text
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  if p_caller.organization_id is null then
+    return null;
+  end if;
+  if p_caller.is_admin then
+    return 'all';
+  end if;
+  return (select rp.scope
+            from private.memberships m
+            join private.role_permissions rp on rp.organization_id = m.organization_id and rp.role_key = m.role
+           where m.user_id = p_caller.user_id and m.organization_id = p_caller.organization_id
+             and m.is_active and rp.module = p_module and rp.action = p_action);
+end;
 $$;
 
 /**
  * What the caller may do in a module of their session's organization: 'all' records,
- * 'own' records, or null (not allowed). Admins and super admins may do everything.
- * PL/pgSQL around the same query, so that its plan is kept for the session: as an SQL
- * function it was planned again on every call (1-1.5 ms, on every module request).
+ * 'own' records, or null (not allowed). Admins and super admins may do everything
+ * (private.scope_in, through private.caller_context).
  */
 create or replace function private.caller_scope(p_module text, p_action text)
 returns text
@@ -116,26 +294,14 @@ security definer
 set search_path = ''
 as $$
 begin
-  -- The session's organization is looked up once: this runs on every module request.
-  return (
-    select case
-      when bound.organization_id is null then null
-      when private.is_admin_of(auth.uid(), bound.organization_id) then 'all'
-      else (select rp.scope
-              from private.memberships m
-              join private.role_permissions rp on rp.organization_id = m.organization_id and rp.role_key = m.role
-             where m.user_id = auth.uid() and m.organization_id = bound.organization_id
-               and m.is_active and rp.module = p_module and rp.action = p_action)
-    end
-      from (select private.current_organization_id() as organization_id) as bound);
+  return (private.caller_context('signed_in', p_module, p_action)).scope;
 end;
 $$;
 
 /**
  * private.caller_scope for every module of the registry at once: one row (module, scope)
- * per module, scope 'all', 'own' or null by the same rules, with the session's
- * organization and the caller's admin rights looked up once for all of them (the
- * dashboard asked seven times). Keep in step with private.caller_scope.
+ * per module, with the caller (their organization and admin rights) looked up once for
+ * all of them (the dashboard asks for seven).
  */
 create function private.caller_scopes(p_action text)
 returns table (module text, scope text)
@@ -145,21 +311,9 @@ security definer
 set search_path = ''
 as $$
 declare
-  bound uuid := private.current_organization_id();
-  is_admin boolean := bound is not null and private.is_admin_of(auth.uid(), bound);
+  caller private.caller_context := private.caller_context();
 begin
-  return query
-    select m.key,
-           case
-             when bound is null then null
-             when is_admin then 'all'
-             else (select rp.scope
-                     from private.memberships ms
-                     join private.role_permissions rp on rp.organization_id = ms.organization_id and rp.role_key = ms.role
-                    where ms.user_id = auth.uid() and ms.organization_id = bound
-                      and ms.is_active and rp.module = m.key and rp.action = p_action)
-           end
-      from private.modules m;
+  return query select m.key, private.scope_in(caller, m.key, p_action) from private.modules m;
 end;
 $$;
 

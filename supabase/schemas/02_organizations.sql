@@ -449,14 +449,14 @@ security definer
 set search_path = ''
 as $$
 declare
-  caller uuid := auth.uid();
+  caller private.caller_context := private.caller_context();
   organization private.organizations;
   schema_name text;
 begin
   select * into organization from private.organizations o
    where lower(o.slug) = lower(org_slug) and o.is_active;
-  if caller is null or not found
-     or not (private.is_super_admin(caller) or private.is_bound_to(organization.id))
+  if caller.problem is not null or not found
+     or not (caller.is_super_admin or organization.id is not distinct from caller.bound_organization_id)
      or not private.is_safe_identifier(base_table_name) then
     return private.failure('Table resolution failed for requested resource.', 'table_not_found');
   end if;
@@ -486,17 +486,17 @@ security definer
 set search_path = ''
 as $$
 declare
-  caller uuid := auth.uid();
+  caller private.caller_context := private.caller_context(p_organization_slug => org_slug);
   organization private.organizations;
   reached integer;
 begin
-  if caller is null then
-    return private.failure('Authentication required', 'authentication_required');
+  if caller.problem is not null then
+    return caller.problem;
   end if;
-  select * into organization from private.organizations o where lower(o.slug) = lower(org_slug);
-  if not found or not (private.is_super_admin(caller)
-                       or (private.is_bound_to(organization.id) and private.is_admin_of(caller, organization.id))) then
-    return private.failure('Admin privileges required', 'admin_required');
+  -- A super admin names any organization; an admin only the one their session is bound to.
+  select * into organization from private.organizations o where o.id = caller.organization_id;
+  if org_slug is null or not found or not caller.is_admin then
+    return private.refusal('admin_required');
   end if;
 
   reached := private.migrate_tenant(organization.id);
@@ -523,12 +523,12 @@ security definer
 set search_path = ''
 as $$
 declare
-  caller uuid := auth.uid();
+  caller private.caller_context := private.caller_context('super_admin');
   created private.organizations;
   clean_name text := btrim(p_name);
 begin
-  if caller is null or not private.is_super_admin(caller) then
-    return private.failure('Admin privileges required', 'super_admin_required');
+  if caller.problem is not null then
+    return caller.problem;
   end if;
   if not private.is_valid_slug(p_slug) then
     return private.failure('Organization slug may contain only letters, digits, underscore and hyphen (at most 30), and no SQL words.', 'invalid_slug');
@@ -588,9 +588,11 @@ stable
 security definer
 set search_path = ''
 as $$
+declare
+  caller private.caller_context := private.caller_context('super_admin');
 begin
-  if not private.is_super_admin(auth.uid()) then
-    return private.failure('Admin privileges required', 'super_admin_required');
+  if caller.problem is not null then
+    return caller.problem;
   end if;
   return jsonb_build_object('success', true, 'organizations', (
     select coalesce(jsonb_agg(private.organization_json(o.id) order by o.name, o.slug), '[]')
@@ -609,11 +611,12 @@ security definer
 set search_path = ''
 as $$
 declare
+  caller private.caller_context := private.caller_context('super_admin');
   unknown_field text;
   clean_name text := btrim(p_changes ->> 'name');
 begin
-  if not private.is_super_admin(auth.uid()) then
-    return private.failure('Admin privileges required', 'super_admin_required');
+  if caller.problem is not null then
+    return caller.problem;
   end if;
   if not exists (select 1 from private.organizations o where o.id = p_organization_id) then
     return private.failure('Organization not found', 'organization_not_found');
@@ -657,17 +660,16 @@ security definer
 set search_path = ''
 as $$
 declare
-  target_org uuid := private.admin_organization(p_organization_slug);
-  problem jsonb;
+  caller private.caller_context := private.caller_context('admin', p_organization_slug => p_organization_slug);
+  target_org uuid := caller.organization_id;
   organization private.organizations;
   schema_name text;
   tables jsonb := '[]';
   table_name text;
   row_count bigint;
 begin
-  problem := private.check_organization_admin(target_org);
-  if problem is not null then
-    return problem;
+  if caller.problem is not null then
+    return caller.problem;
   end if;
   select * into organization from private.organizations where id = target_org;
   schema_name := private.tenant_schema(target_org);
@@ -710,22 +712,23 @@ security definer
 set search_path = ''
 as $$
 declare
-  caller uuid := auth.uid();
-  session uuid := private.current_session_id();
+  context private.caller_context := private.caller_context('live_session');
+  caller uuid := context.user_id;
+  session uuid := context.session_id;
   previous uuid;
   target private.organizations;
   problem jsonb;
 begin
-  if caller is null or session is null
-     or not exists (select 1 from auth.sessions s where s.id = session and s.user_id = caller) then
-    return private.failure('Authentication required', 'authentication_required');
+  if context.problem is not null then
+    return context.problem;
   end if;
+  -- A lock answers as a lock, before the super admin question (a locked account is none).
   problem := private.lock_problem(caller);
   if problem is not null then
     return problem;
   end if;
-  if not private.is_super_admin(caller) then
-    return private.failure('Admin privileges required', 'super_admin_required');
+  if not context.is_super_admin then
+    return private.refusal('super_admin_required');
   end if;
   select * into target from private.organizations where id = p_organization_id and is_active;
   if not found then
@@ -746,19 +749,27 @@ $$;
 revoke all on function public.super_admin_switch_organization(p_organization_id uuid) from public, anon, authenticated;
 grant execute on function public.super_admin_switch_organization(p_organization_id uuid) to authenticated;
 
-/** The caller's organization schema for an admin RPC, or the failure to answer. */
-create function private.admin_tenant_schema(out schema_name text, out problem jsonb)
+/**
+ * The organization an admin RPC acts in and its schema, or in problem the failure to
+ * answer: private.caller_context's need 'admin' (the session's organization; a super admin
+ * may name another by p_organization_slug), then the organization's tables.
+ */
+create function private.admin_tenant_schema(p_organization_slug text default null,
+                                            out organization_id uuid, out schema_name text, out problem jsonb)
 language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
+declare
+  caller private.caller_context := private.caller_context('admin', p_organization_slug => p_organization_slug);
 begin
-  problem := private.check_organization_admin(private.current_organization_id());
+  problem := caller.problem;
   if problem is null then
-    schema_name := private.tenant_schema(private.current_organization_id());
+    organization_id := caller.organization_id;
+    schema_name := private.tenant_schema(organization_id);
     if schema_name is null then
-      problem := private.failure('Required tables not found', 'tables_not_found');
+      problem := private.refusal('tables_not_found');
     end if;
   end if;
 end;
@@ -790,13 +801,12 @@ security definer
 set search_path = ''
 as $$
 declare
-  target_org uuid := private.current_organization_id();
-  problem jsonb;
+  caller private.caller_context := private.caller_context('admin');
+  target_org uuid := caller.organization_id;
   image bytea;
 begin
-  problem := private.check_organization_admin(target_org);
-  if problem is not null then
-    return problem;
+  if caller.problem is not null then
+    return caller.problem;
   end if;
   if coalesce(p_content_type, '') not in ('image/png', 'image/jpeg', 'image/webp') then
     return private.failure('Unsupported logo format', 'invalid_logo_type');
@@ -837,12 +847,11 @@ security definer
 set search_path = ''
 as $$
 declare
-  target_org uuid := private.current_organization_id();
-  problem jsonb;
+  caller private.caller_context := private.caller_context('admin');
+  target_org uuid := caller.organization_id;
 begin
-  problem := private.check_organization_admin(target_org);
-  if problem is not null then
-    return problem;
+  if caller.problem is not null then
+    return caller.problem;
   end if;
   delete from private.organization_logos where organization_id = target_org;
   if found then
@@ -863,10 +872,11 @@ security definer
 set search_path = ''
 as $$
 declare
-  target_org uuid := private.current_organization_id();
+  caller private.caller_context := private.caller_context('organization');
+  target_org uuid := caller.organization_id;
 begin
-  if target_org is null then
-    return private.failure('Organization context required', 'organization_context_required');
+  if caller.problem is not null then
+    return caller.problem;
   end if;
   return jsonb_build_object('success', true, 'logo',
     (select jsonb_build_object('content_type', l.content_type, 'data_base64', translate(encode(l.image, 'base64'), E'\n', ''),

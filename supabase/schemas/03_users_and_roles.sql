@@ -192,78 +192,43 @@ revoke all on function public.create_auth_user_admin(p_email text, p_password te
 grant execute on function public.create_auth_user_admin(p_email text, p_password text, p_first_name text, p_last_name text) to anon, authenticated;
 
 /**
- * May the caller administer this user in this organization? Returns null when yes,
+ * May the caller, as private.caller_context described them (p_caller: its organization_id
+ * is the one the RPC acts in), administer this user there? Returns null when yes,
  * otherwise the failure to answer. A super admin may act on anyone; an admin only on
  * members of their session's organization who are not super admins. When an admin is
  * refused on an account that exists (a member of other organizations only, or a super
  * admin), the refusal goes to the audit log of each of the account's organizations; the
  * caller's answer stays the same.
  */
-create or replace function private.check_user_admin(p_target uuid, p_organization_id uuid)
+create or replace function private.check_user_admin(p_caller private.caller_context, p_target uuid)
 returns jsonb
 language plpgsql
 volatile
 security definer
 set search_path = ''
 as $$
-declare
-  caller uuid := auth.uid();
 begin
-  if caller is null then
-    return private.failure('Authentication required', 'authentication_required');
+  if p_caller.user_id is null then
+    return private.refusal('authentication_required');
   end if;
-  if not (private.is_super_admin(caller)
-          or (private.is_bound_to(p_organization_id) and private.is_admin_of(caller, p_organization_id))) then
-    return private.failure('Admin privileges required', 'admin_required');
+  if not (p_caller.is_super_admin or p_caller.is_admin) then
+    return private.refusal('admin_required');
   end if;
   if not exists (select 1 from private.profiles p where p.id = p_target) then
     return private.failure('User not found', 'user_not_found');
   end if;
-  if private.is_super_admin(caller) then
+  if p_caller.is_super_admin then
     return null;
   end if;
-  if not exists (select 1 from private.memberships m where m.user_id = p_target and m.organization_id = p_organization_id) then
-    perform private.record_refused_access(p_target, 'user_not_found', p_organization_id);
+  if not exists (select 1 from private.memberships m where m.user_id = p_target and m.organization_id = p_caller.organization_id) then
+    perform private.record_refused_access(p_target, 'user_not_found', p_caller.organization_id);
     return private.failure('User not found', 'user_not_found');
   end if;
   if exists (select 1 from private.profiles p where p.id = p_target and p.role = 'super_admin') then
-    perform private.record_refused_access(p_target, 'super_admin_required', p_organization_id);
-    return private.failure('Admin privileges required', 'super_admin_required');
+    perform private.record_refused_access(p_target, 'super_admin_required', p_caller.organization_id);
+    return private.refusal('super_admin_required');
   end if;
   return null;
-end;
-$$;
-
-/**
- * The organization an admin RPC acts in. A super admin may name one by slug (or id);
- * everyone else acts in their session's organization, and naming another is refused
- * (returns null).
- */
-create function private.admin_organization(p_slug text, p_organization_id uuid default null)
-returns uuid
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
-declare
-  bound uuid := private.current_organization_id();
-  named uuid;
-begin
-  if p_slug is not null then
-    select o.id into named from private.organizations o where lower(o.slug) = lower(p_slug);
-    if not found then
-      return null;
-    end if;
-  end if;
-  named := coalesce(named, p_organization_id);
-  if private.is_super_admin(auth.uid()) then
-    return coalesce(named, bound);
-  end if;
-  if named is not null and named is distinct from bound then
-    return null;
-  end if;
-  return bound;
 end;
 $$;
 
@@ -364,15 +329,17 @@ security definer
 set search_path = ''
 as $$
 declare
-  caller uuid := auth.uid();
-  caller_is_super boolean := private.is_super_admin(caller);
+  caller private.caller_context := private.caller_context();
+  caller_is_super boolean := caller.is_super_admin;
   login_email text := private.normalize_email(p_email);
   organization_role text := coalesce(nullif(btrim(p_role), ''), 'user');
   new_id uuid := gen_random_uuid();
   problem jsonb;
 begin
-  if caller is null or not (caller_is_super or private.is_admin_of(caller, private.current_organization_id())) then
-    return private.failure('Admin yetkisi gerekli', 'admin_required');
+  -- Spec section 5 answers in Turkish; anyone but an admin of the session's organization
+  -- (or a super admin) gets the same refusal, signed in or not.
+  if not (caller_is_super or caller.is_admin) then
+    return private.refusal('admin_required', 'tr');
   end if;
   if not private.is_valid_email(login_email) then
     return private.failure('Geçerli bir email adresi girin', 'invalid_email');
@@ -383,17 +350,17 @@ begin
   end if;
   if p_organization_id is null
      or not exists (select 1 from private.organizations o where o.id = p_organization_id and o.is_active) then
-    return private.failure('Şirket bilgisi gerekli', 'organization_required');
+    return private.refusal('organization_required', 'tr');
   end if;
-  if not caller_is_super and not private.is_bound_to(p_organization_id) then
-    return private.failure('Admin yetkisi gerekli', 'admin_required');
+  if not caller_is_super and p_organization_id is distinct from caller.organization_id then
+    return private.refusal('admin_required', 'tr');
   end if;
   problem := private.check_names(p_first_name, p_last_name);
   if problem is not null then
     return problem;
   end if;
   if organization_role = 'super_admin' and not caller_is_super then
-    return private.failure('Admin yetkisi gerekli', 'super_admin_required');
+    return private.refusal('super_admin_required', 'tr');
   end if;
   if organization_role <> 'super_admin' and not exists (
        select 1 from private.organization_roles r where r.organization_id = p_organization_id
@@ -446,9 +413,10 @@ security definer
 set search_path = ''
 as $$
 declare
-  caller uuid := auth.uid();
-  caller_is_super boolean := private.is_super_admin(caller);
-  target_org uuid := private.admin_organization(p_organization_slug);
+  context private.caller_context := private.caller_context(p_organization_slug => p_organization_slug);
+  caller uuid := context.user_id;
+  caller_is_super boolean := context.is_super_admin;
+  target_org uuid := context.organization_id;
   target private.profiles;
   membership private.memberships;
   unknown_field text;
@@ -458,7 +426,7 @@ declare
   changes jsonb := '{}';
   problem jsonb;
 begin
-  problem := private.check_user_admin(p_user_id, target_org);
+  problem := private.check_user_admin(context, p_user_id);
   if problem is not null then
     return problem;
   end if;
@@ -508,7 +476,7 @@ begin
   end if;
   if new_role is not null then
     if (new_role = 'super_admin' or target.role = 'super_admin') and not caller_is_super then
-      return private.failure('Admin privileges required', 'super_admin_required');
+      return private.refusal('super_admin_required');
     end if;
     if new_role <> 'super_admin' and not exists (
          select 1 from private.organization_roles r where r.organization_id = target_org and r.key = new_role) then
@@ -517,7 +485,7 @@ begin
   end if;
   if (new_role is not null or p_user_data ? 'is_active') then
     if target_org is null then
-      return private.failure('Organization context required', 'organization_required');
+      return private.refusal('organization_required');
     end if;
     if membership.user_id is null then
       return private.failure('User not found', 'user_not_found');
@@ -590,11 +558,11 @@ security definer
 set search_path = ''
 as $$
 declare
-  caller uuid := auth.uid();
+  context private.caller_context := private.caller_context(p_organization_id => p_organization_id);
+  caller uuid := context.user_id;
   -- A super admin removes from the organization named, or deletes the whole account when
-  -- none is named; an admin always acts in their session's organization.
-  target_org uuid := case when private.is_super_admin(caller) then p_organization_id
-                          else private.admin_organization(null, p_organization_id) end;
+  -- none is named; an admin always acts in their session's organization (naming another: null).
+  target_org uuid := case when context.is_super_admin then p_organization_id else context.organization_id end;
   member_of uuid;
   counts jsonb;
   problem jsonb;
@@ -602,11 +570,11 @@ begin
   if caller is not null and p_user_id = caller then
     return private.failure('Kendi hesabınızı silemezsiniz', 'self_delete');
   end if;
-  if caller is not null and not private.is_super_admin(caller)
+  if caller is not null and not context.is_super_admin
      and exists (select 1 from private.profiles p where p.id = p_user_id and p.role = 'super_admin') then
     return private.failure('Only a super admin can delete a super admin', 'super_admin_required');
   end if;
-  problem := private.check_user_admin(p_user_id, target_org);
+  problem := private.check_user_admin(context, p_user_id);
   if problem is not null then
     return problem;
   end if;
@@ -722,39 +690,6 @@ begin
 end;
 $$;
 
-/**
- * The checks every transfer RPC starts with: an admin acting in the named organization
- * (their session's; any for a super admin) whose tables exist. Returns the organization's
- * schema in 'schema_name', or the failure to answer.
- */
-create function private.check_transfer_access(p_organization_slug text)
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
-declare
-  caller uuid := auth.uid();
-  target_org uuid := private.admin_organization(p_organization_slug);
-begin
-  if caller is null then
-    return private.failure('Authentication required', 'authentication_required');
-  end if;
-  if target_org is null then
-    return private.failure('Organization context required', 'organization_context_required');
-  end if;
-  if not (private.is_super_admin(caller) or private.is_admin_of(caller, target_org)) then
-    return private.failure('Admin privileges required', 'admin_required');
-  end if;
-  if private.tenant_schema(target_org) is null then
-    return private.failure('Required tables not found', 'tables_not_found');
-  end if;
-  return jsonb_build_object('success', true, 'organization_id', target_org,
-                            'schema_name', private.tenant_schema(target_org));
-end;
-$$;
-
 /** What a member owns of each transfer kind, plus the detail per table. */
 create function private.analyze_user_records(target_user_id uuid, organization_slug text default null)
 returns jsonb
@@ -764,18 +699,18 @@ security definer
 set search_path = ''
 as $$
 declare
-  access jsonb := private.check_transfer_access(organization_slug);
+  access record := private.admin_tenant_schema(organization_slug);
   per_table jsonb;
 begin
-  if not (access ->> 'success')::boolean then
-    return access;
+  if access.problem is not null then
+    return access.problem;
   end if;
   if not exists (select 1 from private.memberships m
-                  where m.user_id = target_user_id and m.organization_id = (access ->> 'organization_id')::uuid) then
+                  where m.user_id = target_user_id and m.organization_id = access.organization_id) then
     return private.failure('User not found', 'user_not_found');
   end if;
   begin
-    per_table := private.owned_record_counts(access ->> 'schema_name', target_user_id);
+    per_table := private.owned_record_counts(access.schema_name, target_user_id);
   exception when others then
     return private.failure('Analysis error', 'analysis_failed');
   end;
@@ -796,10 +731,10 @@ security definer
 set search_path = ''
 as $$
 declare
-  access jsonb := private.check_transfer_access(organization_slug);
+  caller private.caller_context := private.caller_context('admin', p_organization_slug => organization_slug);
 begin
-  if not (access ->> 'success')::boolean and access ->> 'code' <> 'tables_not_found' then
-    return access;
+  if caller.problem is not null then
+    return caller.problem;
   end if;
   return jsonb_build_object('success', true, 'users', (
     select coalesce(jsonb_agg(jsonb_build_object('id', p.id, 'email', p.email, 'first_name', p.first_name,
@@ -807,7 +742,7 @@ begin
                               order by p.first_name, p.last_name, p.email), '[]')
       from private.memberships m
       join private.profiles p on p.id = m.user_id
-     where m.organization_id = private.admin_organization(organization_slug)
+     where m.organization_id = caller.organization_id
        and m.is_active and private.is_account_usable(p.id)
        and p.id is distinct from exclude_user_id));
 end;
@@ -829,7 +764,7 @@ security definer
 set search_path = ''
 as $$
 declare
-  access jsonb := private.check_transfer_access(organization_slug);
+  access record := private.admin_tenant_schema(organization_slug);
   target_org uuid;
   schema_name text;
   chosen text[];
@@ -837,11 +772,11 @@ declare
   moved bigint;
   transferred jsonb := '{}';
 begin
-  if not (access ->> 'success')::boolean then
-    return access;
+  if access.problem is not null then
+    return access.problem;
   end if;
-  target_org := (access ->> 'organization_id')::uuid;
-  schema_name := access ->> 'schema_name';
+  target_org := access.organization_id;
+  schema_name := access.schema_name;
   if from_user_id is null or to_user_id is null or from_user_id = to_user_id then
     return private.failure('Transfer error: choose two different users', 'invalid_users');
   end if;
@@ -894,10 +829,11 @@ security definer
 set search_path = ''
 as $$
 declare
-  caller uuid := auth.uid();
+  context private.caller_context := private.caller_context('usable');
+  caller uuid := context.user_id;
 begin
-  if caller is null or not private.is_account_usable(caller) then
-    return private.failure('Authentication required', 'authentication_required');
+  if context.problem is not null then
+    return context.problem;
   end if;
   update private.profiles set terms_accepted_at = coalesce(terms_accepted_at, now()) where id = caller;
   return jsonb_build_object('success', true, 'user', private.user_json(caller));
@@ -914,11 +850,12 @@ security definer
 set search_path = ''
 as $$
 declare
-  caller uuid := auth.uid();
+  context private.caller_context := private.caller_context('usable');
+  caller uuid := context.user_id;
   problem jsonb := private.check_names(p_first_name, p_last_name);
 begin
-  if caller is null or not private.is_account_usable(caller) then
-    return private.failure('Authentication required', 'authentication_required');
+  if context.problem is not null then
+    return context.problem;
   end if;
   if problem is not null then
     return problem;
@@ -940,24 +877,6 @@ revoke all on function public.update_my_profile(p_first_name text, p_last_name t
 grant execute on function public.update_my_profile(p_first_name text, p_last_name text) to authenticated;
 
 /**
- * The checks an organization-admin RPC starts with: a caller, an organization to act in,
- * and admin status there. Null when all hold; otherwise the failure to answer.
- */
-create function private.check_organization_admin(p_organization_id uuid)
-returns jsonb
-language sql
-stable
-security definer
-set search_path = ''
-as $$
-  select case
-    when auth.uid() is null then private.failure('Authentication required', 'authentication_required')
-    when p_organization_id is null then private.failure('Organization context required', 'organization_context_required')
-    when not private.is_admin_of(auth.uid(), p_organization_id) then private.failure('Admin privileges required', 'admin_required')
-  end;
-$$;
-
-/**
  * The members of the caller's organization (an admin's session organization; a super admin
  * may name one by slug), searched by name or email, filtered by organization role and by
  * status (active, inactive, locked), sorted, one page at a time.
@@ -973,8 +892,8 @@ security definer
 set search_path = ''
 as $$
 declare
-  target_org uuid := private.admin_organization(p_organization_slug);
-  problem jsonb;
+  caller private.caller_context := private.caller_context('admin', p_organization_slug => p_organization_slug);
+  target_org uuid := caller.organization_id;
   sort_key text := coalesce(p_sort, 'name');
   descending boolean := coalesce(p_descending, false);
   status_filter text := coalesce(p_status, 'all');
@@ -982,9 +901,8 @@ declare
   pattern text := '%' || replace(replace(replace(private.fold_search(btrim(coalesce(p_search, ''))), '\', '\\'), '%', '\%'), '_', '\_') || '%';
   page_size integer := least(greatest(coalesce(p_limit, 25), 1), 100);
 begin
-  problem := private.check_organization_admin(target_org);
-  if problem is not null then
-    return problem;
+  if caller.problem is not null then
+    return caller.problem;
   end if;
   if status_filter not in ('all', 'active', 'inactive', 'locked')
      or sort_key not in ('name', 'email', 'role', 'last_login_at', 'created_at') then
@@ -1061,10 +979,11 @@ security definer
 set search_path = ''
 as $$
 declare
-  target_org uuid := private.current_organization_id();
+  caller private.caller_context := private.caller_context('organization');
+  target_org uuid := caller.organization_id;
 begin
-  if target_org is null then
-    return private.failure('Organization context required', 'organization_context_required');
+  if caller.problem is not null then
+    return caller.problem;
   end if;
   return jsonb_build_object('success', true,
     'modules', private.modules_json(),
@@ -1093,15 +1012,14 @@ security definer
 set search_path = ''
 as $$
 declare
-  target_org uuid := private.current_organization_id();
-  problem jsonb;
+  caller private.caller_context := private.caller_context('admin');
+  target_org uuid := caller.organization_id;
   clean_name text := btrim(p_name);
   bad_entry text;
   before_role jsonb;
 begin
-  problem := private.check_organization_admin(target_org);
-  if problem is not null then
-    return problem;
+  if caller.problem is not null then
+    return caller.problem;
   end if;
   if coalesce(p_key, '') !~ '^[a-z][a-z0-9_]{0,39}$' or p_key = 'super_admin' then
     return private.failure('Invalid role key', 'invalid_role_key');
@@ -1156,14 +1074,13 @@ security definer
 set search_path = ''
 as $$
 declare
-  target_org uuid := private.current_organization_id();
-  problem jsonb;
+  caller private.caller_context := private.caller_context('admin');
+  target_org uuid := caller.organization_id;
   holders bigint;
   before_role jsonb;
 begin
-  problem := private.check_organization_admin(target_org);
-  if problem is not null then
-    return problem;
+  if caller.problem is not null then
+    return caller.problem;
   end if;
   if p_key in ('admin', 'user') then
     return private.failure('This role cannot be removed', 'system_role');
@@ -1194,18 +1111,15 @@ security definer
 set search_path = ''
 as $$
 declare
-  target_org uuid := private.current_organization_id();
-  caller_is_admin boolean;
+  caller private.caller_context := private.caller_context('organization');
+  target_org uuid := caller.organization_id;
+  caller_is_admin boolean := caller.is_admin;
   permissions jsonb;
 begin
-  if auth.uid() is null then
-    return private.failure('Authentication required', 'authentication_required');
-  end if;
-  if target_org is null then
-    return private.failure('Organization context required', 'organization_context_required');
+  if caller.problem is not null then
+    return caller.problem;
   end if;
 
-  caller_is_admin := private.is_admin_of(auth.uid(), target_org);
   if caller_is_admin then
     -- Admins may do everything, whatever their role's stored matrix says (as caller_scope).
     select jsonb_object_agg(m.key, (select jsonb_object_agg(a.key, 'all') from private.module_actions a))
@@ -1242,16 +1156,16 @@ security definer
 set search_path = ''
 as $$
 declare
-  bound_organization uuid := private.current_organization_id();
-  problem jsonb := private.check_user_admin(p_target, bound_organization);
+  caller private.caller_context := private.caller_context();
+  problem jsonb := private.check_user_admin(caller, p_target);
 begin
-  if problem is not null or private.is_super_admin(auth.uid()) then
+  if problem is not null or caller.is_super_admin then
     return problem;
   end if;
   if exists (select 1 from private.memberships m
-              where m.user_id = p_target and m.organization_id <> bound_organization) then
-    perform private.record_refused_access(p_target, 'shared_account', bound_organization);
-    return private.failure('Admin privileges required', 'shared_account');
+              where m.user_id = p_target and m.organization_id <> caller.organization_id) then
+    perform private.record_refused_access(p_target, 'shared_account', caller.organization_id);
+    return private.refusal('shared_account');
   end if;
   return null;
 end;
@@ -1293,13 +1207,11 @@ security definer
 set search_path = ''
 as $$
 declare
-  organization uuid := private.current_organization_id();
+  caller private.caller_context := private.caller_context('organization');
+  organization uuid := caller.organization_id;
 begin
-  if auth.uid() is null then
-    return private.failure('Authentication required', 'authentication_required');
-  end if;
-  if organization is null then
-    return private.failure('Organization context required', 'organization_context_required');
+  if caller.problem is not null then
+    return caller.problem;
   end if;
   return jsonb_build_object('success', true, 'members', (
     select coalesce(jsonb_agg(jsonb_build_object('id', p.id, 'email', p.email, 'first_name', p.first_name,

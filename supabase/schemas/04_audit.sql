@@ -40,12 +40,11 @@ security definer
 set search_path = ''
 as $$
 declare
-  target_org uuid := private.admin_organization(p_organization_slug);
-  problem jsonb;
+  caller private.caller_context := private.caller_context('admin', p_organization_slug => p_organization_slug);
+  target_org uuid := caller.organization_id;
 begin
-  problem := private.check_organization_admin(target_org);
-  if problem is not null then
-    return problem;
+  if caller.problem is not null then
+    return caller.problem;
   end if;
   return jsonb_build_object('success', true, 'entries', (
     select coalesce(jsonb_agg(jsonb_build_object(

@@ -15,13 +15,14 @@ security definer
 set search_path = ''
 as $$
 declare
-  caller uuid := auth.uid();
-  current_id uuid := private.current_organization_id();
+  context private.caller_context := private.caller_context();
+  caller uuid := context.user_id;
+  current_id uuid := context.organization_id;
 begin
-  if caller is null then
-    return private.failure('Authentication required', 'authentication_required');
+  if context.problem is not null then
+    return context.problem;
   end if;
-  if not private.is_account_usable(caller) then
+  if not context.usable then
     return private.failure('User not found', 'user_not_found');
   end if;
   return jsonb_build_object(
@@ -504,16 +505,16 @@ security definer
 set search_path = ''
 as $$
 declare
-  caller uuid := auth.uid();
+  caller private.caller_context := private.caller_context();
   account private.profiles;
 begin
   select * into account from private.profiles where email = private.normalize_email(user_email);
-  if caller is null or not found
-     or not (caller = account.id
-             or private.is_super_admin(caller)
-             or (private.is_admin_of(caller, private.current_organization_id())
+  if caller.problem is not null or not found
+     or not (caller.user_id = account.id
+             or caller.is_super_admin
+             or (caller.is_admin
                  and exists (select 1 from private.memberships m
-                              where m.user_id = account.id and m.organization_id = private.current_organization_id()))) then
+                              where m.user_id = account.id and m.organization_id = caller.organization_id))) then
     return private.failure('User not found', 'user_not_found');
   end if;
   return jsonb_build_object('success', true, 'user', private.user_json(account.id));
@@ -530,10 +531,11 @@ security definer
 set search_path = ''
 as $$
 declare
-  caller uuid := auth.uid();
+  context private.caller_context := private.caller_context('allowed_method');
+  caller uuid := context.user_id;
 begin
-  if caller is null or not private.session_method_allowed() then
-    return private.failure('Authentication required', 'authentication_required');
+  if context.problem is not null then
+    return context.problem;
   end if;
   if p_user_id is distinct from caller then
     return private.failure('User not found', 'user_not_found');
@@ -573,21 +575,21 @@ security definer
 set search_path = ''
 as $$
 declare
-  caller uuid := auth.uid();
-  session uuid := private.current_session_id();
+  context private.caller_context := private.caller_context('live_session');
+  caller uuid := context.user_id;
+  session uuid := context.session_id;
   method text := private.session_sign_in_method();
   bound private.session_organizations;
   target record;
   problem jsonb;
 begin
-  if caller is null or session is null
-     or not exists (select 1 from auth.sessions s where s.id = session and s.user_id = caller) then
-    return private.failure('Authentication required', 'authentication_required');
+  if context.problem is not null then
+    return context.problem;
   end if;
-  if not private.session_method_allowed() then
+  if not context.method_allowed then
     perform private.log_login_attempt((select p.email from private.profiles p where p.id = caller), caller,
                                       'sign_in_method_refused', 'session', private.client_address(), method);
-    return private.failure('Authentication required', 'sign_in_method_refused', jsonb_build_object('method', method));
+    return private.refusal('sign_in_method_refused', p_extra => jsonb_build_object('method', method));
   end if;
   if not exists (select 1 from private.profiles p where p.id = caller and p.is_active) then
     return private.failure('User not found', 'user_not_found');
@@ -606,13 +608,13 @@ begin
   else
     select a.id, a.slug, a.name, a.role into target from private.available_organizations(caller) a
      where a.id = p_organization_id;
-    if not found and private.is_super_admin(caller) then
+    if not found and context.is_super_admin then
       select o.id, o.slug, o.name, 'admin' as role into target
         from private.organizations o where o.id = p_organization_id and o.is_active;
     end if;
   end if;
   if target.id is null then
-    return private.failure('Organization context required', 'organization_not_available');
+    return private.refusal('organization_not_available');
   end if;
 
   select * into bound from private.session_organizations where session_id = session for update;
@@ -650,11 +652,12 @@ security definer
 set search_path = ''
 as $$
 declare
-  caller uuid := auth.uid();
-  current_id uuid := private.current_organization_id();
+  context private.caller_context := private.caller_context('allowed_method');
+  caller uuid := context.user_id;
+  current_id uuid := context.organization_id;
 begin
-  if caller is null or not private.session_method_allowed() then
-    return private.failure('Authentication required', 'authentication_required');
+  if context.problem is not null then
+    return context.problem;
   end if;
   return jsonb_build_object('success', true, 'current_organization_id', current_id,
     'organizations', (select coalesce(jsonb_agg(to_jsonb(a) || jsonb_build_object('is_current', coalesce(a.id = current_id, false))), '[]')
@@ -677,18 +680,19 @@ security definer
 set search_path = ''
 as $$
 declare
-  caller uuid := auth.uid();
+  context private.caller_context := private.caller_context('allowed_method');
+  caller uuid := context.user_id;
   target uuid := coalesce(p_user_id, caller);
 begin
-  if caller is null or not private.session_method_allowed() then
-    return private.failure('Authentication required', 'authentication_required');
+  if context.problem is not null then
+    return context.problem;
   end if;
   if target <> caller and not (
-       private.is_super_admin(caller)
-       or (private.is_admin_of(caller, private.current_organization_id())
+       context.is_super_admin
+       or (context.is_admin
            and exists (select 1 from private.memberships m
-                        where m.user_id = target and m.organization_id = private.current_organization_id()))) then
-    return private.failure('Admin privileges required', 'admin_required');
+                        where m.user_id = target and m.organization_id = context.organization_id))) then
+    return private.refusal('admin_required');
   end if;
   return jsonb_build_object('success', true, 'attempts', (
     select coalesce(jsonb_agg(jsonb_strip_nulls(jsonb_build_object('method', a.method)) || jsonb_build_object(
@@ -756,14 +760,14 @@ security definer
 set search_path = ''
 as $$
 declare
-  caller uuid := auth.uid();
-  session uuid := private.current_session_id();
+  context private.caller_context := private.caller_context('usable_session');
+  caller uuid := context.user_id;
+  session uuid := context.session_id;
   token text := translate(encode(extensions.gen_random_bytes(32), 'base64'), '+/=', '-_');
   expires timestamptz := now() + interval '1 hour';
 begin
-  if caller is null or session is null or not private.is_account_usable(caller)
-     or not exists (select 1 from auth.sessions s where s.id = session and s.user_id = caller) then
-    return private.failure('Authentication required', 'authentication_required');
+  if context.problem is not null then
+    return context.problem;
   end if;
   insert into private.request_tokens (token_hash, session_id, user_id, expires_at)
   values (extensions.digest(token, 'sha256'), session, caller, expires);
@@ -1636,18 +1640,19 @@ security definer
 set search_path = ''
 as $$
 declare
-  caller uuid := auth.uid();
-  session uuid := private.current_session_id();
+  context private.caller_context := private.caller_context('live_session');
+  caller uuid := context.user_id;
+  session uuid := context.session_id;
   account private.profiles;
   problem jsonb;
 begin
-  if caller is null or session is null
-     or not exists (select 1 from auth.sessions s where s.id = session and s.user_id = caller) then
-    return private.failure('Authentication required', 'authentication_required');
+  if context.problem is not null then
+    return context.problem;
   end if;
+  -- A disabled account answers as no session; a lock answers as a lock (below).
   select * into account from private.profiles where id = caller;
   if not found or not account.is_active then
-    return private.failure('Authentication required', 'authentication_required');
+    return private.refusal('authentication_required');
   end if;
   -- Counted one after another with the sign-ins of the same email.
   perform pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended('login:' || account.email, 0));

@@ -84,10 +84,11 @@ security definer
 set search_path = ''
 as $$
 declare
-  target_org uuid := private.current_organization_id();
+  caller private.caller_context := private.caller_context('organization');
+  target_org uuid := caller.organization_id;
 begin
-  if target_org is null then
-    return private.failure('Organization context required', 'organization_context_required');
+  if caller.problem is not null then
+    return caller.problem;
   end if;
   return jsonb_build_object('success', true, 'settings', private.settings_json(target_org));
 end;
@@ -138,8 +139,8 @@ security definer
 set search_path = ''
 as $$
 declare
-  target_org uuid := private.current_organization_id();
-  problem jsonb;
+  caller private.caller_context := private.caller_context('admin');
+  target_org uuid := caller.organization_id;
   invalid_field text;
   tenant text;
   new_stages jsonb;
@@ -149,9 +150,8 @@ declare
   moved jsonb;
   before_settings jsonb;
 begin
-  problem := private.check_organization_admin(target_org);
-  if problem is not null then
-    return problem;
+  if caller.problem is not null then
+    return caller.problem;
   end if;
   if jsonb_typeof(p_changes) is distinct from 'object' then
     return private.failure('Invalid settings', 'invalid_input');

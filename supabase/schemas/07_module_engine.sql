@@ -100,7 +100,8 @@ create type private.module_context as (
 /**
  * The guard of every tenant record RPC: who calls, the organization their session is
  * bound to, its schema, the module's table and the scope the role grants for the action
- * ('own' or 'all'); or, in problem, the refusal to answer.
+ * ('own' or 'all'); or, in problem, the refusal to answer (private.caller_context's need
+ * 'module', then the organization's tables).
  */
 create function private.module_context(p_module text, p_action text)
 returns private.module_context
@@ -110,31 +111,20 @@ security definer
 set search_path = ''
 as $$
 declare
+  caller private.caller_context := private.caller_context('module', p_module, p_action);
   context private.module_context;
 begin
-  context.caller := auth.uid();
-  if context.caller is null then
-    context.problem := private.failure('Authentication required', 'authentication_required');
+  context.caller := caller.user_id;
+  context.organization_id := caller.organization_id;
+  context.scope := caller.scope;
+  context.problem := caller.problem;
+  if context.problem is not null then
     return context;
   end if;
   select m.table_name into context.table_name from private.modules m where m.key = p_module;
-  if context.table_name is null or not exists (select 1 from private.module_actions a where a.key = p_action) then
-    context.problem := private.failure('Unknown module', 'unknown_module');
-    return context;
-  end if;
-  context.organization_id := private.current_organization_id();
-  if context.organization_id is null then
-    context.problem := private.failure('Organization context required', 'organization_context_required');
-    return context;
-  end if;
-  context.scope := private.caller_scope(p_module, p_action);
-  if context.scope is null then
-    context.problem := private.failure('Permission denied', 'permission_denied');
-    return context;
-  end if;
   context.schema_name := private.tenant_schema(context.organization_id);
   if context.schema_name is null then
-    context.problem := private.failure('Required tables not found', 'tables_not_found');
+    context.problem := private.refusal('tables_not_found');
   end if;
   return context;
 end;
@@ -219,7 +209,7 @@ begin
                                      where m.user_id = owner and m.organization_id = p_organization_id and m.is_active) then
       errors := errors || '{"owner_id": "invalid_owner"}';
     elsif p_scope = 'own' and owner <> p_caller then
-      return jsonb_build_object('problem', private.failure('Permission denied', 'permission_denied'));
+      return jsonb_build_object('problem', private.refusal('permission_denied'));
     end if;
   end if;
   if errors <> '{}' then

@@ -146,8 +146,8 @@ begin
   if context.problem is not null then
     return context;
   end if;
-  if not private.is_admin_of(context.caller, context.organization_id) then
-    context.problem := private.failure('Admin privileges required', 'admin_required');
+  context.problem := (private.caller_context('admin')).problem;
+  if context.problem is not null then
     return context;
   end if;
   execute format('select exists (select 1 from %I.contacts where id = $1 and anonymized_at is null)', context.schema_name)

@@ -450,19 +450,6 @@ begin
 end
 $$;
 
-/** The refusal for a notification RPC (not signed in, or no bound organization), or null. */
-create function private.notification_problem()
-returns jsonb
-language sql
-stable
-security definer
-set search_path = ''
-as $$
-  select case when auth.uid() is null then private.failure('Authentication required', 'authentication_required')
-              when private.current_organization_id() is null
-                then private.failure('Organization context required', 'organization_context_required') end;
-$$;
-
 /** How many unread notifications the member has in the organization. */
 create function private.unread_notifications(p_user_id uuid, p_organization_id uuid)
 returns integer
@@ -490,11 +477,11 @@ security definer
 set search_path = ''
 as $$
 declare
-  problem jsonb := private.notification_problem();
-  target_org uuid := private.current_organization_id();
+  caller private.caller_context := private.caller_context('organization');
+  target_org uuid := caller.organization_id;
 begin
-  if problem is not null then
-    return problem;
+  if caller.problem is not null then
+    return caller.problem;
   end if;
   return jsonb_build_object('success', true,
     'notifications', (select coalesce(jsonb_agg(private.notification_json(page) order by page.created_at desc, page.id desc), '[]')
@@ -519,13 +506,13 @@ security definer
 set search_path = ''
 as $$
 declare
-  problem jsonb := private.notification_problem();
+  caller private.caller_context := private.caller_context('organization');
 begin
-  if problem is not null then
-    return problem;
+  if caller.problem is not null then
+    return caller.problem;
   end if;
   return jsonb_build_object('success', true,
-                            'unread', private.unread_notifications(auth.uid(), private.current_organization_id()));
+                            'unread', private.unread_notifications(auth.uid(), caller.organization_id));
 end;
 $$;
 revoke all on function public.get_unread_notification_count() from public, anon, authenticated;
@@ -542,12 +529,12 @@ security definer
 set search_path = ''
 as $$
 declare
-  problem jsonb := private.notification_problem();
-  target_org uuid := private.current_organization_id();
+  caller private.caller_context := private.caller_context('organization');
+  target_org uuid := caller.organization_id;
   updated integer;
 begin
-  if problem is not null then
-    return problem;
+  if caller.problem is not null then
+    return caller.problem;
   end if;
   if p_ids is null or cardinality(p_ids) not between 1 and 500 then
     return private.failure('Invalid input', 'invalid_input');
@@ -570,12 +557,12 @@ security definer
 set search_path = ''
 as $$
 declare
-  problem jsonb := private.notification_problem();
-  target_org uuid := private.current_organization_id();
+  caller private.caller_context := private.caller_context('organization');
+  target_org uuid := caller.organization_id;
   updated integer;
 begin
-  if problem is not null then
-    return problem;
+  if caller.problem is not null then
+    return caller.problem;
   end if;
   update private.notifications n set read_at = now()
    where n.user_id = auth.uid() and n.organization_id = target_org and n.read_at is null;
@@ -612,12 +599,12 @@ security definer
 set search_path = ''
 as $$
 declare
-  problem jsonb := private.notification_problem();
+  caller private.caller_context := private.caller_context('organization');
 begin
-  if problem is not null then
-    return problem;
+  if caller.problem is not null then
+    return caller.problem;
   end if;
-  return private.notification_preferences_json(auth.uid(), private.current_organization_id());
+  return private.notification_preferences_json(auth.uid(), caller.organization_id);
 end;
 $$;
 revoke all on function public.get_notification_preferences() from public, anon, authenticated;
@@ -635,18 +622,18 @@ security definer
 set search_path = ''
 as $$
 declare
-  problem jsonb := private.notification_problem();
+  caller private.caller_context := private.caller_context('organization');
 begin
-  if problem is not null then
-    return problem;
+  if caller.problem is not null then
+    return caller.problem;
   end if;
   if p_kinds is null or cardinality(p_kinds) > 50 or not (p_kinds <@ private.notification_kinds()) then
     return private.failure('Invalid fields', 'invalid_fields', '{"fields": {"kinds": "invalid"}}');
   end if;
   insert into private.notification_preferences (user_id, organization_id, kinds)
-  values (auth.uid(), private.current_organization_id(), (select coalesce(array_agg(distinct k), '{}') from unnest(p_kinds) k))
+  values (auth.uid(), caller.organization_id, (select coalesce(array_agg(distinct k), '{}') from unnest(p_kinds) k))
   on conflict (user_id, organization_id) do update set kinds = excluded.kinds, updated_at = now();
-  return private.notification_preferences_json(auth.uid(), private.current_organization_id());
+  return private.notification_preferences_json(auth.uid(), caller.organization_id);
 end;
 $$;
 revoke all on function public.save_notification_preferences(p_kinds text[]) from public, anon, authenticated;
@@ -664,9 +651,9 @@ stable
 security definer
 set search_path = ''
 as $$
-  select auth.uid() is not null and bound.organization_id is not null
-     and p_topic in (format('org:%s', bound.organization_id), format('user:%s:%s', bound.organization_id, auth.uid()))
-    from (select private.current_organization_id() as organization_id) bound;
+  select caller.problem is null
+     and p_topic in (format('org:%s', caller.organization_id), format('user:%s:%s', caller.organization_id, caller.user_id))
+    from private.caller_context('organization') caller;
 $$;
 revoke all on function public.can_receive_realtime_topic(p_topic text) from public, anon, authenticated;
 grant execute on function public.can_receive_realtime_topic(p_topic text) to authenticated;

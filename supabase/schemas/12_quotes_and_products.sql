@@ -985,7 +985,7 @@ begin
     return context.problem;
   end if;
   if not may_create then
-    return private.failure('Permission denied', 'permission_denied');
+    return private.refusal('permission_denied');
   end if;
   execute format('select to_jsonb(t) from %I.quotes t where t.id = $1 and t.deleted_at is null and ($2 = ''all'' or t.owner_id = $3) for update',
                  context.schema_name)
@@ -1124,7 +1124,7 @@ declare
   context private.module_context := private.module_context('quotes', 'edit');
 begin
   if context.problem is null and context.scope <> 'all' then
-    context.problem := private.failure('Permission denied', 'permission_denied');
+    context.problem := private.refusal('permission_denied');
   end if;
   return context;
 end;

@@ -365,7 +365,7 @@ begin
     return context.problem;
   end if;
   if private.caller_scope('contracts', 'create') is null then
-    return private.failure('Permission denied', 'permission_denied');
+    return private.refusal('permission_denied');
   end if;
   locked := private.contract_lock(context, p_id, p_updated_at);
   if locked ? 'problem' then

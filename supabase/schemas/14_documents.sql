@@ -476,22 +476,20 @@ security definer
 set search_path = ''
 as $$
 declare
-  organization_id uuid := private.current_organization_id();
-  scope text;
+  caller private.caller_context := private.caller_context('module', 'documents', 'view');
   schema_name text;
   readable boolean;
 begin
-  if organization_id is null or p_name is null or split_part(p_name, '/', 1) <> organization_id::text then
+  if caller.problem is not null or p_name is null or split_part(p_name, '/', 1) <> caller.organization_id::text then
     return false;
   end if;
-  scope := private.caller_scope('documents', 'view');
-  schema_name := private.tenant_schema(organization_id);
-  if scope is null or schema_name is null then
+  schema_name := private.tenant_schema(caller.organization_id);
+  if schema_name is null then
     return false;
   end if;
   execute format('select exists (select 1 from %1$I.document_versions v join %1$I.documents d on d.id = v.document_id
                    where v.object_path = $1 and d.deleted_at is null and ($2 = ''all'' or d.owner_id = $3))', schema_name)
-    into readable using p_name, scope, auth.uid();
+    into readable using p_name, caller.scope, caller.user_id;
   return readable;
 end;
 $$;
@@ -602,17 +600,17 @@ security definer
 set search_path = ''
 as $$
 declare
-  caller uuid := auth.uid();
-  session uuid := private.current_session_id();
-  organization_id uuid := private.current_organization_id();
+  context private.caller_context := private.caller_context('usable_session');
+  caller uuid := context.user_id;
+  session uuid := context.session_id;
+  organization_id uuid := context.organization_id;
   expires timestamptz;
 begin
-  if caller is null or session is null or not private.is_account_usable(caller)
-     or not exists (select 1 from auth.sessions s where s.id = session and s.user_id = caller) then
-    return private.failure('Authentication required', 'authentication_required');
+  if context.problem is not null then
+    return context.problem;
   end if;
   if organization_id is null then
-    return private.failure('Organization context required', 'organization_context_required');
+    return private.refusal('organization_context_required');
   end if;
   if p_object_path is null or char_length(p_object_path) > 200 or coalesce(p_token_hash, '') !~ '^[0-9a-f]{64}$'
      or p_seconds is null or p_seconds < 1 or p_seconds > private.document_download_seconds() then

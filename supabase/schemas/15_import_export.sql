@@ -820,7 +820,7 @@ begin
   end if;
   context := private.module_context(kind.module, 'import');
   if context.problem is null and kind.scope_all and context.scope <> 'all' then
-    context.problem := private.failure('Permission denied', 'permission_denied');
+    context.problem := private.refusal('permission_denied');
   end if;
   context.table_name := kind.table_name;
   return context;
@@ -910,19 +910,16 @@ security definer
 set search_path = ''
 as $$
 declare
-  organization_id uuid := private.current_organization_id();
-  schema_name text := private.tenant_schema(private.current_organization_id());
+  caller private.caller_context := private.caller_context('organization');
+  schema_name text := private.tenant_schema(caller.organization_id);
   found_import jsonb;
   context private.module_context;
 begin
-  if auth.uid() is null then
-    return private.failure('Authentication required', 'authentication_required');
-  end if;
-  if organization_id is null then
-    return private.failure('Organization context required', 'organization_context_required');
+  if caller.problem is not null then
+    return caller.problem;
   end if;
   if schema_name is null then
-    return private.failure('Required tables not found', 'tables_not_found');
+    return private.refusal('tables_not_found');
   end if;
   execute format('select to_jsonb(i) from %I.imports i where i.id = $1 %s', schema_name, case when p_lock then 'for update' else '' end)
     into found_import using p_import_id;
@@ -1188,21 +1185,18 @@ security definer
 set search_path = ''
 as $$
 declare
-  caller uuid := auth.uid();
-  organization_id uuid := private.current_organization_id();
-  schema_name text := private.tenant_schema(private.current_organization_id());
+  context private.caller_context := private.caller_context('organization');
+  caller uuid := context.user_id;
+  schema_name text := private.tenant_schema(context.organization_id);
   kinds_all text[];
   kinds_own text[];
   imports jsonb;
 begin
-  if caller is null then
-    return private.failure('Authentication required', 'authentication_required');
-  end if;
-  if organization_id is null then
-    return private.failure('Organization context required', 'organization_context_required');
+  if context.problem is not null then
+    return context.problem;
   end if;
   if schema_name is null then
-    return private.failure('Required tables not found', 'tables_not_found');
+    return private.refusal('tables_not_found');
   end if;
   if p_kind is not null and not exists (select 1 from private.import_kinds k where k.kind = p_kind) then
     return private.failure('Unknown import kind', 'unknown_kind');
@@ -1213,7 +1207,7 @@ begin
     join private.caller_scopes('import') s on s.module = k.module
    where p_kind is null or k.kind = p_kind;
   if kinds_all is null and kinds_own is null then
-    return private.failure('Permission denied', 'permission_denied');
+    return private.refusal('permission_denied');
   end if;
   execute format('select coalesce(jsonb_agg(private.import_json(to_jsonb(i)) order by i.created_at desc, i.id desc), ''[]'')
                     from (select * from %I.imports i
@@ -1382,16 +1376,17 @@ security definer
 set search_path = ''
 as $$
 declare
-  caller uuid := auth.uid();
-  schema_name text := private.tenant_schema(private.current_organization_id());
+  guard private.caller_context := private.caller_context('organization');
+  caller uuid := guard.user_id;
+  schema_name text := private.tenant_schema(guard.organization_id);
   kind text;
   context private.module_context;
 begin
-  if caller is null then
-    return private.failure('Authentication required', 'authentication_required');
+  if guard.problem is not null then
+    return guard.problem;
   end if;
   if schema_name is null then
-    return private.failure('Organization context required', 'organization_context_required');
+    return private.refusal('tables_not_found');
   end if;
   execute format('select m.kind from %I.import_mappings m where m.id = $1 and m.owner_id = $2 and m.deleted_at is null', schema_name)
     into kind using p_id, caller;

@@ -109,9 +109,9 @@ security definer
 set search_path = ''
 as $$
 declare
-  problem jsonb := private.notification_problem();
-  caller uuid := auth.uid();
-  target_org uuid := private.current_organization_id();
+  context private.caller_context := private.caller_context('organization');
+  caller uuid := context.user_id;
+  target_org uuid := context.organization_id;
   tenant text := private.tenant_schema(target_org);
   settings private.organization_settings;
   deals_scope text;
@@ -128,11 +128,11 @@ declare
   lost jsonb;
   tasks jsonb;
 begin
-  if problem is not null then
-    return problem;
+  if context.problem is not null then
+    return context.problem;
   end if;
   if tenant is null then
-    return private.failure('Required tables not found', 'tables_not_found');
+    return private.refusal('tables_not_found');
   end if;
   select max(s.scope) filter (where s.module = 'deals'), max(s.scope) filter (where s.module = 'tasks')
     into deals_scope, tasks_scope

@@ -2,9 +2,12 @@
 -- without its grants (or with a mutable search_path), a grant that slipped into private or
 -- a tenant schema, or a table without row level security fails here, naming the object.
 -- "Our functions" are those in public and private that no extension owns (pg_depend
--- deptype 'e'); a first check makes sure no extension puts anything there at all.
+-- deptype 'e'); a first check makes sure no extension puts anything there at all. The
+-- one-guard rule: every "who may call" refusal text is written in private.refusal only (the
+-- guard, private.caller_context, and every RPC answer with it), in no other function of
+-- any schema.
 begin;
-select plan(25);
+select plan(28);
 
 -- ---------------------------------------------------------------------------------
 -- Functions: search_path
@@ -247,6 +250,52 @@ select is(
 select is_empty(
   'select * from private.tenant_security_findings()',
   'private.tenant_security_findings() reports nothing for any tenant schema');
+
+-- ---------------------------------------------------------------------------------
+-- The one guard: each refusal text is written once, in private.refusal
+-- ---------------------------------------------------------------------------------
+create temporary table refusal_texts on commit drop as
+  select unnest(array['Authentication required', 'Organization context required', 'Permission denied',
+                      'Admin privileges required', 'Admin yetkisi gerekli', 'Şirket bilgisi gerekli',
+                      'Required tables not found']) as refusal_text;
+
+-- Every function (any schema but the system's, no extension's) other than private.refusal
+-- whose body writes a refusal text, as 'function holds text'.
+create function pg_temp.refusal_text_copies()
+returns setof text language sql as $$
+  select format('%s holds %L', p.oid::regprocedure, t.refusal_text)
+    from pg_catalog.pg_proc p
+    join pg_catalog.pg_namespace n on n.oid = p.pronamespace
+   cross join refusal_texts t
+   where n.nspname not in ('pg_catalog', 'information_schema')
+     and p.oid <> 'private.refusal(text, text, jsonb)'::regprocedure
+     and position(t.refusal_text in p.prosrc) > 0
+     and not exists (select 1 from pg_catalog.pg_depend d
+                      where d.classid = 'pg_catalog.pg_proc'::regclass and d.objid = p.oid and d.deptype = 'e')
+   order by 1;
+$$;
+
+select is(
+  array(select t.refusal_text from refusal_texts t
+         where position(t.refusal_text in (select p.prosrc from pg_catalog.pg_proc p
+                                             where p.oid = 'private.refusal(text, text, jsonb)'::regprocedure)) = 0),
+  '{}'::text[],
+  'private.refusal writes every refusal text (the list below is the guard''s)');
+
+select is(
+  array(select pg_temp.refusal_text_copies()),
+  '{}'::text[],
+  'no function but private.refusal writes a refusal text: checks ask private.caller_context and answer with private.refusal');
+
+-- A hand-written check, as a new RPC might bring one: the walk names it.
+create function private.refusal_probe() returns jsonb language sql set search_path = '' as $$
+  select case when auth.uid() is null then private.failure('Authentication required', 'authentication_required') end;
+$$;
+select is(
+  array(select pg_temp.refusal_text_copies()),
+  array['private.refusal_probe() holds ''Authentication required'''],
+  'a function with a hand-written refusal text is found by the walk');
+drop function private.refusal_probe();
 
 -- ---------------------------------------------------------------------------------
 -- Role settings: what PostgREST applies to every API request
