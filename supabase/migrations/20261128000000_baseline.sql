@@ -8,7 +8,8 @@
 -- supabase/migrations/). Functions are created without checking their bodies (as
 -- pg_dump restores do), so a function may read a table another file creates later;
 -- anything evaluated while a file is applied (defaults, checks, calls) must come after
--- what it uses.
+-- what it uses. Functions are written `create function`, never `or replace`: a second
+-- definition of one anywhere in these files fails to apply (and so npm test fails).
 
 set local check_function_bodies = off;
 
@@ -144,7 +145,7 @@ create extension if not exists pg_trgm with schema extensions;
  * invalid. (The same rules as before, without a query per call: the rules of every import
  * row run it.)
  */
-create or replace function private.clean_tags(p_tags jsonb)
+create function private.clean_tags(p_tags jsonb)
 returns text[]
 language plpgsql
 immutable
@@ -370,7 +371,7 @@ $$;
  * Asked about the caller (auth.uid()), the request's Auth session must also still exist:
  * a token that outlived a sign-out is no longer a super admin's.
  */
-create or replace function private.is_super_admin(p_user_id uuid)
+create function private.is_super_admin(p_user_id uuid)
 returns boolean
 language sql
 stable
@@ -617,7 +618,7 @@ $$;
  * 'own' records, or null (not allowed). Admins and super admins may do everything
  * (private.scope_in, through private.caller_context).
  */
-create or replace function private.caller_scope(p_module text, p_action text)
+create function private.caller_scope(p_module text, p_action text)
 returns text
 language plpgsql
 stable
@@ -1382,7 +1383,7 @@ grant execute on function public.get_organization_tables(p_organization_slug tex
  * binding ends and the new one is recorded in the audit logs of both organizations. A
  * lock refuses it as it refuses binding.
  */
-create or replace function public.super_admin_switch_organization(p_organization_id uuid)
+create function public.super_admin_switch_organization(p_organization_id uuid)
 returns jsonb
 language plpgsql
 security definer
@@ -1759,7 +1760,7 @@ $$;
  * Gives a new organization its default roles and their permission matrix over every
  * module of the registry. Admins edit both later; only the admin role is fixed.
  */
-create or replace function private.create_default_roles(p_organization_id uuid)
+create function private.create_default_roles(p_organization_id uuid)
 returns void
 language sql
 security definer
@@ -1786,7 +1787,7 @@ alter table private.role_permissions enable row level security;
  * the sign-in in progress that just proved this password; answers every other caller
  * with the same failure. Audited in the account's organizations.
  */
-create or replace function public.create_auth_user_admin(p_email text, p_password text, p_first_name text default null,
+create function public.create_auth_user_admin(p_email text, p_password text, p_first_name text default null,
                                                          p_last_name text default null)
 returns jsonb
 language plpgsql
@@ -1828,7 +1829,7 @@ grant execute on function public.create_auth_user_admin(p_email text, p_password
  * admin), the refusal goes to the audit log of each of the account's organizations; the
  * caller's answer stays the same.
  */
-create or replace function private.check_user_admin(p_caller private.caller_context, p_target uuid)
+create function private.check_user_admin(p_caller private.caller_context, p_target uuid)
 returns jsonb
 language plpgsql
 volatile
@@ -1861,7 +1862,7 @@ end;
 $$;
 
 /** A new password (create, reset, change): the length rules and not a common password. */
-create or replace function private.check_password(p_password text)
+create function private.check_password(p_password text)
 returns jsonb
 language sql
 stable
@@ -1894,7 +1895,7 @@ $$;
  * refers to; is_default marks the kinds a transfer moves when none are named (the
  * transfer_default of the module the kind is named after).
  */
-create or replace function private.transfer_kinds()
+create function private.transfer_kinds()
 returns table (kind text, table_name text, is_primary boolean, is_default boolean)
 language sql
 stable
@@ -1948,7 +1949,7 @@ end;
 $$;
 
 /** Spec section 5: creates a user with an Auth account and a membership in the named organization. */
-create or replace function private.create_user_secure(p_email text, p_password text, p_organization_id uuid,
+create function private.create_user_secure(p_email text, p_password text, p_organization_id uuid,
                                                      p_first_name text default null, p_last_name text default null,
                                                      p_role text default 'user')
 returns jsonb
@@ -2034,7 +2035,7 @@ $$;
  * membership are the organization admin's. Old and new values go to the audit log of
  * every organization the user belongs to.
  */
-create or replace function private.update_user_secure(p_user_id uuid, p_user_data jsonb, p_organization_slug text default null)
+create function private.update_user_secure(p_user_id uuid, p_user_data jsonb, p_organization_slug text default null)
 returns jsonb
 language plpgsql
 security definer
@@ -2179,7 +2180,7 @@ $$;
  * organization is only removed from this one. Deleting the account itself is recorded
  * in the log of every organization it belonged to.
  */
-create or replace function private.delete_user_secure(p_user_id uuid, p_organization_id uuid default null)
+create function private.delete_user_secure(p_user_id uuid, p_organization_id uuid default null)
 returns jsonb
 language plpgsql
 security definer
@@ -2243,7 +2244,7 @@ end;
 $$;
 
 /** An admin sets a user's password (the account as a whole); the user's sessions end. */
-create or replace function private.simple_reset_password(p_user_id uuid, p_new_password text)
+create function private.simple_reset_password(p_user_id uuid, p_new_password text)
 returns jsonb
 language plpgsql
 security definer
@@ -2271,7 +2272,7 @@ end;
 $$;
 
 /** An administrator's lock of the account: one year (locked_by_admin); the user's sessions end now. */
-create or replace function private.lock_user_secure(p_user_id uuid)
+create function private.lock_user_secure(p_user_id uuid)
 returns jsonb
 language plpgsql
 security definer
@@ -2297,7 +2298,7 @@ end;
 $$;
 
 /** Ends any lock of the account, temporary or an administrator's, and clears the failure count. */
-create or replace function private.unlock_user_secure(p_user_id uuid)
+create function private.unlock_user_secure(p_user_id uuid)
 returns jsonb
 language plpgsql
 security definer
@@ -2384,7 +2385,7 @@ $$;
  * announced goes to the new owner. The new owner gets no notification per record
  * (crm.quiet_assignments): the transfer is one audited admin action.
  */
-create or replace function private.transfer_user_records(
+create function private.transfer_user_records(
   from_user_id uuid, to_user_id uuid, organization_slug text default null, kinds text[] default null)
 returns jsonb
 language plpgsql
@@ -2599,7 +2600,7 @@ as $$
 $$;
 
 /** The roles of the caller's organization with their matrices and member counts (members may read). */
-create or replace function public.get_roles()
+create function public.get_roles()
 returns jsonb
 language plpgsql
 stable
@@ -2633,7 +2634,7 @@ grant execute on function public.get_roles() to authenticated;
  * module and action. The audit entry has the name and matrix saved and, under "old", the
  * role's name and matrix before (null for a new role).
  */
-create or replace function public.save_role(p_key text, p_name text, p_permissions jsonb)
+create function public.save_role(p_key text, p_name text, p_permissions jsonb)
 returns jsonb
 language plpgsql
 security definer
@@ -2695,7 +2696,7 @@ revoke all on function public.save_role(p_key text, p_name text, p_permissions j
 grant execute on function public.save_role(p_key text, p_name text, p_permissions jsonb) to authenticated;
 
 /** Admin: removes a role nobody holds; admin and user (the default) stay. The audit entry keeps the role's name and matrix. */
-create or replace function public.delete_role(p_key text)
+create function public.delete_role(p_key text)
 returns jsonb
 language plpgsql
 security definer
@@ -2731,7 +2732,7 @@ revoke all on function public.delete_role(p_key text) from public, anon, authent
 grant execute on function public.delete_role(p_key text) to authenticated;
 
 /** The caller's permission matrix in their session's organization: {module: {action: scope}}. */
-create or replace function public.get_my_permissions()
+create function public.get_my_permissions()
 returns jsonb
 language plpgsql
 stable
@@ -2776,7 +2777,7 @@ grant execute on function public.get_my_permissions() to authenticated;
  * organizations. Organization-scoped actions (membership role and status) need only
  * private.check_user_admin.
  */
-create or replace function private.check_account_admin(p_target uuid)
+create function private.check_account_admin(p_target uuid)
 returns jsonb
 language plpgsql
 volatile
@@ -3002,7 +3003,7 @@ $$;
  * The signed-in user, the organization this session works in (null until bound) and the
  * organizations on offer.
  */
-create or replace function public.get_current_user_context()
+create function public.get_current_user_context()
 returns jsonb
 language plpgsql
 stable
@@ -3106,7 +3107,7 @@ alter table private.login_proofs enable row level security;
  * status, request tokens, self-service), so a locked account's sessions, and a session
  * made by a code, can do nothing.
  */
-create or replace function private.is_account_usable(p_user_id uuid)
+create function private.is_account_usable(p_user_id uuid)
 returns boolean
 language sql
 stable
@@ -3240,7 +3241,7 @@ $$;
  * happens (the shadow count): the same bcrypt work, none while throttled. No bcrypt
  * while a lock answers whatever the password.
  */
-create or replace function public.secure_login_prepare_auth(p_email text, p_password text, p_organization_slug text default null)
+create function public.secure_login_prepare_auth(p_email text, p_password text, p_organization_slug text default null)
 returns jsonb
 language plpgsql
 security definer
@@ -3369,7 +3370,7 @@ grant execute on function public.secure_login_prepare_auth(p_email text, p_passw
  * someone else. Costs at most one bcrypt (none without a live proof); a wrong password
  * burns the proof.
  */
-create or replace function private.may_set_auth_password(p_user_id uuid, p_password text)
+create function private.may_set_auth_password(p_user_id uuid, p_password text)
 returns boolean
 language plpgsql
 security definer
@@ -3402,7 +3403,7 @@ $$;
  * cannot read them) and an email identity. The one writer of a password: it marks the
  * account for auth.users' password guard for its own update only.
  */
-create or replace function private.repair_auth_user(p_user_id uuid, p_password text)
+create function private.repair_auth_user(p_user_id uuid, p_password text)
 returns void
 language plpgsql
 security definer
@@ -3443,7 +3444,7 @@ $$;
  * A refused call is logged as a failure of the client's address (source repair), so it
  * counts toward the address's throttle.
  */
-create or replace function private.account_to_repair(p_email text, p_password text)
+create function private.account_to_repair(p_email text, p_password text)
 returns uuid
 language plpgsql
 security definer
@@ -3464,7 +3465,7 @@ end;
 $$;
 
 /** Login-flow repair: writes the proven password into Auth again (same rules as above). */
-create or replace function public.sync_user_password(p_email text, p_password text)
+create function public.sync_user_password(p_email text, p_password text)
 returns jsonb
 language plpgsql
 security definer
@@ -3519,7 +3520,7 @@ revoke all on function public.get_user_info_by_email(user_email text) from publi
 grant execute on function public.get_user_info_by_email(user_email text) to anon, authenticated;
 
 /** Records the caller's sign-in time; a user can only record their own (not from a code session). */
-create or replace function public.update_user_last_login(p_user_id uuid)
+create function public.update_user_last_login(p_user_id uuid)
 returns jsonb
 language plpgsql
 security definer
@@ -3543,7 +3544,7 @@ revoke all on function public.update_user_last_login(p_user_id uuid) from public
 grant execute on function public.update_user_last_login(p_user_id uuid) to authenticated;
 
 /** Diagnostic: what the database sees as the caller, and the statement timeout it runs under. */
-create or replace function public.test_auth_uid()
+create function public.test_auth_uid()
 returns jsonb
 language sql
 stable
@@ -3563,7 +3564,7 @@ grant execute on function public.test_auth_uid() to anon, authenticated;
  * not work (a code: sign_in_method_refused, logged as a refused sign-in with its method).
  * A session of an allowed code method passes the same lock and is logged as a sign-in.
  */
-create or replace function public.bind_session_organization(p_organization_id uuid default null)
+create function public.bind_session_organization(p_organization_id uuid default null)
 returns jsonb
 language plpgsql
 security definer
@@ -3639,7 +3640,7 @@ revoke all on function public.bind_session_organization(p_organization_id uuid) 
 grant execute on function public.bind_session_organization(p_organization_id uuid) to authenticated;
 
 /** The organizations the caller may work in, with the one the session is bound to. */
-create or replace function public.get_my_organizations()
+create function public.get_my_organizations()
 returns jsonb
 language plpgsql
 stable
@@ -3667,7 +3668,7 @@ grant execute on function public.get_my_organizations() to authenticated;
  * and the session method where one was recorded: the caller's own, or for an admin those
  * of a member of their session's organization. Not for a session made by a code.
  */
-create or replace function public.get_login_attempts(p_user_id uuid default null, p_limit integer default 20)
+create function public.get_login_attempts(p_user_id uuid default null, p_limit integer default 20)
 returns jsonb
 language plpgsql
 stable
@@ -3708,7 +3709,7 @@ grant execute on function public.get_login_attempts(p_user_id uuid, p_limit inte
  * lock rule on hosted Supabase even when someone calls Auth directly.
  * Input {user_id, valid}; output {decision: continue|reject, message}.
  */
-create or replace function private.hook_password_verification_attempt(event jsonb)
+create function private.hook_password_verification_attempt(event jsonb)
 returns jsonb
 language plpgsql
 security definer
@@ -3748,7 +3749,7 @@ comment on table private.request_tokens is 'Request-forgery tokens: sha-256 of t
  * token itself is returned once; only its hash is kept. A user keeps at most
  * request_tokens_per_user live tokens.
  */
-create or replace function public.issue_request_token()
+create function public.issue_request_token()
 returns jsonb
 language plpgsql
 security definer
@@ -4398,7 +4399,7 @@ create index login_attempts_created_at_idx on private.login_attempts (created_at
  * proxy). The first entry is whatever the client wrote and is never taken. Null when
  * unknown or not an address.
  */
-create or replace function private.client_address()
+create function private.client_address()
 returns inet
 language plpgsql
 stable
@@ -4581,7 +4582,7 @@ $$;
  * hosted Supabase; a success that did not follow the login RPC (no live login proof to
  * take) is logged as a sign-in. Called by the stack only.
  */
-create or replace function private.auth_password_attempt(p_email text, p_valid boolean, p_client_address inet)
+create function private.auth_password_attempt(p_email text, p_valid boolean, p_client_address inet)
 returns jsonb
 language plpgsql
 security definer
@@ -4737,7 +4738,7 @@ $$;
  * untouched for a day, expired or surplus request tokens, used or expired login proofs,
  * and notifications read and older than 90 days. Returns how many rows each lost.
  */
-create or replace function private.run_maintenance()
+create function private.run_maintenance()
 returns jsonb
 language plpgsql
 security definer
@@ -5289,7 +5290,7 @@ alter table private.organization_settings enable row level security;
  * contract_number_pattern once it differs from the default SZL-{YYYY}-{SEQ:5} (absent:
  * the default), so the answer stays as it was for organizations that set neither.
  */
-create or replace function private.settings_json(p_organization_id uuid)
+create function private.settings_json(p_organization_id uuid)
 returns jsonb
 language sql
 stable
@@ -5363,7 +5364,7 @@ $$;
  * each changed field's old and new value (private.audit_changes: secret-typed settings
  * masked).
  */
-create or replace function public.update_organization_settings(p_changes jsonb)
+create function public.update_organization_settings(p_changes jsonb)
 returns jsonb
 language plpgsql
 security definer
@@ -5976,7 +5977,7 @@ $$;
  * task's contact, a document's quote, …: private.link_errors) must be one the caller may see,
  * else it is not_found, as a record that does not exist.
  */
-create or replace function private.prepare_record(p_module text, p_values jsonb, p_existing jsonb,
+create function private.prepare_record(p_module text, p_values jsonb, p_existing jsonb,
                                                   p_caller uuid, p_organization_id uuid, p_scope text)
 returns jsonb
 language plpgsql
@@ -6047,7 +6048,7 @@ $$;
  * Lists a module's records the caller may see: one page of private.record_page for the
  * view permission, at most 200 list rows (the façade list_<module>).
  */
-create or replace function private.record_list(p_module text, p_search text, p_filters jsonb, p_sort text,
+create function private.record_list(p_module text, p_search text, p_filters jsonb, p_sort text,
                                                p_descending boolean, p_limit integer, p_offset integer)
 returns jsonb
 language sql
@@ -7007,7 +7008,7 @@ $$;
  * with the text fields cleaned in one pass and the result built once: twice as fast,
  * which an import of 100,000 customers feels.)
  */
-create or replace function private.prepare_customer(p_values jsonb, p_existing jsonb)
+create function private.prepare_customer(p_values jsonb, p_existing jsonb)
 returns jsonb
 language plpgsql
 stable
@@ -7321,7 +7322,7 @@ grant execute on function public.export_contact_data(p_id uuid) to authenticated
  * entries; the erasure's own entries name only the contacts' ids.
  * Files' contents in Storage are not read; delete a document that holds the person's data.
  */
-create or replace function public.erase_contact(p_id uuid)
+create function public.erase_contact(p_id uuid)
 returns jsonb
 language plpgsql
 security definer
@@ -8050,7 +8051,7 @@ $$;
  * most recently changed first, each with its customer's name (when the caller may see
  * that customer) and its owner's name.
  */
-create or replace function private.deal_board_cards(p_context private.module_context, p_filters jsonb, p_stages text[],
+create function private.deal_board_cards(p_context private.module_context, p_filters jsonb, p_stages text[],
                                                     p_offset integer, p_limit integer)
 returns jsonb
 language plpgsql
@@ -8081,7 +8082,7 @@ $$;
  * true), never hidden. The answer is built in one statement, as json text converted to
  * jsonb once (building it in jsonb copied the 300 cards three times).
  */
-create or replace function private.deal_board(p_filters jsonb, p_per_stage integer)
+create function private.deal_board(p_filters jsonb, p_per_stage integer)
 returns jsonb
 language plpgsql
 stable
@@ -8199,7 +8200,7 @@ $$;
  * PL/pgSQL, so that its plan is kept for the session: as an SQL function it was planned
  * again on every call (1.9 ms; the forecast calls it once, then once per owner).
  */
-create or replace function private.deal_forecast_summary(p_groups jsonb, p_months text[])
+create function private.deal_forecast_summary(p_groups jsonb, p_months text[])
 returns jsonb
 language plpgsql
 immutable
@@ -8251,7 +8252,7 @@ $$;
  * currency, unconverted (in "unconverted"), never summed. Read from deal_forecast_totals
  * (template v5): a few hundred rows, whatever the number of deals.
  */
-create or replace function private.deal_forecast(p_months integer, p_owner uuid)
+create function private.deal_forecast(p_months integer, p_owner uuid)
 returns jsonb
 language plpgsql
 stable
@@ -8435,7 +8436,7 @@ $$;
  * that does not exist). The change goes to the deal's field history (contact_ids) and the
  * audit log (deals.contacts).
  */
-create or replace function private.deal_set_contacts(p_id uuid, p_contact_ids uuid[])
+create function private.deal_set_contacts(p_id uuid, p_contact_ids uuid[])
 returns jsonb
 language plpgsql
 security definer
@@ -10572,7 +10573,7 @@ $$;
  * Creates (p_id null) or changes a product by the rules of private.prepare_product. A
  * change needs p_updated_at as read (stale_record). Audited.
  */
-create or replace function private.product_save(p_id uuid, p_values jsonb, p_updated_at timestamptz)
+create function private.product_save(p_id uuid, p_values jsonb, p_updated_at timestamptz)
 returns jsonb
 language plpgsql
 security definer
@@ -11771,7 +11772,7 @@ $$;
  * file_too_large, file_type_not_allowed, quota_exceeded, link_not_found, not_found,
  * upload_in_progress.
  */
-create or replace function private.document_upload_begin(p_document_id uuid, p_title text, p_module text, p_record_id uuid,
+create function private.document_upload_begin(p_document_id uuid, p_title text, p_module text, p_record_id uuid,
                                               p_file_name text, p_size_bytes bigint, p_mime_type text, p_sha256 text)
 returns jsonb
 language plpgsql
@@ -12381,7 +12382,7 @@ $$;
  * scope of the kind's module: own or all; none without the view permission), so a hidden
  * record answers exactly as one that does not exist.
  */
-create or replace function private.import_resolve(p_schema text, p_kind text, p_texts text[])
+create function private.import_resolve(p_schema text, p_kind text, p_texts text[])
 returns jsonb
 language plpgsql
 stable
@@ -12712,7 +12713,7 @@ $$;
  * caller's view scope of that module like a form (private.link_errors); one naming it by
  * text is resolved within that scope (private.import_resolve).
  */
-create or replace function private.import_process(p_kind private.import_kinds, p_context private.module_context, p_mode text,
+create function private.import_process(p_kind private.import_kinds, p_context private.module_context, p_mode text,
                                        p_match_key text, p_rows jsonb, p_import_id uuid,
                                        p_prepare boolean default false, p_prepared jsonb default null)
 returns jsonb
@@ -13292,7 +13293,7 @@ $$;
  * its mode and counts (not the file name, which may name a person: the audit log is
  * append-only, so it never holds what an erasure must reach).
  */
-create or replace function private.import_finish(p_import_id uuid, p_cancelled boolean)
+create function private.import_finish(p_import_id uuid, p_cancelled boolean)
 returns jsonb
 language plpgsql
 security definer
@@ -13771,7 +13772,7 @@ $$;
  * narrowed it (not the words searched, which may name a person: the audit log is
  * append-only, so it never holds what an erasure must reach).
  */
-create or replace function private.record_export(p_module text, p_search text, p_filters jsonb, p_sort text, p_descending boolean,
+create function private.record_export(p_module text, p_search text, p_filters jsonb, p_sort text, p_descending boolean,
                                       p_offset integer, p_limit integer)
 returns jsonb
 language plpgsql
@@ -13924,7 +13925,7 @@ $$;
  * its record). [{action, module, record_id, title, actor_id, actor_name, at}]. The modules
  * the caller may view come from one scope lookup (private.caller_scopes).
  */
-create or replace function private.recent_activity(p_organization_id uuid, p_schema text, p_caller uuid)
+create function private.recent_activity(p_organization_id uuid, p_schema text, p_caller uuid)
 returns jsonb
 language plpgsql
 stable
@@ -13990,7 +13991,7 @@ $$;
  * and overdue counts add the rows of task_due_totals (template v5), the overdue ones those
  * of earlier UTC days and the tasks of today already due.
  */
-create or replace function public.get_dashboard()
+create function public.get_dashboard()
 returns jsonb
 language plpgsql
 stable

@@ -8,7 +8,8 @@
 -- supabase/migrations/). Functions are created without checking their bodies (as
 -- pg_dump restores do), so a function may read a table another file creates later;
 -- anything evaluated while a file is applied (defaults, checks, calls) must come after
--- what it uses.
+-- what it uses. Functions are written `create function`, never `or replace`: a second
+-- definition of one anywhere in these files fails to apply (and so npm test fails).
 
 set local check_function_bodies = off;
 
@@ -144,7 +145,7 @@ create extension if not exists pg_trgm with schema extensions;
  * invalid. (The same rules as before, without a query per call: the rules of every import
  * row run it.)
  */
-create or replace function private.clean_tags(p_tags jsonb)
+create function private.clean_tags(p_tags jsonb)
 returns text[]
 language plpgsql
 immutable

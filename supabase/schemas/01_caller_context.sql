@@ -39,7 +39,7 @@ $$;
  * Asked about the caller (auth.uid()), the request's Auth session must also still exist:
  * a token that outlived a sign-out is no longer a super admin's.
  */
-create or replace function private.is_super_admin(p_user_id uuid)
+create function private.is_super_admin(p_user_id uuid)
 returns boolean
 language sql
 stable
@@ -286,7 +286,7 @@ $$;
  * 'own' records, or null (not allowed). Admins and super admins may do everything
  * (private.scope_in, through private.caller_context).
  */
-create or replace function private.caller_scope(p_module text, p_action text)
+create function private.caller_scope(p_module text, p_action text)
 returns text
 language plpgsql
 stable

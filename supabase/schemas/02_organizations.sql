@@ -705,7 +705,7 @@ grant execute on function public.get_organization_tables(p_organization_slug tex
  * binding ends and the new one is recorded in the audit logs of both organizations. A
  * lock refuses it as it refuses binding.
  */
-create or replace function public.super_admin_switch_organization(p_organization_id uuid)
+create function public.super_admin_switch_organization(p_organization_id uuid)
 returns jsonb
 language plpgsql
 security definer

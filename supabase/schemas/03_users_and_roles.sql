@@ -131,7 +131,7 @@ $$;
  * Gives a new organization its default roles and their permission matrix over every
  * module of the registry. Admins edit both later; only the admin role is fixed.
  */
-create or replace function private.create_default_roles(p_organization_id uuid)
+create function private.create_default_roles(p_organization_id uuid)
 returns void
 language sql
 security definer
@@ -158,7 +158,7 @@ alter table private.role_permissions enable row level security;
  * the sign-in in progress that just proved this password; answers every other caller
  * with the same failure. Audited in the account's organizations.
  */
-create or replace function public.create_auth_user_admin(p_email text, p_password text, p_first_name text default null,
+create function public.create_auth_user_admin(p_email text, p_password text, p_first_name text default null,
                                                          p_last_name text default null)
 returns jsonb
 language plpgsql
@@ -200,7 +200,7 @@ grant execute on function public.create_auth_user_admin(p_email text, p_password
  * admin), the refusal goes to the audit log of each of the account's organizations; the
  * caller's answer stays the same.
  */
-create or replace function private.check_user_admin(p_caller private.caller_context, p_target uuid)
+create function private.check_user_admin(p_caller private.caller_context, p_target uuid)
 returns jsonb
 language plpgsql
 volatile
@@ -233,7 +233,7 @@ end;
 $$;
 
 /** A new password (create, reset, change): the length rules and not a common password. */
-create or replace function private.check_password(p_password text)
+create function private.check_password(p_password text)
 returns jsonb
 language sql
 stable
@@ -266,7 +266,7 @@ $$;
  * refers to; is_default marks the kinds a transfer moves when none are named (the
  * transfer_default of the module the kind is named after).
  */
-create or replace function private.transfer_kinds()
+create function private.transfer_kinds()
 returns table (kind text, table_name text, is_primary boolean, is_default boolean)
 language sql
 stable
@@ -320,7 +320,7 @@ end;
 $$;
 
 /** Spec section 5: creates a user with an Auth account and a membership in the named organization. */
-create or replace function private.create_user_secure(p_email text, p_password text, p_organization_id uuid,
+create function private.create_user_secure(p_email text, p_password text, p_organization_id uuid,
                                                      p_first_name text default null, p_last_name text default null,
                                                      p_role text default 'user')
 returns jsonb
@@ -406,7 +406,7 @@ $$;
  * membership are the organization admin's. Old and new values go to the audit log of
  * every organization the user belongs to.
  */
-create or replace function private.update_user_secure(p_user_id uuid, p_user_data jsonb, p_organization_slug text default null)
+create function private.update_user_secure(p_user_id uuid, p_user_data jsonb, p_organization_slug text default null)
 returns jsonb
 language plpgsql
 security definer
@@ -551,7 +551,7 @@ $$;
  * organization is only removed from this one. Deleting the account itself is recorded
  * in the log of every organization it belonged to.
  */
-create or replace function private.delete_user_secure(p_user_id uuid, p_organization_id uuid default null)
+create function private.delete_user_secure(p_user_id uuid, p_organization_id uuid default null)
 returns jsonb
 language plpgsql
 security definer
@@ -615,7 +615,7 @@ end;
 $$;
 
 /** An admin sets a user's password (the account as a whole); the user's sessions end. */
-create or replace function private.simple_reset_password(p_user_id uuid, p_new_password text)
+create function private.simple_reset_password(p_user_id uuid, p_new_password text)
 returns jsonb
 language plpgsql
 security definer
@@ -643,7 +643,7 @@ end;
 $$;
 
 /** An administrator's lock of the account: one year (locked_by_admin); the user's sessions end now. */
-create or replace function private.lock_user_secure(p_user_id uuid)
+create function private.lock_user_secure(p_user_id uuid)
 returns jsonb
 language plpgsql
 security definer
@@ -669,7 +669,7 @@ end;
 $$;
 
 /** Ends any lock of the account, temporary or an administrator's, and clears the failure count. */
-create or replace function private.unlock_user_secure(p_user_id uuid)
+create function private.unlock_user_secure(p_user_id uuid)
 returns jsonb
 language plpgsql
 security definer
@@ -756,7 +756,7 @@ $$;
  * announced goes to the new owner. The new owner gets no notification per record
  * (crm.quiet_assignments): the transfer is one audited admin action.
  */
-create or replace function private.transfer_user_records(
+create function private.transfer_user_records(
   from_user_id uuid, to_user_id uuid, organization_slug text default null, kinds text[] default null)
 returns jsonb
 language plpgsql
@@ -971,7 +971,7 @@ as $$
 $$;
 
 /** The roles of the caller's organization with their matrices and member counts (members may read). */
-create or replace function public.get_roles()
+create function public.get_roles()
 returns jsonb
 language plpgsql
 stable
@@ -1005,7 +1005,7 @@ grant execute on function public.get_roles() to authenticated;
  * module and action. The audit entry has the name and matrix saved and, under "old", the
  * role's name and matrix before (null for a new role).
  */
-create or replace function public.save_role(p_key text, p_name text, p_permissions jsonb)
+create function public.save_role(p_key text, p_name text, p_permissions jsonb)
 returns jsonb
 language plpgsql
 security definer
@@ -1067,7 +1067,7 @@ revoke all on function public.save_role(p_key text, p_name text, p_permissions j
 grant execute on function public.save_role(p_key text, p_name text, p_permissions jsonb) to authenticated;
 
 /** Admin: removes a role nobody holds; admin and user (the default) stay. The audit entry keeps the role's name and matrix. */
-create or replace function public.delete_role(p_key text)
+create function public.delete_role(p_key text)
 returns jsonb
 language plpgsql
 security definer
@@ -1103,7 +1103,7 @@ revoke all on function public.delete_role(p_key text) from public, anon, authent
 grant execute on function public.delete_role(p_key text) to authenticated;
 
 /** The caller's permission matrix in their session's organization: {module: {action: scope}}. */
-create or replace function public.get_my_permissions()
+create function public.get_my_permissions()
 returns jsonb
 language plpgsql
 stable
@@ -1148,7 +1148,7 @@ grant execute on function public.get_my_permissions() to authenticated;
  * organizations. Organization-scoped actions (membership role and status) need only
  * private.check_user_admin.
  */
-create or replace function private.check_account_admin(p_target uuid)
+create function private.check_account_admin(p_target uuid)
 returns jsonb
 language plpgsql
 volatile

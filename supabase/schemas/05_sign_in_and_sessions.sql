@@ -7,7 +7,7 @@
  * The signed-in user, the organization this session works in (null until bound) and the
  * organizations on offer.
  */
-create or replace function public.get_current_user_context()
+create function public.get_current_user_context()
 returns jsonb
 language plpgsql
 stable
@@ -111,7 +111,7 @@ alter table private.login_proofs enable row level security;
  * status, request tokens, self-service), so a locked account's sessions, and a session
  * made by a code, can do nothing.
  */
-create or replace function private.is_account_usable(p_user_id uuid)
+create function private.is_account_usable(p_user_id uuid)
 returns boolean
 language sql
 stable
@@ -245,7 +245,7 @@ $$;
  * happens (the shadow count): the same bcrypt work, none while throttled. No bcrypt
  * while a lock answers whatever the password.
  */
-create or replace function public.secure_login_prepare_auth(p_email text, p_password text, p_organization_slug text default null)
+create function public.secure_login_prepare_auth(p_email text, p_password text, p_organization_slug text default null)
 returns jsonb
 language plpgsql
 security definer
@@ -374,7 +374,7 @@ grant execute on function public.secure_login_prepare_auth(p_email text, p_passw
  * someone else. Costs at most one bcrypt (none without a live proof); a wrong password
  * burns the proof.
  */
-create or replace function private.may_set_auth_password(p_user_id uuid, p_password text)
+create function private.may_set_auth_password(p_user_id uuid, p_password text)
 returns boolean
 language plpgsql
 security definer
@@ -407,7 +407,7 @@ $$;
  * cannot read them) and an email identity. The one writer of a password: it marks the
  * account for auth.users' password guard for its own update only.
  */
-create or replace function private.repair_auth_user(p_user_id uuid, p_password text)
+create function private.repair_auth_user(p_user_id uuid, p_password text)
 returns void
 language plpgsql
 security definer
@@ -448,7 +448,7 @@ $$;
  * A refused call is logged as a failure of the client's address (source repair), so it
  * counts toward the address's throttle.
  */
-create or replace function private.account_to_repair(p_email text, p_password text)
+create function private.account_to_repair(p_email text, p_password text)
 returns uuid
 language plpgsql
 security definer
@@ -469,7 +469,7 @@ end;
 $$;
 
 /** Login-flow repair: writes the proven password into Auth again (same rules as above). */
-create or replace function public.sync_user_password(p_email text, p_password text)
+create function public.sync_user_password(p_email text, p_password text)
 returns jsonb
 language plpgsql
 security definer
@@ -524,7 +524,7 @@ revoke all on function public.get_user_info_by_email(user_email text) from publi
 grant execute on function public.get_user_info_by_email(user_email text) to anon, authenticated;
 
 /** Records the caller's sign-in time; a user can only record their own (not from a code session). */
-create or replace function public.update_user_last_login(p_user_id uuid)
+create function public.update_user_last_login(p_user_id uuid)
 returns jsonb
 language plpgsql
 security definer
@@ -548,7 +548,7 @@ revoke all on function public.update_user_last_login(p_user_id uuid) from public
 grant execute on function public.update_user_last_login(p_user_id uuid) to authenticated;
 
 /** Diagnostic: what the database sees as the caller, and the statement timeout it runs under. */
-create or replace function public.test_auth_uid()
+create function public.test_auth_uid()
 returns jsonb
 language sql
 stable
@@ -568,7 +568,7 @@ grant execute on function public.test_auth_uid() to anon, authenticated;
  * not work (a code: sign_in_method_refused, logged as a refused sign-in with its method).
  * A session of an allowed code method passes the same lock and is logged as a sign-in.
  */
-create or replace function public.bind_session_organization(p_organization_id uuid default null)
+create function public.bind_session_organization(p_organization_id uuid default null)
 returns jsonb
 language plpgsql
 security definer
@@ -644,7 +644,7 @@ revoke all on function public.bind_session_organization(p_organization_id uuid) 
 grant execute on function public.bind_session_organization(p_organization_id uuid) to authenticated;
 
 /** The organizations the caller may work in, with the one the session is bound to. */
-create or replace function public.get_my_organizations()
+create function public.get_my_organizations()
 returns jsonb
 language plpgsql
 stable
@@ -672,7 +672,7 @@ grant execute on function public.get_my_organizations() to authenticated;
  * and the session method where one was recorded: the caller's own, or for an admin those
  * of a member of their session's organization. Not for a session made by a code.
  */
-create or replace function public.get_login_attempts(p_user_id uuid default null, p_limit integer default 20)
+create function public.get_login_attempts(p_user_id uuid default null, p_limit integer default 20)
 returns jsonb
 language plpgsql
 stable
@@ -713,7 +713,7 @@ grant execute on function public.get_login_attempts(p_user_id uuid, p_limit inte
  * lock rule on hosted Supabase even when someone calls Auth directly.
  * Input {user_id, valid}; output {decision: continue|reject, message}.
  */
-create or replace function private.hook_password_verification_attempt(event jsonb)
+create function private.hook_password_verification_attempt(event jsonb)
 returns jsonb
 language plpgsql
 security definer
@@ -753,7 +753,7 @@ comment on table private.request_tokens is 'Request-forgery tokens: sha-256 of t
  * token itself is returned once; only its hash is kept. A user keeps at most
  * request_tokens_per_user live tokens.
  */
-create or replace function public.issue_request_token()
+create function public.issue_request_token()
 returns jsonb
 language plpgsql
 security definer
@@ -1403,7 +1403,7 @@ create index login_attempts_created_at_idx on private.login_attempts (created_at
  * proxy). The first entry is whatever the client wrote and is never taken. Null when
  * unknown or not an address.
  */
-create or replace function private.client_address()
+create function private.client_address()
 returns inet
 language plpgsql
 stable
@@ -1586,7 +1586,7 @@ $$;
  * hosted Supabase; a success that did not follow the login RPC (no live login proof to
  * take) is logged as a sign-in. Called by the stack only.
  */
-create or replace function private.auth_password_attempt(p_email text, p_valid boolean, p_client_address inet)
+create function private.auth_password_attempt(p_email text, p_valid boolean, p_client_address inet)
 returns jsonb
 language plpgsql
 security definer
@@ -1742,7 +1742,7 @@ $$;
  * untouched for a day, expired or surplus request tokens, used or expired login proofs,
  * and notifications read and older than 90 days. Returns how many rows each lost.
  */
-create or replace function private.run_maintenance()
+create function private.run_maintenance()
 returns jsonb
 language plpgsql
 security definer

@@ -58,7 +58,7 @@ alter table private.organization_settings enable row level security;
  * contract_number_pattern once it differs from the default SZL-{YYYY}-{SEQ:5} (absent:
  * the default), so the answer stays as it was for organizations that set neither.
  */
-create or replace function private.settings_json(p_organization_id uuid)
+create function private.settings_json(p_organization_id uuid)
 returns jsonb
 language sql
 stable
@@ -132,7 +132,7 @@ $$;
  * each changed field's old and new value (private.audit_changes: secret-typed settings
  * masked).
  */
-create or replace function public.update_organization_settings(p_changes jsonb)
+create function public.update_organization_settings(p_changes jsonb)
 returns jsonb
 language plpgsql
 security definer

@@ -152,7 +152,7 @@ $$;
  * task's contact, a document's quote, …: private.link_errors) must be one the caller may see,
  * else it is not_found, as a record that does not exist.
  */
-create or replace function private.prepare_record(p_module text, p_values jsonb, p_existing jsonb,
+create function private.prepare_record(p_module text, p_values jsonb, p_existing jsonb,
                                                   p_caller uuid, p_organization_id uuid, p_scope text)
 returns jsonb
 language plpgsql
@@ -223,7 +223,7 @@ $$;
  * Lists a module's records the caller may see: one page of private.record_page for the
  * view permission, at most 200 list rows (the façade list_<module>).
  */
-create or replace function private.record_list(p_module text, p_search text, p_filters jsonb, p_sort text,
+create function private.record_list(p_module text, p_search text, p_filters jsonb, p_sort text,
                                                p_descending boolean, p_limit integer, p_offset integer)
 returns jsonb
 language sql

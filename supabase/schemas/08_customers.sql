@@ -122,7 +122,7 @@ $$;
  * with the text fields cleaned in one pass and the result built once: twice as fast,
  * which an import of 100,000 customers feels.)
  */
-create or replace function private.prepare_customer(p_values jsonb, p_existing jsonb)
+create function private.prepare_customer(p_values jsonb, p_existing jsonb)
 returns jsonb
 language plpgsql
 stable

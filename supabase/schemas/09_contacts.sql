@@ -215,7 +215,7 @@ grant execute on function public.export_contact_data(p_id uuid) to authenticated
  * entries; the erasure's own entries name only the contacts' ids.
  * Files' contents in Storage are not read; delete a document that holds the person's data.
  */
-create or replace function public.erase_contact(p_id uuid)
+create function public.erase_contact(p_id uuid)
 returns jsonb
 language plpgsql
 security definer

@@ -452,7 +452,7 @@ $$;
  * most recently changed first, each with its customer's name (when the caller may see
  * that customer) and its owner's name.
  */
-create or replace function private.deal_board_cards(p_context private.module_context, p_filters jsonb, p_stages text[],
+create function private.deal_board_cards(p_context private.module_context, p_filters jsonb, p_stages text[],
                                                     p_offset integer, p_limit integer)
 returns jsonb
 language plpgsql
@@ -483,7 +483,7 @@ $$;
  * true), never hidden. The answer is built in one statement, as json text converted to
  * jsonb once (building it in jsonb copied the 300 cards three times).
  */
-create or replace function private.deal_board(p_filters jsonb, p_per_stage integer)
+create function private.deal_board(p_filters jsonb, p_per_stage integer)
 returns jsonb
 language plpgsql
 stable
@@ -601,7 +601,7 @@ $$;
  * PL/pgSQL, so that its plan is kept for the session: as an SQL function it was planned
  * again on every call (1.9 ms; the forecast calls it once, then once per owner).
  */
-create or replace function private.deal_forecast_summary(p_groups jsonb, p_months text[])
+create function private.deal_forecast_summary(p_groups jsonb, p_months text[])
 returns jsonb
 language plpgsql
 immutable
@@ -653,7 +653,7 @@ $$;
  * currency, unconverted (in "unconverted"), never summed. Read from deal_forecast_totals
  * (template v5): a few hundred rows, whatever the number of deals.
  */
-create or replace function private.deal_forecast(p_months integer, p_owner uuid)
+create function private.deal_forecast(p_months integer, p_owner uuid)
 returns jsonb
 language plpgsql
 stable
@@ -837,7 +837,7 @@ $$;
  * that does not exist). The change goes to the deal's field history (contact_ids) and the
  * audit log (deals.contacts).
  */
-create or replace function private.deal_set_contacts(p_id uuid, p_contact_ids uuid[])
+create function private.deal_set_contacts(p_id uuid, p_contact_ids uuid[])
 returns jsonb
 language plpgsql
 security definer

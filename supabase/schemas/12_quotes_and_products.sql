@@ -1134,7 +1134,7 @@ $$;
  * Creates (p_id null) or changes a product by the rules of private.prepare_product. A
  * change needs p_updated_at as read (stale_record). Audited.
  */
-create or replace function private.product_save(p_id uuid, p_values jsonb, p_updated_at timestamptz)
+create function private.product_save(p_id uuid, p_values jsonb, p_updated_at timestamptz)
 returns jsonb
 language plpgsql
 security definer

@@ -275,7 +275,7 @@ $$;
  * file_too_large, file_type_not_allowed, quota_exceeded, link_not_found, not_found,
  * upload_in_progress.
  */
-create or replace function private.document_upload_begin(p_document_id uuid, p_title text, p_module text, p_record_id uuid,
+create function private.document_upload_begin(p_document_id uuid, p_title text, p_module text, p_record_id uuid,
                                               p_file_name text, p_size_bytes bigint, p_mime_type text, p_sha256 text)
 returns jsonb
 language plpgsql

@@ -208,7 +208,7 @@ $$;
  * scope of the kind's module: own or all; none without the view permission), so a hidden
  * record answers exactly as one that does not exist.
  */
-create or replace function private.import_resolve(p_schema text, p_kind text, p_texts text[])
+create function private.import_resolve(p_schema text, p_kind text, p_texts text[])
 returns jsonb
 language plpgsql
 stable
@@ -539,7 +539,7 @@ $$;
  * caller's view scope of that module like a form (private.link_errors); one naming it by
  * text is resolved within that scope (private.import_resolve).
  */
-create or replace function private.import_process(p_kind private.import_kinds, p_context private.module_context, p_mode text,
+create function private.import_process(p_kind private.import_kinds, p_context private.module_context, p_mode text,
                                        p_match_key text, p_rows jsonb, p_import_id uuid,
                                        p_prepare boolean default false, p_prepared jsonb default null)
 returns jsonb
@@ -1119,7 +1119,7 @@ $$;
  * its mode and counts (not the file name, which may name a person: the audit log is
  * append-only, so it never holds what an erasure must reach).
  */
-create or replace function private.import_finish(p_import_id uuid, p_cancelled boolean)
+create function private.import_finish(p_import_id uuid, p_cancelled boolean)
 returns jsonb
 language plpgsql
 security definer
@@ -1598,7 +1598,7 @@ $$;
  * narrowed it (not the words searched, which may name a person: the audit log is
  * append-only, so it never holds what an erasure must reach).
  */
-create or replace function private.record_export(p_module text, p_search text, p_filters jsonb, p_sort text, p_descending boolean,
+create function private.record_export(p_module text, p_search text, p_filters jsonb, p_sort text, p_descending boolean,
                                       p_offset integer, p_limit integer)
 returns jsonb
 language plpgsql

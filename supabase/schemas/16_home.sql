@@ -35,7 +35,7 @@ $$;
  * its record). [{action, module, record_id, title, actor_id, actor_name, at}]. The modules
  * the caller may view come from one scope lookup (private.caller_scopes).
  */
-create or replace function private.recent_activity(p_organization_id uuid, p_schema text, p_caller uuid)
+create function private.recent_activity(p_organization_id uuid, p_schema text, p_caller uuid)
 returns jsonb
 language plpgsql
 stable
@@ -101,7 +101,7 @@ $$;
  * and overdue counts add the rows of task_due_totals (template v5), the overdue ones those
  * of earlier UTC days and the tasks of today already due.
  */
-create or replace function public.get_dashboard()
+create function public.get_dashboard()
 returns jsonb
 language plpgsql
 stable
