@@ -123,21 +123,7 @@ alter role anon set statement_timeout = '8s';
 
 alter role authenticated set statement_timeout = '8s';
 
--- One module engine (issue 11, DESIGN.md D9):
--- * private.modules is the one list of sales modules: table, actions, the columns a
---   client may write, sort and filter on, the list projection, search, the transfer kind
---   and the module's own rules (a prepare function). Permissions, default roles, the
---   roles matrix and the transfer kinds read it.
--- * private.module_context(module, action) is the guard of every tenant record RPC:
---   private.caller_context's answer for the module and action (the caller, the session's
---   organization, the own/all scope the role grants, or the refusal), with the
---   organization's schema and the module's table.
--- * The record engine (private.record_*) lists, reads, creates, updates (refusing a stale
---   updated_at), soft-deletes, restores and bulk-edits records, writes <module>.<action>
---   to the audit log and each changed field to the record's field history.
--- * Template v2 gives customers and contacts their real columns, a Turkish-folded search
---   column with a trigram index, and every organization a field history.
--- * A thin typed public façade per module action, installed from the registry.
+-- Trigram indexes on the Turkish-folded search columns of every organization's tables.
 create extension if not exists pg_trgm with schema extensions;
 
 /**
@@ -5612,7 +5598,7 @@ as $$
                                        or (rate.value #>> '{}')::numeric >= 1000000000) end;
 $$;
 
--- Document numbers (issue 13): quotes and contracts get gapless numbers per organization,
+-- Document numbers: quotes and contracts get gapless numbers per organization,
 -- kind and year from one row-locked counter (private.document_counters). The counter is
 -- taken inside the caller's transaction (insert … on conflict do update … returning), so
 -- concurrent creators wait for each other and a rolled-back create gives its number back.
@@ -8250,7 +8236,7 @@ $$;
  * the pipeline now), converted to the default currency with the organization's exchange
  * rates, in total and per owner. Deals in a currency without a rate are reported per
  * currency, unconverted (in "unconverted"), never summed. Read from deal_forecast_totals
- * (template v5): a few hundred rows, whatever the number of deals.
+ * a few hundred rows, whatever the number of deals.
  */
 create function private.deal_forecast(p_months integer, p_owner uuid)
 returns jsonb
@@ -8599,7 +8585,7 @@ revoke all on function public.set_deal_contacts(p_id uuid, p_contact_ids uuid[])
 grant execute on function public.set_deal_contacts(p_id uuid, p_contact_ids uuid[]) to authenticated;
 
 /**
- * Statement trigger of deals (template v4): tells the organization's board topic
+ * Statement trigger of deals: tells the organization's board topic
  * org:<organization_id> that deals changed (event 'deals_changed', payload {module,
  * operation}); clients reload through the RPCs, which apply each one's scope, so the
  * broadcast carries no deal data. One message per statement, however many rows.
@@ -8621,7 +8607,7 @@ $$;
 
 /**
  * Trigger (after insert, update and delete on deals, per statement, with the transition
- * tables new_deals and old_deals; template v5): deal_forecast_totals follows every change
+ * tables new_deals and old_deals): deal_forecast_totals follows every change
  * of a live deal's expected close, owner, stage, currency, amount, probability or
  * deletion. A deal with a probability of its own adds amount × probability / 100 to
  * weighted; one without adds its amount to default_amount (the stage's probability is
@@ -8665,7 +8651,7 @@ begin
 end;
 $$;
 
-/** Trigger (after truncate on deals; template v5): the forecast's totals empty too. */
+/** Trigger (after truncate on deals): the forecast's totals empty too. */
 create function private.deal_forecast_after_truncate()
 returns trigger
 language plpgsql
@@ -8878,7 +8864,7 @@ as $$
 $$;
 
 /**
- * Trigger of tasks, deals and customers (template v4): a record created for, or given
+ * Trigger of tasks, deals and customers: a record created for, or given
  * to, someone other than the person making the change tells its new owner
  * (task_assigned, deal_assigned, customer_assigned). Nothing without a signed-in actor
  * (seed, scheduled work) and nothing during a record transfer (crm.quiet_assignments).
@@ -9107,7 +9093,7 @@ grant execute on function public.get_task_views() to authenticated;
 
 /**
  * The scheduled step (every minute: pg_cron on hosted Supabase, a timer on the local
- * stack): in every organization at template v4 or later, open and in-progress tasks
+ * stack): in every active organization with its tables, open and in-progress tasks
  * whose reminder time has come (task_reminder), that fall due within the next hour
  * (task_due) or whose due time has passed (task_overdue) tell their owner, once per task
  * and kind: the bookkeeping column is set in the same statement, so concurrent runs
@@ -9392,7 +9378,7 @@ $$;
 
 /**
  * Trigger (after insert, update and delete on tasks, per statement, with the transition
- * tables new_tasks and old_tasks; template v5): task_due_totals counts the live open and
+ * tables new_tasks and old_tasks): task_due_totals counts the live open and
  * in-progress tasks per owner, state and UTC day of due time ('infinity': none) through
  * every change of a task's owner, state, due time or deletion.
  */
@@ -9424,7 +9410,7 @@ begin
 end;
 $$;
 
-/** Trigger (after truncate on tasks; template v5): the tasks' totals empty too. */
+/** Trigger (after truncate on tasks): the tasks' totals empty too. */
 create function private.task_after_truncate()
 returns trigger
 language plpgsql
@@ -10827,7 +10813,7 @@ as $$
 $$;
 
 /**
- * Trigger (before insert on contracts, template v7): a contract written without a number
+ * Trigger (before insert on contracts): a contract written without a number
  * gets the next one of its organization's contract_number_pattern for today in the
  * organization's time zone (private.next_document_number: gapless, and a rolled-back
  * insert gives its number back). A schema no organization owns gets none.
@@ -11232,7 +11218,7 @@ $$;
 
 /**
  * The scheduled step (pg_cron hourly on hosted Supabase, a timer on the local stack), in
- * every organization at template v7 or later, by the organization's own calendar day:
+ * every active organization with its tables, by the organization's own calendar day:
  * active contracts whose notice date (end_date - renewal_notice_days) has come tell their
  * owner once (contract_renewal; the bookkeeping column is set in the same statement, so
  * concurrent runs cannot repeat one); active contracts whose end date has passed renew
@@ -13988,7 +13974,7 @@ $$;
  * recent_activity: the 10 latest audit entries about records I own.
  * {success, currency, time_zone, deals_scope, tasks_scope, pipeline, won, lost, tasks, recent_activity}.
  * The session's organization and the caller's scopes are looked up once each; my open
- * and overdue counts add the rows of task_due_totals (template v5), the overdue ones those
+ * and overdue counts add the rows of task_due_totals, the overdue ones those
  * of earlier UTC days and the tasks of today already due.
  */
 create function public.get_dashboard()
@@ -14035,7 +14021,7 @@ begin
     open_keys := array(select s ->> 'key' from jsonb_array_elements(settings.deal_stages) s where s ->> 'outcome' = 'open');
     won_keys := array(select s ->> 'key' from jsonb_array_elements(settings.deal_stages) s where s ->> 'outcome' = 'won');
     lost_keys := array(select s ->> 'key' from jsonb_array_elements(settings.deal_stages) s where s ->> 'outcome' = 'lost');
-    -- The board's totals, kept per owner, stage and currency (deal_stage_totals, template v3).
+    -- The board's totals, kept per owner, stage and currency (deal_stage_totals).
     execute format($query$
       select coalesce(jsonb_agg(jsonb_build_object('stage', g.stage, 'currency', g.currency, 'count', g.n, 'amount', g.total)), '[]')
         from (select t.stage, t.currency, sum(t.deal_count) as n, sum(t.amount) as total

@@ -123,21 +123,7 @@ alter role anon set statement_timeout = '8s';
 
 alter role authenticated set statement_timeout = '8s';
 
--- One module engine (issue 11, DESIGN.md D9):
--- * private.modules is the one list of sales modules: table, actions, the columns a
---   client may write, sort and filter on, the list projection, search, the transfer kind
---   and the module's own rules (a prepare function). Permissions, default roles, the
---   roles matrix and the transfer kinds read it.
--- * private.module_context(module, action) is the guard of every tenant record RPC:
---   private.caller_context's answer for the module and action (the caller, the session's
---   organization, the own/all scope the role grants, or the refusal), with the
---   organization's schema and the module's table.
--- * The record engine (private.record_*) lists, reads, creates, updates (refusing a stale
---   updated_at), soft-deletes, restores and bulk-edits records, writes <module>.<action>
---   to the audit log and each changed field to the record's field history.
--- * Template v2 gives customers and contacts their real columns, a Turkish-folded search
---   column with a trigram index, and every organization a field history.
--- * A thin typed public façade per module action, installed from the registry.
+-- Trigram indexes on the Turkish-folded search columns of every organization's tables.
 create extension if not exists pg_trgm with schema extensions;
 
 /**

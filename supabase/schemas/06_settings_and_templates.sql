@@ -380,7 +380,7 @@ as $$
                                        or (rate.value #>> '{}')::numeric >= 1000000000) end;
 $$;
 
--- Document numbers (issue 13): quotes and contracts get gapless numbers per organization,
+-- Document numbers: quotes and contracts get gapless numbers per organization,
 -- kind and year from one row-locked counter (private.document_counters). The counter is
 -- taken inside the caller's transaction (insert … on conflict do update … returning), so
 -- concurrent creators wait for each other and a rolled-back create gives its number back.

@@ -651,7 +651,7 @@ $$;
  * the pipeline now), converted to the default currency with the organization's exchange
  * rates, in total and per owner. Deals in a currency without a rate are reported per
  * currency, unconverted (in "unconverted"), never summed. Read from deal_forecast_totals
- * (template v5): a few hundred rows, whatever the number of deals.
+ * a few hundred rows, whatever the number of deals.
  */
 create function private.deal_forecast(p_months integer, p_owner uuid)
 returns jsonb
@@ -1000,7 +1000,7 @@ revoke all on function public.set_deal_contacts(p_id uuid, p_contact_ids uuid[])
 grant execute on function public.set_deal_contacts(p_id uuid, p_contact_ids uuid[]) to authenticated;
 
 /**
- * Statement trigger of deals (template v4): tells the organization's board topic
+ * Statement trigger of deals: tells the organization's board topic
  * org:<organization_id> that deals changed (event 'deals_changed', payload {module,
  * operation}); clients reload through the RPCs, which apply each one's scope, so the
  * broadcast carries no deal data. One message per statement, however many rows.
@@ -1022,7 +1022,7 @@ $$;
 
 /**
  * Trigger (after insert, update and delete on deals, per statement, with the transition
- * tables new_deals and old_deals; template v5): deal_forecast_totals follows every change
+ * tables new_deals and old_deals): deal_forecast_totals follows every change
  * of a live deal's expected close, owner, stage, currency, amount, probability or
  * deletion. A deal with a probability of its own adds amount × probability / 100 to
  * weighted; one without adds its amount to default_amount (the stage's probability is
@@ -1066,7 +1066,7 @@ begin
 end;
 $$;
 
-/** Trigger (after truncate on deals; template v5): the forecast's totals empty too. */
+/** Trigger (after truncate on deals): the forecast's totals empty too. */
 create function private.deal_forecast_after_truncate()
 returns trigger
 language plpgsql

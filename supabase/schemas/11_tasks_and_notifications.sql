@@ -159,7 +159,7 @@ as $$
 $$;
 
 /**
- * Trigger of tasks, deals and customers (template v4): a record created for, or given
+ * Trigger of tasks, deals and customers: a record created for, or given
  * to, someone other than the person making the change tells its new owner
  * (task_assigned, deal_assigned, customer_assigned). Nothing without a signed-in actor
  * (seed, scheduled work) and nothing during a record transfer (crm.quiet_assignments).
@@ -388,7 +388,7 @@ grant execute on function public.get_task_views() to authenticated;
 
 /**
  * The scheduled step (every minute: pg_cron on hosted Supabase, a timer on the local
- * stack): in every organization at template v4 or later, open and in-progress tasks
+ * stack): in every active organization with its tables, open and in-progress tasks
  * whose reminder time has come (task_reminder), that fall due within the next hour
  * (task_due) or whose due time has passed (task_overdue) tell their owner, once per task
  * and kind: the bookkeeping column is set in the same statement, so concurrent runs
@@ -673,7 +673,7 @@ $$;
 
 /**
  * Trigger (after insert, update and delete on tasks, per statement, with the transition
- * tables new_tasks and old_tasks; template v5): task_due_totals counts the live open and
+ * tables new_tasks and old_tasks): task_due_totals counts the live open and
  * in-progress tasks per owner, state and UTC day of due time ('infinity': none) through
  * every change of a task's owner, state, due time or deletion.
  */
@@ -705,7 +705,7 @@ begin
 end;
 $$;
 
-/** Trigger (after truncate on tasks; template v5): the tasks' totals empty too. */
+/** Trigger (after truncate on tasks): the tasks' totals empty too. */
 create function private.task_after_truncate()
 returns trigger
 language plpgsql

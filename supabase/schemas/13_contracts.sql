@@ -17,7 +17,7 @@ as $$
 $$;
 
 /**
- * Trigger (before insert on contracts, template v7): a contract written without a number
+ * Trigger (before insert on contracts): a contract written without a number
  * gets the next one of its organization's contract_number_pattern for today in the
  * organization's time zone (private.next_document_number: gapless, and a rolled-back
  * insert gives its number back). A schema no organization owns gets none.
@@ -422,7 +422,7 @@ $$;
 
 /**
  * The scheduled step (pg_cron hourly on hosted Supabase, a timer on the local stack), in
- * every organization at template v7 or later, by the organization's own calendar day:
+ * every active organization with its tables, by the organization's own calendar day:
  * active contracts whose notice date (end_date - renewal_notice_days) has come tell their
  * owner once (contract_renewal; the bookkeeping column is set in the same statement, so
  * concurrent runs cannot repeat one); active contracts whose end date has passed renew

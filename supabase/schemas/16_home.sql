@@ -98,7 +98,7 @@ $$;
  * recent_activity: the 10 latest audit entries about records I own.
  * {success, currency, time_zone, deals_scope, tasks_scope, pipeline, won, lost, tasks, recent_activity}.
  * The session's organization and the caller's scopes are looked up once each; my open
- * and overdue counts add the rows of task_due_totals (template v5), the overdue ones those
+ * and overdue counts add the rows of task_due_totals, the overdue ones those
  * of earlier UTC days and the tasks of today already due.
  */
 create function public.get_dashboard()
@@ -145,7 +145,7 @@ begin
     open_keys := array(select s ->> 'key' from jsonb_array_elements(settings.deal_stages) s where s ->> 'outcome' = 'open');
     won_keys := array(select s ->> 'key' from jsonb_array_elements(settings.deal_stages) s where s ->> 'outcome' = 'won');
     lost_keys := array(select s ->> 'key' from jsonb_array_elements(settings.deal_stages) s where s ->> 'outcome' = 'lost');
-    -- The board's totals, kept per owner, stage and currency (deal_stage_totals, template v3).
+    -- The board's totals, kept per owner, stage and currency (deal_stage_totals).
     execute format($query$
       select coalesce(jsonb_agg(jsonb_build_object('stage', g.stage, 'currency', g.currency, 'count', g.n, 'amount', g.total)), '[]')
         from (select t.stage, t.currency, sum(t.deal_count) as n, sum(t.amount) as total
