@@ -125,7 +125,8 @@ const layers: Layer[] = [
 ];
 
 const strict = process.env.CI === "true" || process.env.CI === "1";
-const results: { name: string; outcome: "passed" | "failed" | "skipped"; note?: string }[] = [];
+const results: { name: string; outcome: "passed" | "failed" | "skipped"; note?: string; seconds?: number }[] = [];
+const startedAt = performance.now();
 
 for (const layer of layers) {
   console.log(`\n━━━ ${layer.name} ━━━`);
@@ -135,17 +136,21 @@ for (const layer of layers) {
     results.push({ name: layer.name, outcome: strict ? "failed" : "skipped", note: missing });
     continue;
   }
+  const layerStartedAt = performance.now();
   const passed = await layer.run().catch((error: unknown) => {
     console.error(error);
     return false;
   });
-  results.push({ name: layer.name, outcome: passed ? "passed" : "failed" });
+  results.push({ name: layer.name, outcome: passed ? "passed" : "failed", seconds: (performance.now() - layerStartedAt) / 1000 });
 }
 
 console.log("\n━━━ summary ━━━");
 for (const result of results) {
-  console.log(`${result.outcome.padEnd(7)} ${result.name}${result.note ? `  (${result.note})` : ""}`);
+  const took = result.seconds === undefined ? "" : `${Math.round(result.seconds)} s`.padStart(7);
+  console.log(`${result.outcome.padEnd(7)} ${took} ${result.name}${result.note ? `  (${result.note})` : ""}`);
 }
 const count = (outcome: string) => results.filter((result) => result.outcome === outcome).length;
-console.log(`layers: ${count("passed")} passed, ${count("failed")} failed, ${count("skipped")} skipped`);
+console.log(
+  `layers: ${count("passed")} passed, ${count("failed")} failed, ${count("skipped")} skipped, in ${Math.round((performance.now() - startedAt) / 60_000)} min`,
+);
 process.exit(count("failed") > 0 ? 1 : 0);
