@@ -993,7 +993,7 @@ begin
                 'member_count', (select count(*) from private.memberships m
                                   where m.organization_id = target_org and m.role = r.key),
                 'permissions', private.role_permissions_json(target_org, r.key))
-                order by r.is_system desc, private.turkish_sort_key(r.name) collate "C", r.key), '[]')
+                order by r.is_system desc, r.key), '[]')
                 from private.organization_roles r where r.organization_id = target_org));
 end;
 $$;

@@ -382,31 +382,6 @@ begin
            and page.position <= greatest(coalesce(p_offset, 0), 0) + page_size), '[]')));
 end;
 $function$;
-CREATE OR REPLACE FUNCTION public.get_roles()
- RETURNS jsonb
- LANGUAGE plpgsql
- STABLE SECURITY DEFINER
- SET search_path TO ''
-AS $function$
-declare
-  caller private.caller_context := private.caller_context('organization');
-  target_org uuid := caller.organization_id;
-begin
-  if caller.problem is not null then
-    return caller.problem;
-  end if;
-  return jsonb_build_object('success', true,
-    'modules', private.modules_json(),
-    'actions', private.module_actions_json(),
-    'roles', (select coalesce(jsonb_agg(jsonb_build_object(
-                'key', r.key, 'name', r.name, 'is_system', r.is_system,
-                'member_count', (select count(*) from private.memberships m
-                                  where m.organization_id = target_org and m.role = r.key),
-                'permissions', private.role_permissions_json(target_org, r.key))
-                order by r.is_system desc, private.turkish_sort_key(r.name) collate "C", r.key), '[]')
-                from private.organization_roles r where r.organization_id = target_org));
-end;
-$function$;
 CREATE OR REPLACE FUNCTION public.list_document_templates()
  RETURNS jsonb
  LANGUAGE plpgsql
