@@ -101,6 +101,40 @@ as $$
   select lower(translate(p_text, 'İIıŞşĞğÜüÖöÇç', 'iiiSsGgUuOoCc'));
 $$;
 
+/**
+ * The Turkish sort key of a name, compared byte by byte: `order by
+ * private.turkish_sort_key(x) collate "C"` (the collate is required; an index on the
+ * same expression serves the order). PGlite has no ICU collations, so the order is built
+ * here and is the same on PGlite, PostgreSQL and hosted Supabase whatever their collation:
+ *   space < punctuation ! " # $ % & ' ( ) * + , - . / : ; < = > ? @ [ \ ] ^ _ ` { | } ~
+ *   < digits 0-9 < letters a b c ç d e f g ğ h ı i j k l m n o ö p q r s ş t u ü v w x y z
+ *   < everything else (other scripts, symbols) in code point order.
+ * Case does not count, the Turkish way (I and ı are one letter before İ and i: "ılık"
+ * before "ilik", "Işık" under I, "İzmir" under İ); â, é, î, û and the like sort as their
+ * base letter (Ç, Ğ, Ö, Ş, Ü stay letters of their own), q, w and x sit where ICU's
+ * Turkish puts them. Text is NFC-normalized first and leftover combining marks dropped
+ * (JavaScript's "İ".toLowerCase() gives i + U+0307); runs of whitespace and control
+ * characters count as one space and ends are trimmed, so "Ak Yapı" comes before "Akçay".
+ * Each character maps to one ASCII code in that order. Search does not use this key
+ * (private.fold_search stays accent-insensitive).
+ */
+create function private.turkish_sort_key(p_text text)
+returns text
+language sql
+immutable
+parallel safe
+set search_path = ''
+as $$
+  select translate(
+           translate(
+             btrim(regexp_replace(regexp_replace(normalize(p_text, NFC), '[\u0300-\u036f]', '', 'g'),
+                                  '[\x01-\x20\x7f\u00a0]+', ' ', 'g'), ' '),
+             'ABCÇDEFGĞHIİJKLMNOÖPQRSŞTUÜVWXYZÂÀÁÄÃÅâàáäãåÉÈÊËéèêëÎÍÌÏîíìïÑñÔÓÒÕØôóòõøÛÚÙûúùÝýÿ',
+             'abcçdefgğhıijklmnoöpqrsştuüvwxyzaaaaaaaaaaaaeeeeeeeeiiiiiiiinnoooooooooouuuuuuyyy'),
+           ' !"#$%&''()*+,-./:;<=>?@[\]^_`{|}~0123456789abcçdefgğhıijklmnoöpqrsştuüvwxyz',
+           ' !"#$%&''()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\]^_`abcdefghij');
+$$;
+
 /** Whether these bytes start with the file signature of this image type. */
 create function private.is_image_of_type(p_image bytea, p_content_type text)
 returns boolean

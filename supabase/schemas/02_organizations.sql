@@ -595,7 +595,7 @@ begin
     return caller.problem;
   end if;
   return jsonb_build_object('success', true, 'organizations', (
-    select coalesce(jsonb_agg(private.organization_json(o.id) order by o.name, o.slug), '[]')
+    select coalesce(jsonb_agg(private.organization_json(o.id) order by private.turkish_sort_key(o.name) collate "C", o.slug), '[]')
       from private.organizations o));
 end;
 $$;

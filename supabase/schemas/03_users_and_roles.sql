@@ -739,7 +739,7 @@ begin
   return jsonb_build_object('success', true, 'users', (
     select coalesce(jsonb_agg(jsonb_build_object('id', p.id, 'email', p.email, 'first_name', p.first_name,
                                                  'last_name', p.last_name, 'role', m.role)
-                              order by p.first_name, p.last_name, p.email), '[]')
+                              order by private.turkish_sort_key(p.first_name || ' ' || p.last_name) collate "C", p.email), '[]')
       from private.memberships m
       join private.profiles p on p.id = m.user_id
      where m.organization_id = caller.organization_id
@@ -929,9 +929,9 @@ begin
       select matching.*,
              row_number() over (order by
                case when not descending then case sort_key when 'email' then matching.email when 'role' then matching.organization_role
-                 when 'name' then private.fold_search(matching.first_name || ' ' || matching.last_name) end end asc,
+                 when 'name' then private.turkish_sort_key(matching.first_name || ' ' || matching.last_name) collate "C" end end asc,
                case when descending then case sort_key when 'email' then matching.email when 'role' then matching.organization_role
-                 when 'name' then private.fold_search(matching.first_name || ' ' || matching.last_name) end end desc,
+                 when 'name' then private.turkish_sort_key(matching.first_name || ' ' || matching.last_name) collate "C" end end desc,
                case when not descending then case sort_key when 'last_login_at' then matching.last_login_at
                  when 'created_at' then matching.created_at end end asc nulls last,
                case when descending then case sort_key when 'last_login_at' then matching.last_login_at
@@ -1216,7 +1216,7 @@ begin
   return jsonb_build_object('success', true, 'members', (
     select coalesce(jsonb_agg(jsonb_build_object('id', p.id, 'email', p.email, 'first_name', p.first_name,
                                                  'last_name', p.last_name, 'role', m.role)
-                              order by p.first_name, p.last_name, p.email), '[]')
+                              order by private.turkish_sort_key(p.first_name || ' ' || p.last_name) collate "C", p.email), '[]')
       from private.memberships m
       join private.profiles p on p.id = m.user_id
      where m.organization_id = organization and m.is_active and private.is_account_usable(p.id)));

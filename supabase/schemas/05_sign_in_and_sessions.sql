@@ -232,7 +232,7 @@ as $$
                            join private.organizations mo on mo.id = m.organization_id and mo.is_active
                           where m.user_id = p_user_id and m.is_active)
     ) as offered
-   order by offered.offered_since, offered.name, offered.id;
+   order by offered.offered_since, private.turkish_sort_key(offered.name) collate "C", offered.id;
 $$;
 
 /**

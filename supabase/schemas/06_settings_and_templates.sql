@@ -270,7 +270,7 @@ begin
     select coalesce(jsonb_agg(jsonb_build_object(
              'id', t.id, 'kind', t.kind, 'name', t.name, 'body', t.body, 'is_default', t.is_default,
              'owner_id', t.owner_id, 'created_at', t.created_at, 'updated_at', t.updated_at)
-             order by t.kind, t.is_default desc, t.name), '[]')
+             order by t.kind, t.is_default desc, private.turkish_sort_key(t.name) collate "C", t.id), '[]')
       from %I.document_templates t where t.deleted_at is null$query$, target.schema_name)
     into templates;
   return jsonb_build_object('success', true, 'templates', templates);

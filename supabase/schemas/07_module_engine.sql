@@ -718,7 +718,7 @@ begin
   if context.problem is not null then
     return context.problem;
   end if;
-  execute format('select coalesce(jsonb_agg(to_jsonb(v) || jsonb_build_object(''is_mine'', v.owner_id = $2) order by v.name, v.id), ''[]'')
+  execute format('select coalesce(jsonb_agg(to_jsonb(v) || jsonb_build_object(''is_mine'', v.owner_id = $2) order by private.turkish_sort_key(v.name) collate "C", v.id), ''[]'')
                     from %I.saved_views v where v.module = $1 and (v.owner_id = $2 or v.is_shared)', context.schema_name)
     into views using p_module, context.caller;
   return jsonb_build_object('success', true, 'views', views);

@@ -787,7 +787,7 @@ begin
   execute format($query$
     select coalesce(jsonb_agg(jsonb_build_object('id', c.id, 'first_name', c.first_name, 'last_name', c.last_name,
                                                  'name', btrim(concat_ws(' ', c.first_name, c.last_name)), 'title', c.title)
-                              order by private.fold_search(c.first_name || ' ' || c.last_name), c.id), '[]')
+                              order by private.turkish_sort_key(c.first_name || ' ' || c.last_name) collate "C", c.id), '[]')
       from %I.deal_contacts dc join %I.contacts c on c.id = dc.contact_id
      where dc.deal_id = $1 and c.deleted_at is null and ($2 = 'all' or ($2 = 'own' and c.owner_id = $3))$query$,
     p_schema, p_schema)

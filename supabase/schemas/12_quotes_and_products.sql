@@ -1101,11 +1101,11 @@ begin
   if context.problem is not null then
     return context.problem;
   end if;
-  execute format('select coalesce(jsonb_agg(private.product_json(to_jsonb(p)) order by private.fold_search(p.name), p.id), ''[]'')
+  execute format('select coalesce(jsonb_agg(private.product_json(to_jsonb(p)) order by private.turkish_sort_key(p.name) collate "C", p.id), ''[]'')
                     from (select * from %I.products p
                            where p.deleted_at is null and ($1 or p.active)
                              and ($2 = '''' or private.fold_search(p.name) like ''%%'' || $2 || ''%%'')
-                           order by private.fold_search(p.name), p.id limit 500) p', context.schema_name)
+                           order by private.turkish_sort_key(p.name) collate "C", p.id limit 500) p', context.schema_name)
     into products using coalesce(p_include_inactive, false),
                         replace(replace(replace(folded, '\', '\\'), '%', '\%'), '_', '\_');
   return jsonb_build_object('success', true, 'products', products);

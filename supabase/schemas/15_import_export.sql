@@ -1329,7 +1329,7 @@ begin
   if context.problem is not null then
     return context.problem;
   end if;
-  execute format('select coalesce(jsonb_agg(private.import_mapping_json(to_jsonb(m)) order by private.fold_search(m.name), m.id), ''[]'')
+  execute format('select coalesce(jsonb_agg(private.import_mapping_json(to_jsonb(m)) order by private.turkish_sort_key(m.name) collate "C", m.id), ''[]'')
                     from %I.import_mappings m where m.kind = $1 and m.owner_id = $2 and m.deleted_at is null', context.schema_name)
     into mappings using p_kind, context.caller;
   return jsonb_build_object('success', true, 'mappings', mappings);
@@ -1407,7 +1407,7 @@ $$;
  * 'export' for the export; scope own: their own), not deleted: Turkish-folded search
  * (trigram index), filters on the module's filterable columns ({column: value | [values] |
  * {"from", "to"} | {"is_null": boolean}}, "me" for owner_id), a sortable column (text sorts
- * folded), at most p_max_limit rows; list rows (the module's list columns) or whole rows
+ * in Turkish order, private.turkish_sort_key), at most p_max_limit rows; list rows (the module's list columns) or whole rows
  * (every column but the search column, with owner_name). With {"deleted_at": {"is_null":
  * false}} the deleted records instead (with deleted_at), checked against the delete
  * permission and its scope. The total is exact up to 10,000 matches and "at least 10,000"
@@ -1543,7 +1543,7 @@ begin
         into counted using context.scope, context.caller, filters, pattern;
     end if;
 
-    -- Text sorts folded (Ç beside C, İ beside I): PGlite has no ICU collations to ask.
+    -- Text sorts in Turkish order (C before Ç, I before İ) by its key: PGlite has no ICU collations to ask.
     select pg_catalog.format_type(a.atttypid, a.atttypmod) into sort_type
       from pg_catalog.pg_attribute a where a.attrelid = relation and a.attname = sort_key;
     if broad and sort_type = 'text' then
@@ -1553,7 +1553,7 @@ begin
       sort_type := 'timestamp with time zone';
       direction := 'desc';
     end if;
-    sort_expression := case when sort_type = 'text' then format('private.fold_search(t.%I)', sort_key)
+    sort_expression := case when sort_type = 'text' then format('private.turkish_sort_key(t.%I) collate "C"', sort_key)
                             else format('t.%I', sort_key) end;
 
     -- A search matching at most count_cap rows: fetch its matches through the trigram index,

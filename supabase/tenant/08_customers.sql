@@ -28,7 +28,7 @@ select private.add_record_columns(current_schema(), 'customers');
 
 create index customers_search_idx on customers using gin (search_text extensions.gin_trgm_ops) where deleted_at is null;
 
-create index customers_name_sort_idx on customers (private.fold_search(name), id) where deleted_at is null;
+create index customers_name_sort_idx on customers ((private.turkish_sort_key(name) collate "C"), id) where deleted_at is null;
 
 create index customers_created_sort_idx on customers (created_at, id) where deleted_at is null;
 

@@ -31,9 +31,9 @@ create index contacts_customer_id_idx on contacts (customer_id);
 
 create index contacts_search_idx on contacts using gin (search_text extensions.gin_trgm_ops) where deleted_at is null;
 
-create index contacts_name_sort_idx on contacts (private.fold_search(last_name), id) where deleted_at is null;
+create index contacts_name_sort_idx on contacts ((private.turkish_sort_key(last_name) collate "C"), id) where deleted_at is null;
 
-create index contacts_first_name_sort_idx on contacts (private.fold_search(first_name), id) where deleted_at is null;
+create index contacts_first_name_sort_idx on contacts ((private.turkish_sort_key(first_name) collate "C"), id) where deleted_at is null;
 
 create index contacts_created_sort_idx on contacts (created_at, id) where deleted_at is null;
 

@@ -35,9 +35,9 @@ create index deals_owner_board_idx on deals (owner_id, stage, updated_at desc, i
 create index deals_expected_close_idx on deals (expected_close_date, id)
   include (stage, owner_id, currency, amount, probability) where deleted_at is null;
 
-create index deals_title_sort_idx on deals (private.fold_search(title), id) where deleted_at is null;
+create index deals_title_sort_idx on deals ((private.turkish_sort_key(title) collate "C"), id) where deleted_at is null;
 
-create index deals_stage_sort_idx on deals (private.fold_search(stage), id) where deleted_at is null;
+create index deals_stage_sort_idx on deals ((private.turkish_sort_key(stage) collate "C"), id) where deleted_at is null;
 
 create index deals_amount_sort_idx on deals (amount, id) where deleted_at is null;
 

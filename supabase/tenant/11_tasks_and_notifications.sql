@@ -46,7 +46,7 @@ create index tasks_created_sort_idx on tasks (created_at, id) where deleted_at i
 
 create index tasks_due_sort_idx on tasks (due_at, id) where deleted_at is null;
 
-create index tasks_title_sort_idx on tasks (private.fold_search(title), id) where deleted_at is null;
+create index tasks_title_sort_idx on tasks ((private.turkish_sort_key(title) collate "C"), id) where deleted_at is null;
 
 create index tasks_priority_sort_idx on tasks (priority, id) where deleted_at is null;
 

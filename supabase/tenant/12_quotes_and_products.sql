@@ -15,7 +15,7 @@ create table products (
 
 select private.add_record_columns(current_schema(), 'products');
 
-create index products_name_idx on products (private.fold_search(name), id) where deleted_at is null;
+create index products_name_idx on products ((private.turkish_sort_key(name) collate "C"), id) where deleted_at is null;
 
 create unique index products_external_id_key on products (external_id) where deleted_at is null and external_id is not null;
 
@@ -70,7 +70,7 @@ create unique index quotes_number_revision_idx on quotes (quote_number, revision
 
 create index quotes_root_idx on quotes (root_quote_id) where root_quote_id is not null;
 
-create index quotes_number_sort_idx on quotes (private.fold_search(quote_number), id) where deleted_at is null;
+create index quotes_number_sort_idx on quotes ((private.turkish_sort_key(quote_number) collate "C"), id) where deleted_at is null;
 
 create index quotes_date_sort_idx on quotes (quote_date, id) where deleted_at is null;
 

@@ -52,9 +52,9 @@ create index contracts_deal_id_idx on contracts (deal_id);
 
 create index contracts_search_idx on contracts using gin (search_text extensions.gin_trgm_ops) where deleted_at is null;
 
-create index contracts_title_sort_idx on contracts (private.fold_search(title), id) where deleted_at is null;
+create index contracts_title_sort_idx on contracts ((private.turkish_sort_key(title) collate "C"), id) where deleted_at is null;
 
-create index contracts_number_sort_idx on contracts (private.fold_search(contract_number), id) where deleted_at is null;
+create index contracts_number_sort_idx on contracts ((private.turkish_sort_key(contract_number) collate "C"), id) where deleted_at is null;
 
 create index contracts_start_sort_idx on contracts (start_date, id) where deleted_at is null;
 

@@ -22,7 +22,7 @@ select private.add_record_columns(current_schema(), 'documents');
 
 create index documents_search_idx on documents using gin (search_text extensions.gin_trgm_ops) where deleted_at is null;
 
-create index documents_title_sort_idx on documents (private.fold_search(title), id) where deleted_at is null;
+create index documents_title_sort_idx on documents ((private.turkish_sort_key(title) collate "C"), id) where deleted_at is null;
 
 create index documents_size_sort_idx on documents (size_bytes, id) where deleted_at is null;
 

@@ -7,6 +7,8 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, inject, it } from "vitest";
 import { createMember } from "../support/accounts.ts";
 import { rpc, signedInClient } from "../support/clients.ts";
+import { turkishNamesInOrder } from "../support/turkish-names.ts";
+import { customerNamesSortedByName } from "../support/turkish-order.ts";
 
 const url = inject("stackUrl");
 
@@ -36,6 +38,13 @@ describe("customers and contacts through supabase-js", () => {
 
     const timeline = await rpc(client, "get_record_timeline", { p_module: "customers", p_id: record.id });
     expect(timeline.entries).toContainEqual(expect.objectContaining({ kind: "change", field: "status", old: "lead", new: "active" }));
+  });
+
+  it("sorts customers by name in Turkish order (C before Ç, I before İ), both ways", async () => {
+    const { client } = await signedInClient(url, "admin@demo.test");
+    const sorted = await customerNamesSortedByName(client);
+    expect(sorted.ascending).toEqual(turkishNamesInOrder);
+    expect(sorted.descending).toEqual([...turkishNamesInOrder].reverse());
   });
 
   it("warns of a duplicate, then merges it with its contacts", async () => {

@@ -4,6 +4,8 @@ import { testKeys } from "../support/keys.ts";
 import { createTestDatabase, type TestDatabase } from "../../scripts/stack/test-database.ts";
 import { createMember, expectTenConcurrentFailuresToLockAtFive } from "../support/accounts.ts";
 import { anonClient, privilegedRpc, rpc, signedInClient } from "../support/clients.ts";
+import { turkishNamesInOrder } from "../support/turkish-names.ts";
+import { customerNamesSortedByName } from "../support/turkish-order.ts";
 
 // The same migrations, seed, Auth and REST over a real PostgreSQL 15 (DATABASE_URL mode).
 describe("the local stack on PostgreSQL", () => {
@@ -70,6 +72,13 @@ describe("the local stack on PostgreSQL", () => {
       success: true,
       user: { first_name: "Yeni" },
     });
+  });
+
+  it("sorts customers by name in Turkish order, as on PGlite", async () => {
+    const { client } = await signedInClient(stack.url, "admin@demo.test");
+    const sorted = await customerNamesSortedByName(client);
+    expect(sorted.ascending).toEqual(turkishNamesInOrder);
+    expect(sorted.descending).toEqual([...turkishNamesInOrder].reverse());
   });
 
   it("provisions every organization's tables and keeps them equal to the template", async () => {

@@ -1,5 +1,6 @@
 import type { ManagedOrganization } from "../../organizations/api/schemas.ts";
 import { filterOrganizations } from "../../organizations/utils/organizations.ts";
+import { compareTurkish } from "@/lib/turkish-sort.ts";
 
 type Choice = Pick<ManagedOrganization, "id" | "name" | "slug" | "is_active">;
 
@@ -8,5 +9,5 @@ export function switchChoices<T extends Choice>(organizations: readonly T[], sea
   return filterOrganizations(
     organizations.filter((organization) => organization.is_active),
     search,
-  ).sort((a, b) => Number(b.id === currentId) - Number(a.id === currentId) || a.name.localeCompare(b.name, "tr"));
+  ).sort((a, b) => Number(b.id === currentId) - Number(a.id === currentId) || compareTurkish(a.name, b.name));
 }
