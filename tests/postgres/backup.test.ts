@@ -218,17 +218,18 @@ describe("backup → restore → compare", () => {
     const target = await openSqlConnection({ databaseUrl: database.url });
     try {
       // A target a migration ahead of the backup.
+      const taken = backup.manifest.migrations.length;
       await target.sql.query("insert into supabase_migrations.schema_migrations (version, name) values ('20991231000000', 'later')");
       const before = await fingerprints(target.sql);
       await expect(restoreBackup(backup, target.sql, { kind: "files", storage: new FileStorage(join(scratch, "old-storage")) })).rejects.toThrow(
-        /the backup was taken at migration \d{14} \(1 migrations\); the target is at 20991231000000 \(2\)/,
+        new RegExp(`the backup was taken at migration \\d{14} \\(${taken} migrations\\); the target is at 20991231000000 \\(${taken + 1}\\)`),
       );
       expect(await fingerprints(target.sql)).toEqual(before);
       // A backup taken before the baseline (the 34 migrations it replaced) is refused the same way.
       const beforeBaseline = { ...backup, manifest: { ...backup.manifest, migrations: ["20261121000100", "20261127000400"] } };
       await target.sql.query("delete from supabase_migrations.schema_migrations where version = '20991231000000'");
       await expect(restoreBackup(beforeBaseline, target.sql, { kind: "files", storage: new FileStorage(join(scratch, "old-storage")) })).rejects.toThrow(
-        /the backup was taken at migration 20261127000400 \(2 migrations\); the target is at \d{14} \(1\)\. Restore with the product version that took it\./,
+        new RegExp(`the backup was taken at migration 20261127000400 \\(2 migrations\\); the target is at \\d{14} \\(${taken}\\)\\. Restore with the product version that took it\\.`),
       );
     } finally {
       await target.close();
