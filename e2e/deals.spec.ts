@@ -108,8 +108,22 @@ test("someone who may edit only their own deals cannot move another's, and the b
   await expect(page.getByRole("button", { name: `${title} fırsatını sürükle` })).toHaveCount(0);
   await expect(page.getByRole("button", { name: `${title} fırsatını başka aşamaya taşı` })).toHaveCount(0);
 
+  // At 1440 px the six stages stand side by side, owner names whole.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  for (const stage of ["Aday", "Nitelikli", "Teklif", "Pazarlık", "Kazanıldı", "Kaybedildi"]) {
+    await expect(column(page, stage)).toBeInViewport({ ratio: 1 });
+  }
+  const owner = column(page, "Aday").getByText("Ayşe Yılmaz", { exact: true });
+  await expect(owner).toBeVisible();
+  expect(await owner.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+
+  // On a phone one stage shows at a time, picked with its tab.
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(column(page, "Aday").getByRole("link", { name: title })).toBeVisible();
   await expect.poll(() => scrollsSideways(page)).toBe(false);
+  await expect(column(page, "Kazanıldı")).toHaveCount(0);
+  await page.getByRole("tab", { name: /^Kazanıldı \(\d+\)$/ }).click();
+  await expect(board(page).getByRole("heading", { name: "Kazanıldı" })).toBeVisible();
+  await expect(column(page, "Aday")).toHaveCount(0);
   await made.remove();
 });

@@ -14,8 +14,10 @@ import {
   type DragEndEvent,
   type KeyboardCoordinateGetter,
 } from "@dnd-kit/core";
-import { ActionIcon, Anchor, Badge, Button, Group, Menu, Paper, ScrollArea, Stack, Text, Title, Tooltip } from "@mantine/core";
+import { ActionIcon, Anchor, Badge, Button, Group, Menu, Paper, ScrollArea, Stack, Tabs, Text, Title, Tooltip } from "@mantine/core";
+import { useMediaQuery } from "@mantine/hooks";
 import { IconArrowsExchange, IconGripVertical } from "@tabler/icons-react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 import { formatCalendarDate, formatMoney } from "@/lib/format.ts";
@@ -30,7 +32,12 @@ interface Props {
   loadingMore?: string | null;
 }
 
-const COLUMN_WIDTH = 280;
+/**
+ * A column's narrowest and widest: six stages fit side by side at 1440 px beside the sidebar
+ * (columns grow to share the width); more stages scroll sideways inside the board.
+ */
+const COLUMN_MIN_WIDTH = 168;
+const COLUMN_MAX_WIDTH = 320;
 
 /** A stage's name; a stage the pipeline lost shows its key. */
 export function stageLabel(stage: Pick<BoardStage, "key" | "name">): string {
@@ -66,10 +73,14 @@ const collision: CollisionDetection = (args) => {
 /**
  * The pipeline as a kanban board: one column per stage with its count and totals in each
  * currency, cards that drag (pointer or keyboard) to another stage, and a menu on every
- * card that moves it without dragging. Cards the user may not move do not drag.
+ * card that moves it without dragging. Cards the user may not move do not drag. Each
+ * column's cards scroll inside it, so the board stays on one screen; on a phone one stage
+ * shows at a time, chosen with its tab (cards move with their menu there).
  */
 export function DealBoard({ board, canMove, onMove, onLoadMore, loadingMore }: Props) {
   const { t } = useTranslation();
+  const phone = useMediaQuery("(max-width: 47.99em)") ?? false;
+  const [shown, setShown] = useState<string | null>(null);
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
     useSensor(KeyboardSensor, { coordinateGetter: columnKeyboardCoordinates }),
@@ -95,6 +106,22 @@ export function DealBoard({ board, canMove, onMove, onLoadMore, loadingMore }: P
     onMove(card, stage);
   };
 
+  // The stage a phone shows: the one picked, else the first.
+  const shownStage = stageOf(shown ?? undefined) ?? board.stages[0];
+  const column = (stage: BoardStage) => (
+    <StageColumn
+      key={stage.key}
+      stage={stage}
+      stages={board.stages}
+      canMove={canMove}
+      onMove={onMove}
+      onLoadMore={onLoadMore}
+      loadingMore={loadingMore === stage.key}
+      fullWidth={phone}
+    />
+  );
+
+  if (!shownStage) return null;
   return (
     <DndContext
       sensors={sensors}
@@ -102,30 +129,39 @@ export function DealBoard({ board, canMove, onMove, onLoadMore, loadingMore }: P
       onDragEnd={onDragEnd}
       accessibility={{ announcements, screenReaderInstructions: { draggable: t("modules.deals.board.instructions") } }}
     >
-      <ScrollArea type="auto" offsetScrollbars scrollbarSize={10}>
-        <Group
-          component="ol"
-          aria-label={t("modules.deals.board.label")}
-          align="flex-start"
-          wrap="nowrap"
-          gap="sm"
-          p={0}
-          m={0}
-          style={{ listStyle: "none" }}
-        >
-          {board.stages.map((stage) => (
-            <StageColumn
-              key={stage.key}
-              stage={stage}
-              stages={board.stages}
-              canMove={canMove}
-              onMove={onMove}
-              onLoadMore={onLoadMore}
-              loadingMore={loadingMore === stage.key}
-            />
-          ))}
-        </Group>
-      </ScrollArea>
+      {phone ? (
+        <Tabs value={shownStage.key} onChange={setShown} keepMounted={false}>
+          <ScrollArea type="auto" scrollbarSize={6} mb="xs">
+            <Tabs.List style={{ flexWrap: "nowrap" }}>
+              {board.stages.map((stage) => (
+                <Tabs.Tab key={stage.key} value={stage.key} style={{ whiteSpace: "nowrap" }}>
+                  {t("modules.deals.board.tab", { stage: stageLabel(stage), count: stage.count })}
+                </Tabs.Tab>
+              ))}
+            </Tabs.List>
+          </ScrollArea>
+          <Tabs.Panel value={shownStage.key}>
+            <ol aria-label={t("modules.deals.board.label")} style={{ listStyle: "none", padding: 0, margin: 0 }}>
+              {column(shownStage)}
+            </ol>
+          </Tabs.Panel>
+        </Tabs>
+      ) : (
+        <ScrollArea type="auto" offsetScrollbars scrollbarSize={10}>
+          <Group
+            component="ol"
+            aria-label={t("modules.deals.board.label")}
+            align="flex-start"
+            wrap="nowrap"
+            gap="xs"
+            p={0}
+            m={0}
+            style={{ listStyle: "none" }}
+          >
+            {board.stages.map(column)}
+          </Group>
+        </ScrollArea>
+      )}
     </DndContext>
   );
 }
@@ -137,6 +173,7 @@ function StageColumn({
   onMove,
   onLoadMore,
   loadingMore,
+  fullWidth,
 }: {
   stage: BoardStage;
   stages: BoardStage[];
@@ -144,6 +181,8 @@ function StageColumn({
   onMove(card: BoardCard, stage: BoardStage): void;
   onLoadMore(stage: BoardStage): void;
   loadingMore: boolean;
+  /** A phone's one column: the whole width, cards in the page's own scroll. */
+  fullWidth: boolean;
 }) {
   const { t, i18n } = useTranslation();
   const { isOver, setNodeRef } = useDroppable({ id: stage.key, disabled: stage.unknown });
@@ -155,11 +194,12 @@ function StageColumn({
       ref={setNodeRef}
       withBorder
       p="xs"
-      w={COLUMN_WIDTH}
-      miw={COLUMN_WIDTH}
       aria-labelledby={headingId}
       bg={isOver ? "var(--mantine-primary-color-light)" : "var(--mantine-color-default-hover)"}
-      style={{ transition: "background-color 120ms" }}
+      style={{
+        transition: "background-color 120ms",
+        ...(fullWidth ? {} : { flex: `1 0 ${COLUMN_MIN_WIDTH}px`, minWidth: COLUMN_MIN_WIDTH, maxWidth: COLUMN_MAX_WIDTH }),
+      }}
     >
       <Stack gap={6} mb="xs">
         <Group justify="space-between" wrap="nowrap" gap="xs">
@@ -181,7 +221,13 @@ function StageColumn({
           </Text>
         )}
       </Stack>
-      <Stack gap="xs" component="ul" p={0} m={0} style={{ listStyle: "none" }} aria-label={t("modules.deals.board.cardsOf", { stage: stageLabel(stage) })}>
+      <Stack
+        gap="xs"
+        component="ul"
+        p={0}
+        m={0}
+        style={{ listStyle: "none", ...(fullWidth ? {} : { maxHeight: "calc(100dvh - 300px)", minHeight: 80, overflowY: "auto" }) }}
+        aria-label={t("modules.deals.board.cardsOf", { stage: stageLabel(stage) })}>
         {stage.cards.map((card) => (
           <DealCard key={card.id} card={card} stage={stage} stages={stages} movable={canMove(card)} onMove={onMove} />
         ))}
@@ -267,18 +313,16 @@ function DealCard({
               </Text>
             )}
           </Text>
-          <Group gap={6} justify="space-between" wrap="nowrap">
-            <Text size="xs" c={overdue ? "red" : "dimmed"}>
-              {card.expected_close_date
-                ? t(overdue ? "modules.deals.board.closeOverdue" : "modules.deals.board.close", {
-                    date: formatCalendarDate(card.expected_close_date, i18n.resolvedLanguage),
-                  })
-                : t("modules.deals.board.noCloseDate")}
-            </Text>
-            <Text size="xs" c="dimmed" truncate>
-              {card.owner_name ?? "—"}
-            </Text>
-          </Group>
+          <Text size="xs" c={overdue ? "red" : "dimmed"}>
+            {card.expected_close_date
+              ? t(overdue ? "modules.deals.board.closeOverdue" : "modules.deals.board.close", {
+                  date: formatCalendarDate(card.expected_close_date, i18n.resolvedLanguage),
+                })
+              : t("modules.deals.board.noCloseDate")}
+          </Text>
+          <Text size="xs" c="dimmed" style={{ overflowWrap: "anywhere" }}>
+            {card.owner_name ?? "—"}
+          </Text>
         </Stack>
         {movable && (
           <Menu position="bottom-end" withinPortal>

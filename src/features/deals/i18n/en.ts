@@ -25,6 +25,7 @@ export const en = {
       },
       board: {
         label: "Sales pipeline",
+        tab: "{{stage}} ({{count}})",
         cardsOf: "Deals in {{stage}}",
         more: "{{count}} more deals",
         drag: "Drag deal {{title}}",

@@ -25,6 +25,7 @@ export const tr = {
       },
       board: {
         label: "Satış hattı",
+        tab: "{{stage}} ({{count}})",
         cardsOf: "{{stage}} aşamasındaki fırsatlar",
         more: "{{count}} fırsat daha",
         drag: "{{title}} fırsatını sürükle",
