@@ -93,6 +93,14 @@ test("a Turkish-folded search finds Işık, the list fits a phone and passes axe
   await expect(page.getByRole("list", { name: "Müşteri listesi" }).getByRole("link", { name: "Işık Yazılım A.Ş." })).toBeVisible();
   // The table gives way to cards as the layout settles; a page that really scrolls sideways still fails.
   await expect.poll(() => scrollsSideways(page)).toBe(false);
+  // The first screen shows records: the filters fold behind one button.
+  await search(page).fill("");
+  await expect(page.getByText("Toplam 1 müşteri")).toBeHidden();
+  await expect(page.getByRole("combobox", { name: "Durum" })).toBeHidden();
+  await expect(page.getByRole("list", { name: "Müşteri listesi" }).getByRole("link").first()).toBeInViewport();
+  await page.getByRole("button", { name: "Filtreler" }).click();
+  await page.getByRole("combobox", { name: "Durum" }).selectOption({ label: "Aktif" });
+  await expect(page.getByRole("button", { name: "Filtreler (1)" })).toBeVisible();
 });
 
 test("a saved view applies again, and two customers get a new owner at once", async ({ page, baseURL }) => {

@@ -24,6 +24,8 @@ export const en: typeof tr = {
     list: {
       search: "Search",
       filterAll: "All",
+      filters: "Filters",
+      filtersActive: "Filters ({{count}})",
       total: "{{count}} records in total",
       totalCapped: "{{count}}+ records",
       noMatch: "No record matches your search and filters.",

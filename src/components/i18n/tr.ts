@@ -25,6 +25,8 @@ export const tr = {
     list: {
       search: "Ara",
       filterAll: "Tümü",
+      filters: "Filtreler",
+      filtersActive: "Filtreler ({{count}})",
       total: "Toplam {{count}} kayıt",
       totalCapped: "{{count}}+ kayıt",
       noMatch: "Aramanıza ve filtrelerinize uyan kayıt yok.",

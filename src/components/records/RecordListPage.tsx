@@ -1,6 +1,7 @@
 import {
   Button,
   Checkbox,
+  Collapse,
   EmptyState,
   Group,
   Paper,
@@ -12,7 +13,7 @@ import {
   Title,
 } from "@mantine/core";
 import { useDebouncedCallback, useMediaQuery } from "@mantine/hooks";
-import { IconColumns } from "@tabler/icons-react";
+import { IconColumns, IconFilter } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
@@ -38,7 +39,8 @@ const DEFAULT_PAGE_SIZE = 25;
  * A module's list page: search (debounced), filters, sortable headers, column choice, saved
  * views, export (the view or everything, for whoever may export), row selection with bulk
  * actions, pages, and the loading, empty, error and denied states. On a phone the rows
- * become cards, so nothing scrolls sideways.
+ * become cards, so nothing scrolls sideways, and the filters fold behind one button, so the
+ * first screen shows records.
  */
 export function RecordListPage<Row extends RecordBase>({ config }: { config: RecordListConfig<Row> }) {
   const { t, i18n } = useTranslation();
@@ -56,6 +58,7 @@ export function RecordListPage<Row extends RecordBase>({ config }: { config: Rec
   const [selected, setSelected] = useState<Map<string, Row>>(new Map());
   const [merging, setMerging] = useState<readonly [string, string] | null>(null);
   const narrow = useMediaQuery("(max-width: 48em)") ?? false;
+  const [filtersOpen, setFiltersOpen] = useState(false);
   const args = recordListArgs(state, pageSize, { ...config.definingFilters, ...config.baseFilters });
   const list = useRecordList(config.module, config.row, args);
 
@@ -128,6 +131,31 @@ export function RecordListPage<Row extends RecordBase>({ config }: { config: Rec
     ? config.totalText(count, capped)
     : t(capped ? "records.list.totalCapped" : "records.list.total", { count });
 
+  const activeFilters = config.filters.filter((filter) => (state.filters[filter.key] ?? "") !== "").length;
+  const filtersId = `${config.module}-list-filters`;
+  const filterControls = (
+    <>
+      {config.filters.map((filter) => (
+        <NativeSelect
+          key={filter.key}
+          label={filter.label}
+          data={[{ value: "", label: t("records.list.filterAll") }, ...filter.options]}
+          value={state.filters[filter.key] ?? ""}
+          onChange={(event) => {
+            const value = event.currentTarget.value;
+            setState((current) => ({ ...current, filters: { ...current.filters, [filter.key]: value }, page: 1 }));
+          }}
+          w={{ base: "100%", xs: 160 }}
+        />
+      ))}
+      <Group gap="xs">
+        <ColumnChooser columns={otherColumns} chosen={state.columns} onChange={(columns) => setState((current) => ({ ...current, columns }))} />
+        <SavedViewsMenu module={config.module} state={state} initial={initial} onApply={applyState} />
+        {config.headless && exportButton}
+      </Group>
+    </>
+  );
+
   return (
     <Stack gap="lg">
       {!config.headless && (
@@ -145,29 +173,25 @@ export function RecordListPage<Row extends RecordBase>({ config }: { config: Rec
 
       <Group align="flex-end" gap="sm" wrap="wrap">
         <SearchField label={t("records.list.search")} placeholder={config.searchPlaceholder} value={searchInput} onChange={onSearch} />
-        {config.filters.map((filter) => (
-          <NativeSelect
-            key={filter.key}
-            label={filter.label}
-            data={[{ value: "", label: t("records.list.filterAll") }, ...filter.options]}
-            value={state.filters[filter.key] ?? ""}
-            onChange={(event) => {
-              const value = event.currentTarget.value;
-              setState((current) => ({ ...current, filters: { ...current.filters, [filter.key]: value }, page: 1 }));
-            }}
-            w={{ base: "100%", xs: 160 }}
-          />
-        ))}
-        <Group gap="xs">
-          <ColumnChooser
-            columns={otherColumns}
-            chosen={state.columns}
-            onChange={(columns) => setState((current) => ({ ...current, columns }))}
-          />
-          <SavedViewsMenu module={config.module} state={state} initial={initial} onApply={applyState} />
-          {config.headless && exportButton}
-        </Group>
+        {narrow ? (
+          <Button
+            variant="default"
+            leftSection={<IconFilter size={16} aria-hidden />}
+            aria-expanded={filtersOpen}
+            aria-controls={filtersId}
+            onClick={() => setFiltersOpen((open) => !open)}
+          >
+            {activeFilters > 0 ? t("records.list.filtersActive", { count: activeFilters }) : t("records.list.filters")}
+          </Button>
+        ) : (
+          filterControls
+        )}
       </Group>
+      {narrow && (
+        <Collapse expanded={filtersOpen} id={filtersId}>
+          <Stack gap="sm">{filterControls}</Stack>
+        </Collapse>
+      )}
 
       {selected.size > 0 && (
         <RecordBulkBar
