@@ -139,12 +139,15 @@ test("an admin transfers a user's records with the spec's defaults preselected",
   await expect(notification(page, "Kayıtlar aktarıldı (0 kayıt).")).toBeVisible();
 });
 
-test("a plain user cannot open the users page", async ({ page }) => {
+test("a plain user cannot open the users page: the no-access page says why and leads home", async ({ page }) => {
   await enterApp(page, "satis@demo.test");
   await page.goto("/admin/users");
-  await expect(page).toHaveURL(/\/$/);
-  await expect(notification(page, "Bu sayfayı yalnızca yöneticiler açabilir.")).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Bu sayfaya erişiminiz yok" })).toBeVisible();
+  await expect(page.getByText("Bu sayfayı yalnızca yöneticiler açabilir.")).toBeVisible();
+  await expect(page).toHaveURL(/\/admin\/users$/);
   await expect(usersTable(page)).toHaveCount(0);
+  await page.getByRole("link", { name: "Ana Sayfaya Dön" }).click();
+  await expect(page).toHaveURL(/\/$/);
 });
 
 test("the users page and its create form with errors have no serious or critical accessibility violations", async ({ page }) => {
