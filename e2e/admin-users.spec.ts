@@ -65,7 +65,7 @@ test("an admin creates a user, meeting each validation message first, and finds 
   await email.fill(`  ${created.toUpperCase()} `);
   await dialog.getByRole("textbox", { name: "Ad", exact: true }).fill("Elif");
   await dialog.getByRole("textbox", { name: "Soyad" }).fill("Şahin");
-  await dialog.getByRole("combobox", { name: "Rol" }).selectOption({ label: "Satış" });
+  await dialog.getByRole("combobox", { name: "Rol" }).selectOption({ label: "Satış Temsilcisi" });
   await submit.click();
   await expect(dialog).toBeHidden();
   await expect(notification(page, `${created} kullanıcısı oluşturuldu.`)).toBeVisible();
@@ -73,11 +73,11 @@ test("an admin creates a user, meeting each validation message first, and finds 
   await search(page, created);
   const row = rowOf(page, created);
   await expect(row).toContainText("Elif Şahin");
-  await expect(row).toContainText("Satış");
+  await expect(row).toContainText("Satış Temsilcisi");
   await expect(row).toContainText("Aktif");
   await expect(row).toContainText("Hiç giriş yapmadı");
   // The role filter narrows the list too.
-  await page.getByRole("combobox", { name: "Rol" }).selectOption({ label: "Görüntüleyici" });
+  await page.getByRole("combobox", { name: "Rol" }).selectOption({ label: "İzleyici" });
   await expect(page.getByText("Bu ölçütlere uyan kullanıcı yok.")).toBeVisible();
 });
 
