@@ -65,7 +65,7 @@ test("an admin creates a user, meeting each validation message first, and finds 
   await email.fill(`  ${created.toUpperCase()} `);
   await dialog.getByRole("textbox", { name: "Ad", exact: true }).fill("Elif");
   await dialog.getByRole("textbox", { name: "Soyad" }).fill("Şahin");
-  await dialog.getByRole("combobox", { name: "Rol" }).selectOption({ label: "Satış" });
+  await dialog.getByRole("combobox", { name: "Rol" }).selectOption({ label: "Satış Temsilcisi" });
   await submit.click();
   await expect(dialog).toBeHidden();
   await expect(notification(page, `${created} kullanıcısı oluşturuldu.`)).toBeVisible();
@@ -73,11 +73,11 @@ test("an admin creates a user, meeting each validation message first, and finds 
   await search(page, created);
   const row = rowOf(page, created);
   await expect(row).toContainText("Elif Şahin");
-  await expect(row).toContainText("Satış");
+  await expect(row).toContainText("Satış Temsilcisi");
   await expect(row).toContainText("Aktif");
   await expect(row).toContainText("Hiç giriş yapmadı");
   // The role filter narrows the list too.
-  await page.getByRole("combobox", { name: "Rol" }).selectOption({ label: "Görüntüleyici" });
+  await page.getByRole("combobox", { name: "Rol" }).selectOption({ label: "İzleyici" });
   await expect(page.getByText("Bu ölçütlere uyan kullanıcı yok.")).toBeVisible();
 });
 
@@ -139,12 +139,15 @@ test("an admin transfers a user's records with the spec's defaults preselected",
   await expect(notification(page, "Kayıtlar aktarıldı (0 kayıt).")).toBeVisible();
 });
 
-test("a plain user cannot open the users page", async ({ page }) => {
+test("a plain user cannot open the users page: the no-access page says why and leads home", async ({ page }) => {
   await enterApp(page, "satis@demo.test");
   await page.goto("/admin/users");
-  await expect(page).toHaveURL(/\/$/);
-  await expect(notification(page, "Bu sayfayı yalnızca yöneticiler açabilir.")).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Bu sayfaya erişiminiz yok" })).toBeVisible();
+  await expect(page.getByText("Bu sayfayı yalnızca yöneticiler açabilir.")).toBeVisible();
+  await expect(page).toHaveURL(/\/admin\/users$/);
   await expect(usersTable(page)).toHaveCount(0);
+  await page.getByRole("link", { name: "Ana Sayfaya Dön" }).click();
+  await expect(page).toHaveURL(/\/$/);
 });
 
 test("the users page and its create form with errors have no serious or critical accessibility violations", async ({ page }) => {

@@ -51,16 +51,25 @@ test.describe("routes", () => {
 });
 
 test.describe("the admin group", () => {
-  test("a plain user who opens an admin path is sent home with a message", async ({ page }) => {
+  test("a plain user who opens an admin path sees the no-access page there, with the way home", async ({ page }) => {
     await enterApp(page, "satis@demo.test");
     // No admin entries in the sidebar.
     await expect(sidebar(page).getByText("Yönetim", { exact: true })).toHaveCount(0);
-    for (const path of ["/admin", "/admin/users", "/admin/roles", "/organization-manager", "/yonetim/sirketler"]) {
+    for (const [path, reason] of [
+      ["/admin", "yalnızca yöneticiler"],
+      ["/admin/users", "yalnızca yöneticiler"],
+      ["/admin/roles", "yalnızca yöneticiler"],
+      ["/organization-manager", "yalnızca süper yöneticiler"],
+      ["/yonetim/sirketler", "yalnızca süper yöneticiler"],
+    ] as const) {
       await page.goto(path);
-      await expect(page).toHaveURL(/\/$/);
-      await expect(page.getByRole("alert").filter({ hasText: "Bu sayfayı yalnızca yöneticiler açabilir." })).toBeVisible();
-      await expect(h1(page)).toHaveText("Hoş geldiniz, Mehmet Demir");
+      await expect(h1(page)).toHaveText("Bu sayfaya erişiminiz yok");
+      await expect(page.getByText(`Bu sayfayı ${reason} açabilir.`)).toBeVisible();
+      expect(new URL(page.url()).pathname).not.toBe("/");
     }
+    await page.getByRole("link", { name: "Ana Sayfaya Dön" }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(h1(page)).toHaveText("Hoş geldiniz, Mehmet Demir");
   });
 
   test("an admin opens the admin pages but not the super admin's", async ({ page }) => {
@@ -85,8 +94,8 @@ test.describe("the admin group", () => {
 
     for (const path of ["/admin/super-admin-switcher", "/admin/organization-manager", "/organization-manager"]) {
       await page.goto(path);
-      await expect(page).toHaveURL(/\/$/);
-      await expect(page.getByRole("alert").filter({ hasText: "yalnızca süper yöneticiler" })).toBeVisible();
+      await expect(h1(page)).toHaveText("Bu sayfaya erişiminiz yok");
+      await expect(page.getByText("Bu sayfayı yalnızca süper yöneticiler açabilir.")).toBeVisible();
     }
   });
 

@@ -12,3 +12,8 @@ export function notifySuccess(message: string): void {
 export function notifyFailure(title: string, message: string, id?: string): void {
   notifications.show({ id, color: "red", title, message });
 }
+
+/** Tells that an action was done in part: some of it refused, with the reason (an orange notification). */
+export function notifyPartial(title: string, message: string): void {
+  notifications.show({ color: "orange", title, message });
+}

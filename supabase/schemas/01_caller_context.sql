@@ -134,6 +134,7 @@ declare
     when p_language = 'en' and p_code = 'permission_denied' then 'Permission denied'
     when p_language = 'en' and p_code in ('admin_required', 'super_admin_required', 'shared_account') then 'Admin privileges required'
     when p_language = 'en' and p_code = 'tables_not_found' then 'Required tables not found'
+    when p_language = 'en' and p_code = 'not_record_owner' then 'This record belongs to another user'
     when p_language = 'tr' and p_code in ('admin_required', 'super_admin_required') then 'Admin yetkisi gerekli'
     when p_language = 'tr' and p_code = 'organization_required' then 'Şirket bilgisi gerekli'
   end;

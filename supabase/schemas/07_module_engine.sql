@@ -303,8 +303,39 @@ end;
 $$;
 
 /**
+ * Why the caller's action (scope in p_context) left these records alone, one {"id", "code"}
+ * each: not_record_owner when the record is there in the state the action needs (in the
+ * trash when p_in_trash, else not) and the caller may see it (view scope all) but another
+ * member owns it; not_found otherwise (no such record, another organization's, in the other
+ * state, or one the caller may not see), so a refusal never tells more than the list shows.
+ */
+create function private.record_refusals(p_module text, p_context private.module_context, p_ids uuid[], p_in_trash boolean)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  view_scope text := (private.module_context(p_module, 'view')).scope;
+  refused jsonb;
+begin
+  execute format('select coalesce(jsonb_agg(jsonb_build_object(''id'', i.id, ''code'',
+                    case when t.id is not null and $3 = ''all'' and $4 = ''own'' and t.owner_id <> $5
+                         then ''not_record_owner'' else ''not_found'' end) order by i.position), ''[]'')
+                    from unnest($1::uuid[]) with ordinality i (id, position)
+                    left join %I.%I t on t.id = i.id and (t.deleted_at is not null) = $2',
+                 p_context.schema_name, p_context.table_name)
+    into refused using p_ids, p_in_trash, view_scope, p_context.scope, p_context.caller;
+  return refused;
+end;
+$$;
+
+/**
  * Writes changes to one record the caller may edit, inside a module RPC: each changed
- * field goes to the field history, the change to the audit log. With p_expected set, a
+ * field goes to the field history, the change to the audit log. A record the caller sees
+ * but another member owns (edit scope own) is refused as not_record_owner, any other record
+ * out of reach is not_found (private.record_refusals). With p_expected set, a
  * record changed since (another updated_at) is refused as stale, never overwritten.
  */
 create function private.record_write(p_module text, p_context private.module_context, p_id uuid, p_values jsonb,
@@ -328,6 +359,9 @@ begin
                  p_context.schema_name, p_context.table_name)
     into existing using p_id, p_context.scope, p_context.caller;
   if existing is null then
+    if private.record_refusals(p_module, p_context, array[p_id], false) #>> '{0,code}' = 'not_record_owner' then
+      return private.refusal('not_record_owner');
+    end if;
     return private.failure('Record not found', 'not_found');
   end if;
   if p_check_stale and (p_expected is null or (existing ->> 'updated_at')::timestamptz <> p_expected) then
@@ -383,9 +417,35 @@ end;
 $$;
 
 /**
+ * The answer of a batch over records (bulk edit, delete, restore): {"success": true,
+ * <p_count_key>: done, "skipped": how many were refused, "refused": [{"id", "code"}]}; when
+ * records were refused and none done, the refusal itself (not_record_owner when any was
+ * another member's, else not_found) with the same counts and list, so a refused call never
+ * reads as success.
+ */
+create function private.batch_answer(p_count_key text, p_done integer, p_refused jsonb)
+returns jsonb
+language sql
+immutable
+set search_path = ''
+as $$
+  select case
+    when p_done = 0 and jsonb_array_length(p_refused) > 0 then
+      case when exists (select 1 from jsonb_array_elements(p_refused) r where r ->> 'code' = 'not_record_owner')
+           then private.refusal('not_record_owner', 'en', counts)
+           else private.failure('Record not found', 'not_found', counts) end
+    else jsonb_build_object('success', true) || counts
+  end
+  from (select jsonb_build_object(p_count_key, p_done, 'skipped', jsonb_array_length(p_refused), 'refused', p_refused) as counts) c;
+$$;
+
+/**
  * The same change for up to 500 records; each is checked and written like a single
  * update (scope, rules, history, audit). Records the caller may not edit, or that do not
- * exist, are counted as skipped; a field error refuses the whole batch.
+ * exist, are counted as skipped and listed in refused with the reason
+ * (private.record_refusals: not_record_owner or not_found); when none was updated the
+ * call is refused with that code (not_record_owner when any record was another member's).
+ * A field error refuses the whole batch.
  */
 create function private.record_bulk_update(p_module text, p_ids uuid[], p_values jsonb)
 returns jsonb
@@ -398,7 +458,7 @@ declare
   record_id uuid;
   answer jsonb;
   updated integer := 0;
-  skipped integer := 0;
+  refused jsonb := '[]';
 begin
   context := private.module_context(p_module, 'edit');
   if context.problem is not null then
@@ -411,14 +471,14 @@ begin
     answer := private.record_write(p_module, context, record_id, p_values, null, false);
     if (answer ->> 'success')::boolean then
       updated := updated + 1;
-    elsif answer ->> 'code' = 'not_found' then
-      skipped := skipped + 1;
+    elsif answer ->> 'code' in ('not_found', 'not_record_owner') then
+      refused := refused || jsonb_build_array(jsonb_build_object('id', record_id, 'code', answer ->> 'code'));
     else
       -- Field errors are the same for every record: refuse the batch, change nothing.
       raise exception using errcode = 'P0001', message = answer::text;
     end if;
   end loop;
-  return jsonb_build_object('success', true, 'updated', updated, 'skipped', skipped);
+  return private.batch_answer('updated', updated, refused);
 exception when sqlstate 'P0001' then
   return sqlerrm::jsonb;
 end;
@@ -426,8 +486,10 @@ $$;
 
 /**
  * Soft-deletes (p_deleted true) or restores (false) records the caller may delete; each
- * is audited. Returns how many changed; ids out of scope or already in that state are
- * skipped.
+ * is audited. Returns how many changed; the others are skipped and listed in refused with
+ * the reason (private.record_refusals: another member's record, or not found: out of
+ * scope, already in that state, another organization's). When none changed the call is
+ * refused (private.batch_answer).
  */
 create function private.record_set_deleted(p_module text, p_ids uuid[], p_deleted boolean)
 returns jsonb
@@ -437,6 +499,7 @@ set search_path = ''
 as $$
 declare
   context private.module_context;
+  untouched uuid[];
   changed uuid[];
 begin
   context := private.module_context(p_module, 'delete');
@@ -451,12 +514,14 @@ begin
                     returning t.id) select array_agg(id) from changed',
                  context.schema_name, context.table_name)
     into changed using p_ids, context.scope, context.caller, p_deleted;
+  changed := coalesce(changed, '{}');
+  untouched := array(select distinct i from unnest(p_ids) i where not i = any (changed));
   insert into private.audit_log (organization_id, actor_id, action, target_type, target_id)
   select context.organization_id, context.caller, p_module || case when p_deleted then '.delete' else '.restore' end,
          p_module, c::text
     from unnest(changed) c;
-  return jsonb_build_object('success', true, 'changed', coalesce(cardinality(changed), 0),
-                            'skipped', cardinality(p_ids) - coalesce(cardinality(changed), 0));
+  return private.batch_answer('changed', cardinality(changed),
+                              private.record_refusals(p_module, context, untouched, not p_deleted));
 end;
 $$;
 

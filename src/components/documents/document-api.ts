@@ -8,6 +8,7 @@ import { FunctionsHttpError } from "@supabase/supabase-js";
 import { queryOptions, useMutation, useQuery } from "@tanstack/react-query";
 import { z } from "zod";
 import { assertRecordId, recordBaseSchema, recordKeys, recordPageSchema, useInvalidateRecords } from "@/components/records/record-api.ts";
+import { assertBatchDid, batchAnswerSchema, batchOutcome } from "@/components/records/record-refusals.ts";
 import { rpc } from "@/lib/call-rpc.ts";
 import { parseRpcResult, RpcError } from "@/lib/rpc.ts";
 import { edgeFunctionEndpoint, supabase } from "@/lib/supabase.ts";
@@ -231,13 +232,11 @@ export function useDeletedDocuments(filters: Record<string, string | { is_null: 
   });
 }
 
-const changedAnswer = z.object({ changed: z.number(), skipped: z.number() });
-
-/** Restores soft-deleted documents (restore_documents): the undo of a delete. */
+/** Restores soft-deleted documents (restore_documents): the undo of a delete; restoring none throws the refusal. */
 export function useRestoreDocuments() {
   const invalidate = useInvalidateRecords("documents");
   return useMutation({
-    mutationFn: (ids: string[]) => rpc("restore_documents", { p_ids: ids }, changedAnswer),
+    mutationFn: async (ids: string[]) => batchOutcome(assertBatchDid(await rpc("restore_documents", { p_ids: ids }, batchAnswerSchema))),
     onSettled: invalidate,
   });
 }

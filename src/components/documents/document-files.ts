@@ -42,6 +42,7 @@ export const uploadFailureCodes = [
   "stale_record",
   "permission_denied",
   "not_found",
+  "not_record_owner",
   "invalid_input",
   "invalid_request",
 ] as const;

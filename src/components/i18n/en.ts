@@ -67,10 +67,28 @@ export const en: typeof tr = {
       deleteTitle: "Delete the selected records?",
       deleteConfirm: "{{count}} records will be deleted. Your administrator can restore deleted records.",
       cancel: "Cancel",
-      updated: "{{count}} records updated.",
-      deleted: "{{count}} records deleted.",
-      skipped: "{{count}} records could not be changed (no permission, or the record is gone).",
+      othersSelected: "{{count}} of the selected records belong to another user; your role lets you change only your own records.",
+      noneOwn: "None of the selected records is yours",
       failed: "The bulk action failed",
+    },
+    batch: {
+      deleted: {
+        done: "{{count}} records deleted.",
+        none: "No record was deleted.",
+        notOwner: "{{count}} records were not deleted because they belong to another user.",
+      },
+      updated: {
+        done: "{{count}} records updated.",
+        none: "No record was updated.",
+        notOwner: "{{count}} records were not updated because they belong to another user.",
+      },
+      restored: {
+        done: "{{count}} records restored.",
+        none: "No record was restored.",
+        notOwner: "{{count}} records were not restored because they belong to another user.",
+      },
+      notFound: "{{count}} records were not found, or you no longer have access to them.",
+      partialTitle: "Some records were left unchanged",
     },
     form: {
       save: "Save",
@@ -97,6 +115,7 @@ export const en: typeof tr = {
       },
       errors: {
         not_found: "The record was not found, or you have no access to it.",
+        not_record_owner: "This record belongs to another user; you can change only your own records.",
         permission_denied: "You are not allowed to do this.",
         invalid_input: "The submitted data is invalid.",
         network: "The server could not be reached. Check your connection and try again.",
@@ -107,6 +126,7 @@ export const en: typeof tr = {
       actions: "Record actions",
       edit: "Edit",
       delete: "Delete",
+      notOwner: "This record belongs to another user",
       deleteTitle: "Delete this record?",
       deleteConfirm: "“{{name}}” will be deleted. Your administrator can restore deleted records.",
       deleted: "“{{name}}” deleted.",

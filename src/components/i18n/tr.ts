@@ -68,10 +68,28 @@ export const tr = {
       deleteTitle: "Seçili kayıtlar silinsin mi?",
       deleteConfirm: "{{count}} kayıt silinecek. Silinen kayıtları yöneticiniz geri alabilir.",
       cancel: "Vazgeç",
-      updated: "{{count}} kayıt güncellendi.",
-      deleted: "{{count}} kayıt silindi.",
-      skipped: "{{count}} kayıt değiştirilemedi (yetkiniz yok ya da kayıt artık yok).",
+      othersSelected: "Seçilen kayıtlardan {{count}} tanesi başka bir kullanıcıya ait; rolünüz yalnızca kendi kayıtlarınızı değiştirmenize izin veriyor.",
+      noneOwn: "Seçilen kayıtların hiçbiri size ait değil",
       failed: "Toplu işlem yapılamadı",
+    },
+    batch: {
+      deleted: {
+        done: "{{count}} kayıt silindi.",
+        none: "Hiçbir kayıt silinmedi.",
+        notOwner: "{{count}} kayıt başka bir kullanıcıya ait olduğu için silinmedi.",
+      },
+      updated: {
+        done: "{{count}} kayıt güncellendi.",
+        none: "Hiçbir kayıt güncellenmedi.",
+        notOwner: "{{count}} kayıt başka bir kullanıcıya ait olduğu için güncellenmedi.",
+      },
+      restored: {
+        done: "{{count}} kayıt geri alındı.",
+        none: "Hiçbir kayıt geri alınmadı.",
+        notOwner: "{{count}} kayıt başka bir kullanıcıya ait olduğu için geri alınmadı.",
+      },
+      notFound: "{{count}} kayıt bulunamadı ya da artık erişiminiz yok.",
+      partialTitle: "Bazı kayıtlar değiştirilmedi",
     },
     form: {
       save: "Kaydet",
@@ -98,6 +116,7 @@ export const tr = {
       },
       errors: {
         not_found: "Kayıt bulunamadı ya da erişiminiz yok.",
+        not_record_owner: "Bu kayıt başka bir kullanıcıya ait; yalnızca kendi kayıtlarınızı değiştirebilirsiniz.",
         permission_denied: "Bu işlem için yetkiniz yok.",
         invalid_input: "Gönderilen bilgiler geçersiz.",
         network: "Sunucuya ulaşılamadı. Bağlantınızı kontrol edip yeniden deneyin.",
@@ -108,6 +127,7 @@ export const tr = {
       actions: "Kayıt işlemleri",
       edit: "Düzenle",
       delete: "Sil",
+      notOwner: "Bu kayıt başka bir kullanıcıya ait",
       deleteTitle: "Kayıt silinsin mi?",
       deleteConfirm: "“{{name}}” silinecek. Silinen kayıtları yöneticiniz geri alabilir.",
       deleted: "“{{name}}” silindi.",

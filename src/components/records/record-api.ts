@@ -13,6 +13,7 @@ import { useOrganizationScope, type OrganizationScope } from "@/session/organiza
 import { queryKeys } from "@/session/query-keys.ts";
 import type { Json } from "@/types/database.types.ts";
 import { exportPageSchema, readEach, type ExportPage, type ExportRecordsArgs } from "./record-export.ts";
+import { assertBatchDid, batchAnswerSchema, batchOutcome } from "./record-refusals.ts";
 
 /** What every module's list row and record carry besides the module's own columns. */
 export const recordBaseSchema = z.looseObject({
@@ -139,22 +140,30 @@ export function useInvalidateRecords(module: ModuleKey) {
   return () => queryClient.invalidateQueries({ queryKey: recordKeys.all(scope, module) });
 }
 
-const bulkAnswer = z.object({ updated: z.number(), skipped: z.number() });
-const changedAnswer = z.object({ changed: z.number(), skipped: z.number() });
-
+/**
+ * The same change for many records (`bulk_update_<module>`): what was updated and, by reason,
+ * what was refused (record-refusals.ts). When none was updated the call throws the refusal
+ * (refusedBatchOutcome reads it back).
+ */
 export function useBulkUpdate(module: ModuleKey) {
   const invalidate = useInvalidateRecords(module);
   return useMutation({
-    mutationFn: ({ ids, values }: { ids: string[]; values: Record<string, unknown> }) =>
-      callRecordRpc(`bulk_update_${module}`, { p_ids: ids, p_values: values }, bulkAnswer),
+    mutationFn: async ({ ids, values }: { ids: string[]; values: Record<string, unknown> }) =>
+      batchOutcome(assertBatchDid(await callRecordRpc(`bulk_update_${module}`, { p_ids: ids, p_values: values }, batchAnswerSchema))),
     onSettled: invalidate,
   });
 }
 
+/**
+ * Soft-deletes records (`delete_<module>`): what was deleted and what was refused. A delete
+ * that deleted nothing throws (not_record_owner: another member's record; not_found), so a
+ * single record's page never says "deleted" for a record that is still there.
+ */
 export function useDeleteRecords(module: ModuleKey) {
   const invalidate = useInvalidateRecords(module);
   return useMutation({
-    mutationFn: (ids: string[]) => callRecordRpc(`delete_${module}`, { p_ids: ids }, changedAnswer),
+    mutationFn: async (ids: string[]) =>
+      batchOutcome(assertBatchDid(await callRecordRpc(`delete_${module}`, { p_ids: ids }, batchAnswerSchema))),
     onSettled: invalidate,
   });
 }

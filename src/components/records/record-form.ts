@@ -71,5 +71,5 @@ export function applyServerFieldErrors<Values extends FieldValues>(
 
 /** The catalogue key of a refusal that is neither about fields nor stale. */
 export function recordFailureKey(error: unknown) {
-  return failureKey(error, "records.form.errors", ["not_found", "permission_denied", "invalid_input"]);
+  return failureKey(error, "records.form.errors", ["not_found", "not_record_owner", "permission_denied", "invalid_input"]);
 }

@@ -11,8 +11,8 @@ export const en: typeof tr = {
   organizations: {
     roles: {
       admin: "Administrator",
-      manager: "Manager",
-      sales: "Sales",
+      manager: "Sales Manager",
+      sales: "Sales Representative",
       user: "User",
       viewer: "Viewer",
     },

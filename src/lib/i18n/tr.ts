@@ -10,10 +10,10 @@ export const tr = {
   organizations: {
     roles: {
       admin: "Yönetici",
-      manager: "Müdür",
-      sales: "Satış",
+      manager: "Satış Müdürü",
+      sales: "Satış Temsilcisi",
       user: "Kullanıcı",
-      viewer: "Görüntüleyici",
+      viewer: "İzleyici",
     },
   },
 };

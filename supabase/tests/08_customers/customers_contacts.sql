@@ -115,9 +115,9 @@ select is((select array_agg(r ->> 'id' order by n desc) from jsonb_array_element
 select is((public.list_customers() ->> 'total_exact')::boolean, true, 'a small total is exact');
 
 -- Own scope: a sales member edits only their own customers, even by id.
-select is(public.update_customer(:'isik_id', '{"name": "Ele Geçti"}', :'isik_at') ->> 'code', 'not_found',
+select is(public.update_customer(:'isik_id', '{"name": "Ele Geçti"}', :'isik_at') ->> 'code', 'not_record_owner',
   'a sales member cannot edit the admin''s customer by id');
-select is(public.bulk_update_customers(array[:'isik_id', :'sales_customer']::uuid[], '{"status": "passive"}'),
+select is(public.bulk_update_customers(array[:'isik_id', :'sales_customer']::uuid[], '{"status": "passive"}') - 'refused',
   '{"success": true, "updated": 1, "skipped": 1}'::jsonb, 'a bulk edit changes only what the caller may edit');
 select is(public.bulk_update_customers(array[:'sales_customer']::uuid[], jsonb_build_object('owner_id', :'alpha_sales2')) ->> 'code',
   'permission_denied', 'an own-scope member cannot give a record away');

@@ -89,6 +89,7 @@ export const en: typeof tr = {
       stale_record: "Someone uploaded another version meanwhile; refresh the list and try again.",
       permission_denied: "You may not do this.",
       not_found: "The record or document was not found; it may have been deleted.",
+      not_record_owner: "This document belongs to another user; you can change only your own documents.",
       invalid_input: "The upload request is not valid.",
       invalid_request: "The upload request is not valid.",
       network: "The server could not be reached. Check your connection and try again.",

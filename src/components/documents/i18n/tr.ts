@@ -87,6 +87,7 @@ export const tr = {
       stale_record: "Bu arada belgeye başka bir sürüm yüklendi; listeyi yenileyip yeniden deneyin.",
       permission_denied: "Bu işlem için yetkiniz yok.",
       not_found: "Kayıt ya da belge bulunamadı; silinmiş olabilir.",
+      not_record_owner: "Bu belge başka bir kullanıcıya ait; yalnızca kendi belgelerinizi değiştirebilirsiniz.",
       invalid_input: "Yükleme isteği geçersiz.",
       invalid_request: "Yükleme isteği geçersiz.",
       network: "Sunucuya ulaşılamadı. Bağlantınızı kontrol edip yeniden deneyin.",

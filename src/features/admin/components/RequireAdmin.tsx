@@ -1,10 +1,9 @@
-import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
-import { Navigate, Outlet } from "react-router-dom";
-import { notifyFailure } from "@/components/notify.ts";
+import { Outlet } from "react-router-dom";
+import { AccessDenied } from "@/components/AccessDenied.tsx";
+import { LoadError } from "@/components/LoadError.tsx";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
 import { useAccess } from "../api/use-access.ts";
-import { LoadError } from "@/components/LoadError.tsx";
 
 interface Props {
   /** Super admins only (the organization manager and the super-admin switcher). */
@@ -13,8 +12,8 @@ interface Props {
 
 /**
  * Layout route of the admin group: renders its pages for an admin (or a super admin) and
- * sends anyone else home with a notification. Navigation only: the database refuses every
- * admin call of a non-admin again.
+ * shows anyone else the no-access page (AccessDenied: why, and the way home) at the address
+ * they asked for. Navigation only: the database refuses every admin call of a non-admin again.
  */
 export function RequireAdmin({ superAdmin = false }: Props) {
   const { t } = useTranslation();
@@ -27,19 +26,14 @@ export function RequireAdmin({ superAdmin = false }: Props) {
     );
   }
   const allowed = superAdmin ? access.superAdmin : access.admin;
-  if (!allowed) return <Refused message={t(superAdmin ? "admin.denied.superAdminOnly" : "admin.denied.adminOnly")} />;
+  if (!allowed) {
+    return (
+      <AccessDenied title={t("admin.denied.title")} description={t(superAdmin ? "admin.denied.superAdminOnly" : "admin.denied.adminOnly")} />
+    );
+  }
   return <Outlet />;
 }
 
 export function RequireSuperAdmin() {
   return <RequireAdmin superAdmin />;
-}
-
-function Refused({ message }: { message: string }) {
-  const { t } = useTranslation();
-  useEffect(() => {
-    // A fixed id: shown once even when React runs the effect twice (StrictMode).
-    notifyFailure(t("admin.denied.title"), message, "admin-access-denied");
-  }, [message, t]);
-  return <Navigate to="/" replace />;
 }

@@ -4,7 +4,7 @@ import type { tr } from "./tr.ts";
 export const en: typeof tr = {
   admin: {
     denied: {
-      title: "Access denied",
+      title: "You have no access to this page",
       adminOnly: "Only administrators can open this page.",
       superAdminOnly: "Only super administrators can open this page.",
     },

@@ -2,7 +2,7 @@
 export const tr = {
   admin: {
     denied: {
-      title: "Erişim engellendi",
+      title: "Bu sayfaya erişiminiz yok",
       adminOnly: "Bu sayfayı yalnızca yöneticiler açabilir.",
       superAdminOnly: "Bu sayfayı yalnızca süper yöneticiler açabilir.",
     },

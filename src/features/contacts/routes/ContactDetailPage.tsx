@@ -75,6 +75,7 @@ export function ContactDetailPage() {
   return (
     <>
       <RecordDetailLayout
+        record={{ module: "contacts", ownerId: record.owner_id }}
         title={name}
         subtitle={record.title ? <Text c="dimmed">{record.title}</Text> : undefined}
         back={{ to: "/contacts", label: t("modules.contacts.backToList") }}

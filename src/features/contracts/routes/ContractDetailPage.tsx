@@ -105,6 +105,7 @@ export function ContractDetailPage() {
   return (
     <>
       <RecordDetailLayout
+        record={{ module: "contracts", ownerId: contract.owner_id }}
         title={contract.title}
         subtitle={
           <Group gap="xs">
@@ -137,7 +138,7 @@ export function ContractDetailPage() {
             )}
           </>
         }
-        onEdit={mayEdit && !locked ? () => setEditing(true) : undefined}
+        onEdit={allowed.edit !== undefined && !locked ? () => setEditing(true) : undefined}
         deleting={remove.isPending}
         onDelete={
           allowed.delete !== undefined

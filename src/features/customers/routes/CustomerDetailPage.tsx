@@ -54,6 +54,7 @@ export function CustomerDetailPage() {
   return (
     <>
       <RecordDetailLayout
+        record={{ module: "customers", ownerId: record.owner_id }}
         title={record.name}
         subtitle={
           <Group gap="xs">

@@ -77,6 +77,7 @@ export function DealDetailPage() {
   return (
     <>
       <RecordDetailLayout
+        record={{ module: "deals", ownerId: record.owner_id }}
         title={record.title}
         subtitle={
           <Group gap="xs">

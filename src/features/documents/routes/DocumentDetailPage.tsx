@@ -59,6 +59,7 @@ export function DocumentDetailPage() {
   return (
     <>
       <RecordDetailLayout
+        record={{ module: "documents", ownerId: document.owner_id }}
         title={document.title}
         subtitle={
           <Text size="sm" c="dimmed" style={{ overflowWrap: "anywhere" }}>

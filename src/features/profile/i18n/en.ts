@@ -15,9 +15,6 @@ export const en: typeof tr = {
     },
     roles: {
       super_admin: "Super Administrator",
-      admin: "Administrator",
-      sales: "Sales",
-      user: "User",
     },
     name: {
       title: "Name",

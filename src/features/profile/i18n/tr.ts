@@ -13,9 +13,6 @@ export const tr = {
     },
     roles: {
       super_admin: "Süper Yönetici",
-      admin: "Yönetici",
-      sales: "Satış",
-      user: "Kullanıcı",
     },
     name: {
       title: "Ad ve Soyad",

@@ -2,6 +2,7 @@ import { Card, DataList, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
+import { roleName, useRoleNames } from "@/components/roles/role-names.ts";
 import { useCurrentUserContext } from "@/session/current-user-context.ts";
 import { useSignedInSession } from "@/session/session-context.ts";
 import { ChangePasswordForm } from "../components/ChangePasswordForm.tsx";
@@ -10,19 +11,13 @@ import { ProfileNameForm } from "../components/ProfileNameForm.tsx";
 import { formatDateTime } from "@/lib/format.ts";
 import { LoadError } from "@/components/LoadError.tsx";
 
-const knownRoles = ["super_admin", "admin", "sales", "user"] as const;
-type KnownRole = (typeof knownRoles)[number];
-
-function isKnownRole(role: string): role is KnownRole {
-  return knownRoles.includes(role as KnownRole);
-}
-
 /** The signed-in user's own account: details, name, password and recent login attempts. */
 export function ProfilePage() {
   const { t, i18n } = useTranslation();
   const session = useSignedInSession();
   const context = useCurrentUserContext(session.user.id);
   const ids = { account: useId(), name: useId(), password: useId(), attempts: useId() };
+  const roleNames = useRoleNames();
 
   if (context.isPending) return <LoadingScreen />;
   if (context.isError) {
@@ -60,7 +55,7 @@ export function ProfilePage() {
               </DataList.Item>
               <DataList.Item>
                 <DataList.ItemLabel>{t("profile.account.role")}</DataList.ItemLabel>
-                <DataList.ItemValue>{isKnownRole(role) ? t(`profile.roles.${role}`) : role}</DataList.ItemValue>
+                <DataList.ItemValue>{role === "super_admin" ? t("profile.roles.super_admin") : roleName(t, roleNames.data, role)}</DataList.ItemValue>
               </DataList.Item>
               <DataList.Item>
                 <DataList.ItemLabel>{t("profile.account.lastLogin")}</DataList.ItemLabel>

@@ -306,6 +306,7 @@ function QuoteView({ id }: { id: string }) {
   return (
     <>
       <RecordDetailLayout
+        record={{ module: "quotes", ownerId: quote.owner_id }}
         title={title}
         subtitle={
           <Group gap="xs">
@@ -322,10 +323,10 @@ function QuoteView({ id }: { id: string }) {
         }
         back={{ to: "/quotes", label: t("modules.quotes.backToList") }}
         extraActions={workflow}
-        onEdit={canEdit && !quote.locked ? () => void navigate(`/quotes/${id}?edit=1`) : undefined}
+        onEdit={allowed.edit !== undefined && !quote.locked ? () => void navigate(`/quotes/${id}?edit=1`) : undefined}
         deleting={remove.isPending}
         onDelete={
-          may(allowed.delete)
+          allowed.delete !== undefined
             ? () =>
                 remove.mutate([id], {
                   onSuccess: () => {

@@ -16,7 +16,6 @@ import { isKnownTaskType, taskPriorities, taskStatuses, type TaskRelation } from
 import { formatZonedDateTime } from "@/lib/zoned-time.ts";
 import type { ModuleKey } from "@/modules/registry.ts";
 import { useMyPermissions } from "@/modules/permissions.ts";
-import { useSignedInSession } from "@/session/session-context.ts";
 import { taskFields, taskSchema, type Task } from "../api/tasks.ts";
 import { TaskFormModal } from "../components/TaskFormModal.tsx";
 
@@ -25,7 +24,6 @@ export function TaskDetailPage() {
   const { t, i18n } = useTranslation();
   const { id = "" } = useParams();
   const navigate = useNavigate();
-  const session = useSignedInSession();
   const task = useRecord("tasks", "task", id, taskSchema);
   const permissions = useMyPermissions();
   const allowed = permissions.data?.permissions.tasks ?? {};
@@ -41,7 +39,6 @@ export function TaskDetailPage() {
   if (!task.isSuccess) return <RecordUnavailable query={task} module="tasks" />;
   const record = task.data;
   const canEdit = canEditTask(record);
-  const canDelete = allowed.delete === "all" || (allowed.delete === "own" && record.owner_id === session.user.id);
   const done = record.status === "done";
   const when = (value: string | null) => (value ? formatZonedDateTime(value, i18n.resolvedLanguage, timeZone) : "—");
   const member = (memberId: unknown) => {
@@ -93,6 +90,7 @@ export function TaskDetailPage() {
   return (
     <>
       <RecordDetailLayout
+        record={{ module: "tasks", ownerId: record.owner_id }}
         title={record.title}
         subtitle={
           <Group gap="xs">
@@ -119,7 +117,7 @@ export function TaskDetailPage() {
         onEdit={canEdit ? () => setEditing(true) : undefined}
         deleting={remove.isPending}
         onDelete={
-          canDelete
+          allowed.delete !== undefined
             ? () =>
                 remove.mutate([record.id], {
                   onSuccess: () => {

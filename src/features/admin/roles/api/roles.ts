@@ -1,11 +1,12 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { rpc } from "@/lib/call-rpc.ts";
+import { roleNamesKey } from "@/components/roles/role-names.ts";
 import type { OrganizationScope } from "@/session/organization-scope.ts";
-import { queryKeys } from "@/session/query-keys.ts";
 import { deleteRoleAnswerSchema, rolesAnswerSchema, saveRoleAnswerSchema, type Permissions } from "./schemas.ts";
 
 export const adminRoleKeys = {
-  all: (scope: OrganizationScope) => queryKeys.organization(scope, "admin-roles"),
+  /** Under the role names' key (role-names.ts): invalidating it after a save refreshes the names shown everywhere. */
+  all: (scope: OrganizationScope) => [...roleNamesKey(scope), "matrix"] as const,
 };
 
 export function rolesQueryOptions(scope: OrganizationScope) {
@@ -31,7 +32,7 @@ export function useSaveRole(scope: OrganizationScope) {
   return useMutation({
     mutationFn: async ({ key, name, permissions }: SaveRoleInput) =>
       (await rpc("save_role", { p_key: key, p_name: name, p_permissions: permissions }, saveRoleAnswerSchema)).role,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: adminRoleKeys.all(scope) }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: roleNamesKey(scope) }),
   });
 }
 
@@ -39,6 +40,6 @@ export function useDeleteRole(scope: OrganizationScope) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (key: string) => rpc("delete_role", { p_key: key }, deleteRoleAnswerSchema),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: adminRoleKeys.all(scope) }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: roleNamesKey(scope) }),
   });
 }

@@ -3,7 +3,7 @@ import { Alert, Button, Group, Modal, NativeSelect, PasswordInput, SimpleGrid, S
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { notifySuccess } from "@/components/notify.ts";
-import { organizationRoleLabel, organizationRoles } from "@/lib/organization-roles.ts";
+import { roleOptions, useRoleNames } from "@/components/roles/role-names.ts";
 import { useUserAction } from "../api/mutations.ts";
 import type { OrganizationScope } from "@/session/organization-scope.ts";
 import { userAdminError } from "../utils/user-errors.ts";
@@ -23,6 +23,7 @@ interface Props {
 /** Creates a member of the session's organization (spec section 5). */
 export function CreateUserModal({ scope, onClose }: Props) {
   const { t } = useTranslation();
+  const roleNames = useRoleNames();
   const create = useUserAction(scope);
   const {
     register,
@@ -92,7 +93,7 @@ export function CreateUserModal({ scope, onClose }: Props) {
             label={t("adminUsers.form.role")}
             required
             error={formMessage(t, errors.role?.message)}
-            data={organizationRoles.map((role) => ({ value: role, label: organizationRoleLabel(t, role) }))}
+            data={roleOptions(t, roleNames.data)}
           />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>

@@ -3,7 +3,7 @@ import { Alert, Button, Checkbox, Group, Modal, NativeSelect, SimpleGrid, Stack,
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { notifySuccess } from "@/components/notify.ts";
-import { organizationRoleLabel, organizationRoles } from "@/lib/organization-roles.ts";
+import { roleOptions, useRoleNames } from "@/components/roles/role-names.ts";
 import { useUserAction } from "../api/mutations.ts";
 import type { OrganizationUser } from "../api/schemas.ts";
 import type { OrganizationScope } from "@/session/organization-scope.ts";
@@ -30,9 +30,7 @@ export function EditUserModal({ scope, user, onClose }: Props) {
   } = useForm<EditUserValues>({ resolver: zodResolver(editUserSchema), defaultValues: editValuesOf(user) });
 
   const failure = update.isError ? userAdminError(update.error) : undefined;
-  const roles: string[] = organizationRoles.includes(user.organization_role as never)
-    ? [...organizationRoles]
-    : [...organizationRoles, user.organization_role];
+  const roleNames = useRoleNames();
 
   const onSubmit = handleSubmit((values) => {
     const changes = userDataChanges(user, values);
@@ -88,7 +86,7 @@ export function EditUserModal({ scope, user, onClose }: Props) {
             {...(self ? { value: user.organization_role, disabled: true } : register("role"))}
             label={t("adminUsers.form.role")}
             error={formMessage(t, errors.role?.message)}
-            data={roles.map((role) => ({ value: role, label: organizationRoleLabel(t, role) }))}
+            data={roleOptions(t, roleNames.data, user.organization_role)}
           />
           <Checkbox
             {...(self ? { checked: user.membership_active, disabled: true, readOnly: true } : register("isActive"))}

@@ -1,21 +1,22 @@
 import { CloseButton, Group, NativeSelect, TextInput } from "@mantine/core";
 import { IconSearch } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
-import { isOrganizationRole, organizationRoleLabel, organizationRoles, type OrganizationRole } from "@/lib/organization-roles.ts";
+import { roleOptions, useRoleNames } from "@/components/roles/role-names.ts";
 import { isUserStatus, userStatuses, type UserStatus } from "../utils/list-params.ts";
 
 interface Props {
   search: string;
-  role: OrganizationRole | null;
+  role: string | null;
   status: UserStatus | null;
   onSearch(search: string): void;
-  onRole(role: OrganizationRole | null): void;
+  onRole(role: string | null): void;
   onStatus(status: UserStatus | null): void;
 }
 
 /** Search (the page debounces it) and the role and status filters. */
 export function UserFilters({ search, role, status, onSearch, onRole, onStatus }: Props) {
   const { t } = useTranslation();
+  const roleNames = useRoleNames();
   return (
     <Group align="flex-end" gap="sm" wrap="wrap">
       <TextInput
@@ -35,11 +36,11 @@ export function UserFilters({ search, role, status, onSearch, onRole, onStatus }
         value={role ?? ""}
         onChange={(event) => {
           const value = event.currentTarget.value;
-          onRole(isOrganizationRole(value) ? value : null);
+          onRole(value === "" ? null : value);
         }}
         data={[
           { value: "", label: t("adminUsers.list.allRoles") },
-          ...organizationRoles.map((key) => ({ value: key, label: organizationRoleLabel(t, key) })),
+          ...roleOptions(t, roleNames.data),
         ]}
       />
       <NativeSelect

@@ -11,8 +11,8 @@ import {
 } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { SortableHeader } from "@/components/SortableHeader.tsx";
+import { roleName, useRoleNames } from "@/components/roles/role-names.ts";
 import { displayName } from "@/lib/display-name.ts";
-import { organizationRoleLabel } from "@/lib/organization-roles.ts";
 import { formatDateTime } from "@/lib/format.ts";
 import type { OrganizationUser } from "../api/schemas.ts";
 import type { SortKey, UserListState } from "../utils/list-params.ts";
@@ -31,6 +31,7 @@ interface Props {
 
 export function UsersTable({ users, state, sessionUserId, onSort, onAction }: Props) {
   const { t, i18n } = useTranslation();
+  const roleNames = useRoleNames();
 
   const header = (column: SortKey | null, label: string) =>
     column ? (
@@ -74,7 +75,7 @@ export function UsersTable({ users, state, sessionUserId, onSort, onAction }: Pr
                   </Group>
                 </Table.Td>
                 <Table.Td style={{ overflowWrap: "anywhere" }}>{user.email}</Table.Td>
-                <Table.Td>{organizationRoleLabel(t, user.organization_role)}</Table.Td>
+                <Table.Td>{roleName(t, roleNames.data, user.organization_role)}</Table.Td>
                 <Table.Td>
                   <UserStatusBadge user={user} />
                 </Table.Td>

@@ -1,6 +1,5 @@
 /** The list's state on screen and what it asks `get_organization_users` for. */
 import { pageCountOf, pageOffset, sortedBy, type SortedPage } from "@/lib/list-state.ts";
-import type { OrganizationRole } from "@/lib/organization-roles.ts";
 import type { OrganizationScope } from "@/session/organization-scope.ts";
 import { queryKeys } from "@/session/query-keys.ts";
 
@@ -15,7 +14,7 @@ export const PAGE_SIZE = 25;
 
 export interface UserListState extends SortedPage<SortKey> {
   search: string;
-  role: OrganizationRole | null;
+  role: string | null;
   status: UserStatus | null;
 }
 
@@ -30,7 +29,7 @@ export const initialListState: UserListState = {
 
 export interface UserListArgs {
   p_search: string | null;
-  p_role: OrganizationRole | null;
+  p_role: string | null;
   p_status: UserStatus | null;
   p_sort: SortKey;
   p_descending: boolean;
