@@ -34,7 +34,8 @@ as $$
 $$;
 
 /**
- * What an audit entry is about, in words: a person's name (else e-mail), an organization's,
+ * What an audit entry is about, in words: a person's name (else e-mail; with the e-mail,
+ * which tells two people of one name apart), an organization's,
  * a role's or a document template's name, an import's file name, or a record's title
  * (private.record_title, also of a soft-deleted record) in its module; null when the target
  * no longer exists (the app then says it was deleted). {name, module, exists}: module is set
@@ -65,7 +66,7 @@ begin
   end if;
   target_id := p_target_id::uuid;
   if p_target_type = 'user' then
-    return (select jsonb_build_object('name', coalesce(private.profile_name(p.id), p.email), 'exists', true)
+    return (select jsonb_build_object('name', coalesce(private.profile_name(p.id), p.email), 'email', p.email, 'exists', true)
               from private.profiles p where p.id = target_id);
   elsif p_target_type = 'organization' then
     return (select jsonb_build_object('name', o.name, 'exists', true) from private.organizations o where o.id = target_id);

@@ -5,7 +5,7 @@
 -- admin and for a member of both; the timeline's change labels (linked record, owner) and
 -- who did it; the dashboard's actor name.
 begin;
-select plan(29);
+select plan(30);
 
 select tests.create_organization('alpha', 'Alpha A.Ş.') as alpha \gset
 select tests.create_organization('beta', 'Beta Ltd.') as beta \gset
@@ -129,6 +129,8 @@ select is((select e -> 'target' from jsonb_array_elements(:'everything'::jsonb -
   jsonb_build_object('name', 'Satış Temsilcisi', 'exists', true), 'a role target: the role''s name');
 select is((select e -> 'target' ->> 'name' from jsonb_array_elements(:'everything'::jsonb -> 'entries') e where e ->> 'action' = 'user.locked'),
   'Selim Satış', 'a person target: the person''s name');
+select is((select e -> 'target' ->> 'email' from jsonb_array_elements(:'everything'::jsonb -> 'entries') e where e ->> 'action' = 'user.locked'),
+  'sales@alpha.test', 'a person target: with their e-mail');
 select is((select jsonb_build_object('target', e -> 'target', 'deleted', e -> 'actor' -> 'deleted', 'email', e -> 'actor' -> 'email')
              from jsonb_array_elements(:'everything'::jsonb -> 'entries') e where e ->> 'action' = 'customers.update' and e -> 'actor' ->> 'id' = :'ghost'),
   jsonb_build_object('target', null, 'deleted', true, 'email', null), 'a deleted account and a record that no longer exists are said to be gone');

@@ -187,6 +187,11 @@ function AuditRow({ entry }: { entry: AuditEntry }) {
                 {targetName}
               </Text>
             )}
+            {target?.email && target.email !== targetName && (
+              <Text size="xs" c="dimmed" style={{ overflowWrap: "anywhere" }}>
+                {target.email}
+              </Text>
+            )}
             {typeLabel && (
               <Text size="xs" c="dimmed">
                 {typeLabel}

@@ -14,6 +14,8 @@ export type AuditActor = z.infer<typeof auditActorSchema>;
 /** What the entry is about, in words (private.audit_target); null when it no longer exists. */
 export const auditTargetSchema = z.looseObject({
   name: z.string().nullable(),
+  /** A person's e-mail (two people may share a name). */
+  email: z.string().nullable().optional(),
   exists: z.boolean().optional(),
   /** The module whose record page opens it (not deleted). */
   module: z.string().nullable().optional(),

@@ -29,7 +29,7 @@ begin
   end if;
   target_id := p_target_id::uuid;
   if p_target_type = 'user' then
-    return (select jsonb_build_object('name', coalesce(private.profile_name(p.id), p.email), 'exists', true)
+    return (select jsonb_build_object('name', coalesce(private.profile_name(p.id), p.email), 'email', p.email, 'exists', true)
               from private.profiles p where p.id = target_id);
   elsif p_target_type = 'organization' then
     return (select jsonb_build_object('name', o.name, 'exists', true) from private.organizations o where o.id = target_id);
