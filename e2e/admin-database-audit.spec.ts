@@ -9,6 +9,7 @@ const sidebar = (page: Page) => page.getByRole("navigation", { name: "Ana menü"
 const auditTable = (page: Page) => page.getByRole("table", { name: "Kayıtlar" });
 const auditRow = (page: Page, text: string) => auditTable(page).getByRole("row").filter({ hasText: text });
 const demoName = "Demo Ticaret A.Ş.";
+const uuidPattern = /[0-9a-f]{8}-[0-9a-f]{4}-/;
 const acmeName = "Acme Sanayi Ltd.";
 
 async function seriousViolations(page: Page) {
@@ -50,17 +51,73 @@ test("the audit log lists the admin's lock and unlock of a user", async ({ page,
   await expect(page).toHaveURL(/\/admin\/audit-log$/);
   await expect(h1(page)).toHaveText("Denetim Kaydı");
 
-  const locked = auditRow(page, "Kullanıcı kilitlendi").filter({ hasText: member.id });
-  const unlocked = auditRow(page, "Kullanıcının kilidi açıldı").filter({ hasText: member.id });
+  const locked = auditRow(page, "Ayşe Yılmaz kullanıcının hesabını kilitledi").filter({ hasText: member.email });
+  const unlocked = auditRow(page, "Ayşe Yılmaz kullanıcının hesap kilidini açtı").filter({ hasText: member.email });
   await expect(locked).toHaveCount(1);
   await expect(unlocked).toHaveCount(1);
-  await expect(locked).toContainText("Ayşe Yılmaz");
-  await expect(unlocked).toContainText("Ayşe Yılmaz");
+  // The target by name, never by id.
+  await expect(locked).toContainText("Deniz Arslan");
+  await expect(unlocked).toContainText("Kullanıcı");
   // Newest first: the unlock stands above the lock.
   const rows = await auditTable(page).getByRole("row").allTextContents();
-  const index = (text: string) => rows.findIndex((row) => row.includes(text) && row.includes(member.id));
-  expect(index("Kullanıcının kilidi açıldı")).toBeLessThan(index("Kullanıcı kilitlendi"));
+  const index = (text: string) => rows.findIndex((row) => row.includes(text) && row.includes(member.email));
+  expect(index("hesap kilidini açtı")).toBeLessThan(index("hesabını kilitledi"));
+  // No id anywhere on the page.
+  expect(await page.locator("main").innerText()).not.toMatch(uuidPattern);
   expect(await seriousViolations(page)).toEqual([]);
+
+  // Filters, on the server: the action (in words), the member, the dates.
+  await page.getByRole("textbox", { name: "İşlem" }).click();
+  await page.getByRole("option", { name: "Hesap kilitleme" }).click();
+  await expect(locked).toHaveCount(1);
+  await expect(unlocked).toHaveCount(0);
+  await expect(auditTable(page).getByRole("row").filter({ hasText: "kilidini açtı" })).toHaveCount(0);
+  await page.getByRole("textbox", { name: "Yapan" }).fill("Ayşe");
+  await page.getByRole("option", { name: "Ayşe Yılmaz" }).click();
+  await expect(locked).toHaveCount(1);
+  const tomorrow = new Date(Date.now() + 86_400_000);
+  const day = `${tomorrow.getFullYear()}-${String(tomorrow.getMonth() + 1).padStart(2, "0")}-${String(tomorrow.getDate()).padStart(2, "0")}`;
+  await page.getByLabel("Başlangıç tarihi").fill(day);
+  await expect(page.getByText("Bu filtrelere uyan kayıt yok.")).toBeVisible();
+  await page.getByRole("button", { name: "Filtreleri temizle" }).click();
+  await expect(unlocked).toHaveCount(1);
+  expect(await seriousViolations(page)).toEqual([]);
+});
+
+test("the audit log, a record's timeline and the home's activity name records and people, never ids", async ({ page, baseURL }) => {
+  const { client } = await signedInClient(baseURL!, "admin@demo.test");
+  const name = `Etkinlik Müşterisi ${Date.now()}`;
+  const customer = (await client.rpc("create_customer", { p_values: { name } })).data as { record: { id: string } };
+  const deal = (await client.rpc("create_deal", { p_values: { title: `Etkinlik fırsatı ${Date.now()}` } })).data as {
+    record: { id: string; updated_at: string };
+  };
+  const moved = await client.rpc("update_deal", {
+    p_id: deal.record.id,
+    p_values: { customer_id: customer.record.id },
+    p_updated_at: deal.record.updated_at,
+  });
+  expect(moved.data).toMatchObject({ success: true });
+  await client.auth.signOut({ scope: "local" });
+
+  await enterApp(page, "admin@demo.test");
+  // Home: the latest activity on my records, by name, with a link to the record.
+  const activity = page.getByRole("list", { name: "Kayıtlarımdaki son hareketler" });
+  await expect(activity.getByRole("link", { name }).first()).toBeVisible();
+  await expect(activity).toContainText("Ayşe Yılmaz kaydı oluşturdu");
+  expect(await activity.innerText()).not.toMatch(uuidPattern);
+
+  // The deal's timeline: the link change names the customer.
+  await page.goto(`/deals/${deal.record.id}`);
+  await page.getByRole("tab", { name: "Notlar ve geçmiş" }).click();
+  const timeline = page.getByRole("tabpanel", { name: "Notlar ve geçmiş" });
+  await expect(timeline.getByText(`Ayşe Yılmaz, Müşteri alanını değiştirdi: boş → ${name}`)).toBeVisible();
+  await expect(timeline.getByText("Ayşe Yılmaz kaydı oluşturdu")).toBeVisible();
+  expect(await timeline.innerText()).not.toMatch(uuidPattern);
+
+  // The audit log: the customer by name, linked to its page.
+  await page.goto("/admin/audit-log");
+  await expect(auditTable(page).getByRole("link", { name }).first()).toBeVisible();
+  expect(await page.locator("main").innerText()).not.toMatch(uuidPattern);
 });
 
 test("a super admin switches organization, and both the sidebar and the audit log show it", async ({ page }) => {
@@ -92,7 +149,7 @@ test("a super admin switches organization, and both the sidebar and the audit lo
 
   await page.goto("/admin/audit-log");
   await expect(h1(page)).toHaveText("Denetim Kaydı");
-  await expect(auditRow(page, "Süper yönetici bu şirkete geçti").first()).toContainText("Süper Yönetici");
+  await expect(auditRow(page, "bu şirkete geçti").first()).toContainText("Süper Yönetici");
   expect(await seriousViolations(page)).toEqual([]);
 
   // The binding is on the server: a reload stays in the new organization.

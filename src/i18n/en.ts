@@ -1,3 +1,4 @@
+import { en as activity } from "@/components/activity/i18n/en.ts";
 import { en as admin } from "@/features/admin/i18n/en.ts";
 import { en as app } from "@/app/i18n/en.ts";
 import { en as auth } from "@/features/auth/i18n/en.ts";
@@ -24,6 +25,7 @@ import type { Catalogue } from "./tr.ts";
 /** The English catalogue: every folder's English texts in one tree (each typed against its Turkish part). */
 export const en: Catalogue = mergeCatalogues(
   components,
+  activity,
   taskKit,
   documentKit,
   lib,

@@ -1,3 +1,4 @@
+import { tr as activity } from "@/components/activity/i18n/tr.ts";
 import { tr as admin } from "@/features/admin/i18n/tr.ts";
 import { tr as app } from "@/app/i18n/tr.ts";
 import { tr as auth } from "@/features/auth/i18n/tr.ts";
@@ -26,6 +27,7 @@ import { mergeCatalogues } from "./merge.ts";
  */
 export const tr = mergeCatalogues(
   components,
+  activity,
   taskKit,
   documentKit,
   lib,

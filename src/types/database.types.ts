@@ -162,7 +162,7 @@ export type Database = {
 { Args: { "p_cancelled"?: boolean,"p_import_id": string }; Returns: Json
                            },
 "get_audit_log":
-{ Args: { "p_before_id"?: number,"p_limit"?: number,"p_organization_slug"?: string }; Returns: Json
+{ Args: { "p_action"?: string,"p_actor_id"?: string,"p_before_id"?: number,"p_from"?: string,"p_limit"?: number,"p_organization_slug"?: string,"p_to"?: string }; Returns: Json
                            },
 "get_contact":
 { Args: { "p_id": string }; Returns: Json

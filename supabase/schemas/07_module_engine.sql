@@ -526,8 +526,49 @@ end;
 $$;
 
 /**
+ * A value of a record's field history in words, when it is an id: a person's name (else
+ * e-mail) for owner_id and the *_by columns, the linked record's title (private.record_title,
+ * private.module_links) for a link column; null otherwise, or when that person or record no
+ * longer exists.
+ */
+create function private.timeline_value_label(p_module text, p_schema text, p_field text, p_value jsonb)
+returns text
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  value_id uuid;
+  target text;
+  target_table text;
+  title text;
+begin
+  if p_value is null or jsonb_typeof(p_value) <> 'string'
+     or p_value #>> '{}' !~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then
+    return null;
+  end if;
+  value_id := (p_value #>> '{}')::uuid;
+  if p_field = 'owner_id' or p_field like '%\_by' then
+    return (select coalesce(private.profile_name(p.id), p.email) from private.profiles p where p.id = value_id);
+  end if;
+  select l.target_module, m.table_name into target, target_table
+    from private.module_links(p_module, p_schema) l join private.modules m on m.key = l.target_module
+   where l.column_name = p_field;
+  if target is null then
+    return null;
+  end if;
+  execute format('select private.record_title($1, to_jsonb(t)) from %I.%I t where t.id = $2', p_schema, target_table)
+    into title using target, value_id;
+  return title;
+end;
+$$;
+
+/**
  * A record's timeline, newest first: its notes, its field history and the audit entries
- * about it, for someone who may see the record.
+ * about it, for someone who may see the record. Each entry names who did it (by_name: name,
+ * else e-mail; by_deleted: that account is gone) and a change whose value is an id names
+ * it too (old_label, new_label: private.timeline_value_label), so no id needs showing.
  */
 create function private.record_timeline(p_module text, p_id uuid, p_limit integer default 100)
 returns jsonb
@@ -562,10 +603,15 @@ begin
      order by everything.e ->> 'at' desc limit $5) newest$query$, context.schema_name)
     into entries using entity, p_id, context.organization_id, p_module, least(greatest(coalesce(p_limit, 100), 1), 500);
   return jsonb_build_object('success', true, 'entries', (
-    select coalesce(jsonb_agg(e || jsonb_build_object('by_name', (
-             select nullif(btrim(concat_ws(' ', p.first_name, p.last_name)), '') from private.profiles p
-              where p.id = (e ->> 'by')::uuid)) order by e ->> 'at' desc), '[]')
-      from jsonb_array_elements(entries) e));
+    select coalesce(jsonb_agg(e || jsonb_build_object('by_name', coalesce(private.profile_name(p.id), p.email),
+                                                      'by_deleted', e ->> 'by' is not null and p.id is null)
+                                || case when e ->> 'kind' = 'change' then jsonb_build_object(
+                                     'old_label', private.timeline_value_label(p_module, context.schema_name, e ->> 'field', e -> 'old'),
+                                     'new_label', private.timeline_value_label(p_module, context.schema_name, e ->> 'field', e -> 'new'))
+                                   else '{}' end
+                              order by e ->> 'at' desc), '[]')
+      from jsonb_array_elements(entries) e
+      left join private.profiles p on p.id = (e ->> 'by')::uuid));
 end;
 $$;
 

@@ -32,7 +32,8 @@ $$;
  * The 10 latest audit entries about records the caller owns (not deleted) in the modules
  * they may view: among their 10 most recently changed records per module, and the
  * records of theirs the organization's latest 300 entries name (a note does not change
- * its record). [{action, module, record_id, title, actor_id, actor_name, at}]. The modules
+ * its record). [{action, module, record_id, title, actor_id, actor_name (name, else e-mail;
+ * null for no actor or a deleted account), at}]. The modules
  * the caller may view come from one scope lookup (private.caller_scopes).
  */
 create function private.recent_activity(p_organization_id uuid, p_schema text, p_caller uuid)
@@ -74,8 +75,7 @@ begin
     select coalesce(jsonb_agg(jsonb_build_object(
              'action', substr(a.action, char_length(a.target_type) + 2), 'module', a.target_type,
              'record_id', a.target_id::uuid, 'title', a.title, 'actor_id', a.actor_id,
-             'actor_name', (select nullif(btrim(concat_ws(' ', p.first_name, p.last_name)), '')
-                              from private.profiles p where p.id = a.actor_id),
+             'actor_name', (select coalesce(private.profile_name(p.id), p.email) from private.profiles p where p.id = a.actor_id),
              'at', a.created_at) order by a.created_at desc, a.id desc), '[]')
       from (select l.*, c.title from jsonb_to_recordset(candidates) as c (module text, id uuid, title text)
               cross join lateral (select * from private.audit_log l

@@ -4,12 +4,11 @@ import { useTranslation } from "react-i18next";
 import { LoadError } from "@/components/LoadError.tsx";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
 import { notifyFailure, notifySuccess } from "@/components/notify.ts";
+import { activityActorName, activitySentence, looksLikeId } from "@/components/activity/activity-actions.ts";
 import { formatDateTime } from "@/lib/format.ts";
 import type { ModuleKey } from "@/modules/registry.ts";
 import { useAddNote, useTimeline, type TimelineEntry } from "./record-api.ts";
 import { recordFailureKey } from "./record-form.ts";
-
-const knownEvents = ["create", "update", "delete", "restore", "note", "merge", "merged_away"] as const;
 
 interface Props {
   module: ModuleKey;
@@ -28,14 +27,35 @@ function plain(value: unknown): string | null {
   return String(value as string | number | boolean);
 }
 
-/** A record's notes, field changes ("field: old → new") and events, newest first, with a box for a new note. */
+/** A field that holds a person's id (the owner, who completed or changed it). */
+function isPersonField(field: string): boolean {
+  return field === "owner_id" || field.endsWith("_by");
+}
+
+/**
+ * A record's notes, field changes and events, newest first, each a sentence with who did it
+ * ("Ayşe Yılmaz changed Customer: Işık → Çınar", "Ayşe Yılmaz renewed the contract"); linked
+ * records and people by name, never by id. With a box for a new note.
+ */
 export function Timeline({ module, id, fieldLabel, formatValue, canAddNote }: Props) {
   const { t, i18n } = useTranslation();
   const timeline = useTimeline(module, id);
   const addNote = useAddNote(module, id);
   const [body, setBody] = useState("");
 
-  const show = (field: string, value: unknown) => (formatValue?.(field, value) ?? plain(value)) ?? t("records.timeline.emptyValue");
+  const actorOf = (entry: TimelineEntry) =>
+    activityActorName({ id: entry.by, name: entry.by_name, deleted: entry.by_deleted }, (key) => t(key));
+  const labelOf = (field: string) => {
+    const label = fieldLabel(field);
+    return label === "owner_id" ? t("records.timeline.ownerField") : label;
+  };
+  const show = (field: string, value: unknown, label: string | null | undefined): string => {
+    if (label) return label;
+    const formatted = formatValue?.(field, value);
+    if (formatted) return formatted;
+    if (looksLikeId(value)) return isPersonField(field) ? t("activity.deletedUser") : t("activity.deletedRecord");
+    return plain(value) ?? t("records.timeline.emptyValue");
+  };
   const describe = (entry: TimelineEntry) => {
     switch (entry.kind) {
       case "note":
@@ -43,18 +63,16 @@ export function Timeline({ module, id, fieldLabel, formatValue, canAddNote }: Pr
       case "change":
         return (
           <Text size="sm" style={{ overflowWrap: "anywhere" }}>
-            {fieldLabel(entry.field)}: {show(entry.field, entry.old)} → {show(entry.field, entry.new)}
+            {t("records.timeline.changed", {
+              actor: actorOf(entry),
+              field: labelOf(entry.field),
+              old: show(entry.field, entry.old, entry.old_label),
+              new: show(entry.field, entry.new, entry.new_label),
+            })}
           </Text>
         );
-      case "event": {
-        const action = entry.action.slice(entry.action.indexOf(".") + 1);
-        const known = knownEvents.find((event) => event === action);
-        return (
-          <Text size="sm">
-            {known ? t(`records.timeline.events.${known}`) : t("records.timeline.events.other", { action: entry.action })}
-          </Text>
-        );
-      }
+      case "event":
+        return <Text size="sm">{activitySentence(entry.action, actorOf(entry), (key, options) => t(key, options ?? {}))}</Text>;
     }
   };
 
@@ -107,7 +125,8 @@ export function Timeline({ module, id, fieldLabel, formatValue, canAddNote }: Pr
                       {t(`records.timeline.kinds.${entry.kind}`)}
                     </Badge>
                     <Text size="xs" c="dimmed">
-                      {entry.by_name ?? t("records.timeline.someone")} · {formatDateTime(entry.at, i18n.resolvedLanguage)}
+                      {entry.kind === "note" && `${actorOf(entry)} · `}
+                      {formatDateTime(entry.at, i18n.resolvedLanguage)}
                     </Text>
                   </Group>
                 }

@@ -277,10 +277,25 @@ export function useDeleteView(module: ModuleKey) {
 // Timeline and notes
 // ---------------------------------------------------------------------------------
 
-const entryBase = { by: z.string().nullable().optional(), by_name: z.string().nullable().optional(), at: z.string() };
+const entryBase = {
+  by: z.string().nullable().optional(),
+  by_name: z.string().nullable().optional(),
+  /** The account that did it is gone. */
+  by_deleted: z.boolean().nullable().optional(),
+  at: z.string(),
+};
 export const timelineEntrySchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("note"), id: z.string(), body: z.string(), ...entryBase }),
-  z.object({ kind: z.literal("change"), field: z.string(), old: z.unknown(), new: z.unknown(), ...entryBase }),
+  z.object({
+    kind: z.literal("change"),
+    field: z.string(),
+    old: z.unknown(),
+    new: z.unknown(),
+    /** An id's value in words (the linked record's title, the person's name), when it is one. */
+    old_label: z.string().nullable().optional(),
+    new_label: z.string().nullable().optional(),
+    ...entryBase,
+  }),
   z.object({ kind: z.literal("event"), action: z.string(), ...entryBase }),
 ]);
 export type TimelineEntry = z.infer<typeof timelineEntrySchema>;

@@ -179,7 +179,7 @@ select throws_ok(format('select public.update_organization(%L, %L)', :'delta', '
   'anon: update_organization is refused by the database');
 select tests.reset_role();
 select ok(has_function_privilege('authenticated', 'public.get_organization_users(text, text, text, text, boolean, integer, integer, text)', 'execute')
-          and has_function_privilege('authenticated', 'public.get_audit_log(integer, bigint, text)', 'execute')
+          and has_function_privilege('authenticated', 'public.get_audit_log(integer, bigint, text, uuid, text, timestamptz, timestamptz)', 'execute')
           and has_function_privilege('authenticated', 'public.list_organizations()', 'execute')
           and has_function_privilege('authenticated', 'public.update_organization(uuid, jsonb)', 'execute')
           and not has_function_privilege('authenticated', 'private.organization_json(uuid)', 'execute'),

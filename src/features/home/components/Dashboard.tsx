@@ -2,21 +2,20 @@ import { Alert, Anchor, Group, Paper, SimpleGrid, Skeleton, Stack, Table, Text, 
 import { lazy, Suspense, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
+import { activityActorName, activitySentence } from "@/components/activity/activity-actions.ts";
 import { LoadError } from "@/components/LoadError.tsx";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
 import { TaskDue, TaskPriorityBadge, taskClasses, useNow } from "@/components/tasks/TaskBits.tsx";
 import { isOverdue } from "@/components/tasks/task-fields.ts";
 import { formatMoney } from "@/lib/format.ts";
 import { formatZonedDateTime, usableTimeZone } from "@/lib/zoned-time.ts";
-import { recordPath } from "@/modules/registry.ts";
+import { recordPath, type ModuleKey } from "@/modules/registry.ts";
 import { useDashboard, useDashboardForecast, type Dashboard as DashboardData, type MoneySummary } from "../api/dashboard.ts";
 import { forecastRows, pipelineRows, unconvertedCurrencies } from "../utils/dashboard.ts";
 
 // The charts bring @mantine/charts and recharts: loaded when the dashboard has numbers to draw.
 const PipelineChart = lazy(() => import("./DashboardCharts.tsx").then((module) => ({ default: module.PipelineChart })));
 const ForecastChart = lazy(() => import("./DashboardCharts.tsx").then((module) => ({ default: module.ForecastChart })));
-
-const timelineEvents = ["create", "update", "delete", "restore", "note", "merge", "merged_away"] as const;
 
 /**
  * The home dashboard (get_dashboard, within the member's view scope): my open and overdue
@@ -308,10 +307,6 @@ function Outcomes({ data }: { data: DashboardData }) {
 function RecentActivity({ data }: { data: DashboardData }) {
   const { t, i18n } = useTranslation();
   const timeZone = usableTimeZone(data.time_zone);
-  const eventText = (action: string) => {
-    const known = timelineEvents.find((event) => event === action);
-    return known ? t(`records.timeline.events.${known}`) : t("records.timeline.events.other", { action });
-  };
   return (
     <Section title={t("home.dashboard.activity.title")} id="dashboard-activity">
       {data.recent_activity.length === 0 ? (
@@ -334,10 +329,17 @@ function RecentActivity({ data }: { data: DashboardData }) {
                     </Text>
                   )}
                   {" · "}
-                  {eventText(entry.action)}
+                  {t(`activity.groups.${entry.module as ModuleKey}`)}
+                </Text>
+                <Text size="sm">
+                  {activitySentence(
+                    `${entry.module}.${entry.action}`,
+                    activityActorName({ id: entry.actor_id, name: entry.actor_name }, (key) => t(key)),
+                    (key, options) => t(key, options ?? {}),
+                  )}
                 </Text>
                 <Text size="xs" c="dimmed">
-                  {entry.actor_name ?? t("records.timeline.someone")} · {formatZonedDateTime(entry.at, i18n.resolvedLanguage, timeZone)}
+                  {formatZonedDateTime(entry.at, i18n.resolvedLanguage, timeZone)}
                 </Text>
               </li>
             );

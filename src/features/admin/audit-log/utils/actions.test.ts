@@ -1,34 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { en } from "../../i18n/en.ts";
-import { tr } from "../../i18n/tr.ts";
-import { auditActionKey, auditActionLabel, auditActorName, knownAuditActions } from "./actions.ts";
+import { auditActorName } from "./actions.ts";
+import { auditFilterArgs, hasFilters, isInvalidRange } from "./filters.ts";
 import { AUDIT_LOG_PAGE_SIZE, nextBeforeId } from "./paging.ts";
-
-describe("auditActionKey", () => {
-  it("maps every known action to a catalogue key both languages have", () => {
-    for (const action of Object.keys(knownAuditActions)) {
-      const key = auditActionKey(action);
-      expect(key, action).toBeDefined();
-      const leaf = key!.split(".")[2] as keyof typeof tr.auditLog.actions;
-      expect(tr.auditLog.actions[leaf], action).toBeTruthy();
-      expect(en.auditLog.actions[leaf], action).toBeTruthy();
-    }
-    expect(auditActionKey("user.locked")).toBe("auditLog.actions.userLocked");
-  });
-
-  it("knows nothing else, not even inherited names", () => {
-    expect(auditActionKey("template.saved")).toBeUndefined();
-    expect(auditActionKey("toString")).toBeUndefined();
-  });
-});
-
-describe("auditActionLabel", () => {
-  it("translates a known action and shows an unknown one raw", () => {
-    const translate = (key: string) => `T(${key})`;
-    expect(auditActionLabel("session.super_admin_switched", translate)).toBe("T(auditLog.actions.sessionSuperAdminSwitched)");
-    expect(auditActionLabel("template.deleted", translate)).toBe("template.deleted");
-  });
-});
 
 describe("auditActorName", () => {
   const actor = { id: "a", email: "admin@demo.test", first_name: "Ayşe", last_name: "Yılmaz" };
@@ -51,5 +24,24 @@ describe("nextBeforeId", () => {
     expect(nextBeforeId(full)).toBe(100 - AUDIT_LOG_PAGE_SIZE + 1);
     expect(nextBeforeId(full.slice(0, 3))).toBeUndefined();
     expect(nextBeforeId([])).toBeUndefined();
+  });
+});
+
+describe("auditFilterArgs", () => {
+  it("sends only the filters that are set, days as the start of the day and the end day whole", () => {
+    expect(auditFilterArgs({})).toEqual({});
+    expect(auditFilterArgs({ actor: "a-1", action: "", from: null })).toEqual({ p_actor_id: "a-1" });
+    const args = auditFilterArgs({ action: "contracts.renew", from: "2026-03-01", to: "2026-03-31" });
+    expect(args.p_action).toBe("contracts.renew");
+    expect(new Date(args.p_from!).getTime()).toBe(new Date(2026, 2, 1).getTime());
+    expect(new Date(args.p_to!).getTime()).toBe(new Date(2026, 3, 1).getTime());
+    expect(auditFilterArgs({ from: "not a day" })).toEqual({});
+  });
+
+  it("knows a reversed range and whether anything is filtered", () => {
+    expect(isInvalidRange({ from: "2026-03-02", to: "2026-03-01" })).toBe(true);
+    expect(isInvalidRange({ from: "2026-03-01", to: "2026-03-01" })).toBe(false);
+    expect(hasFilters({})).toBe(false);
+    expect(hasFilters({ to: "2026-03-01" })).toBe(true);
   });
 });

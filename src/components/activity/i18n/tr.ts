@@ -1,0 +1,172 @@
+/** Turkish texts of what was done (timeline, home, audit log); src/i18n assembles them. */
+export const tr = {
+  activity: {
+    system: "Sistem",
+    deletedUser: "Silinmiş kullanıcı",
+    deletedRecord: "Silinmiş kayıt",
+    unknown: "{{actor}} bir işlem yaptı",
+    unknownLabel: "Diğer işlem",
+    sentences: {
+      record: {
+        create: "{{actor}} kaydı oluşturdu",
+        update: "{{actor}} kaydı güncelledi",
+        delete: "{{actor}} kaydı sildi",
+        restore: "{{actor}} kaydı geri getirdi",
+        note: "{{actor}} not ekledi",
+        merge: "{{actor}} başka bir kaydı bununla birleştirdi",
+        merged_away: "{{actor}} kaydı başka bir kayıtla birleştirdi",
+        export: "{{actor}} kayıtları dışa aktardı",
+        import: "{{actor}} bir dosyadan kayıtları içe aktardı",
+        import_revert: "{{actor}} bir içe aktarmayı geri aldı",
+      },
+      contacts: {
+        data_exported: "{{actor}} kişinin kişisel verilerini dışa aktardı",
+        erased: "{{actor}} kişinin kişisel verilerini sildi (KVKK)",
+      },
+      deals: {
+        contacts: "{{actor}} fırsatın kişilerini değiştirdi",
+      },
+      quotes: {
+        revise: "{{actor}} teklifin yeni bir revizyonunu oluşturdu",
+      },
+      contracts: {
+        renew: "{{actor}} sözleşmeyi yeniledi",
+        terminate: "{{actor}} sözleşmeyi feshetti",
+        expire: "{{actor}} sözleşmenin süresinin dolduğunu kaydetti",
+      },
+      documents: {
+        create: "{{actor}} belgeyi yükledi",
+        version: "{{actor}} yeni bir sürüm oluşturdu",
+      },
+      products: {
+        activate: "{{actor}} ürünü satışa açtı",
+        deactivate: "{{actor}} ürünü satıştan kaldırdı",
+      },
+      user: {
+        created: "{{actor}} kullanıcıyı oluşturdu",
+        updated: "{{actor}} kullanıcının bilgilerini güncelledi",
+        deleted: "{{actor}} kullanıcıyı sildi",
+        removed: "{{actor}} kullanıcıyı şirketten çıkardı",
+        locked: "{{actor}} kullanıcının hesabını kilitledi",
+        unlocked: "{{actor}} kullanıcının hesap kilidini açtı",
+        password_reset: "{{actor}} kullanıcının şifresini sıfırladı",
+        password_changed: "{{actor}} kendi şifresini değiştirdi",
+        password_synced: "Kullanıcının şifresi giriş sırasında eşitlendi",
+        records_transferred: "{{actor}} kullanıcının kayıtlarını başka bir kullanıcıya aktardı",
+        access_refused: "Başka bir şirketin yöneticisi {{actor}} bu kullanıcıya erişmek istedi; erişim reddedildi",
+      },
+      organization: {
+        created: "{{actor}} şirketi oluşturdu",
+        updated: "{{actor}} şirket bilgilerini güncelledi",
+        tables_provisioned: "{{actor}} şirketin tablolarını hazırladı",
+      },
+      role: {
+        saved: "{{actor}} rolü kaydetti",
+        deleted: "{{actor}} rolü sildi",
+      },
+      settings: {
+        updated: "{{actor}} ayarları güncelledi",
+        logo_updated: "{{actor}} şirket logosunu değiştirdi",
+        logo_removed: "{{actor}} şirket logosunu kaldırdı",
+      },
+      template: {
+        saved: "{{actor}} belge şablonunu kaydetti",
+        deleted: "{{actor}} belge şablonunu sildi",
+      },
+      session: {
+        super_admin_entered: "Süper yönetici {{actor}} şirkete giriş yaptı",
+        super_admin_left: "Süper yönetici {{actor}} şirketten ayrıldı",
+        super_admin_switched: "Süper yönetici {{actor}} bu şirkete geçti",
+      },
+    },
+    labels: {
+      record: {
+        create: "Kayıt oluşturma",
+        update: "Kayıt güncelleme",
+        delete: "Kayıt silme",
+        restore: "Kaydı geri getirme",
+        note: "Not ekleme",
+        merge: "Kayıt birleştirme",
+        merged_away: "Başka kayıtla birleştirilme",
+        export: "Dışa aktarma",
+        import: "İçe aktarma",
+        import_revert: "İçe aktarmayı geri alma",
+      },
+      contacts: {
+        data_exported: "Kişisel verileri dışa aktarma",
+        erased: "Kişisel verileri silme (KVKK)",
+      },
+      deals: {
+        contacts: "Fırsatın kişilerini değiştirme",
+      },
+      quotes: {
+        revise: "Teklif revizyonu",
+      },
+      contracts: {
+        renew: "Sözleşme yenileme",
+        terminate: "Sözleşme feshi",
+        expire: "Sözleşme süresinin dolması",
+      },
+      documents: {
+        create: "Belge yükleme",
+        version: "Yeni sürüm",
+      },
+      products: {
+        activate: "Ürünü satışa açma",
+        deactivate: "Ürünü satıştan kaldırma",
+      },
+      user: {
+        created: "Kullanıcı oluşturma",
+        updated: "Kullanıcı güncelleme",
+        deleted: "Kullanıcı silme",
+        removed: "Şirketten çıkarma",
+        locked: "Hesap kilitleme",
+        unlocked: "Hesap kilidini açma",
+        password_reset: "Şifre sıfırlama",
+        password_changed: "Kendi şifresini değiştirme",
+        password_synced: "Şifre eşitleme",
+        records_transferred: "Kayıt aktarma",
+        access_refused: "Reddedilen erişim",
+      },
+      organization: {
+        created: "Şirket oluşturma",
+        updated: "Şirket güncelleme",
+        tables_provisioned: "Tabloların hazırlanması",
+      },
+      role: {
+        saved: "Rol kaydetme",
+        deleted: "Rol silme",
+      },
+      settings: {
+        updated: "Ayar güncelleme",
+        logo_updated: "Logo değiştirme",
+        logo_removed: "Logo kaldırma",
+      },
+      template: {
+        saved: "Şablon kaydetme",
+        deleted: "Şablon silme",
+      },
+      session: {
+        super_admin_entered: "Süper yönetici girişi",
+        super_admin_left: "Süper yöneticinin ayrılması",
+        super_admin_switched: "Süper yönetici geçişi",
+      },
+    },
+    groups: {
+      customers: "Müşteriler",
+      contacts: "Kişiler",
+      deals: "Fırsatlar",
+      quotes: "Teklifler",
+      contracts: "Sözleşmeler",
+      documents: "Belgeler",
+      tasks: "Görevler",
+      products: "Ürünler",
+      user: "Kullanıcılar",
+      organization: "Şirket",
+      role: "Roller",
+      settings: "Ayarlar",
+      template: "Belge şablonları",
+      session: "Süper yönetici",
+    },
+  },
+};
