@@ -138,7 +138,8 @@ alter table private.organization_settings enable row level security;
  * The settings of one organization, with its name and when its logo last changed (null:
  * none). exchange_rates is there once any rate is set (absent: none), and
  * contract_number_pattern once it differs from the default SZL-{YYYY}-{SEQ:5} (absent:
- * the default), so the answer stays as it was for organizations that set neither.
+ * the default), and each of the organization's own details (legal_name … bank_accounts)
+ * once set (absent: none), so the answer stays as it was for organizations that set neither.
  */
 create function private.settings_json(p_organization_id uuid)
 returns jsonb
@@ -150,6 +151,10 @@ as $$
   select (to_jsonb(s) - 'organization_id' - 'updated_by')
          - case when s.exchange_rates = '{}'::jsonb then 'exchange_rates' else '' end
          - case when s.contract_number_pattern = 'SZL-{YYYY}-{SEQ:5}' then 'contract_number_pattern' else '' end
+         - case when s.bank_accounts = '[]'::jsonb then 'bank_accounts' else '' end
+         - array(select k from unnest(array['legal_name', 'address', 'province', 'district', 'tax_office', 'tax_number',
+                                            'mersis_number', 'phone', 'email', 'website']) k
+                  where to_jsonb(s) -> k = 'null'::jsonb)
          || jsonb_build_object('name', o.name, 'logo_updated_at', l.updated_at)
     from private.organization_settings s
     join private.organizations o on o.id = s.organization_id

@@ -99,6 +99,25 @@ begin
   return case when (substr(compact, 5) || '2927' || substr(compact, 3, 2))::numeric % 97 = 1 then compact end;
 end;
 $function$;
+CREATE OR REPLACE FUNCTION private.settings_json(p_organization_id uuid)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select (to_jsonb(s) - 'organization_id' - 'updated_by')
+         - case when s.exchange_rates = '{}'::jsonb then 'exchange_rates' else '' end
+         - case when s.contract_number_pattern = 'SZL-{YYYY}-{SEQ:5}' then 'contract_number_pattern' else '' end
+         - case when s.bank_accounts = '[]'::jsonb then 'bank_accounts' else '' end
+         - array(select k from unnest(array['legal_name', 'address', 'province', 'district', 'tax_office', 'tax_number',
+                                            'mersis_number', 'phone', 'email', 'website']) k
+                  where to_jsonb(s) -> k = 'null'::jsonb)
+         || jsonb_build_object('name', o.name, 'logo_updated_at', l.updated_at)
+    from private.organization_settings s
+    join private.organizations o on o.id = s.organization_id
+    left join private.organization_logos l on l.organization_id = s.organization_id
+   where s.organization_id = p_organization_id;
+$function$;
 CREATE OR REPLACE FUNCTION public.update_organization_settings(p_changes jsonb)
  RETURNS jsonb
  LANGUAGE plpgsql
