@@ -20,8 +20,9 @@ $$;
  * p as a Turkish IBAN in its compact form (TR and 24 digits, upper case), or null when it
  * is not one. Whitespace (the same characters private.normalize_phone drops) is removed and
  * the letters upper-cased first, so "tr33 0006 1005 1978 6457 8413 26" is accepted. The
- * check digits must pass ISO 13616's mod-97 test: the first four characters moved to the
- * end, each letter replaced by its number (A = 10 … Z = 35), the whole number mod 97 is 1.
+ * check digits must be 02-98 and pass ISO 13616's mod-97 test: the first four characters
+ * moved to the end, each letter replaced by its number (A = 10 … Z = 35), the whole number
+ * mod 97 is 1.
  * The same rule as normalizeIban in src/lib/turkish-identifiers.ts (shared test vectors:
  * supabase/tests/06_settings_and_templates/iban.sql and src/lib/turkish-identifiers.test.ts).
  */
@@ -38,7 +39,7 @@ begin
     return null;
   end if;
   compact := upper(regexp_replace(p, '[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]', '', 'g'));
-  if compact !~ '^TR[0-9]{24}$' then
+  if compact !~ '^TR[0-9]{24}$' or substr(compact, 3, 2)::integer not between 2 and 98 then
     return null;
   end if;
   -- T = 29, R = 27.

@@ -92,7 +92,7 @@ begin
     return null;
   end if;
   compact := upper(regexp_replace(p, '[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]', '', 'g'));
-  if compact !~ '^TR[0-9]{24}$' then
+  if compact !~ '^TR[0-9]{24}$' or substr(compact, 3, 2)::integer not between 2 and 98 then
     return null;
   end if;
   -- T = 29, R = 27.
