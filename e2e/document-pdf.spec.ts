@@ -105,3 +105,102 @@ test("an admin downloads a template as a sample PDF with Turkish text, tables, t
     await rpc(client, "remove_organization_logo", {});
   }
 });
+
+// The organization's own details reach every quote PDF: an admin corrects them in the general
+// settings (a bad VKN and a bad IBAN get their own field errors and change nothing), then
+// downloads a sales member's quote whose PDF carries the sender's legal name, address, VKN,
+// MERSİS, IBANs, the contact person, the payment terms, each 0 % line's exemption reason and
+// the withholding. The details are the seed's again at the end.
+test("a quote PDF carries the sender's details from the settings, the contact, the payment terms, each exemption reason and the withholding", async ({ page, baseURL }) => {
+  // Two sign-ins, a settings save and pdfmake's first load on 2 shared cores.
+  test.setTimeout(150_000);
+  const suffix = Math.random().toString(36).slice(2, 8);
+  const { client: admin } = await signedInClient(baseURL!, "admin@demo.test");
+  const { client: sales } = await signedInClient(baseURL!, "satis@demo.test");
+  const seedDetails = (await rpc(admin, "get_organization_settings")).settings as Record<string, unknown>;
+  const restore = {
+    address: seedDetails.address,
+    bank_accounts: seedDetails.bank_accounts,
+    tax_number: seedDetails.tax_number,
+  };
+  const folder = mkdtempSync(join(tmpdir(), "crm-e2e-quote-pdf-"));
+  let quoteId: string | null = null;
+  try {
+    await enterApp(page, "admin@demo.test");
+    await page.goto("/admin/general-settings");
+    const details = page.getByRole("region", { name: "Şirket bilgileri" });
+    const vkn = details.getByRole("textbox", { name: "Vergi kimlik no (VKN)" });
+    await expect(vkn).toHaveValue("2910045871");
+    await expect(details.getByRole("textbox", { name: "Ticari unvan" })).toHaveValue("Demo Ticaret Anonim Şirketi");
+    const save = details.getByRole("button", { name: "Şirket Bilgilerini Kaydet" });
+
+    // A VKN with a wrong check digit and an IBAN with wrong check digits: each under its field.
+    await vkn.fill("2910045872");
+    await details.getByRole("button", { name: "Banka Hesabı Ekle" }).click();
+    await details.getByRole("textbox", { name: "3. hesabın bankası" }).fill("Ziraat Bankası");
+    const newIban = details.getByRole("textbox", { name: "3. hesabın IBAN'ı" });
+    await newIban.fill("TR34 0006 1005 1978 6457 8413 26");
+    await save.click();
+    await expect(details.getByText("Geçerli bir vergi kimlik numarası yazın: 10 hane, son hanesi kontrol hanesi.")).toBeVisible();
+    await expect(details.getByText("Geçerli bir Türk IBAN'ı yazın: TR ve 24 rakam, kontrol haneleri doğru olmalı.")).toBeVisible();
+    expect(((await rpc(admin, "get_organization_settings")).settings as Record<string, unknown>).tax_number).toBe("2910045871");
+
+    // Corrected: spaces and lower case are fine, the IBAN is kept compact and shown grouped.
+    await vkn.fill("2910045871");
+    await newIban.fill("tr33 0006 1005 1978 6457 8413 26");
+    await details.getByRole("textbox", { name: "Adres" }).fill(`Barbaros Bulvarı No: 145 Kat: 4 (${suffix})`);
+    await save.click();
+    await expect(page.getByRole("alert").filter({ hasText: "Ayarlar kaydedildi." })).toBeVisible();
+    await expect(newIban).toHaveValue("TR33 0006 1005 1978 6457 8413 26");
+    const stored = (await rpc(admin, "get_organization_settings")).settings as { bank_accounts: { iban: string }[] };
+    expect(stored.bank_accounts.map((account) => account.iban)).toContain("TR330006100519786457841326");
+
+    // A quote by the sales member: a 20 % line with 7/10 withholding and two 0 % lines, each with its reason.
+    const contacts = (await rpc(sales, "list_contacts", { p_limit: 50 })).records as { id: string; customer_id: string | null; first_name: string; last_name: string }[];
+    const contact = contacts.find((candidate) => candidate.customer_id !== null)!;
+    const saved = await rpc(sales, "save_quote", {
+      p_id: null,
+      p_values: { customer_id: contact.customer_id, contact_id: contact.id, payment_terms: `Faturadan sonra 30 gün içinde havale (${suffix})` },
+      p_items: [
+        { description: `Temizlik hizmeti ${suffix}`, quantity: "1", unit: "ay", unit_price: "10000", vat_rate: 20, withholding_rate: "7/10" },
+        { description: `İhracat teslimi ${suffix}`, quantity: "2", unit: "adet", unit_price: "1500", vat_rate: 0, vat_exemption_reason: `3065 s. KDV Kanunu 11/1-a ihracat istisnası ${suffix}` },
+        { description: `Diplomatik teslim ${suffix}`, quantity: "1", unit: "adet", unit_price: "800", vat_rate: 0, vat_exemption_reason: `3065 s. KDV Kanunu 15/1-a diplomatik istisna ${suffix}` },
+      ],
+    });
+    expect(saved).toMatchObject({ success: true });
+    quoteId = saved.id as string;
+
+    await page.goto(`/quotes/${quoteId}`);
+    await page.getByRole("tab", { name: "Belgeler" }).click();
+    const downloading = page.waitForEvent("download", { timeout: 90_000 });
+    await page.getByRole("button", { name: "PDF indir" }).click();
+    const file = join(folder, "teklif.pdf");
+    await (await downloading).saveAs(file);
+    const text = execFileSync("pdftotext", ["-layout", "-enc", "UTF-8", file, "-"], { encoding: "utf8" });
+    const flat = text.replace(/\s+/g, " ");
+    for (const phrase of [
+      // The sender, from the settings just saved.
+      "Demo Ticaret Anonim Şirketi",
+      `Barbaros Bulvarı No: 145 Kat: 4 (${suffix}), Beşiktaş/İstanbul`,
+      "Vergi Dairesi: Beşiktaş VKN: 2910045871 MERSİS No: 0291004587100015",
+      "+90 212 345 01 00 teklif@demoticaret.com.tr www.demoticaret.com.tr",
+      "Garanti BBVA IBAN: TR18 0006 2001 1900 0006 6723 15",
+      "Ziraat Bankası IBAN: TR33 0006 1005 1978 6457 8413 26",
+      // The contact person and the payment terms.
+      `İlgili Kişi: ${`${contact.first_name} ${contact.last_name}`.trim()}`,
+      `Ödeme Koşulları: Faturadan sonra 30 gün içinde havale (${suffix})`,
+      // Each 0 % line's exemption reason, and the withholding.
+      `2. satır KDV istisna/muafiyet sebebi: 3065 s. KDV Kanunu 11/1-a ihracat istisnası ${suffix}`,
+      `3. satır KDV istisna/muafiyet sebebi: 3065 s. KDV Kanunu 15/1-a diplomatik istisna ${suffix}`,
+      "1. satır KDV tevkifatı (7/10): ₺1.400,00",
+    ]) {
+      expect(flat).toContain(phrase);
+    }
+    expect(text).toMatch(/KDV Tevkifatı\s+₺1\.400,00/);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+    if (quoteId) await rpc(admin, "delete_quotes", { p_ids: [quoteId] });
+    expect(await rpc(admin, "update_organization_settings", { p_changes: restore })).toMatchObject({ success: true });
+    await Promise.all([admin.auth.signOut({ scope: "local" }), sales.auth.signOut({ scope: "local" })]);
+  }
+});

@@ -337,6 +337,17 @@ $$;
 update private.organization_settings set exchange_rates = '{"USD": 41.2, "EUR": 44.9}'
  where organization_id = '0a000000-0000-4000-8000-000000000001';
 
+-- The demo organization's own details, printed on its quotes and contracts: a VKN and
+-- IBANs with valid check digits (no real company's or account's).
+update private.organization_settings
+   set legal_name = 'Demo Ticaret Anonim Şirketi', address = 'Barbaros Bulvarı No: 145 Kat: 4',
+       province = 'İstanbul', district = 'Beşiktaş', tax_office = 'Beşiktaş', tax_number = '2910045871',
+       mersis_number = '0291004587100015', phone = '+902123450100', email = 'teklif@demoticaret.com.tr',
+       website = 'www.demoticaret.com.tr',
+       bank_accounts = '[{"iban": "TR180006200119000006672315", "bank_name": "Garanti BBVA"},
+                         {"iban": "TR080006400000112340012345", "bank_name": "Türkiye İş Bankası"}]'
+ where organization_id = '0a000000-0000-4000-8000-000000000001';
+
 do $$
 declare
   demo_schema text := private.tenant_schema('0a000000-0000-4000-8000-000000000001');

@@ -1,9 +1,13 @@
 import { describe, expect, it } from "vitest";
 import {
+  formatIban,
+  isValidIban,
   isValidTckn,
   isValidVkn,
   isValidWebsite,
+  normalizeIban,
   normalizePhone,
+  randomValidIban,
   randomValidTckn,
   randomValidVkn,
 } from "./turkish-identifiers.ts";
@@ -272,5 +276,69 @@ describe("isValidWebsite", () => {
   it("refuses null and undefined", () => {
     expect(isValidWebsite(null)).toBe(false);
     expect(isValidWebsite(undefined)).toBe(false);
+  });
+});
+
+// The same cases as supabase/tests/06_settings_and_templates/organization_details.sql: change both together.
+describe("normalizeIban", () => {
+  it.each([
+    // ISO 13616's Turkish example, then demo numbers with computed check digits.
+    ["TR330006100519786457841326", "TR330006100519786457841326"],
+    ["TR33 0006 1005 1978 6457 8413 26", "TR330006100519786457841326"],
+    ["tr330006100519786457841326", "TR330006100519786457841326"],
+    [" TR33 0006 1005 1978 6457 8413 26 ", "TR330006100519786457841326"],
+    ["TR33\t0006\u00a01005 1978 6457 8413 26", "TR330006100519786457841326"],
+    ["TR180006200119000006672315", "TR180006200119000006672315"],
+    ["TR080006400000112340012345", "TR080006400000112340012345"],
+    ["TR890001000000987654321001", "TR890001000000987654321001"],
+    ["TR024996642917038961848562", "TR024996642917038961848562"],
+    ["TR994996642917038961848562", null], // passes mod 97, but check digits are 02-98
+    ["TR340006100519786457841326", null], // wrong check digits
+    ["TR330006100519786457841327", null], // last digit changed
+    ["TR330006100519786457841362", null], // two digits swapped
+    ["TR000006100519786457841326", null],
+    ["TR33000610051978645784132", null], // 25 characters
+    ["TR3300061005197864578413261", null], // 27 characters
+    ["DE89370400440532013000", null], // a valid German IBAN: not Turkish
+    ["TR33-0006-1005-1978-6457-8413-26", null],
+    ["TR33000610051978645784132A", null],
+    ["", null],
+    ["ＴＲ330006100519786457841326", null],
+    ["TR33０006100519786457841326", null],
+  ])("%j → %s", (value, expected) => {
+    expect(normalizeIban(value)).toBe(expected);
+    expect(isValidIban(value)).toBe(expected !== null);
+  });
+
+  it("refuses null, undefined and over-long input", () => {
+    expect(normalizeIban(null)).toBeNull();
+    expect(normalizeIban(undefined)).toBeNull();
+    expect(normalizeIban(`TR33 0006 1005 1978 6457 8413 26${" ".repeat(40)}`)).toBeNull();
+  });
+
+  it("refuses every single-digit change of a valid IBAN (198 changes)", () => {
+    const valid = "TR330006100519786457841326";
+    for (let position = 4; position < valid.length; position += 1) {
+      for (let step = 1; step <= 9; step += 1) {
+        const digit = (Number(valid[position]) + step) % 10;
+        expect(isValidIban(`${valid.slice(0, position)}${digit}${valid.slice(position + 1)}`)).toBe(false);
+      }
+    }
+  });
+
+  it("accepts every generated IBAN, spaced or not, and refuses it with other check digits", () => {
+    const random = seededRandom(13);
+    for (let run = 0; run < 300; run += 1) {
+      const iban = randomValidIban(random);
+      expect(iban).toMatch(/^TR[0-9]{24}$/);
+      expect(normalizeIban(formatIban(iban).toLowerCase())).toBe(iban);
+      const check = Number(iban.slice(2, 4));
+      const other = String((check + 1 + Math.floor(random() * 96)) % 100).padStart(2, "0");
+      expect(isValidIban(`TR${other}${iban.slice(4)}`)).toBe(false);
+    }
+  });
+
+  it("prints a compact IBAN in groups of four", () => {
+    expect(formatIban("TR330006100519786457841326")).toBe("TR33 0006 1005 1978 6457 8413 26");
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Turkish identifiers, checked first in the browser with exactly the rules the database
  * applies (supabase/schemas/08_customers.sql: private.is_valid_vkn,
- * private.is_valid_tckn, private.normalize_phone, private.is_valid_website). The database's
+ * private.is_valid_tckn, private.normalize_phone, private.is_valid_website;
+ * supabase/schemas/06_settings_and_templates.sql: private.normalize_iban). The database's
  * answer is the one that counts; these only spare a round trip.
  */
 
@@ -111,6 +112,49 @@ function codePointLength(value: string): number {
  */
 export function isValidWebsite(value: string | null | undefined): boolean {
   return value != null && codePointLength(value) <= 300 && WEBSITE.test(value);
+}
+
+const IBAN_WHITESPACE = new RegExp(`[${WHITESPACE}]`, "g");
+const TURKISH_IBAN = /^TR[0-9]{24}$/;
+
+/** The ISO 13616 remainder of an IBAN's digits after moving its first four characters to the end (T = 29, R = 27). */
+function ibanRemainder(compact: string): number {
+  const rearranged = `${compact.slice(4)}2927${compact.slice(2, 4)}`;
+  let remainder = 0;
+  for (const character of rearranged) remainder = (remainder * 10 + (character.charCodeAt(0) - 48)) % 97;
+  return remainder;
+}
+
+/**
+ * A Turkish IBAN in compact form (TR and 24 digits, upper case), or null when it is not one.
+ * Whitespace is dropped and letters upper-cased first, so "tr33 0006 1005 1978 6457 8413 26"
+ * is accepted; the check digits must be 02-98 and pass ISO 13616's mod-97 test (remainder 1).
+ * At most 64 characters are looked at (longer input is refused).
+ */
+export function normalizeIban(value: string | null | undefined): string | null {
+  if (value == null || codePointLength(value) > 64) return null;
+  const compact = value.replace(IBAN_WHITESPACE, "").toUpperCase();
+  if (!TURKISH_IBAN.test(compact)) return null;
+  const checkDigits = Number(compact.slice(2, 4));
+  if (checkDigits < 2 || checkDigits > 98) return null;
+  return ibanRemainder(compact) === 1 ? compact : null;
+}
+
+/** Whether the value is a Turkish IBAN (normalizeIban gives it a compact form). */
+export function isValidIban(value: string | null | undefined): boolean {
+  return normalizeIban(value) !== null;
+}
+
+/** A compact IBAN in groups of four ("TR33 0006 1005 …"), as it is printed. */
+export function formatIban(compact: string): string {
+  return compact.replace(/(.{4})(?=.)/g, "$1 ");
+}
+
+/** A valid Turkish IBAN built from `random` (values in [0, 1)): TR, the computed check digits, 22 random digits. */
+export function randomValidIban(random: () => number): string {
+  const bban = Array.from({ length: 22 }, () => Math.floor(random() * 10) % 10).join("");
+  const check = 98 - ibanRemainder(`TR00${bban}`);
+  return `TR${String(check).padStart(2, "0")}${bban}`;
 }
 
 /** A valid VKN built from `random` (values in [0, 1)): nine random digits and their check digit. */

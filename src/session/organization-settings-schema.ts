@@ -34,6 +34,21 @@ export const organizationSettingsSchema = z.looseObject({
   /** 1 unit of a currency in the default currency ({"EUR": 44.9}); forecasts convert with it. */
   exchange_rates: z.record(z.string(), z.coerce.number()).catch({}),
   updated_at: z.string().nullable().optional(),
+  // The organization's own details (printed on quotes and contracts); each absent while unset.
+  legal_name: z.string().nullable().optional(),
+  address: z.string().nullable().optional(),
+  province: z.string().nullable().optional(),
+  district: z.string().nullable().optional(),
+  tax_office: z.string().nullable().optional(),
+  /** VKN, ten digits. */
+  tax_number: z.string().nullable().optional(),
+  mersis_number: z.string().nullable().optional(),
+  /** E.164 (+902125550123). */
+  phone: z.string().nullable().optional(),
+  email: z.string().nullable().optional(),
+  website: z.string().nullable().optional(),
+  /** IBANs in compact form, in the order they print. */
+  bank_accounts: z.array(z.object({ iban: z.string(), bank_name: z.string().nullable().optional() })).default([]),
 });
 export type OrganizationSettings = z.infer<typeof organizationSettingsSchema>;
 

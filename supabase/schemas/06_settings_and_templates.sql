@@ -16,6 +16,71 @@ as $$
      and p_pattern ~ '\{SEQ(:[1-9])?\}';
 $$;
 
+/**
+ * p as a Turkish IBAN in its compact form (TR and 24 digits, upper case), or null when it
+ * is not one. Whitespace (the same characters private.normalize_phone drops) is removed and
+ * the letters upper-cased first, so "tr33 0006 1005 1978 6457 8413 26" is accepted. The
+ * check digits must be 02-98 and pass ISO 13616's mod-97 test: the first four characters
+ * moved to the end, each letter replaced by its number (A = 10 … Z = 35), the whole number
+ * mod 97 is 1.
+ * The same rule as normalizeIban in src/lib/turkish-identifiers.ts (shared test vectors:
+ * supabase/tests/06_settings_and_templates/iban.sql and src/lib/turkish-identifiers.test.ts).
+ */
+create function private.normalize_iban(p text)
+returns text
+language plpgsql
+immutable
+set search_path = ''
+as $$
+declare
+  compact text;
+begin
+  if p is null or char_length(p) > 64 then
+    return null;
+  end if;
+  compact := upper(regexp_replace(p, '[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]', '', 'g'));
+  if compact !~ '^TR[0-9]{24}$' or substr(compact, 3, 2)::integer not between 2 and 98 then
+    return null;
+  end if;
+  -- T = 29, R = 27.
+  return case when (substr(compact, 5) || '2927' || substr(compact, 3, 2))::numeric % 97 = 1 then compact end;
+end;
+$$;
+
+/** Whether p is a Turkish IBAN (private.normalize_iban gives it a compact form). Null gives false. */
+create function private.is_valid_iban(p text)
+returns boolean
+language sql
+immutable
+set search_path = ''
+as $$
+  select private.normalize_iban(p) is not null;
+$$;
+
+/**
+ * The organization's bank accounts as stored: an array of at most 10 objects
+ * {iban, bank_name}, each IBAN in compact form (private.normalize_iban of itself), no IBAN
+ * twice, bank_name null or 1-100 characters, no other keys.
+ */
+create function private.is_valid_bank_accounts(p_accounts jsonb)
+returns boolean
+language sql
+immutable
+set search_path = ''
+as $$
+  select jsonb_typeof(p_accounts) = 'array'
+     and jsonb_array_length(p_accounts) <= 10
+     and not exists (
+       select 1 from jsonb_array_elements(p_accounts) account
+        where jsonb_typeof(account) <> 'object'
+           or exists (select 1 from jsonb_object_keys(account) k where k not in ('iban', 'bank_name'))
+           or jsonb_typeof(account -> 'iban') is distinct from 'string'
+           or private.normalize_iban(account ->> 'iban') is distinct from account ->> 'iban'
+           or coalesce(jsonb_typeof(account -> 'bank_name'), 'null') not in ('null', 'string')
+           or char_length(account ->> 'bank_name') not between 1 and 100)
+     and (select count(distinct account ->> 'iban') = count(*) from jsonb_array_elements(p_accounts) account);
+$$;
+
 create table private.organization_settings (
   organization_id uuid primary key references private.organizations (id) on delete cascade,
   default_currency text not null default 'TRY' check (default_currency ~ '^[A-Z]{3}$'),
@@ -45,7 +110,25 @@ create table private.organization_settings (
   exchange_rates jsonb not null default '{}' check (jsonb_typeof(exchange_rates) = 'object'),
   contract_number_pattern text not null default 'SZL-{YYYY}-{SEQ:5}'
     constraint organization_settings_contract_number_pattern_check
-    check (private.is_valid_number_pattern(contract_number_pattern))
+    check (private.is_valid_number_pattern(contract_number_pattern)),
+  -- The organization's own details, printed on its quotes and contracts (organization.*
+  -- placeholders). The settings RPC checks each (VKN checksum, phone, e-mail, website, IBANs);
+  -- the constraints keep any other writer to their shape.
+  legal_name text check (char_length(legal_name) between 1 and 250),
+  address text check (char_length(address) between 1 and 500),
+  province text check (char_length(province) between 1 and 60),
+  district text check (char_length(district) between 1 and 60),
+  tax_office text check (char_length(tax_office) between 1 and 100),
+  -- VKN: ten digits (the checksum: private.is_valid_vkn, in the settings RPC).
+  tax_number text check (tax_number ~ '^[0-9]{10}$'),
+  -- MERSİS number: sixteen digits.
+  mersis_number text check (mersis_number ~ '^[0-9]{16}$'),
+  -- E.164, as private.normalize_phone gives it.
+  phone text check (phone ~ '^\+[1-9][0-9]{7,14}$'),
+  email text check (char_length(email) between 3 and 254),
+  website text check (char_length(website) between 1 and 300),
+  -- [{"iban": "TR…", "bank_name": "…" | null}], in the order they print.
+  bank_accounts jsonb not null default '[]' check (private.is_valid_bank_accounts(bank_accounts))
 );
 
 comment on table private.organization_settings is 'One row per organization: general and operations settings.';
@@ -56,7 +139,8 @@ alter table private.organization_settings enable row level security;
  * The settings of one organization, with its name and when its logo last changed (null:
  * none). exchange_rates is there once any rate is set (absent: none), and
  * contract_number_pattern once it differs from the default SZL-{YYYY}-{SEQ:5} (absent:
- * the default), so the answer stays as it was for organizations that set neither.
+ * the default), and each of the organization's own details (legal_name … bank_accounts)
+ * once set (absent: none), so the answer stays as it was for organizations that set neither.
  */
 create function private.settings_json(p_organization_id uuid)
 returns jsonb
@@ -68,6 +152,10 @@ as $$
   select (to_jsonb(s) - 'organization_id' - 'updated_by')
          - case when s.exchange_rates = '{}'::jsonb then 'exchange_rates' else '' end
          - case when s.contract_number_pattern = 'SZL-{YYYY}-{SEQ:5}' then 'contract_number_pattern' else '' end
+         - case when s.bank_accounts = '[]'::jsonb then 'bank_accounts' else '' end
+         - array(select k from unnest(array['legal_name', 'address', 'province', 'district', 'tax_office', 'tax_number',
+                                            'mersis_number', 'phone', 'email', 'website']) k
+                  where to_jsonb(s) -> k = 'null'::jsonb)
          || jsonb_build_object('name', o.name, 'logo_updated_at', l.updated_at)
     from private.organization_settings s
     join private.organizations o on o.id = s.organization_id
@@ -118,13 +206,69 @@ as $$
      and exists (select 1 from jsonb_array_elements(p_stages) stage where stage ->> 'outcome' = 'lost');
 $$;
 
+/** A setting that may be cleared: JSON null, or a string of at most p_max characters once trimmed (blank clears it). */
+create function private.is_optional_setting_text(p_value jsonb, p_max integer)
+returns boolean
+language sql
+immutable
+set search_path = ''
+as $$
+  select coalesce(jsonb_typeof(p_value), 'null') = 'null'
+      or (jsonb_typeof(p_value) = 'string' and char_length(btrim(p_value #>> '{}')) <= p_max);
+$$;
+
+/**
+ * What is wrong with a bank_accounts change, or null when nothing: an array of at most 10
+ * objects {iban, bank_name?}; each IBAN a Turkish IBAN (private.normalize_iban: spaces and
+ * lower case allowed), none twice once normalised; bank_name absent, null or a string of at
+ * most 100 characters. The answer names the first bad entry: {index, problem} with problem
+ * invalid_iban, duplicate_iban, invalid_bank_name or invalid (not an object, an unknown key;
+ * index null: not an array, or more than 10).
+ */
+create function private.bank_accounts_problem(p_accounts jsonb)
+returns jsonb
+language sql
+immutable
+set search_path = ''
+as $$
+  select case
+    when jsonb_typeof(p_accounts) is distinct from 'array' or jsonb_array_length(p_accounts) > 10
+      then jsonb_build_object('index', null, 'problem', 'invalid')
+    else (
+      select jsonb_build_object('index', a.position - 1, 'problem', a.problem)
+        from (select e.position,
+                     case when jsonb_typeof(e.account) <> 'object'
+                            or exists (select 1 from jsonb_object_keys(e.account) k where k not in ('iban', 'bank_name'))
+                            then 'invalid'
+                          when jsonb_typeof(e.account -> 'iban') is distinct from 'string'
+                            or private.normalize_iban(e.account ->> 'iban') is null then 'invalid_iban'
+                          when exists (select 1 from jsonb_array_elements(p_accounts) with ordinality o (account, position)
+                                        where o.position < e.position and jsonb_typeof(o.account) = 'object'
+                                          and private.normalize_iban(o.account ->> 'iban') = private.normalize_iban(e.account ->> 'iban'))
+                            then 'duplicate_iban'
+                          when not private.is_optional_setting_text(e.account -> 'bank_name', 100) then 'invalid_bank_name'
+                     end as problem
+                from jsonb_array_elements(p_accounts) with ordinality e (account, position)) a
+       where a.problem is not null
+       order by a.position
+       limit 1)
+  end;
+$$;
+
 /**
  * Admin: changes the organization's settings. Fields: name, default_currency,
  * default_vat_rate, locale, time_zone, deal_stages, task_types, quote_number_pattern,
  * quote_validity_days, contract_number_pattern (private.is_valid_number_pattern: 1-60 characters
  * with a {SEQ:n} token),
- * exchange_rates ({"USD": 41.2}: one unit is that many of the default currency). Any
- * invalid field refuses the whole change. A deal_stages change that removes stages still
+ * exchange_rates ({"USD": 41.2}: one unit is that many of the default currency), and the
+ * organization's own details, each cleared by null or a blank text: legal_name (250),
+ * address (500), province and district (60 each), tax_office (100), tax_number (a VKN,
+ * private.is_valid_vkn), mersis_number (16 digits, spaces dropped), phone
+ * (private.normalize_phone, kept in E.164), email (private.is_valid_email, kept lower case),
+ * website (private.is_valid_website), bank_accounts ([{iban, bank_name}], see
+ * private.bank_accounts_problem; IBANs kept in compact form). Any invalid field refuses the
+ * whole change (invalid_setting with its field; for bank_accounts also the entry's index
+ * and the problem). A deal_stages change that removes stages still
  * holding deals is refused (stage_in_use, with {"stages": [{key, count}]}) unless
  * deal_stage_moves ({old key: new key}) says where they go; they move in the same
  * transaction. Deals may only be moved into a lost stage with a lost reason
@@ -175,12 +319,32 @@ begin
                                      and (value #>> '{}')::numeric between 1 and 365
      when 'contract_number_pattern' then jsonb_typeof(value) = 'string' and private.is_valid_number_pattern(value #>> '{}')
      when 'exchange_rates' then private.is_valid_exchange_rates(value)
+     when 'legal_name' then private.is_optional_setting_text(value, 250)
+     when 'address' then private.is_optional_setting_text(value, 500)
+     when 'province' then private.is_optional_setting_text(value, 60)
+     when 'district' then private.is_optional_setting_text(value, 60)
+     when 'tax_office' then private.is_optional_setting_text(value, 100)
+     when 'tax_number' then private.is_optional_setting_text(value, 20)
+                            and (btrim(coalesce(value #>> '{}', '')) = '' or private.is_valid_vkn(btrim(value #>> '{}')))
+     when 'mersis_number' then private.is_optional_setting_text(value, 40)
+                               and regexp_replace(coalesce(value #>> '{}', ''), '\s', '', 'g') ~ '^([0-9]{16})?$'
+     when 'phone' then private.is_optional_setting_text(value, 40)
+                       and (btrim(coalesce(value #>> '{}', '')) = '' or private.normalize_phone(value #>> '{}') is not null)
+     when 'email' then private.is_optional_setting_text(value, 254)
+                       and (btrim(coalesce(value #>> '{}', '')) = '' or private.is_valid_email(private.normalize_email(value #>> '{}')))
+     when 'website' then private.is_optional_setting_text(value, 300)
+                         and (btrim(coalesce(value #>> '{}', '')) = '' or private.is_valid_website(btrim(value #>> '{}')))
+     when 'bank_accounts' then private.bank_accounts_problem(value) is null
      -- Where the deals of removed stages go: only with deal_stages, stage keys both ways.
      when 'deal_stage_moves' then p_changes ? 'deal_stages' and jsonb_typeof(value) = 'object'
                                   and not exists (select 1 from jsonb_each(value) m
                                                    where m.key !~ '^[a-z][a-z0-9_]{0,39}$' or jsonb_typeof(m.value) <> 'string')
      else false end
    limit 1;
+  if invalid_field = 'bank_accounts' then
+    return private.failure('Invalid setting: bank_accounts', 'invalid_setting',
+                           jsonb_build_object('field', 'bank_accounts') || private.bank_accounts_problem(p_changes -> 'bank_accounts'));
+  end if;
   if invalid_field is not null then
     return private.failure(format('Invalid setting: %s', left(invalid_field, 40)), 'invalid_setting',
                            jsonb_build_object('field', left(invalid_field, 40)));
@@ -234,6 +398,26 @@ begin
          quote_validity_days = coalesce((p_changes ->> 'quote_validity_days')::integer, quote_validity_days),
          contract_number_pattern = coalesce(p_changes ->> 'contract_number_pattern', contract_number_pattern),
          exchange_rates = coalesce(p_changes -> 'exchange_rates', exchange_rates),
+         legal_name = case when p_changes ? 'legal_name' then nullif(btrim(p_changes ->> 'legal_name'), '') else legal_name end,
+         address = case when p_changes ? 'address' then nullif(btrim(p_changes ->> 'address'), '') else address end,
+         province = case when p_changes ? 'province' then nullif(btrim(p_changes ->> 'province'), '') else province end,
+         district = case when p_changes ? 'district' then nullif(btrim(p_changes ->> 'district'), '') else district end,
+         tax_office = case when p_changes ? 'tax_office' then nullif(btrim(p_changes ->> 'tax_office'), '') else tax_office end,
+         tax_number = case when p_changes ? 'tax_number' then nullif(btrim(p_changes ->> 'tax_number'), '') else tax_number end,
+         mersis_number = case when p_changes ? 'mersis_number'
+                              then nullif(regexp_replace(coalesce(p_changes ->> 'mersis_number', ''), '\s', '', 'g'), '')
+                              else mersis_number end,
+         phone = case when p_changes ? 'phone' then private.normalize_phone(nullif(btrim(p_changes ->> 'phone'), '')) else phone end,
+         email = case when p_changes ? 'email' then nullif(private.normalize_email(coalesce(p_changes ->> 'email', '')), '') else email end,
+         website = case when p_changes ? 'website' then nullif(btrim(p_changes ->> 'website'), '') else website end,
+         bank_accounts = case when p_changes ? 'bank_accounts'
+                              then coalesce((select jsonb_agg(jsonb_build_object(
+                                                      'iban', private.normalize_iban(a.account ->> 'iban'),
+                                                      'bank_name', nullif(btrim(a.account ->> 'bank_name'), ''))
+                                                    order by a.position)
+                                               from jsonb_array_elements(p_changes -> 'bank_accounts') with ordinality a (account, position)),
+                                            '[]')
+                              else bank_accounts end,
          updated_at = now(),
          updated_by = auth.uid()
    where organization_id = target_org;

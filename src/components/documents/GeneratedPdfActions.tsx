@@ -6,6 +6,7 @@ import { useTranslation } from "react-i18next";
 import { notifyFailure, notifySuccess } from "@/components/notify.ts";
 import { downloadBlob } from "@/lib/download-blob.ts";
 import type { DocumentLanguage } from "@/lib/document-template/labels.ts";
+import { organizationFromSettings } from "@/lib/document-template/organization.ts";
 import type { TemplateKind } from "@/lib/document-template/placeholders.ts";
 import { defaultTemplateQueryOptions } from "@/lib/pdf/default-template.ts";
 import type { DocumentPdfInput } from "@/lib/pdf/document-definition.ts";
@@ -33,7 +34,7 @@ interface Props {
 /**
  * "PDF indir" and "Belge olarak kaydet" for a quote or a contract: the PDF is made in the
  * browser from the organization's default template of the kind (or the built-in body), with
- * its name and logo; saving keeps it among the record's documents, as a new version when a
+ * its details from the general settings (name, legal name, address, VKN, IBANs…) and logo; saving keeps it among the record's documents, as a new version when a
  * document of the same title is already there.
  */
 export function GeneratedPdfActions({ kind, module, recordId, baseName, title, buildInput }: Props) {
@@ -53,7 +54,7 @@ export function GeneratedPdfActions({ kind, module, recordId, baseName, title, b
       queryClient.fetchQuery(organizationLogoQueryOptions(session.user.id)),
       queryClient.fetchQuery(defaultTemplateQueryOptions(scope, kind)),
     ]);
-    return renderDocumentPdf(buildInput({ name: settings.name, logo }, language), template);
+    return renderDocumentPdf(buildInput(organizationFromSettings(settings, logo), language), template);
   };
 
   const run = async (action: "download" | "save") => {

@@ -19,6 +19,10 @@ export interface DocumentItemRow {
   line_net: string;
   line_vat: string;
   line_gross: string;
+  /** A 0 % KDV line's exemption (istisna/muafiyet) reason, printed under the table; "" or absent when none. */
+  vat_exemption_reason?: string;
+  /** A line's KDV withholding (tevkifat) ratio ("7/10") and amount, printed under the table; absent when none. */
+  withholding?: { rate: string; amount: string };
 }
 
 /** One rate of the KDV split: the base taxed at that rate and the tax. */
@@ -26,6 +30,8 @@ export interface VatBreakdownRow {
   rate: string;
   base: string;
   vat: string;
+  /** The KDV withheld at that rate; absent or "" when none. */
+  withholding?: string;
 }
 
 export interface DocumentData {

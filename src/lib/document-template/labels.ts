@@ -20,11 +20,15 @@ export interface DocumentLabels {
     lineVat: string;
     lineGross: string;
   };
-  vatBreakdown: { rate: string; base: string; vat: string };
+  vatBreakdown: { rate: string; base: string; vat: string; withholding: string };
   totals: Record<TotalsRowKey, string>;
   taxOffice: string;
   taxNumber: string;
+  mersisNumber: string;
   logo: string;
+  /** Under the items table: a 0 % KDV line's exemption reason, a line's KDV withholding. */
+  exemptionNote(position: string, reason: string): string;
+  withholdingNote(position: string, rate: string, amount: string): string;
   /** Contract types by their key (service, sales, maintenance, license, nda, other). */
   contractTypes: Readonly<Record<string, string>>;
   /** The renewal terms of a contract that renews itself, or of one that does not. */
@@ -47,7 +51,7 @@ export const documentLabels: Record<DocumentLanguage, DocumentLabels> = {
       lineVat: "KDV",
       lineGross: "Toplam",
     },
-    vatBreakdown: { rate: "KDV Oranı", base: "Matrah", vat: "Hesaplanan KDV" },
+    vatBreakdown: { rate: "KDV Oranı", base: "Matrah", vat: "Hesaplanan KDV", withholding: "Tevkifat" },
     totals: {
       gross: "Brüt Tutar",
       line_discounts: "Satır İskontoları",
@@ -59,8 +63,11 @@ export const documentLabels: Record<DocumentLanguage, DocumentLabels> = {
       total_try: "TL Karşılığı",
     },
     taxOffice: "Vergi Dairesi",
-    taxNumber: "Vergi No",
+    taxNumber: "VKN",
+    mersisNumber: "MERSİS No",
     logo: "Logo",
+    exemptionNote: (position, reason) => `${position}. satır KDV istisna/muafiyet sebebi: ${reason}`,
+    withholdingNote: (position, rate, amount) => `${position}. satır KDV tevkifatı (${rate}): ${amount}`,
     contractTypes: { service: "Hizmet", sales: "Satış", maintenance: "Bakım", license: "Lisans", nda: "Gizlilik", other: "Diğer" },
     renewal: (noticeDays, termMonths) =>
       `Taraflardan biri bitiş tarihinden en az ${noticeDays} gün önce bildirmedikçe sözleşme ${termMonths} ay uzar.`,
@@ -80,7 +87,7 @@ export const documentLabels: Record<DocumentLanguage, DocumentLabels> = {
       lineVat: "VAT",
       lineGross: "Total",
     },
-    vatBreakdown: { rate: "VAT rate", base: "Taxable amount", vat: "VAT" },
+    vatBreakdown: { rate: "VAT rate", base: "Taxable amount", vat: "VAT", withholding: "Withheld" },
     totals: {
       gross: "Gross amount",
       line_discounts: "Line discounts",
@@ -92,8 +99,11 @@ export const documentLabels: Record<DocumentLanguage, DocumentLabels> = {
       total_try: "In Turkish lira",
     },
     taxOffice: "Tax office",
-    taxNumber: "Tax number",
+    taxNumber: "Tax ID (VKN)",
+    mersisNumber: "MERSİS no.",
     logo: "Logo",
+    exemptionNote: (position, reason) => `Line ${position} VAT exemption reason: ${reason}`,
+    withholdingNote: (position, rate, amount) => `Line ${position} VAT withholding (${rate}): ${amount}`,
     contractTypes: { service: "Service", sales: "Sales", maintenance: "Maintenance", license: "Licence", nda: "Non-disclosure", other: "Other" },
     renewal: (noticeDays, termMonths) =>
       `Unless either party gives notice at least ${noticeDays} days before the end date, the contract renews for ${termMonths} months.`,

@@ -27,12 +27,19 @@ const quoteOnly = ["quote"] as const;
 const contractOnly = ["contract"] as const;
 
 export const placeholderDefinitions = [
+  // Filled from the general settings by organizationValues (organization.ts), typed by this list.
   { name: "organization.name", group: "organization", kinds: both },
+  { name: "organization.legal_name", group: "organization", kinds: both },
   { name: "organization.address", group: "organization", kinds: both },
+  { name: "organization.district", group: "organization", kinds: both },
+  { name: "organization.province", group: "organization", kinds: both },
   { name: "organization.tax_office", group: "organization", kinds: both },
   { name: "organization.tax_number", group: "organization", kinds: both },
+  { name: "organization.mersis_number", group: "organization", kinds: both },
   { name: "organization.phone", group: "organization", kinds: both },
   { name: "organization.email", group: "organization", kinds: both },
+  { name: "organization.website", group: "organization", kinds: both },
+  { name: "organization.iban", group: "organization", kinds: both },
   { name: "organization.logo", group: "organization", kinds: both, block: "logo" },
   { name: "customer.name", group: "customer", kinds: both },
   { name: "customer.tax_number", group: "customer", kinds: both },

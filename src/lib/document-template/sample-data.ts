@@ -1,10 +1,11 @@
 /**
- * A Turkish sample company, customer, two-line quote (20% KDV) and contract, dated from
+ * A Turkish sample company (or the organization's own details), customer, two-line quote (20% KDV) and contract, dated from
  * `today`, for the template preview. Amounts are fixed text, as the database would give them
  * formatted: nothing is added up here.
  */
 import { amountInWordsTr } from "@/lib/money/amount-in-words.ts";
 import type { DocumentData } from "./document-data.ts";
+import { organizationValues, type OrganizationDetails } from "./organization.ts";
 import type { TextPlaceholder } from "./placeholders.ts";
 
 const day = new Intl.DateTimeFormat("tr-TR", { dateStyle: "long" });
@@ -16,14 +17,25 @@ export interface SampleData extends DocumentData {
   values: Readonly<Record<TextPlaceholder, string>>;
 }
 
-export function sampleData(today: Date): SampleData {
+/** The sample sender; the preview and the sample PDF use the organization's own details when it has them. */
+export const sampleOrganization: OrganizationDetails = {
+  name: "Demo Yazılım A.Ş.",
+  legal_name: "Demo Yazılım Anonim Şirketi",
+  address: "Büyükdere Cad. No: 185",
+  district: "Şişli",
+  province: "İstanbul",
+  tax_office: "Şişli",
+  tax_number: "4540536920",
+  mersis_number: "0454053692000015",
+  phone: "+902125550123",
+  email: "satis@demoyazilim.com.tr",
+  website: "www.demoyazilim.com.tr",
+  bank_accounts: [{ iban: "TR330006100519786457841326", bank_name: "Ziraat Bankası" }],
+};
+
+export function sampleData(today: Date, organization: OrganizationDetails = sampleOrganization): SampleData {
   const values: Record<TextPlaceholder, string> = {
-    "organization.name": "Demo Yazılım A.Ş.",
-    "organization.address": "Büyükdere Cad. No: 185, Şişli, İstanbul",
-    "organization.tax_office": "Şişli",
-    "organization.tax_number": "1234567890",
-    "organization.phone": "+90 212 555 01 23",
-    "organization.email": "satis@demoyazilim.com.tr",
+    ...organizationValues(organization),
     "customer.name": "Anadolu Yapı Malzemeleri Ltd. Şti.",
     "customer.tax_number": "9876543210",
     "customer.tax_office": "Kadıköy",

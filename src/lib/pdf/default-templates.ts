@@ -11,7 +11,7 @@ Geçerlilik Tarihi: {{quote.valid_until}}
 Sayın {{customer.name}}
 {{customer.address}}
 Vergi Dairesi / No: {{customer.tax_office}} / {{customer.tax_number}}
-İlgili: {{contact.name}} {{contact.email}}
+İlgili Kişi: {{contact.name}} {{contact.phone}} {{contact.email}}
 
 Talebiniz üzerine hazırladığımız teklifimizi bilgilerinize sunarız.
 

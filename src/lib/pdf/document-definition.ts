@@ -1,14 +1,17 @@
 /**
  * A quote or contract as a pdfmake document definition: A4, a header with the logo and the
- * organization on every page, the template's text flowing with the tables where its block
- * placeholders stand, right-aligned totals, "Sayfa 1 / 2" page numbers, title and author in
- * the metadata. Everything printed is plain text from the template and the data (pdfmake
+ * sender on every page (name, legal name, address, tax office and VKN, MERSİS, phone,
+ * e-mail, website), its IBANs in the footer beside "Sayfa 1 / 2", the template's text
+ * flowing with the tables where its block placeholders stand (under the items table, each
+ * 0 % KDV line's exemption reason and each line's KDV withholding), right-aligned totals,
+ * title and author in the metadata. Everything printed is plain text from the template and the data (pdfmake
  * draws strings as they are: no HTML, no markup); the only image is the organization's logo,
  * accepted as a PNG or JPEG data URL and nothing else (never a path or a remote address).
  */
 import { totalsRows, type DocumentItemRow, type VatBreakdownRow } from "@/lib/document-template/document-data.ts";
 import { documentLabels, type DocumentLanguage, type DocumentLabels } from "@/lib/document-template/labels.ts";
 import type { BlockKind, PlaceholderValues, TemplateKind, TextPlaceholder } from "@/lib/document-template/placeholders.ts";
+import { bankAccountLines, fullAddress, organizationValues, printedPhone, type OrganizationDetails } from "@/lib/document-template/organization.ts";
 import { renderTemplate } from "@/lib/document-template/render.ts";
 import { defaultTemplateBodies } from "./default-templates.ts";
 
@@ -18,16 +21,8 @@ type TotalsPlaceholderKey = Extract<TextPlaceholder, `totals.${string}`> extends
 export interface DocumentPdfInput {
   kind: TemplateKind;
   language: DocumentLanguage;
-  organization: {
-    name: string;
-    address?: string | null;
-    tax_number?: string | null;
-    tax_office?: string | null;
-    phone?: string | null;
-    email?: string | null;
-    /** A PNG or JPEG data URL (WebP is turned into PNG in the browser); anything else is ignored. */
-    logo?: string | null;
-  };
+  /** The sender, from the general settings (organizationFromSettings). */
+  organization: OrganizationDetails;
   /** Text for the placeholders (organization.* values default to the organization above). */
   values: PlaceholderValues;
   items?: readonly DocumentItemRow[];
@@ -63,15 +58,7 @@ const present = (value: string | null | undefined): value is string => typeof va
 
 /** The values with the organization's own fields and the totals object filled in where the values lack them. */
 function completeValues(input: DocumentPdfInput): PlaceholderValues {
-  const organization = input.organization;
-  const fromOrganization: PlaceholderValues = {
-    "organization.name": organization.name,
-    "organization.address": organization.address ?? "",
-    "organization.tax_office": organization.tax_office ?? "",
-    "organization.tax_number": organization.tax_number ?? "",
-    "organization.phone": organization.phone ?? "",
-    "organization.email": organization.email ?? "",
-  };
+  const fromOrganization: PlaceholderValues = organizationValues(input.organization);
   const fromTotals = Object.fromEntries(Object.entries(input.totals ?? {}).map(([key, value]) => [`totals.${key}`, value]));
   return { ...fromOrganization, ...fromTotals, ...input.values };
 }
@@ -118,15 +105,39 @@ function itemsTable(items: readonly DocumentItemRow[], labels: DocumentLabels): 
   };
 }
 
+/**
+ * What the items table cannot hold, in full sentences under it: the exemption (istisna or
+ * muafiyet) reason of every 0 % KDV line, which the law requires on the document, and each
+ * line's KDV withholding (tevkifat).
+ */
+function itemNotes(items: readonly DocumentItemRow[], labels: DocumentLabels): PdfContent[] {
+  const notes = items.flatMap((item) => [
+    ...(present(item.vat_exemption_reason) ? [labels.exemptionNote(String(item.position), item.vat_exemption_reason.trim())] : []),
+    ...(item.withholding ? [labels.withholdingNote(String(item.position), item.withholding.rate, item.withholding.amount)] : []),
+  ]);
+  return notes.map((text) => ({ text, fontSize: 8, margin: [0, 0, 0, 2] }));
+}
+
 function vatTable(rows: readonly VatBreakdownRow[], labels: DocumentLabels): PdfContent {
   const columns = labels.vatBreakdown;
+  const withheld = rows.some((row) => present(row.withholding));
   return {
     table: {
       headerRows: 1,
-      widths: ["auto", "auto", "auto"],
+      widths: withheld ? ["auto", "auto", "auto", "auto"] : ["auto", "auto", "auto"],
       body: [
-        [headerCell(columns.rate), headerCell(columns.base, "right"), headerCell(columns.vat, "right")],
-        ...rows.map((row) => [row.rate, rightAligned(row.base), rightAligned(row.vat)]),
+        [
+          headerCell(columns.rate),
+          headerCell(columns.base, "right"),
+          headerCell(columns.vat, "right"),
+          ...(withheld ? [headerCell(columns.withholding, "right")] : []),
+        ],
+        ...rows.map((row) => [
+          row.rate,
+          rightAligned(row.base),
+          rightAligned(row.vat),
+          ...(withheld ? [rightAligned(row.withholding ?? "")] : []),
+        ]),
       ],
     },
     layout: "lightHorizontalLines",
@@ -157,8 +168,10 @@ function totalsTable(values: PlaceholderValues, labels: DocumentLabels): PdfCont
 
 function block(kind: BlockKind, input: DocumentPdfInput, values: PlaceholderValues, labels: DocumentLabels, logo: string | null): PdfContent {
   switch (kind) {
-    case "items":
-      return itemsTable(input.items ?? [], labels);
+    case "items": {
+      const notes = itemNotes(input.items ?? [], labels);
+      return notes.length > 0 ? { stack: [itemsTable(input.items ?? [], labels), ...notes], margin: [0, 0, 0, 6] } : itemsTable(input.items ?? [], labels);
+    }
     case "vat_breakdown":
       return vatTable(input.vat_breakdown ?? [], labels);
     case "totals":
@@ -168,14 +181,26 @@ function block(kind: BlockKind, input: DocumentPdfInput, values: PlaceholderValu
   }
 }
 
+/** The sender's lines under its name: legal name (when it differs), address, tax office and VKN with MERSİS, phone, e-mail and website. */
+function senderLines(organization: OrganizationDetails, labels: DocumentLabels): string[] {
+  const legalName = organization.legal_name?.trim() ?? "";
+  const taxLine = [
+    present(organization.tax_office) ? `${labels.taxOffice}: ${organization.tax_office.trim()}` : "",
+    present(organization.tax_number) ? `${labels.taxNumber}: ${organization.tax_number.trim()}` : "",
+    present(organization.mersis_number) ? `${labels.mersisNumber}: ${organization.mersis_number.trim()}` : "",
+  ].filter(present);
+  return [
+    legalName !== organization.name.trim() ? legalName : "",
+    fullAddress(organization),
+    taxLine.join("  "),
+    [printedPhone(organization.phone), organization.email?.trim(), organization.website?.trim()].filter(present).join("  "),
+  ].filter(present);
+}
+
 /** The organization's name and details at the top of each page, its logo left, the title and number right. */
 function pageHeader(input: DocumentPdfInput, labels: DocumentLabels, number: string, logo: string | null): PdfContent {
   const organization = input.organization;
-  const taxLine = [
-    present(organization.tax_office) ? `${labels.taxOffice}: ${organization.tax_office}` : "",
-    present(organization.tax_number) ? `${labels.taxNumber}: ${organization.tax_number}` : "",
-  ].filter(present);
-  const details = [organization.address, taxLine.join("  "), [organization.phone, organization.email].filter(present).join("  ")].filter(present);
+  const details = senderLines(organization, labels);
   return {
     margin: [40, 24, 40, 0],
     columns: [
@@ -201,16 +226,25 @@ export function documentDefinition(input: DocumentPdfInput, template: { body: st
   const content: PdfContent[] = renderTemplate(body, values).map((segment) =>
     segment.type === "block" ? block(segment.block, input, values, labels, logo) : { text: segment.text, preserveLeadingSpaces: true },
   );
+  // The header grows with the sender's lines, the footer with its IBANs (10 at most).
+  const headerLines = senderLines(input.organization, labels).length;
+  const ibans = bankAccountLines(input.organization).slice(0, 10);
 
   return {
     pageSize: "A4",
-    pageMargins: [40, 100, 40, 50],
+    pageMargins: [40, Math.max(100, 50 + 11 * headerLines + 20), 40, 50 + 10 * ibans.length],
     language: input.language === "tr" ? "tr-TR" : "en-GB",
     info: { title, author: input.organization.name, subject: title, creator: input.organization.name },
     defaultStyle: { font: PDF_FONT, fontSize: 9.5, lineHeight: 1.2 },
     images: logo ? { logo } : {},
     header: () => pageHeader(input, labels, number, logo),
-    footer: (currentPage, pageCount) => ({ text: labels.page(currentPage, pageCount), alignment: "right", fontSize: 8, margin: [40, 16, 40, 0] }),
+    footer: (currentPage, pageCount) => ({
+      margin: [40, 16, 40, 0],
+      columns: [
+        { width: "*", stack: ibans.map((text) => ({ text, fontSize: 7.5 })) },
+        { width: "auto", text: labels.page(currentPage, pageCount), alignment: "right", fontSize: 8 },
+      ],
+    }),
     content,
   };
 }

@@ -7,6 +7,7 @@
 import type { DocumentItemRow } from "@/lib/document-template/document-data.ts";
 import { documentLabels, type DocumentLanguage } from "@/lib/document-template/labels.ts";
 import type { TextPlaceholder } from "@/lib/document-template/placeholders.ts";
+import { printedPhone } from "@/lib/document-template/organization.ts";
 import { amountInWordsTr } from "@/lib/money/amount-in-words.ts";
 import type { DocumentPdfInput } from "./document-definition.ts";
 
@@ -35,6 +36,11 @@ export interface QuotePdfSource {
     discount_type: "percent" | "amount" | null;
     discount_value?: Text;
     vat_rate: Decimal;
+    /** Required by the quote editor for a 0 % line; printed under the items table. */
+    vat_exemption_reason?: Text;
+    /** Tevkifat ratio ("7/10") and the KDV it withholds. */
+    withholding_rate?: Text;
+    line_withholding?: Text;
     line_net: Decimal;
     line_vat: Decimal;
     line_gross: Decimal;
@@ -44,7 +50,7 @@ export interface QuotePdfSource {
     line_discount_total: Decimal;
     document_discount_total: Decimal;
     net_total: Decimal;
-    vat_breakdown: readonly { rate: Decimal; base: Decimal; vat: Decimal }[];
+    vat_breakdown: readonly { rate: Decimal; base: Decimal; vat: Decimal; withholding?: Text }[];
     vat_total: Decimal;
     withholding_total: Decimal;
     grand_total: Decimal;
@@ -126,7 +132,7 @@ function partyValues(customer: Party | null, contact: QuotePdfSource["contact"])
     "customer.address": joined(customer?.address, customer?.district, customer?.city),
     "contact.name": text(contact?.name),
     "contact.email": text(contact?.email),
-    "contact.phone": text(contact?.phone),
+    "contact.phone": printedPhone(contact?.phone),
   };
 }
 
@@ -152,6 +158,11 @@ export function quotePdfInput(
     line_net: money(item.line_net),
     line_vat: money(item.line_vat),
     line_gross: money(item.line_gross),
+    // The reason of a 0 % line only: a reason left on a taxed line is no exemption.
+    ...(isZero(item.vat_rate) && item.vat_exemption_reason?.trim() ? { vat_exemption_reason: item.vat_exemption_reason.trim() } : {}),
+    ...(item.withholding_rate && !isZero(item.line_withholding)
+      ? { withholding: { rate: item.withholding_rate, amount: money(item.line_withholding) } }
+      : {}),
   }));
   const foreign = currency !== "TRY";
   return {
@@ -181,7 +192,12 @@ export function quotePdfInput(
       today: format.date(localDay(today)),
     },
     items,
-    vat_breakdown: totals.vat_breakdown.map((row) => ({ rate: format.rate(row.rate), base: money(row.base), vat: money(row.vat) })),
+    vat_breakdown: totals.vat_breakdown.map((row) => ({
+      rate: format.rate(row.rate),
+      base: money(row.base),
+      vat: money(row.vat),
+      ...(isZero(row.withholding) ? {} : { withholding: money(row.withholding) }),
+    })),
   };
 }
 

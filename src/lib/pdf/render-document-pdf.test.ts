@@ -30,11 +30,20 @@ const logo =
 
 const organization = {
   name: "Işıklı Çözüm Yazılım A.Ş.",
-  address: "Büyükdere Cad. No: 1, Şişli, İstanbul",
+  legal_name: "Işıklı Çözüm Yazılım ve Danışmanlık Anonim Şirketi",
+  address: "Büyükdere Cad. No: 1",
+  district: "Şişli",
+  province: "İstanbul",
   tax_office: "Şişli",
-  tax_number: "1234567890",
-  phone: "+90 212 555 01 23",
+  tax_number: "4540536920",
+  mersis_number: "0454053692000015",
+  phone: "+902125550123",
   email: "satis@isikli.com.tr",
+  website: "www.isikli.com.tr",
+  bank_accounts: [
+    { iban: "TR330006100519786457841326", bank_name: "Ziraat Bankası" },
+    { iban: "TR180006200119000006672315", bank_name: null },
+  ],
   logo,
 };
 
@@ -63,6 +72,7 @@ const quote: QuotePdfSource = {
     {
       position: 3, description: "İhracat kaydıyla teslim (KDV istisnası)", quantity: "1.5", unit: "saat", unit_price: "2000.00",
       discount_type: null, discount_value: null, vat_rate: "0", line_net: "3000.00", line_vat: "0.00", line_gross: "3000.00",
+      vat_exemption_reason: "3065 sayılı KDV Kanunu 11/1-a: ihracat teslimi",
     },
   ],
   totals: {
@@ -105,6 +115,18 @@ describe("renderDocumentPdf (Node)", () => {
       "Peşin ödeme; ÖDEME GÜNÜ Çarşamba",
       "Şükrü Öztürk",
       "Vergi Dairesi: Şişli",
+      // The sender: legal name, address with district/province, VKN, MERSİS, phone, web, IBANs.
+      "Işıklı Çözüm Yazılım ve Danışmanlık Anonim Şirketi",
+      "Büyükdere Cad. No: 1, Şişli/İstanbul",
+      "VKN: 4540536920",
+      "MERSİS No: 0454053692000015",
+      "+90 212 555 01 23",
+      "www.isikli.com.tr",
+      "Ziraat Bankası IBAN: TR33 0006 1005 1978 6457 8413 26",
+      "IBAN: TR18 0006 2001 1900 0006 6723 15",
+      // The contact person and the 0 % line's exemption reason.
+      "İlgili Kişi: Ayşe Çağlar +90 532 111 22 33 ayse@gunes.com.tr",
+      "3. satır KDV istisna/muafiyet sebebi: 3065 sayılı KDV Kanunu 11/1-a: ihracat teslimi",
     ]) {
       expect(flat).toContain(phrase);
     }
@@ -174,6 +196,7 @@ describe("renderDocumentPdf (Node)", () => {
   it("prints a foreign-currency quote with its TRY equivalent, euro words and withholding", async () => {
     const euro: QuotePdfSource = {
       ...quote,
+      items: quote.items.map((item) => (item.position === 1 ? { ...item, withholding_rate: "5/10", line_withholding: "540.00" } : item)),
       quote: { ...quote.quote, currency: "EUR", exchange_rate: "35.123456" },
       totals: { ...quote.totals, withholding_total: "540.00", document_discount_total: "100.00", grand_total: "14085.50", grand_total_try: "494730.61" },
     };
@@ -183,6 +206,8 @@ describe("renderDocumentPdf (Node)", () => {
     expect(text).toMatch(/Genel Toplam\s+€14\.085,50/);
     expect(text).toMatch(/TL Karşılığı\s+₺494\.730,61/);
     expect(squash(text)).toContain("On Dört Bin Seksen Beş Avro Elli Sent");
+    // Which line the withholding is on, with its ratio.
+    expect(squash(text)).toContain("1. satır KDV tevkifatı (5/10): €540,00");
   });
 
   it("prints a contract from the built-in contract body", async () => {

@@ -3,10 +3,15 @@ import { OrganizationLogoCard } from "../settings/components/OrganizationLogoCar
 import { DocumentStorageCard } from "../settings/components/DocumentStorageCard.tsx";
 import { ExchangeRatesCard } from "../settings/components/ExchangeRatesCard.tsx";
 import { GeneralSettingsForm } from "../settings/components/GeneralSettingsForm.tsx";
+import { OrganizationDetailsForm } from "../settings/components/OrganizationDetailsForm.tsx";
 import { SettingsPageFrame } from "../settings/components/SettingsPageFrame.tsx";
 import { useOrganizationScope } from "@/session/organization-scope.ts";
 
-/** Admin page "generalSettings": the organization's name, logo, currency, KDV, locale and time zone; its document storage (read only). */
+/**
+ * Admin page "generalSettings": the organization's name, logo, currency, KDV, locale and time
+ * zone; its own details printed on documents (legal name, address, VKN, IBANs…); exchange
+ * rates; its document storage (read only).
+ */
 export function GeneralSettingsPage() {
   const { t } = useTranslation();
   const scope = useOrganizationScope();
@@ -16,6 +21,7 @@ export function GeneralSettingsPage() {
         <>
           <OrganizationLogoCard scope={scope} settings={settings} />
           <GeneralSettingsForm scope={scope} settings={settings} />
+          <OrganizationDetailsForm scope={scope} settings={settings} />
           <ExchangeRatesCard scope={scope} settings={settings} />
           <DocumentStorageCard />
         </>

@@ -109,7 +109,7 @@ export const lineTotalsSchema = z.looseObject({
 });
 export type LineTotals = z.infer<typeof lineTotalsSchema>;
 
-export const vatShareSchema = z.object({ rate: decimal, base: decimal, vat: decimal });
+export const vatShareSchema = z.object({ rate: decimal, base: decimal, vat: decimal, withholding: optionalDecimal });
 export type VatShare = z.infer<typeof vatShareSchema>;
 
 export const quoteTotalsSchema = z.looseObject({

@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { notifyFailure } from "@/components/notify.ts";
 import { downloadBlob } from "@/lib/download-blob.ts";
 import type { TemplateKind } from "@/lib/document-template/placeholders.ts";
-import { sampleData } from "@/lib/document-template/sample-data.ts";
+import { sampleData, sampleOrganization } from "@/lib/document-template/sample-data.ts";
 import { renderDocumentPdf } from "@/lib/pdf/render-document-pdf.ts";
 import { useOrganizationLogo } from "@/session/organization-logo.ts";
 
@@ -22,15 +22,7 @@ export function SamplePdfButton({ kind, body }: { kind: TemplateKind; body: stri
     setBusy(true);
     try {
       const { values, items, vatBreakdown } = sampleData(new Date());
-      const organization = {
-        name: values["organization.name"],
-        address: values["organization.address"],
-        tax_office: values["organization.tax_office"],
-        tax_number: values["organization.tax_number"],
-        phone: values["organization.phone"],
-        email: values["organization.email"],
-        logo: logo.data ?? null,
-      };
+      const organization = { ...sampleOrganization, logo: logo.data ?? null };
       const blob = await renderDocumentPdf({ kind, language: "tr", organization, values, items, vat_breakdown: vatBreakdown }, { body });
       downloadBlob(blob, t(`adminTemplates.editor.samplePdfFile.${kind}`));
     } catch {
