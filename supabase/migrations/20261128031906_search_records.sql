@@ -9,6 +9,7 @@ CREATE OR REPLACE FUNCTION private.search_module(p_module text, p_schema text, p
  LANGUAGE plpgsql
  STABLE SECURITY DEFINER
  SET search_path TO ''
+ SET jit TO 'off'
 AS $function$
 declare
   module private.modules;
@@ -24,30 +25,38 @@ declare
   subtitle_join text := '';
   link_scope text;
   conditions text;
-  candidates text;
+  candidates jsonb;
+  more jsonb;
   found jsonb;
-  -- Searches expected to match more rows than this walk the sort index.
-  broad_estimate constant integer := 1000;
-  -- A narrow search sorts at most this many matches (the planner's estimate may be low).
-  narrow_cap constant integer := 5000;
+  -- Searches expected to match more rows than this are broad.
+  broad_estimate constant integer := 200;
+  -- The most matches a narrow search sorts (the planner's estimate may be low).
+  narrow_cap constant integer := 300;
+  -- The most records a broad search walks in title order for matches that do not start with the text.
+  walk_cap constant integer := 5000;
 begin
   select * into module from private.modules m where m.key = p_module;
   relation := format('%I.%I', p_schema, module.table_name);
   pattern := '%' || escaped || '%';
   prefix := escaped || '%';
-  -- The title over a row c; the prefix test and the order over the first title column of a row t.
+  -- The title over a row r; the prefix test and the order over the first title column of a row t.
   title := format('left(nullif(btrim(concat_ws(%L, %s)), %L), 300)', ' ',
-                  (select string_agg(format('c.%I::text', c), ', ' order by n)
+                  (select string_agg(format('r.%I::text', c), ', ' order by n)
                      from unnest(module.title_columns) with ordinality u (c, n)), '');
   first_title := format('private.fold_search(t.%I)', module.title_columns[1]);
   sort_key := format('private.turkish_sort_key(t.%I) collate "C"', module.title_columns[1]);
   conditions := 't.deleted_at is null and ($1 = ''all'' or t.owner_id = $2) and t.search_text like $3';
 
   -- The subtitle: the record the first link (in module order) points to, if the caller may see it.
-  for link in select l.column_name, target.table_name, target.key, target.title_columns
-                from private.module_links(p_module, p_schema) l
-                join private.modules target on target.key = l.target_module
-               order by target.position, l.column_name loop
+  -- (The foreign keys of this one table, read by its oid: private.module_links' catalogue
+  -- joins by name take 16 ms a call, too long for a search that asks for seven modules.)
+  for link in select a.attname::text as column_name, target.table_name, target.key, target.title_columns
+                from pg_catalog.pg_constraint c
+                join pg_catalog.pg_attribute a on a.attrelid = c.conrelid and a.attnum = c.conkey[1]
+                join private.modules target on to_regclass(format('%I.%I', p_schema, target.table_name)) = c.confrelid
+               where c.conrelid = relation::regclass and c.contype = 'f' and cardinality(c.conkey) = 1
+                 and a.attname = any (module.writable_columns)
+               order by target.position, a.attname loop
     link_scope := p_link_scopes ->> link.key;
     if link_scope is not null then
       subtitle := format('left(nullif(btrim(concat_ws(%L, %s)), %L), 300)', ' ',
@@ -59,37 +68,66 @@ begin
     exit;
   end loop;
 
-  if private.estimated_list_rows(format('select 1 from %s t where %s', relation,
-                                        replace(conditions, '$3', '$4')),
-                                 p_scope, p_caller, null, pattern) > broad_estimate then
-    -- Broad: the prefix matches range by range, then the other matches, each in sort-key order.
-    candidates := format($query$
-      (select p.* from private.search_prefix_ranges($5) r
-         cross join lateral (select t.*, 0 as found_relevance, %3$s as found_sort_key from %1$s t
-                              where %2$s and %3$s >= r.low and %3$s < r.high and %4$s like $6
-                              order by %3$s, t.id limit $7) p
-        order by p.found_sort_key, p.id limit $7)
-      union all
-      (select t.*, 1, %3$s from %1$s t
-        where %2$s and not coalesce(%4$s like $6, false)
-        order by %3$s, t.id limit $7)$query$, relation, conditions, sort_key, first_title);
+  -- Candidates: [{id, relevance (0: the title starts with the text), sort_key}].
+  if private.estimated_list_rows(format('select 1 from %s t where %s', relation, replace(conditions, '$3', '$4')),
+                                 p_scope, p_caller, null, pattern) <= broad_estimate then
+    execute format($query$
+      select coalesce(jsonb_agg(c), '[]') from (
+        select t.id, case when %3$s like $4 then 0 else 1 end as relevance, %4$s as sort_key
+          from (select * from %1$s t where %2$s limit %5$s offset 0) t
+         order by 2, 3, t.id limit $5) c$query$,
+      relation, conditions, first_title, sort_key, narrow_cap)
+      into candidates using p_scope, p_caller, pattern, prefix, p_limit;
   else
-    -- Narrow: every match through the trigram index, then sorted.
-    candidates := format($query$
-      select t.*, case when %3$s like $6 then 0 else 1 end as found_relevance, %4$s as found_sort_key
-        from (select * from %1$s t where %2$s limit %5$s offset 0) t$query$,
-      relation, conditions, first_title, sort_key, narrow_cap);
+    -- Each range walks the sort index alone (a filter there makes the planner sort the whole
+    -- range instead); the few titles in it that fold otherwise (â, î, …) are dropped after.
+    execute format($query$
+      select coalesce(jsonb_agg(c), '[]') from (
+        select p.id, 0 as relevance, p.sort_key from private.search_prefix_ranges($5) r
+         cross join lateral (select w.id, w.sort_key
+                               from (select t.id, %3$s as sort_key, %4$s as folded from %1$s t
+                                      where t.deleted_at is null and ($1 = 'all' or t.owner_id = $2)
+                                        and %3$s >= r.low and %3$s < r.high
+                                      order by %3$s, t.id limit $6 * 4) w
+                              where w.folded like $4 limit $6) p
+         order by 3, 1 limit $6) c$query$,
+      relation, conditions, sort_key, first_title)
+      into candidates using p_scope, p_caller, pattern, prefix, p_folded, p_limit;
+    if jsonb_array_length(candidates) < p_limit then
+      execute format($query$
+        select coalesce(jsonb_agg(c), '[]') from (
+          select t.id, 1 as relevance, t.sort_key
+            from (select t.id, t.search_text, %3$s as sort_key, %4$s like $4 as starts
+                    from %1$s t where t.deleted_at is null and ($1 = 'all' or t.owner_id = $2)
+                   order by %3$s, t.id limit %5$s) t
+           where t.search_text like $3 and not coalesce(t.starts, false)
+           order by 3, 1 limit $5) c$query$,
+        relation, conditions, sort_key, first_title, walk_cap)
+        into more using p_scope, p_caller, pattern, prefix, p_limit - jsonb_array_length(candidates);
+      candidates := candidates || more;
+    end if;
+    if jsonb_array_length(candidates) < p_limit and char_length(p_folded) >= 3 then
+      execute format($query$
+        select coalesce(jsonb_agg(c), '[]') from (
+          select t.id, 1 as relevance, %3$s as sort_key
+            from (select * from %1$s t
+                   where %2$s and not coalesce(%4$s like $4, false) and t.id <> all ($6) limit %5$s offset 0) t
+           order by 3, 1 limit $5) c$query$,
+        relation, conditions, sort_key, first_title, narrow_cap)
+        into more using p_scope, p_caller, pattern, prefix, p_limit - jsonb_array_length(candidates),
+                         array(select (e ->> 'id')::uuid from jsonb_array_elements(candidates) e);
+      candidates := candidates || more;
+    end if;
   end if;
 
   execute format($query$
-    select coalesce(jsonb_agg(jsonb_build_object('id', r.id, 'title', r.found_title, 'subtitle', %1$s)
-                              order by r.found_relevance, r.found_sort_key, r.id), '[]')
-      from (select c.*, %2$s as found_title
-              from (%3$s) c
-             order by c.found_relevance, c.found_sort_key, c.id limit $7) r
+    select coalesce(jsonb_agg(jsonb_build_object('id', r.id, 'title', %1$s, 'subtitle', %2$s)
+                              order by c.relevance, c.sort_key collate "C", c.id), '[]')
+      from jsonb_to_recordset($1) as c (id uuid, relevance integer, sort_key text)
+      join %3$s r on r.id = c.id
       %4$s$query$,
-    subtitle, title, candidates, subtitle_join)
-    into found using p_scope, p_caller, pattern, null::jsonb, p_folded, prefix, p_limit;
+    title, subtitle, relation, replace(subtitle_join, '$2', '$3'))
+    into found using candidates, null, p_caller;
   return found;
 end;
 $function$;
