@@ -50,6 +50,7 @@ function SearchLauncher() {
         onClick={open}
         aria-keyshortcuts={onMac ? "Meta+K" : "Control+K"}
         aria-haspopup="dialog"
+        aria-label={t("search.buttonLabel")}
         title={t("search.shortcut", { keys })}
       >
         {t("search.button")}

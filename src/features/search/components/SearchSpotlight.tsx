@@ -73,7 +73,8 @@ export function SearchSpotlight({ opened, onClose }: SearchSpotlightProps) {
           const Icon = page?.icon ?? IconSearch;
           const moduleTitle = t(`modules.${page?.key ?? "customers"}.title`);
           return (
-            <Spotlight.ActionsGroup key={group.module} label={moduleTitle} aria-label={t("search.results", { module: moduleTitle })}>
+            // Spotlight draws a group's label with CSS; the role and name give it to assistive technology.
+            <Spotlight.ActionsGroup key={group.module} label={moduleTitle} role="group" aria-label={moduleTitle}>
               {group.items.map((item) => (
                 <Spotlight.Action
                   key={item.id}
@@ -90,7 +91,7 @@ export function SearchSpotlight({ opened, onClose }: SearchSpotlightProps) {
           );
         })}
         {commands.length > 0 && (
-          <Spotlight.ActionsGroup label={t("search.commands")}>
+          <Spotlight.ActionsGroup label={t("search.commands")} role="group" aria-label={t("search.commands")}>
             {commands.map((command) => (
               <Spotlight.Action
                 key={command.module}

@@ -4,7 +4,7 @@ import type { tr } from "./tr.ts";
 export const en: typeof tr = {
   search: {
     button: "Search",
-    buttonLabel: "Search records and create quickly",
+    buttonLabel: "Search: records and quick create",
     shortcut: "Shortcut: {{keys}}",
     placeholder: "Customer, contact, deal, quote no., contract, document, task…",
     inputLabel: "Search every module",
@@ -13,7 +13,6 @@ export const en: typeof tr = {
     empty: "No record matches “{{query}}”.",
     error: "The search failed. Please try again shortly.",
     commands: "Quick create",
-    results: "{{module}} results",
     commandLabels: {
       customers: "New customer",
       deals: "New deal",

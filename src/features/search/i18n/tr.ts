@@ -2,7 +2,7 @@
 export const tr = {
   search: {
     button: "Ara",
-    buttonLabel: "Kayıtlarda ara ve hızlı oluştur",
+    buttonLabel: "Ara: kayıtlar ve hızlı oluşturma",
     shortcut: "Kısayol: {{keys}}",
     placeholder: "Müşteri, kişi, fırsat, teklif no, sözleşme, belge, görev…",
     inputLabel: "Tüm modüllerde ara",
@@ -11,7 +11,6 @@ export const tr = {
     empty: "“{{query}}” ile eşleşen kayıt yok.",
     error: "Arama yapılamadı. Biraz sonra yeniden deneyin.",
     commands: "Hızlı oluştur",
-    results: "{{module}} sonuçları",
     commandLabels: {
       customers: "Yeni müşteri",
       deals: "Yeni fırsat",
