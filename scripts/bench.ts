@@ -4,7 +4,7 @@
  * Numbers, not pass/fail: run it before and after a change that may cost speed.
  * BENCH_ORGANIZATIONS, BENCH_CUSTOMERS, BENCH_DEALS, BENCH_TASKS (PostgreSQL) and BENCH_PGLITE_CUSTOMERS change
  * the scales. BENCH_ONLY=<section>[,<section>…] runs only those sections (names in `sections` at the
- * end: pdf, stack, records, quotes, documents, imports, parse, organizations, backup); BENCH_ONLY=postgres runs the PostgreSQL-only
+ * end: pdf, stack, records, quotes, search, documents, imports, parse, organizations, backup); BENCH_ONLY=postgres runs the PostgreSQL-only
  * ones. BENCH_IMPORT_ROWS changes the import, export and parse scale (100,000); BENCH_BACKUP_ROWS
  * the customers behind the backup figures (1,000,000).
  */
@@ -498,6 +498,66 @@ async function recordScaleOnPostgres(count: number): Promise<void> {
   }
 }
 
+/**
+ * The header's search (issue 25) on PostgreSQL 15 via the local stack: the demo organization
+ * filled to `count` customers, search_records through the Data API as the demo admin (every
+ * module the admin may view, 5 per module), beside raw SQL doing the plain version of the same
+ * work: each searchable table's first 5 matches in Turkish title order, through its trigram
+ * index. Goal: p95 <= 100 ms at 1,000,000 customers.
+ */
+async function headerSearchScale(count: number): Promise<void> {
+  const database = await seededPostgres("crm_bench_search", "header search on PostgreSQL");
+  if (!database) return;
+  const stack = await startStack({ port: await freePort(), keys: testKeys, databaseUrl: database.url });
+  try {
+    const sql = stack.backend.sql;
+    const [{ schema }] = (await sql.query(`select private.tenant_schema('${demoOrganizationId}') as schema`)) as { schema: string }[];
+    const filled = performance.now();
+    await fillCustomers(sql, schema, count);
+    const fillSeconds = (performance.now() - filled) / 1000;
+    const { client } = await signedInClient(stack.url, "admin@demo.test");
+    const search = async (query: string) => {
+      const { data, error } = await client.rpc("search_records", { p_query: query, p_limit: 5 });
+      if (error || !(data as { success?: boolean })?.success) throw new Error(`search_records: ${error?.message ?? JSON.stringify(data)}`);
+      return data as { groups: { module: string; items: unknown[] }[] };
+    };
+    const tables = (await sql.query(`select table_name, title_columns[1] as title from private.modules where searchable order by position`)) as {
+      table_name: string;
+      title: string;
+    }[];
+    const raw = (pattern: string) =>
+      sql.query(
+        tables
+          .map(({ table_name, title }) =>
+            `(select '${table_name}' as module, id, "${title}"::text as title from "${schema}"."${table_name}" t
+               where deleted_at is null and search_text like $1 order by private.turkish_sort_key("${title}") collate "C", id limit 5)`)
+          .join(" union all "),
+        [pattern],
+      );
+    const cases: [string, (run: number) => string][] = [
+      ["'isik' (a tenth of the customers match)", () => "isik"],
+      ["'yazilim 12' (about 1,100 match)", (run) => `yazilim ${12 + (run % 50)}`],
+      ["'is' (two letters, a third match)", () => "is"],
+      ["a quote by part of its number", () => "tkl-2026-0000"],
+      ["'zzqx' (nothing matches)", () => "zzqx"],
+    ];
+    const runs = 100;
+    const pairs: [Sample, Sample][] = [];
+    for (const [name, query] of cases) {
+      pairs.push([
+        await measure(`header search ${name}`, runs, (run) => search(query(Math.max(run, 0)))),
+        await measure("  raw SQL (5 per table, trigram index)", runs, (run) => raw(`%${query(Math.max(run, 0))}%`)),
+      ]);
+    }
+    const quotes = (await search("tkl-2026-0000")).groups.find((group) => group.module === "quotes")?.items.length ?? 0;
+    if (quotes === 0) throw new Error("the header search found no quote by part of its number");
+    printPairs(`header search (PostgreSQL 15 via the local stack, ${count.toLocaleString("en")} customers in one organization; filled in ${fillSeconds.toFixed(0)} s; goal p95 <= 100 ms)`, pairs);
+  } finally {
+    await stack.stop();
+    await database.drop();
+  }
+}
+
 /** The in-memory stack: requests, the front end, the customers at 100,000 rows, a burst of bad logins. */
 async function stackRequests(): Promise<void> {
   const bootStarted = performance.now();
@@ -832,6 +892,7 @@ const sections: { name: string; postgresOnly: boolean; run: () => Promise<void> 
   { name: "stack", postgresOnly: false, run: stackRequests },
   { name: "records", postgresOnly: true, run: () => recordScaleOnPostgres(Number(process.env.BENCH_CUSTOMERS ?? 1_000_000)) },
   { name: "quotes", postgresOnly: true, run: quotesOnPostgres },
+  { name: "search", postgresOnly: true, run: () => headerSearchScale(Number(process.env.BENCH_CUSTOMERS ?? 1_000_000)) },
   { name: "documents", postgresOnly: false, run: documentTransferOnBothBackends },
   { name: "imports", postgresOnly: true, run: () => importsOnPostgres(Number(process.env.BENCH_IMPORT_ROWS ?? 100_000)) },
   { name: "parse", postgresOnly: false, run: () => browserParse(Number(process.env.BENCH_IMPORT_ROWS ?? 100_000)) },

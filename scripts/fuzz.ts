@@ -15,6 +15,7 @@
  *   npm run fuzz                           10,000 cases (at least; the same number for each target) on the embedded database
  *   npm run fuzz -- --cases 500 --seed 7   fewer cases, a given seed (the same cases again)
  *   npm run fuzz -- --postgres             on a fresh PostgreSQL database (TEST_DATABASE_ADMIN_URL)
+ *   npm run fuzz -- --only search_records  only these targets (names separated by commas), e.g. a new RPC
  */
 import fc from "fast-check";
 import { parseArgs } from "node:util";
@@ -28,7 +29,12 @@ import { createTestDatabase, type TestDatabase } from "./stack/test-database.ts"
 import { demoPassword, signedInClient } from "../tests/support/clients.ts";
 
 const { values: options } = parseArgs({
-  options: { cases: { type: "string", default: "10000" }, seed: { type: "string" }, postgres: { type: "boolean", default: false } },
+  options: {
+    cases: { type: "string", default: "10000" },
+    seed: { type: "string" },
+    postgres: { type: "boolean", default: false },
+    only: { type: "string" },
+  },
 });
 const cases = Number(options.cases);
 const seed = options.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(options.seed);
@@ -96,7 +102,9 @@ try {
   const ids = [...sample(watched.recordIds.get(demo.id)!), ...sample(watched.recordIds.get(acme.id)!), demo.id, acme.id, ...otherAdmin.map((row) => row.id)];
 
   // The same number of cases for every target (each its own sample from the seed), taken in turns.
-  const targets: Target[] = [...(await publicRpcs(sql)), ...edgeFunctions()];
+  const only = options.only?.split(",").map((name) => name.trim()).filter(Boolean);
+  const targets: Target[] = [...(await publicRpcs(sql)), ...edgeFunctions()].filter((target) => !only || only.includes(target.name));
+  if (targets.length === 0) throw new Error(`--only names no RPC or Edge Function: ${options.only}`);
   const perTarget = Math.ceil(cases / targets.length);
   const samples = targets.map((target, index) =>
     fc.sample(

@@ -16,6 +16,7 @@ import { en as modules } from "@/modules/i18n/en.ts";
 import { en as notifications } from "@/features/notifications/i18n/en.ts";
 import { en as profile } from "@/features/profile/i18n/en.ts";
 import { en as quotes } from "@/features/quotes/i18n/en.ts";
+import { en as search } from "@/features/search/i18n/en.ts";
 import { en as session } from "@/session/i18n/en.ts";
 import { en as tasks } from "@/features/tasks/i18n/en.ts";
 import { en as taskKit } from "@/components/tasks/i18n/en.ts";
@@ -45,4 +46,5 @@ export const en: Catalogue = mergeCatalogues(
   tasks,
   notifications,
   importExport,
+  search,
 );

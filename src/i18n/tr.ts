@@ -16,6 +16,7 @@ import { tr as modules } from "@/modules/i18n/tr.ts";
 import { tr as notifications } from "@/features/notifications/i18n/tr.ts";
 import { tr as profile } from "@/features/profile/i18n/tr.ts";
 import { tr as quotes } from "@/features/quotes/i18n/tr.ts";
+import { tr as search } from "@/features/search/i18n/tr.ts";
 import { tr as session } from "@/session/i18n/tr.ts";
 import { tr as tasks } from "@/features/tasks/i18n/tr.ts";
 import { tr as taskKit } from "@/components/tasks/i18n/tr.ts";
@@ -47,6 +48,7 @@ export const tr = mergeCatalogues(
   tasks,
   notifications,
   importExport,
+  search,
 );
 
 export type Catalogue = typeof tr;

@@ -404,6 +404,9 @@ export type Database = {
 "save_saved_view":
 { Args: { "p_definition": Json,"p_id": string,"p_is_shared"?: boolean,"p_module": string,"p_name": string }; Returns: Json
                            },
+"search_records":
+{ Args: { "p_limit"?: number,"p_query": string }; Returns: Json
+                           },
 "secure_login_prepare_auth":
 { Args: { "p_email": string,"p_organization_slug"?: string,"p_password": string }; Returns: Json
                            },

@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { Link, Outlet, useLocation } from "react-router-dom";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
 import { NotificationBell } from "@/features/notifications/components/NotificationBell.tsx";
+import { HeaderSearch } from "@/features/search/components/HeaderSearch.tsx";
 import classes from "./AppLayout.module.css";
 import { Sidebar } from "./Sidebar.tsx";
 
@@ -63,6 +64,7 @@ export function AppLayout() {
             {t("app.title")}
           </Anchor>
           <Group ml="auto" gap="xs" wrap="nowrap">
+            <HeaderSearch />
             <NotificationBell />
           </Group>
         </Group>

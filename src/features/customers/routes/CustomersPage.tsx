@@ -1,7 +1,7 @@
 import { Badge, Button } from "@mantine/core";
 import { IconBuilding, IconPlus } from "@tabler/icons-react";
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useSearchParams } from "react-router-dom";
 import type { RecordListConfig } from "@/components/records/record-config.ts";
 import { RecordListPage } from "@/components/records/RecordListPage.tsx";
 import { useMyPermissions } from "@/modules/permissions.ts";
@@ -17,7 +17,16 @@ export function CustomersPage() {
   const { t } = useTranslation();
   const permissions = useMyPermissions();
   const allowed = permissions.data?.permissions.customers ?? {};
-  const [creating, setCreating] = useState(false);
+  // ?new=1 opens the form (the header search's "new customer" command leads here).
+  const [params, setParams] = useSearchParams();
+  const creating = params.get("new") === "1";
+  const setCreating = (open: boolean) =>
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      if (open) next.set("new", "1");
+      else next.delete("new");
+      return next;
+    }, { replace: true });
   const merge = useCustomerMerge();
 
   const kindOptions = customerKinds.map((value) => ({ value, label: t(`modules.customers.kinds.${value}`) }));
@@ -82,7 +91,7 @@ export function CustomersPage() {
   return (
     <>
       <RecordListPage config={config} />
-      {creating && <CustomerFormModal opened onClose={() => setCreating(false)} />}
+      {creating && allowed.create !== undefined && <CustomerFormModal opened onClose={() => setCreating(false)} />}
     </>
   );
 }

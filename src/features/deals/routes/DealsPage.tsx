@@ -33,7 +33,15 @@ export function DealsPage() {
   const view: View = (views as readonly string[]).includes(params.get("view") ?? "") ? (params.get("view") as View) : "board";
   const permissions = useMyPermissions();
   const allowed = permissions.data?.permissions.deals ?? {};
-  const [creating, setCreating] = useState(false);
+  // ?new=1 opens the form (the header search's "new deal" command leads here).
+  const creating = params.get("new") === "1";
+  const setCreating = (open: boolean) =>
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      if (open) next.set("new", "1");
+      else next.delete("new");
+      return next;
+    }, { replace: true });
 
   return (
     <Stack gap="lg">
@@ -59,7 +67,7 @@ export function DealsPage() {
       {view === "board" && <BoardView />}
       {view === "list" && <DealList />}
       {view === "forecast" && <DealForecast />}
-      {creating && <DealFormModal onClose={() => setCreating(false)} />}
+      {creating && allowed.create !== undefined && <DealFormModal onClose={() => setCreating(false)} />}
     </Stack>
   );
 }
