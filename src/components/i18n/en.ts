@@ -21,8 +21,15 @@ export const en: typeof tr = {
     },
   },
   records: {
+    picker: {
+      preferred: "These first",
+      others: "Others",
+    },
     list: {
       search: "Search",
+      linkHidden: "A record you cannot open",
+      filterPick: "Search by name",
+      filterNothing: "No record of that name",
       filterAll: "All",
       total: "{{count}} records in total",
       totalCapped: "{{count}}+ records",

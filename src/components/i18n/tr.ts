@@ -22,8 +22,15 @@ export const tr = {
     },
   },
   records: {
+    picker: {
+      preferred: "Önce bunlar",
+      others: "Diğerleri",
+    },
     list: {
       search: "Ara",
+      linkHidden: "Erişiminiz olmayan kayıt",
+      filterPick: "Ada göre arayın",
+      filterNothing: "Bu ada uyan kayıt yok",
       filterAll: "Tümü",
       total: "Toplam {{count}} kayıt",
       totalCapped: "{{count}}+ kayıt",

@@ -3,6 +3,7 @@ import type { z } from "zod";
 import type { ModuleKey } from "@/modules/registry.ts";
 import type { Json } from "@/types/database.types.ts";
 import type { RecordBase } from "./record-api.ts";
+import type { RecordPickerSource } from "./record-links.ts";
 import type { ExportableColumn } from "./record-export.ts";
 import type { RecordMergeConfig } from "./record-merge.ts";
 
@@ -30,13 +31,20 @@ export interface RecordFilter {
   options: RecordOption[];
 }
 
+/** A filter on a link column (e.g. customer_id): a record picked by name, searched among those the role may see. */
+export interface RecordPickerFilter {
+  key: string;
+  label: string;
+  picker: RecordPickerSource;
+}
+
 /** How one module's list looks and behaves; the record kit does the rest. */
 export interface RecordListConfig<Row extends RecordBase> {
   module: ModuleKey;
   row: z.ZodType<Row>;
   /** The first column is the record's title, always shown, a link to its page. */
   columns: RecordColumn<Row>[];
-  filters: RecordFilter[];
+  filters: (RecordFilter | RecordPickerFilter)[];
   /** Filters the page around the list always applies (e.g. {"customer_id": {"is_null": false}}: linked to any customer). */
   baseFilters?: Record<string, Json>;
   /** Filters that make the list what it is rather than narrow it (quotes: the latest revision of each): an empty answer is "none yet". */
