@@ -23,6 +23,7 @@ export const en: typeof tr = {
   records: {
     picker: {
       preferred: "These first",
+      customerContacts: "The chosen customer's contacts",
       others: "Others",
     },
     list: {

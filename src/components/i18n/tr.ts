@@ -24,6 +24,7 @@ export const tr = {
   records: {
     picker: {
       preferred: "Önce bunlar",
+      customerContacts: "Seçili müşterinin kişileri",
       others: "Diğerleri",
     },
     list: {

@@ -36,7 +36,7 @@ export interface RecordPickerSource {
 }
 
 /** A contact's whole name from a list row (first and last name). */
-export function personName(row: Record<string, string | null>): string {
+export function personName(row: { first_name?: string | null; last_name?: string | null }): string {
   return [row.first_name, row.last_name].filter(Boolean).join(" ") || "—";
 }
 
