@@ -3,7 +3,6 @@ import type { z } from "zod";
 import type { ModuleKey } from "@/modules/registry.ts";
 import type { Json } from "@/types/database.types.ts";
 import type { RecordBase } from "./record-api.ts";
-import type { RecordPickerSource } from "./record-links.ts";
 import type { ExportableColumn } from "./record-export.ts";
 import type { RecordMergeConfig } from "./record-merge.ts";
 
@@ -29,6 +28,18 @@ export interface RecordFilter {
   key: string;
   label: string;
   options: RecordOption[];
+}
+
+/** How a record picker finds and names a record of a module. */
+export interface RecordPickerSource {
+  module: ModuleKey;
+  /** get_<entity>, to name the chosen record. */
+  entity: string;
+  /** The list column the choices are sorted by (and, unless labelOf says otherwise, named by). */
+  titleColumn: string;
+  /** Further list columns the name is made of. */
+  labelColumns?: readonly string[];
+  labelOf?(row: Record<string, string | null>): string;
 }
 
 /** A filter on a link column (e.g. customer_id): a record picked by name, searched among those the role may see. */

@@ -6,7 +6,7 @@
  */
 import { createElement } from "react";
 import type { ModuleKey } from "@/modules/registry.ts";
-import type { RecordColumn } from "./record-config.ts";
+import type { RecordColumn, RecordPickerSource } from "./record-config.ts";
 import { LinkedRecordName } from "./LinkedRecordName.tsx";
 
 /** The key under which a record answer names the record a link column points to: customer_id → customer_name. */
@@ -23,18 +23,6 @@ export function linkedRecord(row: object, column: string): { id: string; name: s
   return { id, name: typeof name === "string" && name !== "" ? name : null };
 }
 
-/** How a record picker finds and names a record of a module. */
-export interface RecordPickerSource {
-  module: ModuleKey;
-  /** get_<entity>, to name the chosen record. */
-  entity: string;
-  /** The list column the choices are sorted by (and, unless labelOf says otherwise, named by). */
-  titleColumn: string;
-  /** Further list columns the name is made of. */
-  labelColumns?: readonly string[];
-  labelOf?(row: Record<string, string | null>): string;
-}
-
 /** A contact's whole name from a list row (first and last name). */
 export function personName(row: { first_name?: string | null; last_name?: string | null }): string {
   return [row.first_name, row.last_name].filter(Boolean).join(" ") || "—";
@@ -49,6 +37,7 @@ export const recordPickerSources = {
   contracts: { module: "contracts", entity: "contract", titleColumn: "title" },
 } as const satisfies Partial<Record<ModuleKey, RecordPickerSource>>;
 
+export type { RecordPickerSource };
 export type PickableModule = keyof typeof recordPickerSources;
 
 /**
