@@ -112,3 +112,43 @@ test("a contact with the same email is flagged before it is created, then merged
     await client.auth.signOut({ scope: "local" });
   }
 });
+
+test("the contact list names each contact's company as a link, sorts by it and filters by a company picked by name", async ({ page, baseURL }) => {
+  const suffix = randomUUID().slice(0, 6);
+  const company = `Çınar Yapı ${suffix}`;
+  const { client } = await signedInClient(baseURL!, "admin@demo.test");
+  const customer = await rpc(client, "create_customer", { p_values: { name: company } });
+  expect(customer).toMatchObject({ success: true });
+  const customerId = (customer.record as { id: string }).id;
+  const contact = await rpc(client, "create_contact", { p_values: { first_name: "Oya", last_name: `Işıklı ${suffix}`, customer_id: customerId } });
+  expect(contact).toMatchObject({ success: true });
+  const contactId = (contact.record as { id: string }).id;
+  try {
+    await enterApp(page, "admin@demo.test");
+    await page.goto("/contacts");
+    const table = page.getByRole("table", { name: "Kişi listesi" });
+    await expect(table).toBeVisible();
+    await page.getByRole("searchbox", { name: "Ara" }).fill(suffix);
+    await expect(page.getByText("Toplam 1 kişi")).toBeVisible();
+    // The company by name, a link to its page; no id anywhere in the row.
+    const row = table.getByRole("row").filter({ hasText: `Oya Işıklı ${suffix}` });
+    await expect(row.getByRole("link", { name: company })).toHaveAttribute("href", `/customers/${customerId}`);
+    await expect(row).not.toContainText(customerId);
+    // Sortable by the company's name (the server sorts the link by the linked record's name).
+    await table.getByRole("button", { name: "Müşteri" }).click();
+    await expect(table.getByRole("columnheader", { name: "Müşteri" })).toHaveAttribute("aria-sort", "ascending");
+    await expect(row.getByRole("link", { name: company })).toBeVisible();
+
+    // The filter picks the company by name.
+    await page.getByRole("searchbox", { name: "Ara" }).fill("");
+    const picker = page.getByRole("combobox", { name: "Müşteri" });
+    await picker.fill(company);
+    await page.getByRole("option", { name: company }).click();
+    await expect(page.getByText("Toplam 1 kişi")).toBeVisible();
+    await expect(table.getByRole("link", { name: `Oya Işıklı ${suffix}` })).toBeVisible();
+  } finally {
+    expect(await rpc(client, "delete_contacts", { p_ids: [contactId] })).toMatchObject({ success: true });
+    expect(await rpc(client, "delete_customers", { p_ids: [customerId] })).toMatchObject({ success: true });
+    await client.auth.signOut({ scope: "local" });
+  }
+});

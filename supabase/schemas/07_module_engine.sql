@@ -144,6 +144,42 @@ as $$
 $$;
 
 /**
+ * A single record answer of the record engine: private.record_json (the row without its
+ * search column, with the owner's name) and, for each link of the module
+ * (private.module_links), the linked record's title as <column without _id>_name
+ * (customer_id: customer_name), by the set-based joins of private.link_names_sql: null
+ * when nothing is linked or the caller may not see the linked record.
+ */
+create function private.record_answer(p_module text, p_row jsonb)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  table_name text := (select m.table_name from private.modules m where m.key = p_module);
+  schema_name text := private.tenant_schema((private.caller_context()).organization_id);
+  joins text;
+  names text;
+  found_names jsonb;
+begin
+  if p_row is null then
+    return null;
+  end if;
+  if schema_name is not null and table_name is not null then
+    select coalesce(string_agg(l.join_sql, ' '), ''),
+           coalesce('jsonb_build_object(' || string_agg(format('%L, %s', l.name_key, l.name_sql), ', ') || ')', '''{}''::jsonb')
+      into joins, names
+      from private.link_names_sql(p_module, schema_name, 'r') l;
+    execute format('select %s from (select (jsonb_populate_record(null::%I.%I, $1)).*) r %s', names, schema_name, table_name, joins)
+      into found_names using p_row;
+  end if;
+  return private.record_json(p_row) || coalesce(found_names, '{}');
+end;
+$$;
+
+/**
  * What a write may set: the module's writable columns (and owner_id), checked and
  * normalised by the module's prepare function; an external id trimmed (empty clears it).
  * Returns {"values"} or, in "problem", the refusal: unknown fields or field errors
@@ -256,7 +292,7 @@ begin
   if found_row is null then
     return private.failure('Record not found', 'not_found');
   end if;
-  return jsonb_build_object('success', true, 'record', private.record_json(found_row));
+  return jsonb_build_object('success', true, 'record', private.record_answer(p_module, found_row));
 end;
 $$;
 
@@ -298,7 +334,7 @@ begin
     return private.constraint_failure(context.table_name, failed_column, failed_constraint, failed_state);
   end;
   perform private.write_audit(context.organization_id, p_module || '.create', p_module, created ->> 'id');
-  return jsonb_build_object('success', true, 'record', private.record_json(created));
+  return jsonb_build_object('success', true, 'record', private.record_answer(p_module, created));
 end;
 $$;
 
@@ -366,7 +402,7 @@ begin
   end if;
   if p_check_stale and (p_expected is null or (existing ->> 'updated_at')::timestamptz <> p_expected) then
     return private.failure('The record was changed by someone else', 'stale_record',
-                           jsonb_build_object('record', private.record_json(existing)));
+                           jsonb_build_object('record', private.record_answer(p_module, existing)));
   end if;
   prepared := private.prepare_record(p_module, p_values, existing, p_context.caller, p_context.organization_id, p_context.scope);
   if prepared ? 'problem' then
@@ -375,7 +411,7 @@ begin
   prepared := prepared -> 'values';
   select array_agg(k) into columns from jsonb_object_keys(prepared) k;
   if columns is null then
-    return jsonb_build_object('success', true, 'record', private.record_json(existing));
+    return jsonb_build_object('success', true, 'record', private.record_answer(p_module, existing));
   end if;
   begin
     execute format('update %1$I.%2$I as t set (%3$s) = (select %4$s from jsonb_populate_record(null::%1$I.%2$I, $1) r) where t.id = $2 returning to_jsonb(t)',
@@ -394,7 +430,7 @@ begin
   perform private.write_audit(p_context.organization_id, p_module || '.update', p_module, p_id::text,
     jsonb_build_object('fields', (select coalesce(jsonb_agg(c), '[]') from unnest(columns) c
                                    where (existing -> c) is distinct from (changed -> c))));
-  return jsonb_build_object('success', true, 'record', private.record_json(changed));
+  return jsonb_build_object('success', true, 'record', private.record_answer(p_module, changed));
 end;
 $$;
 
@@ -720,9 +756,9 @@ $$;
  * existing organization the default permissions in it (private.grant_default_permissions:
  * an organization that already has permission rows in the module keeps them as its admins
  * left them, so a removed row is never restored). With p_document_link, that column of the
- * documents table becomes a column the documents module writes, filters and lists; the
- * documents module (key documents), when it registers, takes the links of the modules
- * registered before it. Notes, the transfer kinds, the import kinds and the document links
+ * documents table becomes a column the documents module writes, filters, sorts (by the
+ * linked record's name) and lists; the documents module (key documents), when it
+ * registers, takes the links of the modules registered before it. Notes, the transfer kinds, the import kinds and the document links
  * read the registry, so nothing else names the module.
  */
 create function private.register_module(
@@ -769,6 +805,7 @@ begin
   update private.modules d
      set writable_columns = private.array_union(d.writable_columns, links),
          filterable_columns = private.array_union(d.filterable_columns, links),
+         sortable_columns = private.array_union(d.sortable_columns, links),
          list_columns = private.array_union(d.list_columns, links)
    where d.key = 'documents' and links <> '{}';
 end;
@@ -1134,6 +1171,60 @@ as $$
     join pg_catalog.pg_class referenced on referenced.oid = c.confrelid and referenced.relnamespace = n.oid
     join private.modules target on target.table_name = referenced.relname
    where m.key = p_module and a.attname = any (m.writable_columns);
+$$;
+
+/**
+ * record_title as SQL: the expression of a record's title (its module's title columns
+ * joined by a space, at most 300 characters, null when all are empty) over the row alias
+ * p_alias, for set-based queries that name many records at once.
+ */
+create function private.record_title_sql(p_module text, p_alias text)
+returns text
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select format('left(nullif(btrim(concat_ws('' '', %s)), ''''), 300)',
+                string_agg(format('%I.%I::text', p_alias, t.c), ', ' order by t.n))
+    from private.modules m, unnest(m.title_columns) with ordinality t (c, n)
+   where m.key = p_module;
+$$;
+
+/**
+ * The names of a module's links (private.module_links) as set-based SQL over rows aliased
+ * p_alias of the organization's schema p_schema: per link its name key (<column without
+ * _id>_name), a left join lateral (join_sql, one index lookup per row, so a page of rows
+ * is named in one query) and the name's expression (name_sql). A name follows what the
+ * caller may see: the linked record's title when it is not deleted and within the
+ * caller's view scope of its module ('own': their own records), else null, so the title
+ * of a record the caller may not open never shows; with no view permission in that
+ * module there is no join and the name is null.
+ */
+create function private.link_names_sql(p_module text, p_schema text, p_alias text)
+returns table (column_name text, name_key text, join_sql text, name_sql text)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  caller uuid := (private.caller_context()).user_id;
+begin
+  return query
+    select l.column_name,
+           regexp_replace(l.column_name, '_id$', '') || '_name',
+           case when s.scope is null then ''
+                else format('left join lateral (select %1$s as name from %2$I.%3$I n where n.id = %4$I.%5$I and n.deleted_at is null%6$s) %7$I on true',
+                            private.record_title_sql(l.target_module, 'n'), p_schema, target.table_name, p_alias, l.column_name,
+                            case when s.scope = 'all' then '' else format(' and n.owner_id = %L::uuid', caller) end,
+                            'name_' || l.column_name) end,
+           case when s.scope is null then 'null::text' else format('%I.name', 'name_' || l.column_name) end
+      from private.module_links(p_module, p_schema) l
+      join private.modules target on target.key = l.target_module
+      left join private.caller_scopes('view') s on s.module = l.target_module
+     order by l.column_name;
+end;
 $$;
 
 /**

@@ -125,7 +125,7 @@ select private.register_module(
   p_key => 'contacts', p_position => 2, p_table_name => 'contacts', p_entity_type => 'contact',
   p_writable_columns => '{customer_id,first_name,last_name,title,emails,phones,tags,description,kvkk_consent,kvkk_consent_channel,kvkk_consent_at,kvkk_consent_source,iys_consent,external_id}',
   p_list_columns => '{customer_id,first_name,last_name,title,emails,phones,tags,kvkk_consent}',
-  p_sortable_columns => '{last_name,first_name,created_at,updated_at}',
+  p_sortable_columns => '{last_name,first_name,customer_id,created_at,updated_at}',
   p_filterable_columns => '{customer_id,tags,kvkk_consent}',
   p_default_sort => 'last_name', p_default_descending => false, p_searchable => true,
   p_title_columns => '{first_name,last_name}', p_prepare_function => 'prepare_contact',

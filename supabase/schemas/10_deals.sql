@@ -348,7 +348,7 @@ select private.register_module(
   p_key => 'deals', p_position => 3, p_table_name => 'deals', p_entity_type => 'deal',
   p_writable_columns => '{title,customer_id,amount,currency,stage,probability,expected_close_date,source,description,tags,lost_reason,external_id}',
   p_list_columns => '{title,customer_id,stage,amount,currency,probability,expected_close_date,source,tags,closed_at}',
-  p_sortable_columns => '{title,amount,expected_close_date,stage,created_at,updated_at}',
+  p_sortable_columns => '{title,customer_id,amount,expected_close_date,stage,created_at,updated_at}',
   p_filterable_columns => '{stage,customer_id,currency,source,tags,expected_close_date}',
   p_default_sort => 'updated_at', p_default_descending => true, p_searchable => true,
   p_prepare_function => 'prepare_deal', p_transfer_kind => 'deals', p_transfer_default => true,

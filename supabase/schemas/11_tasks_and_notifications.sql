@@ -309,7 +309,7 @@ select private.register_module(
   p_key => 'tasks', p_position => 7, p_table_name => 'tasks', p_entity_type => 'task',
   p_writable_columns => '{title,description,type,priority,status,due_at,remind_at,customer_id,contact_id,deal_id,external_id}',
   p_list_columns => '{title,type,priority,status,due_at,remind_at,completed_at,customer_id,contact_id,deal_id}',
-  p_sortable_columns => '{title,due_at,priority,status,created_at,updated_at}',
+  p_sortable_columns => '{title,due_at,priority,status,customer_id,contact_id,deal_id,created_at,updated_at}',
   p_filterable_columns => '{status,priority,type,due_at,completed_at,customer_id,contact_id,deal_id}',
   p_default_sort => 'due_at', p_default_descending => false, p_searchable => true,
   p_prepare_function => 'prepare_task', p_transfer_kind => 'tasks', p_transfer_default => true);

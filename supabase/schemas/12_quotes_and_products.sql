@@ -593,7 +593,7 @@ select private.register_module(
   p_key => 'quotes', p_position => 4, p_table_name => 'quotes', p_entity_type => 'quote',
   p_writable_columns => '{customer_id,contact_id,deal_id,status,quote_date,valid_until,currency,exchange_rate,prices_include_vat,document_discount_type,document_discount_value,payment_terms,notes,rejection_reason}',
   p_list_columns => '{quote_number,revision,customer_id,deal_id,status,quote_date,valid_until,currency,grand_total,grand_total_try,is_latest}',
-  p_sortable_columns => '{quote_number,quote_date,valid_until,status,grand_total,created_at,updated_at}',
+  p_sortable_columns => '{quote_number,customer_id,deal_id,quote_date,valid_until,status,grand_total,created_at,updated_at}',
   p_filterable_columns => '{status,customer_id,contact_id,deal_id,currency,quote_date,valid_until,is_latest}',
   p_default_sort => 'updated_at', p_default_descending => true, p_searchable => true,
   p_title_columns => '{quote_number}', p_prepare_function => 'prepare_quote',
@@ -861,7 +861,7 @@ begin
           private.caller_scope('customers', 'view'), private.caller_scope('contacts', 'view'), private.caller_scope('deals', 'view'),
           context.caller, coalesce((quote ->> 'root_quote_id')::uuid, p_id), context.scope, today;
   return jsonb_build_object('success', true,
-    'quote', (private.record_json(quote) - 'gross_total' - 'line_discount_total' - 'document_discount_total' - 'net_total'
+    'quote', (private.record_answer('quotes', quote) - 'gross_total' - 'line_discount_total' - 'document_discount_total' - 'net_total'
               - 'vat_total' - 'withholding_total' - 'grand_total' - 'grand_total_try')
              || jsonb_build_object(
                   'status', private.quote_status(quote ->> 'status', (quote ->> 'valid_until')::date, today),

@@ -241,7 +241,7 @@ select private.register_module(
   p_key => 'contracts', p_position => 5, p_table_name => 'contracts', p_entity_type => 'contract',
   p_writable_columns => '{title,customer_id,contact_id,quote_id,deal_id,contract_type,start_date,end_date,value,currency,status,customer_signed_on,company_signed_on,auto_renew,renewal_notice_days,renewal_term_months,notes}',
   p_list_columns => '{contract_number,title,customer_id,contract_type,status,start_date,end_date,value,currency,auto_renew,previous_contract_id}',
-  p_sortable_columns => '{contract_number,title,status,start_date,end_date,value,created_at,updated_at}',
+  p_sortable_columns => '{contract_number,title,customer_id,status,start_date,end_date,value,created_at,updated_at}',
   p_filterable_columns => '{status,contract_type,customer_id,contact_id,quote_id,deal_id,currency,auto_renew,start_date,end_date}',
   p_default_sort => 'updated_at', p_default_descending => true, p_searchable => true,
   p_prepare_function => 'prepare_contract', p_transfer_kind => 'contracts', p_transfer_default => false,
@@ -337,7 +337,7 @@ begin
   end if;
   if p_updated_at is null or (existing ->> 'updated_at')::timestamptz <> p_updated_at then
     return jsonb_build_object('problem', private.failure('The record was changed by someone else', 'stale_record',
-                                                         jsonb_build_object('record', private.record_json(existing))));
+                                                         jsonb_build_object('record', private.record_answer('contracts', existing))));
   end if;
   return jsonb_build_object('row', existing);
 end;
@@ -413,7 +413,7 @@ begin
     return private.failure('Invalid fields', 'invalid_fields',
       jsonb_build_object('fields', jsonb_build_object('termination_reason', case when reason is null then 'required' else 'too_long' end)));
   end if;
-  return jsonb_build_object('success', true, 'record', private.record_json(private.contract_apply(
+  return jsonb_build_object('success', true, 'record', private.record_answer('contracts', private.contract_apply(
     context.organization_id, context.schema_name, locked -> 'row',
     jsonb_build_object('status', 'terminated', 'terminated_at', now(), 'termination_reason', reason),
     context.caller, 'contracts.terminate')));

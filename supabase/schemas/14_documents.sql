@@ -148,9 +148,10 @@ select private.register_module(
   p_prepare_function => 'prepare_document');
 
 /**
- * Documents as lists show them (the engine's record answer plus uploaded_by_name and
- * uploaded_at of the current version), by an SQL condition over `d` with $1 scope, $2
- * caller, $3 and $4 free parameters; newest change first.
+ * Documents as lists show them (the engine's record answer, with the linked records'
+ * names of private.link_names_sql, plus uploaded_by_name and uploaded_at of the current
+ * version), by an SQL condition over `d` with $1 scope, $2 caller, $3 and $4 free
+ * parameters; newest change first.
  */
 create function private.documents_json(p_schema text, p_condition text, p_scope text, p_caller uuid, p_first uuid)
 returns jsonb
@@ -161,15 +162,23 @@ set search_path = ''
 as $$
 declare
   found_rows jsonb;
+  joins text;
+  names text;
 begin
+  -- The linked records' names (customer_name, deal_name, ...), as the record engine gives them.
+  select coalesce(string_agg(l.join_sql, ' '), ''),
+         coalesce('jsonb_build_object(' || string_agg(format('%L, %s', l.name_key, l.name_sql), ', ') || ')', '''{}''::jsonb')
+    into joins, names
+    from private.link_names_sql('documents', p_schema, 'd') l;
   execute format($query$
-    select coalesce(jsonb_agg(private.record_json(to_jsonb(d))
+    select coalesce(jsonb_agg(private.record_json(to_jsonb(d)) || %3$s
                               || jsonb_build_object('uploaded_by_name', private.profile_name(v.uploaded_by),
                                                     'uploaded_at', v.uploaded_at)
                               order by d.updated_at desc, d.id desc), '[]')
       from %1$I.documents d
       left join %1$I.document_versions v on v.document_id = d.id and v.version = d.current_version
-     where d.deleted_at is null and ($1 = 'all' or d.owner_id = $2) and %2$s$query$, p_schema, p_condition)
+      %4$s
+     where d.deleted_at is null and ($1 = 'all' or d.owner_id = $2) and %2$s$query$, p_schema, p_condition, names, joins)
     into found_rows using p_scope, p_caller, p_first;
   return found_rows;
 end;
@@ -443,7 +452,7 @@ begin
           upload.sha256, context.caller;
   delete from private.document_uploads u where u.id = upload.id;
   return jsonb_build_object('success', true, 'document',
-    private.record_json(written) || jsonb_build_object('uploaded_by_name', private.profile_name(context.caller),
+    private.record_answer('documents', written) || jsonb_build_object('uploaded_by_name', private.profile_name(context.caller),
                                                        'uploaded_at', now()));
 end;
 $$;

@@ -1407,8 +1407,11 @@ $$;
  * 'export' for the export; scope own: their own), not deleted: Turkish-folded search
  * (trigram index), filters on the module's filterable columns ({column: value | [values] |
  * {"from", "to"} | {"is_null": boolean}}, "me" for owner_id), a sortable column (text sorts
- * in Turkish order, private.turkish_sort_key), at most p_max_limit rows; list rows (the module's list columns) or whole rows
- * (every column but the search column, with owner_name). With {"deleted_at": {"is_null":
+ * in Turkish order, private.turkish_sort_key; a link column such as customer_id by the
+ * linked record's name), at most p_max_limit rows; list rows (the module's list columns) or
+ * whole rows (every column but the search column, with owner_name), each with the names of
+ * its linked records as private.link_names_sql gives them (customer_name, deal_name, …:
+ * null where the caller may not see the linked record), joined to the page's rows only. With {"deleted_at": {"is_null":
  * false}} the deleted records instead (with deleted_at), checked against the delete
  * permission and its scope. The total is exact up to 10,000 matches and "at least 10,000"
  * beyond, so no page waits on a count of a million rows. A search the planner expects to
@@ -1445,6 +1448,12 @@ declare
   folded text := private.fold_search(btrim(coalesce(p_search, '')));
   -- The JSON of a page row r.
   projection text;
+  -- The linked records' names (private.link_names_sql): joins over the page rows r, their JSON.
+  link_joins text;
+  link_names text;
+  -- Sorting by a link: the join naming the linked record of each row t, and the name.
+  sort_join text := '';
+  sort_name text;
   pattern text;
   source text;
   page jsonb;
@@ -1523,11 +1532,17 @@ begin
   end if;
 
   -- A list row: the module's list columns; a whole row: every column but the search column.
+  -- Either with the names of the linked records (customer_name, ...), joined to the page's rows only.
+  select coalesce(string_agg(l.join_sql, ' '), ''),
+         coalesce('jsonb_build_object(' || string_agg(format('%L, %s', l.name_key, l.name_sql), ', ') || ')', '''{}''::jsonb')
+    into link_joins, link_names
+    from private.link_names_sql(p_module, context.schema_name, 'r') l;
   if p_whole_rows then
-    projection := 'to_jsonb(r) - ''search_text'' - ''position''';
+    projection := '(to_jsonb(r) - ''search_text'' - ''position'') || ' || link_names;
   else
     select format('jsonb_build_object(''id'', r.id, ''owner_id'', r.owner_id, ''owner_name'', r.owner_name, '
-                  '''created_at'', r.created_at, ''updated_at'', r.updated_at, %s)', string_agg(format('%L, r.%I', c, c), ', '))
+                  '''created_at'', r.created_at, ''updated_at'', r.updated_at, %s) || %s',
+                  string_agg(format('%L, r.%I', c, c), ', '), link_names)
       into projection from unnest(module.list_columns) c;
   end if;
   pattern := '%' || replace(replace(replace(folded, '\', '\\'), '%', '\%'), '_', '\_') || '%';
@@ -1546,14 +1561,24 @@ begin
     -- Text sorts in Turkish order (C before Ç, I before İ) by its key: PGlite has no ICU collations to ask.
     select pg_catalog.format_type(a.atttypid, a.atttypmod) into sort_type
       from pg_catalog.pg_attribute a where a.attrelid = relation and a.attname = sort_key;
+    -- A link sorts by the linked record's name (what the caller may see of it), in Turkish order.
+    select l.join_sql, l.name_sql into sort_join, sort_name
+      from private.link_names_sql(p_module, context.schema_name, 't') l where l.column_name = sort_key;
+    if sort_name is not null then
+      sort_type := 'text';
+    end if;
+    sort_join := coalesce(sort_join, '');
     if broad and sort_type = 'text' then
       -- Matches of a broad search cluster in name order (a name search meets them all at
       -- one letter); in date order they are spread, so the newest come at once.
       sort_key := 'created_at';
       sort_type := 'timestamp with time zone';
       direction := 'desc';
+      sort_name := null;
+      sort_join := '';
     end if;
-    sort_expression := case when sort_type = 'text' then format('private.turkish_sort_key(t.%I) collate "C"', sort_key)
+    sort_expression := case when sort_name is not null then format('private.turkish_sort_key(%s) collate "C"', sort_name)
+                            when sort_type = 'text' then format('private.turkish_sort_key(t.%I) collate "C"', sort_key)
                             else format('t.%I', sort_key) end;
 
     -- A search matching at most count_cap rows: fetch its matches through the trigram index,
@@ -1572,10 +1597,12 @@ begin
                      row_number() over (order by %2$s %3$s, t.id %3$s) as position
                 from %4$s t
                 left join private.profiles p on p.id = t.owner_id
+                %7$s
                where %5$s
                order by %2$s %3$s, t.id %3$s
-               limit $5 offset $6) r$query$,
-      projection, sort_expression, direction, source, conditions, deleted)
+               limit $5 offset $6) r
+        %8$s$query$,
+      projection, sort_expression, direction, source, conditions, deleted, sort_join, link_joins)
       into page
       using context.scope, context.caller, filters, pattern,
             least(greatest(coalesce(p_limit, 50), 1), p_max_limit), coalesce(p_offset, 0);

@@ -21,8 +21,16 @@ export const en: typeof tr = {
     },
   },
   records: {
+    picker: {
+      preferred: "These first",
+      customerContacts: "The chosen customer's contacts",
+      others: "Others",
+    },
     list: {
       search: "Search",
+      linkHidden: "A record you cannot open",
+      filterPick: "Search by name",
+      filterNothing: "No record of that name",
       filterAll: "All",
       filters: "Filters",
       filtersActive: "Filters ({{count}})",

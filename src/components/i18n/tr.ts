@@ -22,8 +22,16 @@ export const tr = {
     },
   },
   records: {
+    picker: {
+      preferred: "Önce bunlar",
+      customerContacts: "Seçili müşterinin kişileri",
+      others: "Diğerleri",
+    },
     list: {
       search: "Ara",
+      linkHidden: "Erişiminiz olmayan kayıt",
+      filterPick: "Ada göre arayın",
+      filterNothing: "Bu ada uyan kayıt yok",
       filterAll: "Tümü",
       filters: "Filtreler",
       filtersActive: "Filtreler ({{count}})",

@@ -30,6 +30,7 @@ import { recordListArgs, recordPageCount, TOTAL_CAP, type RecordListState } from
 import { MergeRecordsModal } from "./MergeRecordsModal.tsx";
 import { RecordBulkBar } from "./RecordBulkBar.tsx";
 import { RecordExportButton } from "./RecordExportButton.tsx";
+import { RecordPicker } from "./RecordPicker.tsx";
 import { SavedViewsMenu } from "./SavedViewsMenu.tsx";
 
 const SEARCH_DEBOUNCE_MS = 300;
@@ -135,19 +136,34 @@ export function RecordListPage<Row extends RecordBase>({ config }: { config: Rec
   const filtersId = `${config.module}-list-filters`;
   const filterControls = (
     <>
-      {config.filters.map((filter) => (
-        <NativeSelect
-          key={filter.key}
-          label={filter.label}
-          data={[{ value: "", label: t("records.list.filterAll") }, ...filter.options]}
-          value={state.filters[filter.key] ?? ""}
-          onChange={(event) => {
-            const value = event.currentTarget.value;
-            setState((current) => ({ ...current, filters: { ...current.filters, [filter.key]: value }, page: 1 }));
-          }}
-          w={{ base: "100%", xs: 160 }}
-        />
-      ))}
+      {config.filters.map((filter) =>
+        "picker" in filter ? (
+          <RecordPicker
+            key={filter.key}
+            {...filter.picker}
+            label={filter.label}
+            placeholder={t("records.list.filterPick")}
+            nothingFound={t("records.list.filterNothing")}
+            value={state.filters[filter.key] || null}
+            onChange={(value) =>
+              setState((current) => ({ ...current, filters: { ...current.filters, [filter.key]: value ?? "" }, page: 1 }))
+            }
+            w={{ base: "100%", xs: 220 }}
+          />
+        ) : (
+          <NativeSelect
+            key={filter.key}
+            label={filter.label}
+            data={[{ value: "", label: t("records.list.filterAll") }, ...filter.options]}
+            value={state.filters[filter.key] ?? ""}
+            onChange={(event) => {
+              const value = event.currentTarget.value;
+              setState((current) => ({ ...current, filters: { ...current.filters, [filter.key]: value }, page: 1 }));
+            }}
+            w={{ base: "100%", xs: 160 }}
+          />
+        ),
+      )}
       <Group gap="xs">
         <ColumnChooser columns={otherColumns} chosen={state.columns} onChange={(columns) => setState((current) => ({ ...current, columns }))} />
         <SavedViewsMenu module={config.module} state={state} initial={initial} onApply={applyState} />

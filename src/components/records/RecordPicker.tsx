@@ -1,9 +1,12 @@
 import { Select } from "@mantine/core";
 import { useDebouncedValue } from "@mantine/hooks";
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import type { ModuleKey } from "@/modules/registry.ts";
+import type { Json } from "@/types/database.types.ts";
 import { recordBaseSchema, useRecord, useRecordList } from "./record-api.ts";
+import { pickerData, type PickerChoice } from "./record-links.ts";
 
 interface Props {
   module: ModuleKey;
@@ -14,6 +17,12 @@ interface Props {
   /** Further list columns a record's name is made of (e.g. first_name beside last_name). */
   labelColumns?: readonly string[];
   labelOf?(row: Record<string, string | null>): string;
+  /** What tells records of the same name apart, beside it (e.g. a contact's company: row.customer_name). */
+  describe?(row: Record<string, unknown>): string | null;
+  /** The records offered first, by a list filter (e.g. {"customer_id": <the chosen customer>}: their contacts). */
+  preferFilters?: Record<string, Json> | null;
+  /** The heading of the preferred records ("Seçili müşterinin kişileri"). */
+  preferredLabel?: string;
   label: string;
   placeholder?: string;
   nothingFound: string;
@@ -21,32 +30,49 @@ interface Props {
   onChange(value: string | null): void;
   error?: string;
   required?: boolean;
+  /** A narrower field (a list filter). */
+  w?: Record<string, string | number> | number;
 }
 
-/** A record of another module, searched (Turkish-folded, server side) among those the role may see. */
-export function RecordPicker({ module, entity, titleColumn, labelColumns = [], labelOf, label, placeholder, nothingFound, value, onChange, error, required }: Props) {
+/**
+ * A record of another module, searched (Turkish-folded, server side) among those the role
+ * may see, by name; with preferFilters, those records first under their own heading.
+ */
+export function RecordPicker({
+  module, entity, titleColumn, labelColumns = [], labelOf, describe, preferFilters, preferredLabel, label, placeholder, nothingFound, value, onChange, error,
+  required, w,
+}: Props) {
+  const { t } = useTranslation();
   const [search, setSearch] = useState("");
   const [settled] = useDebouncedValue(search, 300);
   const optionSchema = recordBaseSchema.extend(
     Object.fromEntries([titleColumn, ...labelColumns].map((column) => [column, z.string().nullable()])),
   );
-  const found = useRecordList(module, optionSchema, {
+  const args = {
     ...(settled.trim() === "" ? {} : { p_search: settled.trim() }),
-    p_filters: {},
     p_sort: titleColumn,
     p_descending: false,
     p_limit: 20,
     p_offset: 0,
-  });
+  };
+  const found = useRecordList(module, optionSchema, { ...args, p_filters: {} });
+  // The preferred records: asked for only when there is a preference (an empty filter reads the same page again).
+  const preferred = useRecordList(module, optionSchema, { ...args, p_filters: preferFilters ?? {} }, Boolean(preferFilters));
   const titleOf = (row: Record<string, unknown>) => {
     const columns = row as Record<string, string | null>;
     return labelOf ? labelOf(columns) : (columns[titleColumn] ?? "—");
   };
-  const options = (found.data?.records ?? []).map((row) => ({ value: String(row.id), label: titleOf(row) }));
-  // The chosen record stays an option while others are searched.
+  const choiceOf = (row: Record<string, unknown>): PickerChoice => ({
+    value: String(row.id),
+    label: titleOf(row),
+    description: describe ? describe(row) : null,
+  });
+  const others = (found.data?.records ?? []).map(choiceOf);
+  const first = preferFilters ? (preferred.data?.records ?? []).map(choiceOf) : null;
+  // The chosen record stays a choice while others are searched.
   const chosen = useRecord(module, entity, value ?? "", optionSchema);
-  if (value && chosen.data && !options.some((option) => option.value === value)) {
-    options.unshift({ value, label: titleOf(chosen.data) });
+  if (value && chosen.data && ![...(first ?? []), ...others].some((choice) => choice.value === value)) {
+    others.unshift(choiceOf(chosen.data));
   }
   return (
     <Select
@@ -54,7 +80,7 @@ export function RecordPicker({ module, entity, titleColumn, labelColumns = [], l
       placeholder={placeholder}
       searchable
       clearable
-      data={options}
+      data={pickerData(first, others, { preferred: preferredLabel ?? t("records.picker.preferred"), others: t("records.picker.others") })}
       value={value}
       onChange={onChange}
       onSearchChange={setSearch}
@@ -62,6 +88,7 @@ export function RecordPicker({ module, entity, titleColumn, labelColumns = [], l
       filter={({ options: all }) => all}
       error={error}
       required={required}
+      w={w}
     />
   );
 }

@@ -12,7 +12,7 @@ import type { ModuleKey } from "@/modules/registry.ts";
 import { useOrganizationScope, type OrganizationScope } from "@/session/organization-scope.ts";
 import { queryKeys } from "@/session/query-keys.ts";
 import type { Json } from "@/types/database.types.ts";
-import { exportPageSchema, readEach, type ExportPage, type ExportRecordsArgs } from "./record-export.ts";
+import { exportPageSchema, type ExportPage, type ExportRecordsArgs } from "./record-export.ts";
 import { assertBatchDid, batchAnswerSchema, batchOutcome } from "./record-refusals.ts";
 
 /** What every module's list row and record carry besides the module's own columns. */
@@ -63,7 +63,7 @@ export function recordPageSchema<Row extends z.ZodType>(row: Row) {
 }
 
 /** One page of a module's records; a refusal makes the permissions be read again. */
-export function useRecordList<Row extends z.ZodType>(module: ModuleKey, row: Row, args: RecordListArgs) {
+export function useRecordList<Row extends z.ZodType>(module: ModuleKey, row: Row, args: RecordListArgs, enabled = true) {
   const scope = useOrganizationScope();
   const queryClient = useQueryClient();
   return useQuery({
@@ -79,6 +79,7 @@ export function useRecordList<Row extends z.ZodType>(module: ModuleKey, row: Row
       }
     },
     placeholderData: keepPreviousData,
+    enabled,
   });
 }
 
@@ -189,34 +190,6 @@ export function useMergeRecords<R>(module: ModuleKey, merge: string, row: z.ZodT
 /** One page of a module's export (export_records: whole rows with owner_name, in the list's order), rows checked as the list's. */
 export function fetchExportPage<Row extends RecordBase>(row: z.ZodType<Row>) {
   return async (args: ExportRecordsArgs): Promise<ExportPage<Row>> => rpc("export_records", args, exportPageSchema(row));
-}
-
-const namedRecordSchema = recordBaseSchema.extend({ name: z.string() });
-/** A linked record's name read for an export is reused for this long (the list's own name cells share it). */
-const NAME_STALE_MS = 60_000;
-
-/**
- * The names of linked records with a `name` (e.g. the customers of the exported quotes), by
- * id: each read once with `get_<entity>` through the record cache; a record the caller may
- * not see has none.
- */
-export function useRecordNames(module: ModuleKey, entity: string) {
-  const scope = useOrganizationScope();
-  const queryClient = useQueryClient();
-  return (ids: readonly (string | null | undefined)[], signal: AbortSignal) =>
-    readEach(
-      ids,
-      async (id) => {
-        try {
-          const options = recordQueryOptions(scope, module, entity, id, namedRecordSchema);
-          return (await queryClient.fetchQuery({ ...options, staleTime: NAME_STALE_MS })).name;
-        } catch (error) {
-          if (error instanceof RpcError && error.code === "not_found") return null;
-          throw error;
-        }
-      },
-      signal,
-    );
 }
 
 // ---------------------------------------------------------------------------------

@@ -30,13 +30,32 @@ export interface RecordFilter {
   options: RecordOption[];
 }
 
+/** How a record picker finds and names a record of a module. */
+export interface RecordPickerSource {
+  module: ModuleKey;
+  /** get_<entity>, to name the chosen record. */
+  entity: string;
+  /** The list column the choices are sorted by (and, unless labelOf says otherwise, named by). */
+  titleColumn: string;
+  /** Further list columns the name is made of. */
+  labelColumns?: readonly string[];
+  labelOf?(row: Record<string, string | null>): string;
+}
+
+/** A filter on a link column (e.g. customer_id): a record picked by name, searched among those the role may see. */
+export interface RecordPickerFilter {
+  key: string;
+  label: string;
+  picker: RecordPickerSource;
+}
+
 /** How one module's list looks and behaves; the record kit does the rest. */
 export interface RecordListConfig<Row extends RecordBase> {
   module: ModuleKey;
   row: z.ZodType<Row>;
   /** The first column is the record's title, always shown, a link to its page. */
   columns: RecordColumn<Row>[];
-  filters: RecordFilter[];
+  filters: (RecordFilter | RecordPickerFilter)[];
   /** Filters the page around the list always applies (e.g. {"customer_id": {"is_null": false}}: linked to any customer). */
   baseFilters?: Record<string, Json>;
   /** Filters that make the list what it is rather than narrow it (quotes: the latest revision of each): an empty answer is "none yet". */

@@ -9,7 +9,6 @@ import {
   exportPlan,
   exportTable,
   fetchExportRows,
-  readEach,
   writeExport,
   type ExportPage,
   type ExportRecordsArgs,
@@ -258,36 +257,6 @@ describe("export pages", () => {
       refusal,
     );
     expect(fetchPage).toHaveBeenCalledTimes(1);
-  });
-});
-
-describe("readEach", () => {
-  it("reads each distinct id once, a few at a time, leaving out what it could not find", async () => {
-    let running = 0;
-    let most = 0;
-    const read = vi.fn(async (id: string) => {
-      running += 1;
-      most = Math.max(most, running);
-      await new Promise((resolve) => setTimeout(resolve, 1));
-      running -= 1;
-      return id === "gone" ? null : id.toUpperCase();
-    });
-    const ids = ["a", "b", null, "a", "c", "d", "", "gone", undefined, "e"];
-    const names = await readEach(ids, read, signal(), 2);
-    expect([...names.entries()]).toEqual(expect.arrayContaining([["a", "A"], ["b", "B"], ["c", "C"], ["d", "D"], ["e", "E"]]));
-    expect(names.size).toBe(5);
-    expect(read).toHaveBeenCalledTimes(6);
-    expect(most).toBe(2);
-  });
-
-  it("stops reading when cancelled", async () => {
-    const controller = new AbortController();
-    const read = vi.fn(async (id: string) => {
-      controller.abort();
-      return id;
-    });
-    await expect(readEach(["a", "b", "c"], read, controller.signal, 1)).rejects.toMatchObject({ name: "AbortError" });
-    expect(read).toHaveBeenCalledTimes(1);
   });
 });
 

@@ -15,8 +15,6 @@ import type { Json } from "@/types/database.types.ts";
 export const EXPORT_ROW_LIMIT = 100_000;
 /** Rows per export_records call (its own maximum). */
 export const EXPORT_PAGE_SIZE = 5_000;
-/** How many linked records an export column reads at once (e.g. customers' names). */
-const LOOKUP_CONCURRENCY = 6;
 /** The first column's header: the record's id, the key of an import in update mode. */
 export const ID_HEADER = "ID";
 
@@ -33,8 +31,9 @@ export interface ExportableColumn<Row> {
    */
   exportValue?(row: Row): ExportCell;
   /**
-   * A cell the rows alone do not hold (e.g. a linked customer's name): reads what it needs
-   * once for all the exported rows, then gives each row's cell (in place of exportValue).
+   * A cell the rows alone do not hold: reads what it needs once for all the exported rows,
+   * then gives each row's cell (in place of exportValue). Linked records' names come with
+   * the rows (record-links' linkColumn), so they need no lookup.
    */
   exportLookup?(rows: Row[], signal: AbortSignal): Promise<(row: Row) => ExportCell>;
   /** The cell's type in the file: by default datetime for an `…_at` column, else text. */
@@ -168,30 +167,6 @@ export async function exportTable<Row extends { id: string }>(
 /** The table as an Excel file (one sheet named `sheetName`, written in a worker) or a CSV file. */
 export async function writeExport(format: ExportFormat, table: ExportTable, sheetName: string): Promise<Blob> {
   return format === "xlsx" ? writeXlsxFile(table.columns, table.rows, sheetName) : writeCsv(table.columns, table.rows);
-}
-
-/**
- * Reads each distinct id once, `concurrency` at a time: id → what `read` answered (ids it
- * answered null for are left out). Stops when the signal aborts.
- */
-export async function readEach<T>(
-  ids: readonly (string | null | undefined)[],
-  read: (id: string) => Promise<T | null>,
-  signal: AbortSignal,
-  concurrency = LOOKUP_CONCURRENCY,
-): Promise<Map<string, T>> {
-  const pending = [...new Set(ids.filter((id): id is string => typeof id === "string" && id !== ""))];
-  const found = new Map<string, T>();
-  const worker = async () => {
-    for (let id = pending.shift(); id !== undefined; id = pending.shift()) {
-      signal.throwIfAborted();
-      const value = await read(id);
-      if (value !== null) found.set(id, value);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, pending.length) }, worker));
-  signal.throwIfAborted();
-  return found;
 }
 
 // ---------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { RecordListConfig } from "@/components/records/record-config.ts";
 import { RecordListPage } from "@/components/records/RecordListPage.tsx";
+import { linkColumn, recordPickerSources } from "@/components/records/record-links.ts";
 import { useMyPermissions } from "@/modules/permissions.ts";
 import { contactName, contactRowSchema, type ContactRow } from "../api/contacts.ts";
 import { ContactFormModal } from "../components/ContactFormModal.tsx";
@@ -26,6 +27,7 @@ export function ContactsPage() {
     columns: [
       // The title cell shows the whole name.
       { key: "last_name", label: t("modules.contacts.list.name"), sort: "last_name", exportValue: contactName },
+      linkColumn<ContactRow>({ key: "customer_id", label: t("modules.contacts.fields.customer_id"), module: "customers" }),
       { key: "title", label: t("modules.contacts.fields.title") },
       { key: "emails", label: t("modules.contacts.list.email"), render: (row) => firstEmail(row) ?? "—", exportValue: firstEmail },
       { key: "phones", label: t("modules.contacts.list.phone"), render: (row) => firstPhone(row) ?? "—", exportValue: firstPhone },
@@ -46,6 +48,7 @@ export function ContactsPage() {
       { key: "created_at", label: t("records.list.createdAt"), sort: "created_at", hidden: true },
     ],
     filters: [
+      { key: "customer_id", label: t("modules.contacts.fields.customer_id"), picker: recordPickerSources.customers },
       {
         key: "kvkk_consent",
         label: t("modules.contacts.list.consent"),

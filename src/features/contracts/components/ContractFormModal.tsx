@@ -1,7 +1,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Button, Group, Modal, NumberInput, Select, SimpleGrid, Stack, Switch, Textarea, TextInput } from "@mantine/core";
 import { useState } from "react";
-import { Controller, useForm, type Path } from "react-hook-form";
+import { Controller, useForm, useWatch, type Path } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
 import { notifyFailure, notifySuccess } from "@/components/notify.ts";
@@ -53,6 +53,8 @@ export function ContractFormModal({ onClose, contract }: Props) {
     setError,
     formState: { errors },
   } = useForm<ContractFormValues>({ resolver: zodResolver(contractFormSchema), values: initial, resetOptions: { keepDirtyValues: true } });
+  // The contact picker offers the chosen customer's contacts first.
+  const chosenCustomer = useWatch({ control, name: "customer_id" });
 
   const failed = (error: unknown) => {
     if (isStaleRecord(error)) {
@@ -122,7 +124,15 @@ export function ContractFormModal({ onClose, contract }: Props) {
             module={module}
             entity={entity}
             titleColumn={titleColumn}
-            {...(name === "contact_id" ? { labelColumns: ["first_name"], labelOf: contactName } : {})}
+            {...(name === "contact_id"
+              ? {
+                  labelColumns: ["first_name"],
+                  labelOf: contactName,
+                  describe: (row: Record<string, unknown>) => (typeof row.customer_name === "string" ? row.customer_name : null),
+                  preferFilters: chosenCustomer ? { customer_id: chosenCustomer } : null,
+                  preferredLabel: t("records.picker.customerContacts"),
+                }
+              : {})}
             label={t(`modules.contracts.fields.${name}`)}
             placeholder={t(`modules.contracts.form.${placeholder}`)}
             nothingFound={t(`modules.contracts.form.${nothing}`)}

@@ -5,8 +5,9 @@ import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router-dom";
 import { LoadError } from "@/components/LoadError.tsx";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
-import { useRecordNames } from "@/components/records/record-api.ts";
 import type { RecordListConfig } from "@/components/records/record-config.ts";
+import { linkColumn, linkedRecord, recordPickerSources } from "@/components/records/record-links.ts";
+import { LinkedRecordName } from "@/components/records/LinkedRecordName.tsx";
 import { RecordListPage } from "@/components/records/RecordListPage.tsx";
 import { formatCalendarDate, formatMoney } from "@/lib/format.ts";
 import { RpcError } from "@/lib/rpc.ts";
@@ -14,7 +15,7 @@ import { useMyPermissions } from "@/modules/permissions.ts";
 import { ModuleDenied } from "@/modules/ModuleDenied.tsx";
 import { contractRowSchema, useContractsEnding, type ContractRow, type EndingContract } from "../api/contracts.ts";
 import { contractStatuses, contractTypes } from "../utils/contract-fields.ts";
-import { ContractStatusBadge, CustomerLink } from "../components/ContractBits.tsx";
+import { ContractStatusBadge } from "../components/ContractBits.tsx";
 import { ContractFormModal } from "../components/ContractFormModal.tsx";
 
 const views = ["all", "ending"] as const;
@@ -63,22 +64,13 @@ function ContractList() {
   const date = (value: string | null) => (value ? formatCalendarDate(value, language) : "—");
   const typeLabel = (row: ContractRow) => t(`modules.contracts.types.${row.contract_type}`);
   const autoRenewLabel = (row: ContractRow) => (row.auto_renew ? t("modules.contracts.list.autoRenew") : null);
-  const customerNames = useRecordNames("customers", "customer");
   const config: RecordListConfig<ContractRow> = {
     module: "contracts",
     row: contractRowSchema,
     columns: [
       { key: "contract_number", label: t("modules.contracts.fields.contract_number"), sort: "contract_number" },
       { key: "title", label: t("modules.contracts.fields.title"), sort: "title" },
-      {
-        key: "customer_id",
-        label: t("modules.contracts.fields.customer_id"),
-        render: (row) => <CustomerLink id={row.customer_id} />,
-        exportLookup: async (rows, signal) => {
-          const names = await customerNames(rows.map((row) => row.customer_id), signal);
-          return (row) => (row.customer_id ? (names.get(row.customer_id) ?? null) : null);
-        },
-      },
+      linkColumn<ContractRow>({ key: "customer_id", label: t("modules.contracts.fields.customer_id"), module: "customers" }),
       { key: "contract_type", label: t("modules.contracts.fields.contract_type"), render: typeLabel, exportValue: typeLabel },
       {
         key: "status",
@@ -112,6 +104,7 @@ function ContractList() {
     filters: [
       { key: "status", label: t("modules.contracts.fields.status"), options: contractStatuses.map((status) => ({ value: status, label: t(`modules.contracts.statuses.${status}`) })) },
       { key: "contract_type", label: t("modules.contracts.fields.contract_type"), options: contractTypes.map((type) => ({ value: type, label: t(`modules.contracts.types.${type}`) })) },
+      { key: "customer_id", label: t("modules.contracts.fields.customer_id"), picker: recordPickerSources.customers },
     ],
     defaultSort: "updated_at",
     defaultDescending: true,
@@ -188,7 +181,9 @@ function EndingSoon() {
                       {contract.title}
                     </Text>
                   </Table.Td>
-                  <Table.Td>{contract.customer_name ?? "—"}</Table.Td>
+                  <Table.Td>
+                    <LinkedRecordName module="customers" linked={linkedRecord(contract, "customer_id")} />
+                  </Table.Td>
                   <Table.Td>
                     <Stack gap={2}>
                       <Text size="sm">{formatCalendarDate(contract.end_date, language)}</Text>

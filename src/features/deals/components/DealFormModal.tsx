@@ -1,5 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Button, Group, Modal, MultiSelect, NumberInput, Select, SimpleGrid, Stack, TagsInput, Textarea, TextInput } from "@mantine/core";
+import { useDebouncedValue } from "@mantine/hooks";
 import { useState } from "react";
 import { Controller, useForm, useWatch } from "react-hook-form";
 import { useTranslation } from "react-i18next";
@@ -8,6 +9,7 @@ import { z } from "zod";
 import { notifyFailure, notifySuccess } from "@/components/notify.ts";
 import { recordBaseSchema, useRecordList } from "@/components/records/record-api.ts";
 import { applyServerFieldErrors, isStaleRecord, recordFailureKey } from "@/components/records/record-form.ts";
+import { personName, pickerData, type PickerChoice } from "@/components/records/record-links.ts";
 import { RecordPicker } from "@/components/records/RecordPicker.tsx";
 import { StaleRecordAlert } from "@/components/records/StaleRecordAlert.tsx";
 import { formMessage } from "@/i18n/form-message.ts";
@@ -25,7 +27,16 @@ interface Props {
   customerId?: string;
 }
 
-const contactOptionSchema = recordBaseSchema.extend({ first_name: z.string().nullable(), last_name: z.string().nullable() });
+const contactOptionSchema = recordBaseSchema.extend({
+  first_name: z.string().nullable(),
+  last_name: z.string().nullable(),
+  customer_name: z.string().nullable().optional(),
+});
+const contactChoice = (contact: z.infer<typeof contactOptionSchema>): PickerChoice => ({
+  value: contact.id,
+  label: personName(contact),
+  description: contact.customer_name ?? null,
+});
 const knownCurrencies = ["TRY", "USD", "EUR", "GBP"];
 
 /**
@@ -54,13 +65,25 @@ export function DealFormModal({ onClose, deal, contactIds = [], customerId }: Pr
   } = useForm<DealFormValues>({ resolver: zodResolver(dealFormSchema(stages)), values: initial, resetOptions: { keepDirtyValues: true } });
   const [stageKey, customer] = useWatch({ control, name: ["stage", "customer_id"] });
   const stage = stages.find((candidate) => candidate.key === stageKey);
-  const contacts = useRecordList("contacts", contactOptionSchema, {
-    p_filters: customer ? { customer_id: customer } : {},
+  // The customer's contacts first, then any contact found by name, each with its company.
+  const [contactSearch, setContactSearch] = useState("");
+  const [settledSearch] = useDebouncedValue(contactSearch.trim(), 300);
+  const customerContacts = useRecordList(
+    "contacts",
+    contactOptionSchema,
+    { p_filters: { customer_id: customer }, p_sort: "last_name", p_descending: false, p_limit: 100, p_offset: 0 },
+    Boolean(customer),
+  );
+  const foundContacts = useRecordList("contacts", contactOptionSchema, {
+    ...(settledSearch ? { p_search: settledSearch } : {}),
+    p_filters: {},
     p_sort: "last_name",
     p_descending: false,
-    p_limit: 100,
+    p_limit: 20,
     p_offset: 0,
   });
+  // Chosen contacts keep their names while others are searched.
+  const [chosenContacts, setChosenContacts] = useState<Map<string, PickerChoice>>(new Map());
 
   const failed = (error: unknown) => {
     if (isStaleRecord(error)) {
@@ -119,10 +142,20 @@ export function DealFormModal({ onClose, deal, contactIds = [], customerId }: Pr
   const error = (field: keyof DealFormValues) => formMessage(t, errors[field]?.message);
   const field = (name: keyof DealFormValues) => ({ label: t(`modules.deals.fields.${name === "contact_ids" ? "contact_ids" : name}`), error: error(name) });
   const currencies = [...new Set([settings.data?.default_currency ?? "TRY", ...knownCurrencies, ...Object.keys(settings.data?.exchange_rates ?? {})])];
-  const contactOptions = (contacts.data?.records ?? []).map((contact) => ({
-    value: contact.id,
-    label: [contact.first_name, contact.last_name].filter(Boolean).join(" "),
-  }));
+  const firstContacts = customer ? (customerContacts.data?.records ?? []).map(contactChoice) : null;
+  const otherContacts = (foundContacts.data?.records ?? []).map(contactChoice);
+  const offered = new Set([...(firstContacts ?? []), ...otherContacts].map((choice) => choice.value));
+  otherContacts.unshift(...[...chosenContacts.values()].filter((choice) => !offered.has(choice.value)));
+  const contactOptions = pickerData(firstContacts, otherContacts, {
+    preferred: t("records.picker.customerContacts"),
+    others: t("records.picker.others"),
+  });
+  const rememberContacts = (ids: string[]) =>
+    setChosenContacts((current) => {
+      const next = new Map([...current].filter(([id]) => ids.includes(id)));
+      for (const choice of [...(firstContacts ?? []), ...otherContacts]) if (ids.includes(choice.value)) next.set(choice.value, choice);
+      return next;
+    });
 
   return (
     <Modal
@@ -160,13 +193,17 @@ export function DealFormModal({ onClose, deal, contactIds = [], customerId }: Pr
               render={({ field: input }) => (
                 <MultiSelect
                   {...field("contact_ids")}
-                  placeholder={customer ? t("modules.deals.form.contactsPlaceholder") : undefined}
-                  description={customer ? undefined : t("modules.deals.form.contactsHint")}
-                  disabled={!customer}
+                  placeholder={t("modules.deals.form.contactsPlaceholder")}
                   searchable
+                  searchValue={contactSearch}
+                  onSearchChange={setContactSearch}
+                  filter={({ options }) => options}
                   data={contactOptions}
                   value={input.value}
-                  onChange={input.onChange}
+                  onChange={(ids) => {
+                    rememberContacts(ids);
+                    input.onChange(ids);
+                  }}
                 />
               )}
             />

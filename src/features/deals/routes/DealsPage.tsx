@@ -10,6 +10,7 @@ import { notifyFailure, notifySuccess } from "@/components/notify.ts";
 import type { RecordListConfig } from "@/components/records/record-config.ts";
 import { isStaleRecord, recordFailureKey } from "@/components/records/record-form.ts";
 import { RecordListPage } from "@/components/records/RecordListPage.tsx";
+import { linkColumn, recordPickerSources } from "@/components/records/record-links.ts";
 import { SearchField } from "@/components/SearchField.tsx";
 import { formatCalendarDate, formatMoney } from "@/lib/format.ts";
 import { RpcError } from "@/lib/rpc.ts";
@@ -165,6 +166,7 @@ function DealList() {
     row: dealRowSchema,
     columns: [
       { key: "title", label: t("modules.deals.fields.title"), sort: "title" },
+      linkColumn<DealRow>({ key: "customer_id", label: t("modules.deals.fields.customer_id"), module: "customers" }),
       {
         key: "stage",
         label: t("modules.deals.fields.stage"),
@@ -200,7 +202,10 @@ function DealList() {
       { key: "tags", label: t("modules.deals.fields.tags"), hidden: true },
       { key: "created_at", label: t("records.list.createdAt"), sort: "created_at", hidden: true },
     ],
-    filters: [{ key: "stage", label: t("modules.deals.fields.stage"), options: stageOptions }],
+    filters: [
+      { key: "stage", label: t("modules.deals.fields.stage"), options: stageOptions },
+      { key: "customer_id", label: t("modules.deals.fields.customer_id"), picker: recordPickerSources.customers },
+    ],
     statusField: { key: "stage", label: t("modules.deals.fields.stage"), options: stageOptions.filter((option) => stages.find((stage) => stage.key === option.value)?.outcome !== "lost") },
     defaultSort: "updated_at",
     defaultDescending: true,

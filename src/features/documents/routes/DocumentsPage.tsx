@@ -1,36 +1,20 @@
-import { Anchor, Button, Group, Modal, NativeSelect, SegmentedControl, Stack, Text, Title } from "@mantine/core";
+import { Button, Group, Modal, NativeSelect, SegmentedControl, Stack, Text, Title } from "@mantine/core";
 import { IconFiles, IconUpload } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useNavigate } from "react-router-dom";
+import { useNavigate } from "react-router-dom";
 import { documentRowSchema, useDocumentUsage, type DocumentRow } from "@/components/documents/document-api.ts";
 import { useDocumentAccess } from "@/components/documents/document-access.ts";
 import { ACCEPTED_FILE_TYPES, formatFileSize } from "@/components/documents/document-files.ts";
-import { documentLinkFilter, documentLinkModules, linkedRecordOf, type DocumentLinkModule } from "@/components/documents/document-links.ts";
+import { documentLinkFilter, documentLinkModules, documentLinks, linkedRecordOf, type DocumentLinkModule } from "@/components/documents/document-links.ts";
 import { DeletedDocuments } from "@/components/documents/DeletedDocuments.tsx";
 import { DocumentUploader } from "@/components/documents/DocumentUploader.tsx";
 import { RecordDocuments } from "@/components/documents/RecordDocuments.tsx";
 import type { RecordListConfig } from "@/components/records/record-config.ts";
 import { RecordListPage } from "@/components/records/RecordListPage.tsx";
+import { linkedRecord, recordPickerSources } from "@/components/records/record-links.ts";
+import { LinkedRecordName } from "@/components/records/LinkedRecordName.tsx";
 import { RecordPicker } from "@/components/records/RecordPicker.tsx";
-import { recordPath } from "@/modules/registry.ts";
-
-/** How the record picker finds and names a record of each module a document can be linked to. */
-const pickers: Record<
-  DocumentLinkModule,
-  { entity: string; titleColumn: string; labelColumns?: readonly string[]; labelOf?(row: Record<string, string | null>): string }
-> = {
-  customers: { entity: "customer", titleColumn: "name" },
-  contacts: {
-    entity: "contact",
-    titleColumn: "last_name",
-    labelColumns: ["first_name"],
-    labelOf: (row) => [row.first_name, row.last_name].filter(Boolean).join(" ") || "—",
-  },
-  deals: { entity: "deal", titleColumn: "title" },
-  quotes: { entity: "quote", titleColumn: "quote_number" },
-  contracts: { entity: "contract", titleColumn: "title" },
-};
 
 /** The type filter: each allowed type by its ending ("PDF", "DOCX"). */
 const typeOptions = Object.entries(ACCEPTED_FILE_TYPES).map(([value, endings]) => ({ value, label: endings[0].slice(1).toUpperCase() }));
@@ -54,19 +38,22 @@ export function DocumentsPage() {
   const showDeleted = view === "deleted" && access.canRestore;
   const language = i18n.resolvedLanguage;
 
-  /** The module of the record a document is linked to ("Müşteri"), as its cell and its export say it. */
-  const linkedModuleName = (row: DocumentRow) => {
+  /** The record a document is linked to, its module's word before its name ("Müşteri: Çelik Yapı"), as its cell and its export say it. */
+  const linkedText = (row: DocumentRow) => {
     const linked = linkedRecordOf(row);
-    return t(linked ? `modules.documents.linkedModules.${linked.module}` : "modules.documents.linkedModules.none");
+    if (!linked) return t("modules.documents.linkedModules.none");
+    const name = linkedRecord(row, documentLinks[linked.module])?.name ?? t("records.list.linkHidden");
+    return `${t(`modules.documents.linkedModules.${linked.module}`)}: ${name}`;
   };
   const linkedCell = (row: DocumentRow) => {
     const linked = linkedRecordOf(row);
-    const path = linked && recordPath(linked.module, linked.id);
-    if (!path) return linkedModuleName(row);
+    if (!linked) return t("modules.documents.linkedModules.none");
     return (
-      <Anchor component={Link} to={path} size="sm">
-        {linkedModuleName(row)}
-      </Anchor>
+      <LinkedRecordName
+        module={linked.module}
+        linked={linkedRecord(row, documentLinks[linked.module])}
+        prefix={`${t(`modules.documents.linkedModules.${linked.module}`)}: `}
+      />
     );
   };
 
@@ -76,7 +63,7 @@ export function DocumentsPage() {
     columns: [
       { key: "title", label: t("modules.documents.fields.title"), sort: "title" },
       { key: "file_name", label: t("modules.documents.fields.file_name") },
-      { key: "linked", label: t("modules.documents.fields.linked"), render: linkedCell, exportValue: linkedModuleName },
+      { key: "linked", label: t("modules.documents.fields.linked"), render: linkedCell, exportValue: linkedText },
       {
         key: "size_bytes",
         label: t("modules.documents.fields.size_bytes"),
@@ -158,8 +145,7 @@ export function DocumentsPage() {
         {linkModule && (
           <RecordPicker
             key={linkModule}
-            module={linkModule}
-            {...pickers[linkModule]}
+            {...recordPickerSources[linkModule]}
             label={t("modules.documents.filters.linkRecord", { module: t(`modules.documents.linkedModules.${linkModule}`) })}
             nothingFound={t("modules.documents.filters.nothingFound")}
             value={linkRecord}

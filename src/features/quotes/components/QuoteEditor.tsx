@@ -194,6 +194,9 @@ export function QuoteEditor({ initial, quote, onSaved, onCancel, onReload, onRes
               titleColumn="last_name"
               labelColumns={["first_name"]}
               labelOf={(row) => [row.first_name, row.last_name].filter(Boolean).join(" ") || "—"}
+              describe={(row) => (typeof row.customer_name === "string" ? row.customer_name : null)}
+              preferFilters={header.customer_id ? { customer_id: header.customer_id } : null}
+              preferredLabel={t("records.picker.customerContacts")}
               label={t("modules.quotes.fields.contact_id")}
               placeholder={t("modules.quotes.editor.contactPlaceholder")}
               nothingFound={t("modules.quotes.editor.noContact")}

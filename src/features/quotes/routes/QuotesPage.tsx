@@ -3,9 +3,8 @@ import { IconFileInvoice, IconPackage, IconPlus } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
-import { z } from "zod";
-import { recordBaseSchema, useRecord, useRecordList, useRecordNames } from "@/components/records/record-api.ts";
 import type { RecordListConfig } from "@/components/records/record-config.ts";
+import { linkColumn, recordPickerSources } from "@/components/records/record-links.ts";
 import { RecordListPage } from "@/components/records/RecordListPage.tsx";
 import { formatCalendarDate } from "@/lib/format.ts";
 import { useMyPermissions } from "@/modules/permissions.ts";
@@ -15,13 +14,6 @@ import { QuoteStatusBadge } from "../components/QuoteStatusBadge.tsx";
 import { formatAmount } from "../utils/quote-format.ts";
 
 const nowrap = { whiteSpace: "nowrap" } as const;
-const customerSchema = recordBaseSchema.extend({ name: z.string() });
-
-/** A customer's name in a list row (read once per customer, shared with the pickers' cache). */
-function CustomerName({ id }: { id: string }) {
-  const customer = useRecord("customers", "customer", id, customerSchema);
-  return <>{customer.data?.name ?? "…"}</>;
-}
 
 /** The quotes module: the quotes the role may see, on the record kit; products for whoever edits every quote. */
 export function QuotesPage() {
@@ -30,11 +22,9 @@ export function QuotesPage() {
   const permissions = useMyPermissions();
   const allowed = permissions.data?.permissions.quotes ?? {};
   const [productsOpen, setProductsOpen] = useState(false);
-  const customers = useRecordList("customers", customerSchema, { p_filters: {}, p_sort: "name", p_descending: false, p_limit: 100, p_offset: 0 });
   const statusOptions = quoteStatuses.map((status) => ({ value: status, label: t(`modules.quotes.status.${status}`) }));
   const date = (value: string | null | undefined) => (value ? formatCalendarDate(value, language) : "—");
   const currencyOf = (row: QuoteRow) => row.currency ?? "TRY";
-  const customerNames = useRecordNames("customers", "customer");
 
   const config: RecordListConfig<QuoteRow> = {
     module: "quotes",
@@ -48,15 +38,8 @@ export function QuotesPage() {
         exportValue: (row) => row.revision ?? 1,
         exportType: "number",
       },
-      {
-        key: "customer_id",
-        label: t("modules.quotes.fields.customer_id"),
-        render: (row) => (row.customer_name ?? (row.customer_id ? <CustomerName id={row.customer_id} /> : "—")),
-        exportLookup: async (rows, signal) => {
-          const names = await customerNames(rows.map((row) => (row.customer_name ? null : row.customer_id)), signal);
-          return (row) => row.customer_name ?? (row.customer_id ? (names.get(row.customer_id) ?? null) : null);
-        },
-      },
+      linkColumn<QuoteRow>({ key: "customer_id", label: t("modules.quotes.fields.customer_id"), module: "customers" }),
+      linkColumn<QuoteRow>({ key: "deal_id", label: t("modules.quotes.fields.deal_id"), module: "deals", hidden: true }),
       {
         key: "status",
         label: t("modules.quotes.fields.status"),
@@ -99,11 +82,7 @@ export function QuotesPage() {
     ],
     filters: [
       { key: "status", label: t("modules.quotes.fields.status"), options: statusOptions },
-      {
-        key: "customer_id",
-        label: t("modules.quotes.fields.customer_id"),
-        options: (customers.data?.records ?? []).map((customer) => ({ value: customer.id, label: customer.name })),
-      },
+      { key: "customer_id", label: t("modules.quotes.fields.customer_id"), picker: recordPickerSources.customers },
     ],
     // Older revisions are history: the quote's page lists them.
     definingFilters: { is_latest: true },

@@ -9,6 +9,8 @@ import { LoadError } from "@/components/LoadError.tsx";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
 import { useRecordList } from "@/components/records/record-api.ts";
 import type { RecordColumn } from "@/components/records/record-config.ts";
+import { linkColumn, linkedRecord } from "@/components/records/record-links.ts";
+import { LinkedRecordName } from "@/components/records/LinkedRecordName.tsx";
 import { RecordExportButton } from "@/components/records/RecordExportButton.tsx";
 import { recordPageCount, TOTAL_CAP } from "@/components/records/record-list-state.ts";
 import { SearchField } from "@/components/SearchField.tsx";
@@ -28,6 +30,7 @@ import { taskRowSchema, type TaskRow } from "@/components/tasks/task-row.ts";
 import { pageOffset } from "@/lib/list-state.ts";
 import { RpcError } from "@/lib/rpc.ts";
 import { ModuleDenied } from "@/modules/ModuleDenied.tsx";
+import type { ModuleKey } from "@/modules/registry.ts";
 import { useOrganizationSettings } from "@/session/organization-settings.ts";
 import type { Json } from "@/types/database.types.ts";
 import { noChosenFilters, taskListFilters, taskViews, type ChosenTaskFilters, type TaskView } from "../utils/task-views.ts";
@@ -35,6 +38,32 @@ import { noChosenFilters, taskListFilters, taskViews, type ChosenTaskFilters, ty
 const PAGE_SIZE = 25;
 const SEARCH_DEBOUNCE_MS = 300;
 type SortKey = "title" | "due_at" | "priority" | "status" | "updated_at";
+
+/** The records a task is about, in the order a list names them. */
+const relatedLinks = [
+  ["customer_id", "customers"],
+  ["contact_id", "contacts"],
+  ["deal_id", "deals"],
+] as const satisfies readonly (readonly [string, ModuleKey])[];
+
+/** The customer, contact and deal a task is about, each by name as a link to its page. */
+function TaskRelated({ task, empty }: { task: TaskRow; empty?: string }) {
+  const linked = relatedLinks.flatMap(([column, module]) => {
+    const record = linkedRecord(task, column);
+    return record ? [{ column, module, record }] : [];
+  });
+  if (linked.length === 0) return empty ? <>{empty}</> : null;
+  return (
+    <Group gap={4} wrap="wrap">
+      {linked.map(({ column, module, record }, index) => (
+        <Text span size="sm" key={column}>
+          <LinkedRecordName module={module} linked={record} />
+          {index < linked.length - 1 && " · "}
+        </Text>
+      ))}
+    </Group>
+  );
+}
 
 interface Props {
   view: TaskView;
@@ -99,10 +128,16 @@ export function TaskList({ view, onViewChange }: Props) {
     { key: "priority", label: t("modules.tasks.fields.priority"), sort: "priority", exportValue: (row) => t(`taskKit.priorities.${row.priority}`) },
     { key: "status", label: t("modules.tasks.fields.status"), sort: "status", exportValue: (row) => t(`taskKit.statuses.${row.status}`) },
     { key: "type", label: t("modules.tasks.fields.type"), exportValue: (row) => (row.type === null ? null : typeLabel(row.type)) },
+    {
+      key: "related",
+      label: t("modules.tasks.list.related"),
+      exportValue: (row) => relatedLinks.map(([column]) => linkedRecord(row, column)?.name).filter(Boolean).join(", ") || null,
+    },
     { key: "owner_name", label: t("modules.tasks.fields.owner_id") },
   ];
   // An export of everything has these too.
   const exportOnly: RecordColumn<TaskRow>[] = [
+    ...relatedLinks.map(([key, module]) => linkColumn<TaskRow>({ key, module, label: t(`modules.tasks.fields.${key}`) })),
     { key: "remind_at", label: t("modules.tasks.fields.remind_at") },
     { key: "completed_at", label: t("modules.tasks.fields.completed_at") },
     { key: "created_at", label: t("records.list.createdAt") },
@@ -209,6 +244,7 @@ export function TaskList({ view, onViewChange }: Props) {
                         <TaskPriorityBadge priority={row.priority} />
                         {row.type && <Text span size="sm">{typeLabel(row.type)}</Text>}
                       </Group>
+                      <TaskRelated task={row} />
                       {row.owner_name && (
                         <Text size="sm" c="dimmed" style={{ overflowWrap: "anywhere" }}>
                           {t("modules.tasks.fields.owner_id")}: {row.owner_name}
@@ -255,6 +291,9 @@ export function TaskList({ view, onViewChange }: Props) {
                         <TaskStatusBadge status={row.status} />
                       </Table.Td>
                       <Table.Td>{typeLabel(row.type)}</Table.Td>
+                      <Table.Td style={{ overflowWrap: "anywhere" }}>
+                        <TaskRelated task={row} empty="—" />
+                      </Table.Td>
                       <Table.Td style={{ overflowWrap: "anywhere" }}>{row.owner_name ?? "—"}</Table.Td>
                     </Table.Tr>
                   ))}

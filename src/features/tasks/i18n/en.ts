@@ -28,6 +28,7 @@ export const en: typeof tr = {
       },
       list: {
         label: "Task list",
+        related: "Related to",
         searchPlaceholder: "Title or description",
         total: "{{count}} tasks in total",
         totalCapped: "{{count}}+ tasks",

@@ -26,6 +26,7 @@ export const tr = {
       },
       list: {
         label: "Görev listesi",
+        related: "İlgili kayıt",
         searchPlaceholder: "Başlık veya açıklama",
         total: "Toplam {{count}} görev",
         totalCapped: "{{count}}+ görev",
