@@ -67,12 +67,12 @@ test("the audit log lists the admin's lock and unlock of a user", async ({ page,
   expect(await seriousViolations(page)).toEqual([]);
 
   // Filters, on the server: the action (in words), the member, the dates.
-  await page.getByRole("textbox", { name: "İşlem" }).click();
+  await page.getByRole("combobox", { name: "İşlem" }).click();
   await page.getByRole("option", { name: "Hesap kilitleme" }).click();
   await expect(locked).toHaveCount(1);
   await expect(unlocked).toHaveCount(0);
   await expect(auditTable(page).getByRole("row").filter({ hasText: "kilidini açtı" })).toHaveCount(0);
-  await page.getByRole("textbox", { name: "Yapan" }).fill("Ayşe");
+  await page.getByRole("combobox", { name: "Yapan" }).fill("Ayşe");
   await page.getByRole("option", { name: "Ayşe Yılmaz" }).click();
   await expect(locked).toHaveCount(1);
   const tomorrow = new Date(Date.now() + 86_400_000);

@@ -129,6 +129,7 @@ export const tr = {
         event: "İşlem",
       },
       changed: "{{actor}}, {{field}} alanını değiştirdi: {{old}} → {{new}}",
+      otherField: "Diğer alan",
       ownerField: "Sahibi",
     },
     duplicates: {
