@@ -158,6 +158,7 @@ export const en: typeof tr = {
         event: "Action",
       },
       changed: "{{actor}} changed {{field}}: {{old}} → {{new}}",
+      otherField: "Another field",
       ownerField: "Owner",
     },
     duplicates: {

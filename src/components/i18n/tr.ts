@@ -159,6 +159,7 @@ export const tr = {
         event: "İşlem",
       },
       changed: "{{actor}}, {{field}} alanını değiştirdi: {{old}} → {{new}}",
+      otherField: "Diğer alan",
       ownerField: "Sahibi",
     },
     duplicates: {

@@ -47,7 +47,9 @@ export function Timeline({ module, id, fieldLabel, formatValue, canAddNote }: Pr
     activityActorName({ id: entry.by, name: entry.by_name, deleted: entry.by_deleted }, (key) => t(key));
   const labelOf = (field: string) => {
     const label = fieldLabel(field);
-    return label === "owner_id" ? t("records.timeline.ownerField") : label;
+    if (field === "owner_id" && label === field) return t("records.timeline.ownerField");
+    // A column the module has no label for: never its key.
+    return label === field && /^[a-z0-9_]+$/.test(field) ? t("records.timeline.otherField") : label;
   };
   const show = (field: string, value: unknown, label: string | null | undefined): string => {
     if (label) return label;
