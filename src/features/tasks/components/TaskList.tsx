@@ -9,7 +9,8 @@ import { LoadError } from "@/components/LoadError.tsx";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
 import { useRecordList } from "@/components/records/record-api.ts";
 import type { RecordColumn } from "@/components/records/record-config.ts";
-import { linkColumn, linkedRecord } from "@/components/records/record-links.ts";
+import { linkColumn, linkedRecord, recordPickerSources } from "@/components/records/record-links.ts";
+import { RecordPicker } from "@/components/records/RecordPicker.tsx";
 import { LinkedRecordName } from "@/components/records/LinkedRecordName.tsx";
 import { RecordExportButton } from "@/components/records/RecordExportButton.tsx";
 import { recordPageCount, TOTAL_CAP } from "@/components/records/record-list-state.ts";
@@ -195,6 +196,15 @@ export function TaskList({ view, onViewChange }: Props) {
           value={chosen.type}
           onChange={(event) => choose("type", event.currentTarget.value)}
           w={{ base: "100%", xs: 160 }}
+        />
+        <RecordPicker
+          {...recordPickerSources.customers}
+          label={t("modules.tasks.fields.customer_id")}
+          placeholder={t("records.list.filterPick")}
+          nothingFound={t("records.list.filterNothing")}
+          value={chosen.customer_id || null}
+          onChange={(value) => choose("customer_id", value ?? "")}
+          w={{ base: "100%", xs: 220 }}
         />
         <RecordExportButton
           module="tasks"

@@ -72,6 +72,8 @@ describe("task views", () => {
       priority: "urgent",
     });
     expect(taskListFilters("all", { ...noChosenFilters, type: "call" }, now, istanbul)).toEqual({ type: "call" });
+    expect(taskListFilters("all", { ...noChosenFilters, customer_id: "c1" }, now, istanbul)).toEqual({ customer_id: "c1" });
+    expect(taskListFilters("all", { ...noChosenFilters, customer_id: "" }, now, istanbul)).toEqual({});
   });
 
   it("knows its views by name", () => {

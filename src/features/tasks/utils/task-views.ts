@@ -46,9 +46,11 @@ export interface ChosenTaskFilters {
   status: TaskStatus | "";
   priority: TaskPriority | "";
   type: string;
+  /** The customer the tasks are about (its id, picked by name). */
+  customer_id?: string;
 }
 
-export const noChosenFilters: ChosenTaskFilters = { status: "", priority: "", type: "" };
+export const noChosenFilters: ChosenTaskFilters = { status: "", priority: "", type: "", customer_id: "" };
 
 /** The view's filters with the user's own on top (a chosen status replaces the view's). */
 export function taskListFilters(view: TaskView, chosen: ChosenTaskFilters, now: Date, timeZone: string): TaskFilters {
@@ -56,5 +58,6 @@ export function taskListFilters(view: TaskView, chosen: ChosenTaskFilters, now: 
   for (const key of ["status", "priority", "type"] as const) {
     if (chosen[key] !== "") filters[key] = chosen[key];
   }
+  if (chosen.customer_id) filters.customer_id = chosen.customer_id;
   return filters;
 }
