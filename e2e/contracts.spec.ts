@@ -39,7 +39,7 @@ test("an active contract is created with auto-renewal, renewed into its next ter
   await expect(form.getByText("Aktif bir sözleşme için gerekli.").first()).toBeVisible();
   await form.getByRole("textbox", { name: "Başlangıç", exact: true }).fill(day(-345));
   await form.getByRole("textbox", { name: "Bitiş", exact: true }).fill(day(20));
-  await form.getByRole("textbox", { name: "Tutar" }).fill("125000,50");
+  await form.getByRole("textbox", { name: "Tutar", exact: true }).fill("125000,50");
   await form.getByRole("switch", { name: /^Otomatik yenileme/ }).check();
   await form.getByRole("textbox", { name: "Yenileme bildirimi (gün önce)" }).fill("30");
   await form.getByRole("button", { name: "Sözleşmeyi Oluştur" }).click();
