@@ -39,7 +39,7 @@ test("an active contract is created with auto-renewal, renewed into its next ter
   await expect(form.getByText("Aktif bir sözleşme için gerekli.").first()).toBeVisible();
   await form.getByRole("textbox", { name: "Başlangıç", exact: true }).fill(day(-345));
   await form.getByRole("textbox", { name: "Bitiş", exact: true }).fill(day(20));
-  await form.getByRole("textbox", { name: "Tutar" }).fill("125000,50");
+  await form.getByRole("textbox", { name: "Tutar", exact: true }).fill("125000,50");
   await form.getByRole("switch", { name: /^Otomatik yenileme/ }).check();
   await form.getByRole("textbox", { name: "Yenileme bildirimi (gün önce)" }).fill("30");
   await form.getByRole("button", { name: "Sözleşmeyi Oluştur" }).click();
@@ -55,15 +55,25 @@ test("an active contract is created with auto-renewal, renewed into its next ter
   await expect(page).toHaveURL(/\/contracts\/[0-9a-f-]{36}$/);
   const oldUrl = page.url();
 
-  // Renew: the next term starts the day after the end.
+  // Renew: the next term starts the day after the end, for 12 months, its value raised by TÜFE 44,38%:
+  // 125.000,50 × 1,4438 = 180.475,72219 → ₺180.475,72; auto-renewing, so it starts active.
   await page.getByRole("button", { name: "Yenile" }).click();
   const renew = page.getByRole("dialog", { name: "Sözleşmeyi yenile" });
-  await expect(renew).toContainText("12 aylık yeni bir dönem");
+  await expect(renew.getByRole("textbox", { name: "Yeni dönemin başlangıcı" })).toHaveValue(day(21));
+  await expect(renew.getByText("yeni dönem aktif olarak başlar")).toBeVisible();
+  await renew.getByRole("textbox", { name: "Yeni dönemin başlangıcı" }).fill(day(20));
+  await expect(renew.getByText("Yeni dönem mevcut dönemin bitişinden sonra başlamalı.")).toBeVisible();
+  await expect(renew.getByRole("button", { name: "Yenile" })).toBeDisabled();
+  await renew.getByRole("textbox", { name: "Yeni dönemin başlangıcı" }).fill(day(21));
+  await renew.getByRole("textbox", { name: "Artış oranı (%)" }).fill("44,38");
+  await expect(renew.getByText("Yeni dönemin bedeli: ₺180.475,72")).toBeVisible();
   await renew.getByRole("button", { name: "Yenile" }).click();
   await expect(notification(page, /Sözleşme yenilendi: SZL-/)).toBeVisible();
   await expect(page).not.toHaveURL(oldUrl);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(title);
   const newUrl = page.url();
+  await expect(page.getByText("₺180.475,72").first()).toBeVisible();
+  await expect(page.getByText("Aktif", { exact: true }).first()).toBeVisible();
 
   // The new term names the previous one, which reads "Yenilendi".
   await page.getByRole("tab", { name: "Yenilemeler" }).click();

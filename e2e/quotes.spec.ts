@@ -174,10 +174,15 @@ test("a quote with lines at KDV 20, 10 and 0 and an overall discount shows the d
   await expect(page).toHaveURL(/\/contracts\/[0-9a-f-]{36}$/, { timeout: 20_000 });
   const contractId = page.url().split("/").pop()!;
   const contract = (await rpc(client, "get_contract_details", { p_id: contractId })) as unknown as {
-    contract: { status: string; value: string; quote_id: string };
+    contract: { status: string; value: string; vat_amount: string; value_includes_vat: boolean; quote_id: string };
     customer: { name: string };
   };
-  expect(contract).toMatchObject({ contract: { status: "draft", value: sent.totals.grand_total, quote_id: id }, customer: { name: "Işık Yazılım A.Ş." } });
+  // Its value is the quote's net (KDV hariç), its KDV the quote's, stated apart.
+  expect(contract).toMatchObject({
+    contract: { status: "draft", value: sent.totals.net_total, vat_amount: sent.totals.vat_total, value_includes_vat: false, quote_id: id },
+    customer: { name: "Işık Yazılım A.Ş." },
+  });
+  await expect(page.getByText(/^KDV hariç; ayrıca ₺[\d.,]+ KDV \(KDV dahil ₺[\d.,]+\)$/)).toBeVisible();
 
   const { client: admin } = await signedInClient(baseURL!, "admin@demo.test");
   expect(await rpc(admin, "delete_contracts", { p_ids: [contractId] })).toMatchObject({ success: true });

@@ -348,7 +348,7 @@ export type Database = {
 { Args: Record<PropertyKey, never>; Returns: Json
                            },
 "renew_contract":
-{ Args: { "p_id": string,"p_updated_at": string }; Returns: Json
+{ Args: { "p_end_date"?: string,"p_id": string,"p_increase_percent"?: number,"p_start_date"?: string,"p_updated_at": string,"p_value"?: number }; Returns: Json
                            },
 "resolve_table_name_bypass":
 { Args: { "base_table_name": string,"org_slug": string }; Returns: Json

@@ -48,7 +48,9 @@ $$;
  * A contract's rules: a title (at most 300 characters); a type among
  * private.contract_types(); the dates as 'YYYY-MM-DD' (invalid), the end not before the
  * start (end_before_start); a value of at least 0 with at most two decimals, as a number
- * or a numeric string (invalid); a three-letter currency, the organization's by default;
+ * or a numeric string (invalid); value_includes_vat a boolean and vat_amount (the KDV
+ * stated with the value) null or such an amount, not above a KDV-included value
+ * (exceeds_value); a three-letter currency, the organization's by default;
  * auto_renew a boolean; renewal_notice_days 0-365 and renewal_term_months 1-120 whole
  * numbers; customer, contact, quote and deal the caller can see (not_found). Status: a new
  * contract is draft or active; through the engine a contract only goes draft -> active
@@ -138,6 +140,29 @@ begin
       amount := btrim(p_values ->> 'value')::numeric;
       result := result || jsonb_build_object('value', amount);
     end if;
+  end if;
+
+  -- KDV: value_includes_vat a boolean; vat_amount null (not stated) or an amount from 0,
+  -- to the kuruş, kept exact; a KDV-included value cannot hold more KDV than itself.
+  if p_values ? 'value_includes_vat' and jsonb_typeof(p_values -> 'value_includes_vat') <> 'boolean' then
+    errors := errors || '{"value_includes_vat": "invalid"}';
+  end if;
+  if p_values ? 'vat_amount' then
+    if jsonb_typeof(p_values -> 'vat_amount') = 'null'
+       or (jsonb_typeof(p_values -> 'vat_amount') = 'string' and private.clean_text(p_values -> 'vat_amount') is null) then
+      result := result || '{"vat_amount": null}';
+    elsif jsonb_typeof(p_values -> 'vat_amount') not in ('number', 'string')
+          or btrim(p_values ->> 'vat_amount') !~ '^\d{1,16}(\.\d{1,2})?$' then
+      errors := errors || '{"vat_amount": "invalid"}';
+    else
+      result := result || jsonb_build_object('vat_amount', btrim(p_values ->> 'vat_amount')::numeric);
+    end if;
+  end if;
+  if not (errors ? 'value' or errors ? 'vat_amount' or errors ? 'value_includes_vat')
+     and coalesce((case when p_values ? 'value_includes_vat' then result ->> 'value_includes_vat' else p_existing ->> 'value_includes_vat' end)::boolean, false)
+     and (case when p_values ? 'vat_amount' then result ->> 'vat_amount' else p_existing ->> 'vat_amount' end)::numeric
+         > coalesce((case when p_values ? 'value' then result ->> 'value' else p_existing ->> 'value' end)::numeric, 0) then
+    errors := errors || '{"vat_amount": "exceeds_value"}';
   end if;
 
   -- Dates: 'YYYY-MM-DD' or null (an empty string clears).
@@ -239,7 +264,7 @@ $$;
 -- ---------------------------------------------------------------------------------
 select private.register_module(
   p_key => 'contracts', p_position => 5, p_table_name => 'contracts', p_entity_type => 'contract',
-  p_writable_columns => '{title,customer_id,contact_id,quote_id,deal_id,contract_type,start_date,end_date,value,currency,status,customer_signed_on,company_signed_on,auto_renew,renewal_notice_days,renewal_term_months,notes}',
+  p_writable_columns => '{title,customer_id,contact_id,quote_id,deal_id,contract_type,start_date,end_date,value,value_includes_vat,vat_amount,currency,status,customer_signed_on,company_signed_on,auto_renew,renewal_notice_days,renewal_term_months,notes}',
   p_list_columns => '{contract_number,title,customer_id,contract_type,status,start_date,end_date,value,currency,auto_renew,previous_contract_id}',
   p_sortable_columns => '{contract_number,title,customer_id,status,start_date,end_date,value,created_at,updated_at}',
   p_filterable_columns => '{status,contract_type,customer_id,contact_id,quote_id,deal_id,currency,auto_renew,start_date,end_date}',
@@ -281,14 +306,18 @@ end;
 $$;
 
 /**
- * The next term of an active contract (locked by the caller): a new active contract with
- * the same title, parties (customer, contact), deal, type, value, currency and renewal
- * settings, a new number, from the day after the old end for renewal_term_months months
- * (end = start + months - 1 day), owned by the same member, previous_contract_id set;
- * the old one becomes renewed. p_actor null: the scheduled step (created_by: the owner).
- * Returns the new contract's id.
+ * The next term of an active or expired contract (locked by the caller): a new contract
+ * with the same title, parties (customer, contact), deal, type, currency, notes, KDV
+ * basis and renewal settings, a new number, owned by the same member,
+ * previous_contract_id set; the old one becomes renewed. p_terms (checked by the caller)
+ * may set start_date (default: the day after the old end), end_date (default: start +
+ * renewal_term_months months - 1 day), value (default: the old value) and status
+ * (default active). A stated KDV amount follows a changed value in proportion, to the
+ * kuruş. p_actor null: the scheduled step (created_by: the owner). Returns the new
+ * contract's id.
  */
-create function private.contract_renew_row(p_organization_id uuid, p_schema text, p_existing jsonb, p_actor uuid)
+create function private.contract_renew_row(p_organization_id uuid, p_schema text, p_existing jsonb, p_actor uuid,
+                                           p_terms jsonb default '{}')
 returns uuid
 language plpgsql
 security definer
@@ -296,21 +325,28 @@ set search_path = ''
 as $$
 declare
   next_id uuid;
-  starts date := (p_existing ->> 'end_date')::date + 1;
+  starts date := coalesce((p_terms ->> 'start_date')::date, (p_existing ->> 'end_date')::date + 1);
+  ends date := coalesce((p_terms ->> 'end_date')::date,
+                        (starts + make_interval(months => (p_existing ->> 'renewal_term_months')::integer) - interval '1 day')::date);
+  old_value numeric := (p_existing ->> 'value')::numeric;
+  new_value numeric := coalesce((p_terms ->> 'value')::numeric, old_value);
+  old_vat numeric := (p_existing ->> 'vat_amount')::numeric;
+  new_vat numeric := case when new_value = old_value then old_vat when old_value > 0 then round(old_vat * new_value / old_value, 2) end;
 begin
   execute format($insert$
-    insert into %I.contracts (title, customer_id, contact_id, deal_id, contract_type, start_date, end_date, value, currency,
-                              status, auto_renew, renewal_notice_days, renewal_term_months, previous_contract_id,
-                              owner_id, created_by)
-    select o.title, o.customer_id, o.contact_id, o.deal_id, o.contract_type, $2,
-           ($2 + make_interval(months => o.renewal_term_months) - interval '1 day')::date, o.value, o.currency,
-           'active', o.auto_renew, o.renewal_notice_days, o.renewal_term_months, o.id, o.owner_id, coalesce($3, o.owner_id)
+    insert into %I.contracts (title, customer_id, contact_id, deal_id, contract_type, start_date, end_date, value,
+                              value_includes_vat, vat_amount, currency, status, auto_renew, renewal_notice_days,
+                              renewal_term_months, notes, previous_contract_id, owner_id, created_by)
+    select o.title, o.customer_id, o.contact_id, o.deal_id, o.contract_type, $2, $3, $4, o.value_includes_vat, $5,
+           o.currency, $6::private.contract_status, o.auto_renew, o.renewal_notice_days, o.renewal_term_months, o.notes,
+           o.id, o.owner_id, coalesce($7, o.owner_id)
       from %I.contracts o where o.id = $1
     returning id$insert$, p_schema, p_schema)
-    into next_id using (p_existing ->> 'id')::uuid, starts, p_actor;
+    into next_id using (p_existing ->> 'id')::uuid, starts, ends, new_value, new_vat,
+                       coalesce(p_terms ->> 'status', 'active'), p_actor;
   insert into private.audit_log (organization_id, actor_id, action, target_type, target_id, details)
   values (p_organization_id, p_actor, 'contracts.create', 'contracts', next_id::text,
-          jsonb_build_object('renews', p_existing ->> 'id'));
+          jsonb_build_object('renews', p_existing ->> 'id') || coalesce(p_terms - 'start_date' - 'end_date' - 'value' - 'status', '{}'));
   perform private.contract_apply(p_organization_id, p_schema, p_existing, '{"status": "renewed"}', p_actor, 'contracts.renew');
   return next_id;
 end;
@@ -344,12 +380,20 @@ end;
 $$;
 
 /**
- * Renews an active contract the caller may edit (and who may create contracts), read at
- * p_updated_at: the next term starts the day after its end (private.contract_renew_row).
- * Refused for a draft, expired or terminated contract (not_renewable) and for one already
- * renewed (already_renewed). {success, id, contract_number}.
+ * Renews an active or expired contract the caller may edit (and who may create
+ * contracts), read at p_updated_at, into its next term (private.contract_renew_row):
+ * p_start_date (default the day after its end; after its end, else overlaps_previous),
+ * p_end_date (default start + renewal_term_months months - 1 day; not before the start,
+ * end_before_start), p_value (default its value; 0 or more, to the kuruş) raised by
+ * p_increase_percent (0-1000, at most 4 decimals; e.g. TÜFE) to round(value × (100 +
+ * percent) / 100, 2). The new term is active when the contract renews automatically,
+ * else a draft until it is signed. Refused with nothing changed: a draft or terminated
+ * contract (not_renewable), one already renewed (already_renewed), bad terms
+ * (invalid_fields with the fields). {success, id, contract_number, status, value}.
  */
-create function private.contract_renew(p_id uuid, p_updated_at timestamptz)
+create function private.contract_renew(p_id uuid, p_updated_at timestamptz, p_start_date date default null,
+                                       p_end_date date default null, p_value numeric default null,
+                                       p_increase_percent numeric default null)
 returns jsonb
 language plpgsql
 security definer
@@ -358,8 +402,14 @@ as $$
 declare
   context private.module_context := private.module_context('contracts', 'edit');
   locked jsonb;
+  old jsonb;
   next_id uuid;
   next_number text;
+  starts date;
+  ends date;
+  base numeric;
+  new_value numeric;
+  errors jsonb := '{}';
 begin
   if context.problem is not null then
     return context.problem;
@@ -371,15 +421,48 @@ begin
   if locked ? 'problem' then
     return locked -> 'problem';
   end if;
-  if locked #>> '{row,status}' = 'renewed' then
+  old := locked -> 'row';
+  if old ->> 'status' = 'renewed' then
     return private.failure('The contract was already renewed', 'already_renewed');
   end if;
-  if locked #>> '{row,status}' <> 'active' then
-    return private.failure('Only an active contract can be renewed', 'not_renewable');
+  if old ->> 'status' not in ('active', 'expired') or old ->> 'end_date' is null then
+    return private.failure('Only an active or expired contract can be renewed', 'not_renewable');
   end if;
-  next_id := private.contract_renew_row(context.organization_id, context.schema_name, locked -> 'row', context.caller);
+
+  starts := coalesce(p_start_date, (old ->> 'end_date')::date + 1);
+  ends := coalesce(p_end_date, (starts + make_interval(months => (old ->> 'renewal_term_months')::integer) - interval '1 day')::date);
+  if starts <= (old ->> 'end_date')::date then
+    errors := errors || '{"start_date": "overlaps_previous"}';
+  end if;
+  if ends < starts then
+    errors := errors || '{"end_date": "end_before_start"}';
+  end if;
+  base := coalesce(p_value, (old ->> 'value')::numeric);
+  if base < 0 or base <> round(base, 2) or base >= 1e16 then
+    errors := errors || '{"value": "invalid"}';
+  end if;
+  if p_increase_percent is not null
+     and (p_increase_percent < 0 or p_increase_percent > 1000 or p_increase_percent <> round(p_increase_percent, 4)) then
+    errors := errors || '{"increase_percent": "invalid"}';
+  end if;
+  if errors = '{}' then
+    new_value := round(base * (100 + coalesce(p_increase_percent, 0)) / 100, 2);
+    if new_value >= 1e16 then
+      errors := errors || '{"value": "invalid"}';
+    end if;
+  end if;
+  if errors <> '{}' then
+    return private.failure('Invalid fields', 'invalid_fields', jsonb_build_object('fields', errors));
+  end if;
+
+  next_id := private.contract_renew_row(context.organization_id, context.schema_name, old, context.caller,
+    jsonb_strip_nulls(jsonb_build_object('start_date', starts, 'end_date', ends, 'value', new_value,
+                                         'status', case when (old ->> 'auto_renew')::boolean then 'active' else 'draft' end,
+                                         'increase_percent', p_increase_percent)));
   execute format('select contract_number from %I.contracts where id = $1', context.schema_name) into next_number using next_id;
-  return jsonb_build_object('success', true, 'id', next_id, 'contract_number', next_number);
+  return jsonb_build_object('success', true, 'id', next_id, 'contract_number', next_number,
+                            'status', case when (old ->> 'auto_renew')::boolean then 'active' else 'draft' end,
+                            'value', new_value::text);
 end;
 $$;
 
@@ -495,7 +578,9 @@ $$;
 
 /**
  * A contract the caller may see with what its page shows: the record (owner_name, locked:
- * terminated or renewed; value as a decimal string, exact whatever its size), its customer {id, name}, contact {id, name, email, phone}, quote
+ * terminated or renewed; value and vat_amount as decimal strings, exact whatever their size;
+ * total_with_vat: the value with its KDV, value + vat_amount for a value without KDV whose
+ * KDV is stated, the value itself when it includes KDV, else null), its customer {id, name}, contact {id, name, email, phone}, quote
  * {id, quote_number} and deal {id, title} when the caller may see them (else null), and
  * the renewal chain: previous {id, contract_number, status, start_date, end_date} (the
  * term it renews) and next (the term that renews it), when the caller may see them.
@@ -557,7 +642,10 @@ begin
     into previous, next_term using (contract ->> 'previous_contract_id')::uuid, p_id, context.scope, context.caller;
   return jsonb_build_object('success', true,
     'contract', contract || jsonb_build_object('locked', contract ->> 'status' in ('terminated', 'renewed'),
-                                               'value', contract ->> 'value'),
+                                               'value', contract ->> 'value', 'vat_amount', contract ->> 'vat_amount',
+                                               'total_with_vat', case when (contract ->> 'value_includes_vat')::boolean then contract ->> 'value'
+                                                                      when contract ->> 'vat_amount' is not null
+                                                                      then ((contract ->> 'value')::numeric + (contract ->> 'vat_amount')::numeric)::text end),
     'customer', customer, 'contact', contact, 'quote', quote, 'deal', deal, 'previous', previous, 'next', next_term);
 end;
 $$;
@@ -613,8 +701,10 @@ $$;
 /**
  * A draft contract from a sent (not yet past valid_until) or accepted quote the caller
  * may see (quote_not_ready otherwise), created through the engine (contracts create permission, the contract's
- * rules, audit): the quote's customer, contact, deal and link, value = its grand total,
- * its currency, titled after the quote's number. {success, id, record}.
+ * rules, audit): the quote's customer, contact, deal and link, value = its net total (KDV
+ * hariç, after discounts) with vat_amount = its KDV total stated separately
+ * (value_includes_vat false), its currency, titled after the quote's number.
+ * {success, id, record}.
  */
 create function private.contract_from_quote(p_quote_id uuid)
 returns jsonb
@@ -642,7 +732,8 @@ begin
   created := private.record_create('contracts', jsonb_build_object(
     'title', format('%s sözleşmesi', coalesce(quote ->> 'quote_number', 'Teklif')),
     'customer_id', quote -> 'customer_id', 'contact_id', quote -> 'contact_id', 'deal_id', quote -> 'deal_id',
-    'quote_id', quote -> 'id', 'value', quote ->> 'grand_total', 'currency', quote -> 'currency', 'status', 'draft'));
+    'quote_id', quote -> 'id', 'value', quote ->> 'net_total', 'value_includes_vat', false,
+    'vat_amount', quote ->> 'vat_total', 'currency', quote -> 'currency', 'status', 'draft'));
   if not (created ->> 'success')::boolean then
     return created;
   end if;
@@ -657,12 +748,20 @@ as $$ select private.contract_details(p_id); $$;
 revoke all on function public.get_contract_details(p_id uuid) from public, anon, authenticated;
 grant execute on function public.get_contract_details(p_id uuid) to authenticated;
 
-/** Renews an active contract read at p_updated_at: the next term, linked to it; the old one becomes renewed. */
-create function public.renew_contract(p_id uuid, p_updated_at timestamptz)
+/**
+ * Renews an active or expired contract read at p_updated_at into its next term (start, end,
+ * value raised by an optional percentage; a draft until signed unless it renews
+ * automatically); the old one becomes renewed, linked to it.
+ */
+create function public.renew_contract(p_id uuid, p_updated_at timestamptz, p_start_date date default null,
+                                      p_end_date date default null, p_value numeric default null,
+                                      p_increase_percent numeric default null)
 returns jsonb language sql security definer set search_path = ''
-as $$ select private.contract_renew(p_id, p_updated_at); $$;
-revoke all on function public.renew_contract(p_id uuid, p_updated_at timestamp with time zone) from public, anon, authenticated;
-grant execute on function public.renew_contract(p_id uuid, p_updated_at timestamp with time zone) to authenticated;
+as $$ select private.contract_renew(p_id, p_updated_at, p_start_date, p_end_date, p_value, p_increase_percent); $$;
+revoke all on function public.renew_contract(p_id uuid, p_updated_at timestamp with time zone, p_start_date date, p_end_date date,
+  p_value numeric, p_increase_percent numeric) from public, anon, authenticated;
+grant execute on function public.renew_contract(p_id uuid, p_updated_at timestamp with time zone, p_start_date date, p_end_date date,
+  p_value numeric, p_increase_percent numeric) to authenticated;
 
 /** Terminates a draft or active contract read at p_updated_at, with a reason. */
 create function public.terminate_contract(p_id uuid, p_updated_at timestamptz, p_reason text)
@@ -678,7 +777,7 @@ as $$ select private.contracts_ending(p_days); $$;
 revoke all on function public.list_contracts_ending(p_days integer) from public, anon, authenticated;
 grant execute on function public.list_contracts_ending(p_days integer) to authenticated;
 
-/** A draft contract from a sent or accepted quote (customer, contact, deal, value = grand total, currency). */
+/** A draft contract from a sent or accepted quote (customer, contact, deal, value = net total with its KDV stated apart, currency). */
 create function public.create_contract_from_quote(p_quote_id uuid)
 returns jsonb language sql security definer set search_path = ''
 as $$ select private.contract_from_quote(p_quote_id); $$;

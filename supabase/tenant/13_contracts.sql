@@ -14,6 +14,10 @@ create table contracts (
   start_date date,
   end_date date,
   value numeric(18, 2) not null default 0 check (value >= 0),
+  -- Whether value includes KDV (false: value is the net, KDV on top) and the KDV amount
+  -- when it is known (a contract from a quote: the quote's KDV total, exact).
+  value_includes_vat boolean not null default false,
+  vat_amount numeric(18, 2) check (vat_amount >= 0),
   currency text not null default 'TRY' check (currency ~ '^[A-Z]{3}$'),
   status private.contract_status not null default 'draft',
   customer_signed_on date,
@@ -32,6 +36,7 @@ create table contracts (
     coalesce(contract_number, '') || ' ' || title)) stored,
   constraint contracts_end_date_check check (end_date >= start_date),
   constraint contracts_dates_check check (status in ('draft', 'terminated') or (start_date is not null and end_date is not null)),
+  constraint contracts_vat_check check (not value_includes_vat or vat_amount is null or vat_amount <= value),
   constraint contracts_terminated_check check ((status = 'terminated') = (terminated_at is not null))
 );
 

@@ -4,6 +4,7 @@
  * formatted: nothing is added up here.
  */
 import { amountInWordsTr } from "@/lib/money/amount-in-words.ts";
+import { partyClause, signatoryClause, termClause, valueClause } from "./contract-clauses.ts";
 import type { DocumentData } from "./document-data.ts";
 import { organizationValues, type OrganizationDetails } from "./organization.ts";
 import type { TextPlaceholder } from "./placeholders.ts";
@@ -70,6 +71,32 @@ export function sampleData(today: Date, organization: OrganizationDetails = samp
     "contract.customer_signed_on": day.format(addDays(today, 3)),
     "contract.company_signed_on": day.format(addDays(today, 2)),
     "contract.renewal_terms": "Taraflardan biri bitişten 30 gün önce bildirmedikçe bir yıl uzar.",
+    "contract.vat_amount": "₺24.000,00",
+    "contract.total_with_vat": "₺144.000,00",
+    "contract.company_party": partyClause("tr", {
+      name: "Demo Yazılım A.Ş.",
+      address: "Büyükdere Cad. No: 185, Şişli, İstanbul",
+      tax_office: "Şişli",
+      tax_number: "1234567890",
+    }),
+    "contract.customer_party": partyClause("tr", {
+      name: "Anadolu Yapı Malzemeleri Ltd. Şti.",
+      address: "Atatürk Cad. No: 12, Kadıköy, İstanbul",
+      tax_office: "Kadıköy",
+      tax_number: "9876543210",
+    }),
+    "contract.term": termClause("tr", day.format(addDays(today, 7)), day.format(addDays(today, 372))),
+    "contract.value_terms": valueClause("tr", {
+      none: false,
+      value: "₺120.000,00",
+      inWords: amountInWordsTr("120000.00", "TRY"),
+      includesVat: false,
+      vat: "₺24.000,00",
+      vatIsZero: false,
+      totalWithVat: "₺144.000,00",
+    }),
+    "contract.company_signatory": signatoryClause("Selim Satış", "Demo Yazılım A.Ş."),
+    "contract.customer_signatory": signatoryClause("Zeynep Kaya", "Anadolu Yapı Malzemeleri Ltd. Şti."),
     "owner.name": "Selim Satış",
     today: day.format(today),
   };

@@ -33,22 +33,22 @@ Sözleşme No: {{contract.number}}
 Sözleşme Türü: {{contract.type}}
 
 1. TARAFLAR
-Bu sözleşme, {{organization.address}} adresinde bulunan {{organization.name}} (bundan sonra "Şirket") ile {{customer.address}} adresinde bulunan {{customer.name}} (Vergi Dairesi / No: {{customer.tax_office}} / {{customer.tax_number}}; bundan sonra "Müşteri") arasında aşağıdaki koşullarla imzalanmıştır.
+Bu sözleşme, {{contract.company_party}} (bundan sonra "Şirket") ile {{contract.customer_party}} (bundan sonra "Müşteri") arasında aşağıdaki koşullarla imzalanmıştır.
 
 2. SÜRE
-Sözleşme {{contract.start_date}} tarihinde başlar ve {{contract.end_date}} tarihinde sona erer.
+{{contract.term}}
 Yenileme: {{contract.renewal_terms}}
 
 3. BEDEL
-Sözleşme bedeli {{contract.value}} (Yalnız: {{contract.value_in_words}}) olup vergiler ayrıca hesaplanır.
+{{contract.value_terms}}
 
 4. YÜRÜRLÜK
 Taraflarca okunup kabul edilerek imzalanmıştır.
 
-Şirket adına: {{owner.name}}, {{organization.name}}
+Şirket adına: {{contract.company_signatory}}
 İmza tarihi: {{contract.company_signed_on}}
 
-Müşteri adına: {{contact.name}}, {{customer.name}}
+Müşteri adına: {{contract.customer_signatory}}
 İmza tarihi: {{contract.customer_signed_on}}`;
 
 export const defaultTemplateBodies: Readonly<Record<TemplateKind, string>> = { quote: quoteBody, contract: contractBody };

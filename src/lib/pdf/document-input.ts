@@ -9,6 +9,7 @@ import { documentLabels, type DocumentLanguage } from "@/lib/document-template/l
 import type { TextPlaceholder } from "@/lib/document-template/placeholders.ts";
 import { printedPhone } from "@/lib/document-template/organization.ts";
 import { amountInWordsTr } from "@/lib/money/amount-in-words.ts";
+import { missingValue, partyClause, signatoryClause, signatureDateBlank, termClause, valueClause } from "@/lib/document-template/contract-clauses.ts";
 import type { DocumentPdfInput } from "./document-definition.ts";
 
 type Decimal = string;
@@ -69,6 +70,10 @@ export interface ContractPdfSource {
     start_date?: Text;
     end_date?: Text;
     value?: Text;
+    /** Whether value includes KDV; the KDV stated with it and the value with its KDV (SQL's sum), decimal strings. */
+    value_includes_vat?: boolean | null;
+    vat_amount?: Text;
+    total_with_vat?: Text;
     currency?: Text;
     customer_signed_on?: Text;
     company_signed_on?: Text;
@@ -201,7 +206,11 @@ export function quotePdfInput(
   };
 }
 
-/** A contract's PDF input. `today` fills {{today}}. */
+/**
+ * A contract's PDF input. `today` fills {{today}}. A missing date or value prints as "—", an
+ * unsigned signature date as a line to fill in; the clause placeholders (parties, term,
+ * value with its KDV basis, signatories) read as whole sentences whatever is missing.
+ */
 export function contractPdfInput(
   source: ContractPdfSource,
   organization: DocumentPdfInput["organization"],
@@ -210,27 +219,59 @@ export function contractPdfInput(
 ): DocumentPdfInput {
   const format = formatters(language);
   const labels = documentLabels[language];
-  const { contract } = source;
+  const { contract, customer, contact } = source;
   const currency = contract.currency ?? "TRY";
+  const money = (value: Text) => format.money(value, currency);
   const type = text(contract.contract_type);
+  const start = format.date(contract.start_date);
+  const end = format.date(contract.end_date);
+  const noValue = isZero(contract.value);
+  const value = noValue ? "" : money(contract.value);
+  const inWords = noValue ? "" : amountInWordsTr(contract.value as string, currency);
+  const stated = contract.vat_amount !== null && contract.vat_amount !== undefined && contract.vat_amount !== "";
+  const vat = stated ? money(contract.vat_amount) : "";
+  const totalWithVat = money(contract.total_with_vat);
+  const customerAddress = joined(customer?.address, customer?.district, customer?.city);
+  const signed = (day: Text) => format.date(day) || signatureDateBlank;
   return {
     kind: "contract",
     language,
     organization,
     values: {
-      ...partyValues(source.customer, source.contact),
+      ...partyValues(customer, contact),
       "contract.number": text(contract.contract_number),
       "contract.title": contract.title,
       "contract.type": Object.hasOwn(labels.contractTypes, type) ? labels.contractTypes[type] : type,
-      "contract.start_date": format.date(contract.start_date),
-      "contract.end_date": format.date(contract.end_date),
-      "contract.value": format.money(contract.value, currency),
-      "contract.value_in_words": contract.value ? amountInWordsTr(contract.value, currency) : "",
-      "contract.customer_signed_on": format.date(contract.customer_signed_on),
-      "contract.company_signed_on": format.date(contract.company_signed_on),
+      "contract.start_date": start || missingValue,
+      "contract.end_date": end || missingValue,
+      "contract.value": value || missingValue,
+      "contract.value_in_words": inWords || missingValue,
+      "contract.vat_amount": vat || missingValue,
+      "contract.total_with_vat": totalWithVat || missingValue,
+      "contract.customer_signed_on": signed(contract.customer_signed_on),
+      "contract.company_signed_on": signed(contract.company_signed_on),
       "contract.renewal_terms": contract.auto_renew
         ? labels.renewal(contract.renewal_notice_days ?? 0, contract.renewal_term_months ?? 12)
         : labels.noRenewal,
+      "contract.company_party": partyClause(language, organization),
+      "contract.customer_party": partyClause(language, {
+        name: customer?.name,
+        address: customerAddress,
+        tax_office: customer?.tax_office,
+        tax_number: customer?.tax_number,
+      }),
+      "contract.term": termClause(language, start, end),
+      "contract.value_terms": valueClause(language, {
+        none: noValue,
+        value,
+        inWords,
+        includesVat: contract.value_includes_vat === true,
+        vat,
+        vatIsZero: stated && isZero(contract.vat_amount),
+        totalWithVat,
+      }),
+      "contract.company_signatory": signatoryClause(contract.owner_name, organization.name),
+      "contract.customer_signatory": signatoryClause(contact?.name, customer?.name),
       "owner.name": text(contract.owner_name),
       today: format.date(localDay(today)),
     },

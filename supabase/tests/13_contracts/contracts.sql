@@ -321,18 +321,21 @@ select public.create_contract_from_quote(:'q_id') as from_quote \gset
 select is((:'from_quote'::jsonb) ->> 'success', 'true', 'a sent quote becomes a contract');
 select public.get_contract_details(((:'from_quote'::jsonb) ->> 'id')::uuid) as fq \gset
 select tests.reset_role();
-select grand_total::text as q_total, quote_number as q_number from :"alpha_schema".quotes where id = :'q_id' \gset
+select net_total::text as q_net, vat_total::text as q_vat, grand_total::text as q_total, quote_number as q_number
+  from :"alpha_schema".quotes where id = :'q_id' \gset
 select tests.authenticate_as(:'alpha_admin', :'s_admin');
-select is((select jsonb_build_object('status', c ->> 'status', 'value', c ->> 'value', 'currency', c ->> 'currency',
+select is((select jsonb_build_object('status', c ->> 'status', 'value', c ->> 'value', 'vat', c ->> 'vat_amount',
+                                     'includes_vat', c -> 'value_includes_vat', 'with_vat', c ->> 'total_with_vat', 'currency', c ->> 'currency',
                                      'customer', c ->> 'customer_id', 'contact', c ->> 'contact_id', 'deal', c ->> 'deal_id',
                                      'quote', c ->> 'quote_id', 'owner', c ->> 'owner_id')
              from (select (:'fq'::jsonb) -> 'contract' as c) x),
   jsonb_build_object('status', 'draft',
-                     'value', :'q_total',
+                     'value', :'q_net', 'vat', :'q_vat', 'includes_vat', false, 'with_vat', :'q_total',
                      'currency', 'TRY', 'customer', :'isik', 'contact', :'deniz', 'deal', :'bakim_deal', 'quote', :'q_id',
                      'owner', :'alpha_admin'),
-  'a draft contract with the quote''s parties, deal, grand total and currency');
-select is(:'q_total'::text, '18007.20', 'the grand total carried is the quote''s (12 × 1,250.50 + 20% KDV)');
+  'a draft contract with the quote''s parties, deal and currency, valued at its net total (KDV hariç) with its KDV stated apart');
+select is(jsonb_build_array(:'q_net'::text, :'q_vat'::text, :'q_total'::text), '["15006.00", "3001.20", "18007.20"]'::jsonb,
+  'to the kuruş: net 12 × 1,250.50, KDV 20%, with KDV the quote''s grand total');
 select is((:'fq'::jsonb) -> 'quote', jsonb_build_object('id', :'q_id', 'quote_number', :'q_number'),
   'its details link the quote by number');
 select is(public.create_contract_from_quote(gen_random_uuid()) ->> 'code', 'not_found', 'an unknown quote is not found');

@@ -41,6 +41,11 @@ export const contractSchema = contractRowSchema.extend({
   company_signed_on: z.string().nullable(),
   renewal_notice_days: z.number().int(),
   renewal_term_months: z.number().int(),
+  /** Whether value includes KDV; the KDV stated with it (null: not stated). */
+  value_includes_vat: z.boolean(),
+  vat_amount: decimal.nullable(),
+  /** The value with its KDV (SQL's sum; null when the KDV is not stated); in get_contract_details only. */
+  total_with_vat: decimal.nullable().optional(),
   terminated_at: z.string().nullable(),
   termination_reason: z.string().nullable(),
   notes: z.string().nullable(),
@@ -60,6 +65,9 @@ export interface ContractValues {
   end_date: string | null;
   /** A decimal string ("1250.50"): the database reads it exactly. */
   value: string;
+  value_includes_vat: boolean;
+  /** A decimal string, or null when the KDV is not stated. */
+  vat_amount: string | null;
   currency: string;
   status: "draft" | "active";
   customer_signed_on: string | null;
@@ -132,12 +140,35 @@ export function useUpdateContract() {
   });
 }
 
-/** The next term of an active contract (as read at updatedAt); answers the new contract's id and number. */
+/** The new term's choices: dates as "YYYY-MM-DD", the value as a decimal string and the increase in percent (e.g. "44.38"); null: the default. */
+export interface RenewalTerms {
+  startDate: string | null;
+  endDate: string | null;
+  value: string | null;
+  increasePercent: string | null;
+}
+
+/**
+ * The next term of an active or expired contract (as read at updatedAt); answers the new
+ * contract's id, number, status (draft, or active when it renews itself) and value.
+ */
 export function useRenewContract() {
   const invalidate = useInvalidateRecords("contracts");
   return useMutation({
-    mutationFn: ({ id, updatedAt }: { id: string; updatedAt: string }) =>
-      rpc("renew_contract", { p_id: id, p_updated_at: updatedAt }, z.object({ id: z.string(), contract_number: z.string().nullable() })),
+    mutationFn: ({ id, updatedAt, terms }: { id: string; updatedAt: string; terms: RenewalTerms }) =>
+      rpc(
+        "renew_contract",
+        {
+          p_id: id,
+          p_updated_at: updatedAt,
+          ...(terms.startDate ? { p_start_date: terms.startDate } : {}),
+          ...(terms.endDate ? { p_end_date: terms.endDate } : {}),
+          // Decimal strings: PostgREST hands them to numeric parameters exactly.
+          ...(terms.value ? { p_value: terms.value as unknown as number } : {}),
+          ...(terms.increasePercent ? { p_increase_percent: terms.increasePercent as unknown as number } : {}),
+        },
+        z.object({ id: z.string(), contract_number: z.string().nullable(), status: z.enum(contractStatuses), value: decimal }),
+      ),
     // A refusal (stale, already renewed) reloads the page too.
     onSettled: invalidate,
   });

@@ -217,6 +217,37 @@ export function ContractFormModal({ onClose, contract }: Props) {
             />
             <Controller
               control={control}
+              name="vat_amount"
+              render={({ field: input }) => (
+                <NumberInput
+                  {...field("vat_amount")}
+                  description={t("modules.contracts.form.vatHint")}
+                  min={0}
+                  decimalScale={2}
+                  allowNegative={false}
+                  thousandSeparator={i18n.resolvedLanguage === "en" ? "," : "."}
+                  decimalSeparator={i18n.resolvedLanguage === "en" ? "." : ","}
+                  inputMode="decimal"
+                  value={input.value}
+                  onChange={(value) => input.onChange(value === "" ? "" : String(value))}
+                  onBlur={input.onBlur}
+                />
+              )}
+            />
+            <Controller
+              control={control}
+              name="value_includes_vat"
+              render={({ field: input }) => (
+                <Switch
+                  mt={{ sm: "xl" }}
+                  label={t("modules.contracts.fields.value_includes_vat")}
+                  checked={input.value}
+                  onChange={(event) => input.onChange(event.currentTarget.checked)}
+                />
+              )}
+            />
+            <Controller
+              control={control}
               name="currency"
               render={({ field: input }) => (
                 <Select {...field("currency")} allowDeselect={false} data={currencies} value={input.value} onChange={(value) => value && input.onChange(value)} />

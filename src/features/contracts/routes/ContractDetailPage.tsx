@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Group, List, Modal, SimpleGrid, Stack, Text } from "@mantine/core";
+import { Alert, Anchor, Button, Group, List, SimpleGrid, Stack, Text } from "@mantine/core";
 import { IconBan, IconRefresh } from "@tabler/icons-react";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
@@ -19,15 +19,10 @@ import { contractFields, contractStatuses, contractTypes } from "../utils/contra
 import { ContractDocumentsSection } from "../components/ContractDocumentsSection.tsx";
 import { ContractFormModal } from "../components/ContractFormModal.tsx";
 import { ContractStatusBadge } from "../components/ContractBits.tsx";
+import { RenewContractModal } from "../components/RenewContractModal.tsx";
 import { TerminateContractModal } from "../components/TerminateContractModal.tsx";
 
-/** The day after a calendar date ("2026-12-31" → "2027-01-01"): where renew_contract starts the next term. */
-export function dayAfter(date: string): string {
-  const [year, month, day] = date.split("-").map(Number);
-  return new Date(Date.UTC(year, month - 1, day + 1)).toISOString().slice(0, 10);
-}
-
-const actionCodes = ["already_renewed", "not_renewable", "not_terminable", "stale_record"] as const;
+const actionCodes = ["already_renewed", "not_renewable", "not_terminable", "stale_record", "invalid_fields"] as const;
 
 /** The text of a refused renewal or termination: the workflow's own codes, else the record kit's. */
 function actionFailureKey(error: unknown) {
@@ -60,9 +55,8 @@ export function ContractDetailPage() {
   const date = (value: string | null) => (value ? formatCalendarDate(value, language) : "—");
   const mayEdit = allowed.edit === "all" || (allowed.edit === "own" && contract.owner_id === session.user.id);
   const locked = contract.locked === true;
-  const canRenew = mayEdit && allowed.create !== undefined && contract.status === "active" && contract.end_date !== null;
+  const canRenew = mayEdit && allowed.create !== undefined && (contract.status === "active" || contract.status === "expired") && contract.end_date !== null;
   const canTerminate = mayEdit && (contract.status === "draft" || contract.status === "active");
-  const nextStart = contract.end_date ? dayAfter(contract.end_date) : null;
   const actionFailed = (title: string) => (error: unknown) => notifyFailure(title, t(actionFailureKey(error)));
   const fieldLabel = (field: string) =>
     (labelledFields as readonly string[]).includes(field) ? t(`modules.contracts.fields.${field as (typeof labelledFields)[number]}`) : field;
@@ -89,6 +83,17 @@ export function ContractDetailPage() {
     [t("modules.contracts.fields.start_date"), date(contract.start_date)],
     [t("modules.contracts.fields.end_date"), date(contract.end_date)],
     [t("modules.contracts.fields.value"), formatMoney(Number(contract.value), contract.currency, language)],
+    [
+      t("modules.contracts.detail.vatBasis"),
+      contract.value_includes_vat
+        ? t("modules.contracts.detail.vatIncluded")
+        : contract.vat_amount !== null
+          ? t("modules.contracts.detail.vatOnTop", {
+              vat: formatMoney(contract.vat_amount as unknown as number, contract.currency, language),
+              total: contract.total_with_vat ? formatMoney(contract.total_with_vat as unknown as number, contract.currency, language) : "—",
+            })
+          : t("modules.contracts.detail.vatExcluded"),
+    ],
     [t("modules.contracts.fields.customer_signed_on"), date(contract.customer_signed_on)],
     [t("modules.contracts.fields.company_signed_on"), date(contract.company_signed_on)],
     [
@@ -202,41 +207,28 @@ export function ContractDetailPage() {
         ]}
       />
       {editing && <ContractFormModal contract={contract} onClose={() => setEditing(false)} />}
-      {renewing && nextStart && (
-        <Modal opened onClose={() => setRenewing(false)} title={t("modules.contracts.detail.renewTitle")} closeButtonProps={{ "aria-label": t("records.form.close") }}>
-          <Stack>
-            <Text size="sm">
-              {t("modules.contracts.detail.renewConfirm", { title: contract.title, start: date(nextStart), months: contract.renewal_term_months })}
-            </Text>
-            <Group justify="flex-end">
-              <Button variant="default" onClick={() => setRenewing(false)}>
-                {t("modules.contracts.detail.cancel")}
-              </Button>
-              <Button
-                loading={renew.isPending}
-                data-autofocus
-                onClick={() =>
-                  renew.mutate(
-                    { id: contract.id, updatedAt: contract.updated_at },
-                    {
-                      onSuccess: (next) => {
-                        setRenewing(false);
-                        notifySuccess(t("modules.contracts.detail.renewed", { number: next.contract_number ?? "" }));
-                        void navigate(`/contracts/${next.id}`);
-                      },
-                      onError: (error) => {
-                        setRenewing(false);
-                        actionFailed(t("modules.contracts.detail.renewFailed"))(error);
-                      },
-                    },
-                  )
-                }
-              >
-                {t("modules.contracts.detail.renew")}
-              </Button>
-            </Group>
-          </Stack>
-        </Modal>
+      {renewing && (
+        <RenewContractModal
+          contract={contract}
+          saving={renew.isPending}
+          onCancel={() => setRenewing(false)}
+          onConfirm={(terms) =>
+            renew.mutate(
+              { id: contract.id, updatedAt: contract.updated_at, terms },
+              {
+                onSuccess: (next) => {
+                  setRenewing(false);
+                  notifySuccess(t("modules.contracts.detail.renewed", { number: next.contract_number ?? "" }));
+                  void navigate(`/contracts/${next.id}`);
+                },
+                onError: (error) => {
+                  setRenewing(false);
+                  actionFailed(t("modules.contracts.detail.renewFailed"))(error);
+                },
+              },
+            )
+          }
+        />
       )}
       {terminating && (
         <TerminateContractModal

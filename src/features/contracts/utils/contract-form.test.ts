@@ -23,6 +23,8 @@ const active: Contract = {
   start_date: "2026-01-01",
   end_date: "2026-12-31",
   value: "120000.5",
+  value_includes_vat: false,
+  vat_amount: null,
   currency: "TRY",
   customer_signed_on: null,
   company_signed_on: null,

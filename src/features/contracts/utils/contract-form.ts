@@ -12,7 +12,7 @@ import { contractTypes, type ContractType } from "./contract-fields.ts";
 const msg = (key: string) => `modules.contracts.form.errors.${key}`;
 
 /** Field codes of private.prepare_contract that the record kit's catalogue does not know. */
-const contractCodes = ["end_before_start", "required_for_active", "invalid_transition", "locked"] as const;
+const contractCodes = ["exceeds_value", "overlaps_previous", "end_before_start", "required_for_active", "invalid_transition", "locked"] as const;
 
 /** The text key of a field code the database answered for a contract field. */
 export function contractFieldErrorKey(code: string): string {
@@ -34,6 +34,8 @@ export const contractFormSchema = z
     start_date: z.string().nullable(),
     end_date: z.string().nullable(),
     value: z.string().refine((value) => value.trim() === "" || DECIMAL.test(value.trim()), msg("valueInvalid")),
+    value_includes_vat: z.boolean(),
+    vat_amount: z.string().refine((value) => value.trim() === "" || DECIMAL.test(value.trim()), msg("vatInvalid")),
     currency: z.string().regex(/^[A-Z]{3}$/, msg("currencyInvalid")),
     customer_signed_on: z.string().nullable(),
     company_signed_on: z.string().nullable(),
@@ -65,6 +67,8 @@ export function emptyContractForm(currency: string, links: { customerId?: string
     start_date: null,
     end_date: null,
     value: "",
+    value_includes_vat: false,
+    vat_amount: "",
     currency,
     customer_signed_on: null,
     company_signed_on: null,
@@ -88,6 +92,8 @@ export function contractFormOf(contract: Contract): ContractFormValues {
     start_date: contract.start_date,
     end_date: contract.end_date,
     value: contract.value,
+    value_includes_vat: contract.value_includes_vat,
+    vat_amount: contract.vat_amount ?? "",
     currency: contract.currency,
     customer_signed_on: contract.customer_signed_on,
     company_signed_on: contract.company_signed_on,
@@ -113,6 +119,8 @@ export function contractValuesOf(form: ContractFormValues, before?: Contract): P
     start_date: form.start_date || null,
     end_date: form.end_date || null,
     value: form.value.trim() === "" ? "0" : form.value.trim(),
+    value_includes_vat: form.value_includes_vat,
+    vat_amount: form.vat_amount.trim() === "" ? null : form.vat_amount.trim(),
     currency: form.currency,
     customer_signed_on: form.customer_signed_on || null,
     company_signed_on: form.company_signed_on || null,
