@@ -89,7 +89,15 @@ test("an admin assigns a task due today; the assignee is notified, opens it, com
     expect(overdue).toMatchObject({ success: true });
     created.push((overdue.record as { id: string }).id);
 
-    // Satis sees the bell with the new notification and opens the task from it.
+    // Satis sees the bell with the new notification and opens the task from it. The local
+    // stack has no Realtime and says so: the bell polls, and no WebSocket is ever tried
+    // (it used to fail and retry every few seconds, each time a console error).
+    const sockets: string[] = [];
+    const socketErrors: string[] = [];
+    sales.on("websocket", (socket) => sockets.push(socket.url()));
+    sales.on("console", (message) => {
+      if (message.type() === "error" && /websocket|realtime/i.test(message.text())) socketErrors.push(message.text());
+    });
     await enterApp(sales, "satis@demo.test");
     await expect(bell(sales)).toHaveAccessibleName(/^Bildirimler, \d+ okunmamış$/);
     await bell(sales).click();
@@ -108,6 +116,8 @@ test("an admin assigns a task due today; the assignee is notified, opens it, com
       .poll(async () => (await unreadInBell(sales)) === ((await rpc(readerApi, "get_unread_notification_count")).unread as number), { timeout: 15_000 })
       .toBe(true);
     await readerApi.auth.signOut({ scope: "local" });
+    expect(sockets).toEqual([]);
+    expect(socketErrors).toEqual([]);
     await bell(sales).click();
     await expect(panel.getByRole("listitem").filter({ hasText: title })).not.toContainText("Yeni");
     await sales.keyboard.press("Escape");
