@@ -62,8 +62,8 @@ test("an admin assigns a task due today; the assignee is notified, opens it, com
     await enterApp(admin, "admin@demo.test");
     await admin.goto("/tasks");
     await expect(h1(admin)).toHaveText("Görevler");
-    await admin.getByRole("button", { name: "Yeni Görev" }).click();
-    const form = admin.getByRole("dialog", { name: "Yeni Görev" });
+    await admin.getByRole("button", { name: "Yeni görev" }).click();
+    const form = admin.getByRole("dialog", { name: "Yeni görev" });
     await form.getByRole("textbox", { name: "Başlık" }).fill(title);
     await form.getByRole("combobox", { name: "Tür" }).selectOption({ label: "Arama" });
     await form.getByRole("combobox", { name: "Öncelik" }).selectOption({ label: "Yüksek" });
@@ -71,11 +71,11 @@ test("an admin assigns a task due today; the assignee is notified, opens it, com
     // A reminder after the due time is refused on its field before anything is sent.
     await form.getByLabel("Son tarih", { exact: true }).fill(`${todayInIstanbul()}T23:00`);
     await form.getByLabel("Hatırlatma", { exact: true }).fill(`${todayInIstanbul()}T23:30`);
-    await form.getByRole("button", { name: "Görevi Oluştur" }).click();
+    await form.getByRole("button", { name: "Görevi oluştur" }).click();
     await expect(form.getByText("Hatırlatma son tarihten sonra olamaz.")).toBeVisible();
     expect(creates).toBe(0);
     await form.getByLabel("Son tarih", { exact: true }).fill(`${todayInIstanbul()}T23:59`);
-    await form.getByRole("button", { name: "Görevi Oluştur" }).click();
+    await form.getByRole("button", { name: "Görevi oluştur" }).click();
     await expect(h1(admin)).toHaveText(title);
     await expect(admin).toHaveURL(/\/tasks\/[0-9a-f-]{36}$/);
     const taskId = admin.url().split("/").pop()!;

@@ -7,7 +7,9 @@ export const en: typeof tr = {
   },
   common: {
     loading: "Loading...",
-    retry: "Try Again",
+    retry: "Try again",
+    yes: "Yes",
+    no: "No",
     list: {
       pagination: "Pages",
       pageNumber: "Page {{page}}",

@@ -8,7 +8,9 @@ export const tr = {
   },
   common: {
     loading: "Yükleniyor...",
-    retry: "Tekrar Dene",
+    retry: "Tekrar dene",
+    yes: "Evet",
+    no: "Hayır",
     list: {
       pagination: "Sayfalar",
       pageNumber: "Sayfa {{page}}",

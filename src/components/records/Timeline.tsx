@@ -35,7 +35,8 @@ export function Timeline({ module, id, fieldLabel, formatValue, canAddNote }: Pr
   const addNote = useAddNote(module, id);
   const [body, setBody] = useState("");
 
-  const show = (field: string, value: unknown) => (formatValue?.(field, value) ?? plain(value)) ?? t("records.timeline.emptyValue");
+  const show = (field: string, value: unknown) =>
+    (formatValue?.(field, value) ?? (typeof value === "boolean" ? t(value ? "common.yes" : "common.no") : plain(value))) ?? t("records.timeline.emptyValue");
   const describe = (entry: TimelineEntry) => {
     switch (entry.kind) {
       case "note":
