@@ -4,6 +4,7 @@ import { useState } from "react";
 import { Controller, useForm, useWatch } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
+import { formatPhone } from "@/lib/phone.ts";
 import { notifyFailure, notifySuccess } from "@/components/notify.ts";
 import { MergeRecordsModal } from "@/components/records/MergeRecordsModal.tsx";
 import { useDuplicateCheck } from "@/components/records/record-duplicates.ts";
@@ -163,7 +164,7 @@ export function CustomerFormModal({ opened, onClose, customer }: Props) {
           duplicates={found.duplicates.map((duplicate) => ({
             id: duplicate.id,
             title: duplicate.name,
-            details: [duplicate.tax_number, duplicate.email, duplicate.phone, duplicate.city].filter(Boolean).join(" · "),
+            details: [duplicate.tax_number, duplicate.email, formatPhone(duplicate.phone), duplicate.city].filter(Boolean).join(" · "),
             reasons: duplicate.reasons,
           }))}
           detailPath={(id) => `/customers/${id}`}
