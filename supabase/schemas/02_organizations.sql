@@ -605,8 +605,8 @@ begin
     'organization', jsonb_build_object('id', created.id, 'slug', created.slug, 'name', created.name,
       'subscription_plan', created.subscription_plan, 'subscription_status', created.subscription_status,
       'is_active', created.is_active, 'table_prefix_timestamp', created.table_prefix_timestamp,
-      'template_version', private.latest_template_version()),
-    'first_admin', admin_result->'user');
+      'template_version', private.latest_template_version()))
+    || case when admin_result is null then '{}'::jsonb else jsonb_build_object('first_admin', admin_result->'user') end;
 end;
 $$;
 
