@@ -23,6 +23,16 @@ export const tr = {
       sortBy: "{{column}} sütununa göre sırala",
     },
   },
+  places: {
+    provincePlaceholder: "İl seçin ya da yazın",
+    districtPlaceholder: "İlçe seçin ya da yazın",
+    provinceFirst: "Önce il seçin",
+    noProvince: "Bu adla bir il yok",
+    noDistrict: "Bu ilde bu adla bir ilçe yok",
+    unlisted: "{{value}} (listede yok)",
+    loading: "İl listesi yükleniyor...",
+    loadError: "İl listesi yüklenemedi; sayfayı yenileyip yeniden deneyin.",
+  },
   records: {
     list: {
       search: "Ara",

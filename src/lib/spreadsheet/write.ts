@@ -27,7 +27,7 @@ export const FORMULA_START = /^(?:[\s\u180E\u200B-\u200D\u2060]*[=+\-@\uFF1D\uFF
  * It starts like a formula but cannot be one that does harm (no letters: no function, cell
  * reference or DDE call), so it keeps its text, without the guard's apostrophe.
  */
-const PHONE_TEXT = /^\+[0-9 ().\/-]+$/;
+const PHONE_TEXT = /^\+[0-9 ()./-]+$/;
 
 export function isPhoneText(text: string): boolean {
   if (!PHONE_TEXT.test(text)) return false;

@@ -61,11 +61,11 @@ export const createOrganizationSchema = z.object({
   name: nameSchema,
   plan: z.enum(subscriptionPlans, { error: "organizationManager.errors.planRequired" }),
   /** The first admin, made in the same call when addAdmin is on (create_user_secure's rules). */
-  addAdmin: z.boolean(),
-  adminEmail: z.string(),
-  adminPassword: z.string(),
-  adminFirstName: z.string(),
-  adminLastName: z.string(),
+  addAdmin: z.boolean().default(false),
+  adminEmail: z.string().default(""),
+  adminPassword: z.string().default(""),
+  adminFirstName: z.string().default(""),
+  adminLastName: z.string().default(""),
 }).superRefine((values, context) => {
   if (!values.addAdmin) return;
   if (!isValidEmail(values.adminEmail)) context.addIssue({ code: "custom", path: ["adminEmail"], message: "adminUsers.errors.invalid_email" });
