@@ -56,7 +56,14 @@ test("a customer is created with a valid VKN; the same VKN again is flagged and 
   await page.getByRole("button", { name: "Yeni müşteri" }).click();
   await form.getByRole("textbox", { name: "Unvan / Ad Soyad" }).fill(beta);
   await form.getByRole("textbox", { name: "VKN / TCKN" }).fill("1234567890");
-  await form.getByRole("textbox", { name: "İl", exact: true }).fill("Ankara");
+  // The province is searched (folded: "ankara", "ANKARA" alike) and picked from the list, then a district of it.
+  await form.getByRole("combobox", { name: "İl", exact: true }).fill("ankara");
+  await page.getByRole("option", { name: "Ankara", exact: true }).click();
+  const district = form.getByRole("combobox", { name: "İlçe", exact: true });
+  await district.fill("çank");
+  await expect(page.getByRole("option", { name: "Kadıköy" })).toHaveCount(0);
+  await page.getByRole("option", { name: "Çankaya", exact: true }).click();
+  await expect(district).toHaveValue("Çankaya");
   await form.getByRole("button", { name: "Müşteriyi oluştur" }).click();
   const similar = form.getByRole("list", { name: "Benzer müşteriler" }).getByRole("listitem").filter({ hasText: alfa });
   await expect(similar).toContainText("Aynı VKN/TCKN");

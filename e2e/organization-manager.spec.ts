@@ -1,7 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page, type Response } from "@playwright/test";
 import { randomUUID } from "node:crypto";
-import { createMember } from "../tests/support/accounts.ts";
 import { enterApp } from "./shell-support.ts";
 
 const managerPath = "/admin/organization-manager";
@@ -29,23 +28,34 @@ async function openManager(page: Page) {
   await expect(table(page)).toBeVisible();
 }
 
-/** Creates an organization through the form; answers its id. */
-async function createOrganization(page: Page, { slug, name }: { slug: string; name: string }) {
+/** Creates an organization through the form (with its first admin when given); answers its id. */
+async function createOrganization(page: Page, { slug, name }: { slug: string; name: string }, firstAdmin?: { email: string; password: string }) {
   await page.getByRole("button", { name: "Yeni şirket", exact: true }).click();
   const dialog = page.getByRole("dialog", { name: "Yeni şirket" });
+  await dialog.getByRole("textbox", { name: "Şirket adı" }).fill(name);
   await dialog.getByRole("textbox", { name: "Kısa ad" }).fill(slug);
   await expect(dialog.getByText("Bu kısa ad kullanılabilir.")).toBeVisible();
-  await dialog.getByRole("textbox", { name: "Şirket adı" }).fill(name);
+  if (firstAdmin) {
+    await dialog.getByRole("checkbox", { name: "İlk yöneticiyi şimdi ekle" }).check();
+    await dialog.getByRole("textbox", { name: "E-posta" }).fill(firstAdmin.email);
+    await dialog.getByRole("textbox", { name: "Ad", exact: true }).fill("İlk");
+    await dialog.getByRole("textbox", { name: "Soyad" }).fill("Yönetici");
+    await dialog.getByLabel("Şifre", { exact: true }).fill(firstAdmin.password);
+  }
   const created = page.waitForResponse(isCreateCall);
   await dialog.getByRole("button", { name: "Şirketi oluştur" }).click();
   const answer = (await (await created).json()) as { success: boolean; organization: { id: string } };
   expect(answer.success).toBe(true);
-  await expect(page.getByRole("alert").filter({ hasText: `${name} oluşturuldu, tabloları hazır.` })).toBeVisible();
+  await expect(
+    page.getByRole("alert").filter({
+      hasText: firstAdmin ? `${name} oluşturuldu, tabloları hazır; ilk yöneticisi ${firstAdmin.email} giriş yapabilir.` : `${name} oluşturuldu, tabloları hazır.`,
+    }),
+  ).toBeVisible();
   await expect(dialog).toBeHidden();
   return answer.organization.id;
 }
 
-test("a super admin creates an organization, and its first admin lands in it", async ({ page, browser, baseURL }) => {
+test("a super admin creates an organization, and its first admin lands in it", async ({ page, browser }) => {
   const organization = freshOrganization("e2e");
   await openManager(page);
 
@@ -64,6 +74,12 @@ test("a super admin creates an organization, and its first admin lands in it", a
   const dialog = page.getByRole("dialog", { name: "Yeni şirket" });
   const slug = dialog.getByRole("textbox", { name: "Kısa ad" });
   const submit = dialog.getByRole("button", { name: "Şirketi oluştur" });
+
+  // The slug is made from the name, Turkish letters folded and the company form dropped.
+  const nameBox = dialog.getByRole("textbox", { name: "Şirket adı" });
+  await nameBox.fill("Işık Yazılım A.Ş.");
+  await expect(slug).toHaveValue("isik-yazilim");
+  await nameBox.fill("");
 
   // The slug rule, live as it is typed.
   await slug.fill("yeni şirket");
@@ -88,17 +104,17 @@ test("a super admin creates an organization, and its first admin lands in it", a
   await dialog.getByRole("button", { name: "Vazgeç" }).click();
   await expect(dialog).toBeHidden();
 
-  // Created with its tables; no members yet.
-  const organizationId = await createOrganization(page, organization);
+  // Created with its tables and, in the same dialog and transaction, its first admin.
+  const admin = { email: `ilk-${organization.slug}@e2e.test`, password: "Gizli.1234" };
+  await createOrganization(page, organization, admin);
   const created = row(page, organization.slug);
   await expect(created).toContainText(organization.name);
   await expect(created).toContainText("Temel");
   await expect(created.getByText("Aktif", { exact: true })).toHaveCount(2);
-  await expect(created).toContainText("0 aktif, toplam 0 üye");
+  await expect(created).toContainText("1 aktif, toplam 1 üye");
   await expect(created).toContainText(/Güncel \(v\d+\)/);
 
   // Its first admin signs in and works in it.
-  const admin = await createMember(baseURL ?? "", { organizationId, role: "admin" });
   const adminContext = await browser.newContext();
   try {
     const adminPage = await adminContext.newPage();
