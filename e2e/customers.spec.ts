@@ -22,7 +22,8 @@ async function seriousViolations(page: Page) {
 }
 
 test("a customer is created with a valid VKN; the same VKN again is flagged and merged into it", async ({ page }) => {
-  test.setTimeout(60_000);
+  // Two forms, a merge and axe twice on the local stack: on a busy 2-core machine over a minute.
+  test.setTimeout(120_000);
   const alfa = `E2E Alfa ${suffix}`;
   const beta = `E2E Beta ${suffix}`;
   let creates = 0;
