@@ -40,7 +40,7 @@ async function createOrganization(page: Page, { slug, name }: { slug: string; na
     await dialog.getByRole("textbox", { name: "E-posta" }).fill(firstAdmin.email);
     await dialog.getByRole("textbox", { name: "Ad", exact: true }).fill("İlk");
     await dialog.getByRole("textbox", { name: "Soyad" }).fill("Yönetici");
-    await dialog.getByLabel("Şifre", { exact: true }).fill(firstAdmin.password);
+    await dialog.locator("input[type=password]").fill(firstAdmin.password);
   }
   const created = page.waitForResponse(isCreateCall);
   await dialog.getByRole("button", { name: "Şirketi oluştur" }).click();
