@@ -14,13 +14,13 @@ const h1 = (page: Page) => page.getByRole("heading", { level: 1 });
 
 test("the login page has no serious or critical accessibility violations", async ({ page }) => {
   await page.goto("/login");
-  await expect(page.getByRole("button", { name: "Giriş Yap" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Giriş yap" })).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
 });
 
 test("the login page with errors has no serious or critical accessibility violations", async ({ page }) => {
   await page.goto("/login");
-  await page.getByRole("button", { name: "Giriş Yap" }).click();
+  await page.getByRole("button", { name: "Giriş yap" }).click();
   await expect(page.getByText("Şifre gerekli.")).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
 });
@@ -54,7 +54,7 @@ test("the profile page has no serious or critical accessibility violations", asy
   await expect(h1(page)).toHaveText("Profilim");
   await expect(page.getByRole("table", { name: "Son Giriş Denemeleri" })).toBeVisible();
   // With validation messages showing too.
-  await page.getByRole("button", { name: "Şifreyi Değiştir" }).click();
+  await page.getByRole("button", { name: "Şifreyi değiştir" }).click();
   await expect(page.getByText("Mevcut şifrenizi girin.")).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
 });

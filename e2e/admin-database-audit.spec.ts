@@ -34,7 +34,7 @@ test("an admin sees the organization's tables, up to date", async ({ page, baseU
   await expect(tables.getByRole("cell", { name: "field_history", exact: true })).toBeVisible();
   await expect(page.getByText("Tablo sayısı: 23")).toBeVisible();
   // Up to date: nothing to provision.
-  await expect(page.getByRole("button", { name: /Eksik Tabloları Oluştur|Tabloları Güncelle/ })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: /Eksik tabloları oluştur|Tabloları güncelle/ })).toHaveCount(0);
   expect(await seriousViolations(page)).toEqual([]);
 });
 
@@ -142,7 +142,7 @@ test("a super admin switches organization, and both the sidebar and the audit lo
   await list.getByRole("button", { name: `Bu şirkete geç: ${to}` }).click();
   const dialog = page.getByRole("dialog", { name: "Şirket değiştirilsin mi?" });
   await expect(dialog).toContainText("denetim kaydına yazılır");
-  await dialog.getByRole("button", { name: "Geçişi Onayla" }).click();
+  await dialog.getByRole("button", { name: "Geçişi onayla" }).click();
 
   await expect(page).toHaveURL(/\/$/);
   await expect(sidebar(page).getByText(to)).toBeVisible();

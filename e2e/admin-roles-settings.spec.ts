@@ -31,19 +31,19 @@ test("an admin creates a role, changes its matrix, finds it after a reload and d
   const key = `e2e_${suffix}`;
   const name = `E2E Rol ${suffix}`;
 
-  await page.getByRole("button", { name: "Yeni Rol" }).click();
-  const dialog = page.getByRole("dialog", { name: "Yeni Rol" });
+  await page.getByRole("button", { name: "Yeni rol" }).click();
+  const dialog = page.getByRole("dialog", { name: "Yeni rol" });
   const keyInput = dialog.getByRole("textbox", { name: "Rol anahtarı" });
   await keyInput.fill("Bad Key");
   await dialog.getByRole("textbox", { name: "Rol adı" }).fill(name);
-  await dialog.getByRole("button", { name: "Rol Oluştur" }).click();
+  await dialog.getByRole("button", { name: "Rol oluştur" }).click();
   await expect(dialog.getByText("Rol anahtarı küçük harfle başlamalı")).toBeVisible();
   // A key in use would overwrite that role: refused before the server.
   await keyInput.fill("sales");
-  await dialog.getByRole("button", { name: "Rol Oluştur" }).click();
+  await dialog.getByRole("button", { name: "Rol oluştur" }).click();
   await expect(dialog.getByText("Bu anahtarla bir rol zaten var.")).toBeVisible();
   await keyInput.fill(key);
-  await dialog.getByRole("button", { name: "Rol Oluştur" }).click();
+  await dialog.getByRole("button", { name: "Rol oluştur" }).click();
   await expect(dialog).toBeHidden();
   await expect(notification(page, `${name} rolü oluşturuldu.`)).toBeVisible();
 
@@ -62,10 +62,10 @@ test("an admin creates a role, changes its matrix, finds it after a reload and d
   await expect(cell(page, "Fırsatlar", "Düzenleme")).toHaveValue("own");
   await expect(cell(page, "Görevler", "Silme")).toHaveValue("none");
 
-  await page.getByRole("button", { name: "Rolü Sil" }).click();
-  const confirm = page.getByRole("dialog", { name: "Rolü Sil" });
+  await page.getByRole("button", { name: "Rolü sil" }).click();
+  const confirm = page.getByRole("dialog", { name: "Rolü sil" });
   await expect(confirm.getByText(`${name} rolü silinecek. Onaylıyor musunuz?`)).toBeVisible();
-  await confirm.getByRole("button", { name: "Evet, Sil" }).click();
+  await confirm.getByRole("button", { name: "Evet, sil" }).click();
   await expect(confirm).toBeHidden();
   await expect(notification(page, `${name} rolü silindi.`)).toBeVisible();
   await expect(roleButton(page, name)).toHaveCount(0);
@@ -77,14 +77,14 @@ test("the admin role is read-only and a role with members cannot be deleted", as
   await expect(page.getByText("Yönetici rolü her bölümde tüm kayıtlar üzerinde her işlemi yapabilir")).toBeVisible();
   await expect(cell(page, "Görevler", "İçe aktarma")).toHaveValue("all");
   await expect(cell(page, "Görevler", "İçe aktarma")).toBeDisabled();
-  await expect(page.getByRole("button", { name: "Rolü Sil" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Rolü sil" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Kaydet", exact: true })).toHaveCount(0);
 
   // A demo member holds the sales role.
   await roleButton(page, "Satış Temsilcisi").click();
-  await page.getByRole("button", { name: "Rolü Sil" }).click();
-  const confirm = page.getByRole("dialog", { name: "Rolü Sil" });
-  await confirm.getByRole("button", { name: "Evet, Sil" }).click();
+  await page.getByRole("button", { name: "Rolü sil" }).click();
+  const confirm = page.getByRole("dialog", { name: "Rolü sil" });
+  await confirm.getByRole("button", { name: "Evet, sil" }).click();
   await expect(confirm.getByText(/Bu rolde hâlâ \d+ üye var\./)).toBeVisible();
   await confirm.getByRole("button", { name: "Vazgeç" }).click();
   await expect(roleButton(page, "Satış Temsilcisi")).toBeVisible();
@@ -132,7 +132,7 @@ test("an admin uploads a logo that the menu then shows, after an SVG is refused,
   await page.reload();
   await expect(sidebarLogo).toBeVisible();
 
-  await page.getByRole("button", { name: "Logoyu Kaldır" }).click();
+  await page.getByRole("button", { name: "Logoyu kaldır" }).click();
   await expect(notification(page, "Logo kaldırıldı.")).toBeVisible();
   await expect(page.getByText("Henüz logo yüklenmedi.")).toBeVisible();
   await expect(sidebarLogo).toHaveCount(0);

@@ -32,8 +32,8 @@ test("an admin writes a quote template with a placeholder, previews it safely, m
   expect(await seriousViolations(page)).toEqual([]);
 
   const name = `E2E Teklif ${randomUUID().slice(0, 8)}`;
-  await page.getByRole("button", { name: "Yeni Şablon" }).click();
-  const editor = page.getByRole("dialog", { name: "Yeni Şablon" });
+  await page.getByRole("button", { name: "Yeni şablon" }).click();
+  const editor = page.getByRole("dialog", { name: "Yeni şablon" });
   await editor.getByRole("textbox", { name: "Şablon adı" }).fill(name);
   await expect(editor.getByRole("combobox", { name: "Tür" })).toHaveValue("quote");
   const body = editor.getByRole("textbox", { name: "Şablon metni" });
@@ -67,7 +67,7 @@ test("an admin writes a quote template with a placeholder, previews it safely, m
 
   // Markup and expressions in a body are shown as text, never run.
   await row.getByRole("button", { name: "Düzenle" }).click();
-  const edit = page.getByRole("dialog", { name: "Şablonu Düzenle" });
+  const edit = page.getByRole("dialog", { name: "Şablonu düzenle" });
   await expect(edit.getByRole("switch", { name: "Bu türün varsayılan şablonu" })).toBeChecked();
   const hostile = "<script>alert(1)</script>\n<img src=x onerror=alert(2)>\n{{constructor.constructor('alert(3)')()}}";
   await edit.getByRole("textbox", { name: "Şablon metni" }).fill(hostile);
@@ -87,7 +87,7 @@ test("an admin writes a quote template with a placeholder, previews it safely, m
   await expect(edit).toBeHidden();
 
   await row.getByRole("button", { name: "Sil" }).click();
-  const confirm = page.getByRole("dialog", { name: "Şablonu Sil" });
+  const confirm = page.getByRole("dialog", { name: "Şablonu sil" });
   await expect(confirm).toContainText(`"${name}" şablonu silinsin mi?`);
   await confirm.getByRole("button", { name: "Sil" }).click();
   await expect(confirm).toBeHidden();

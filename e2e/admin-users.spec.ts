@@ -40,11 +40,11 @@ test("an admin creates a user, meeting each validation message first, and finds 
   // The seeded members are listed with their role in the organization.
   await expect(rowOf(page, "satis@demo.test")).toContainText("Mehmet Demir");
 
-  await page.getByRole("button", { name: "Yeni Kullanıcı" }).click();
-  const dialog = page.getByRole("dialog", { name: "Yeni Kullanıcı" });
+  await page.getByRole("button", { name: "Yeni kullanıcı" }).click();
+  const dialog = page.getByRole("dialog", { name: "Yeni kullanıcı" });
   const email = dialog.getByRole("textbox", { name: "E-posta" });
   const password = dialog.getByRole("textbox", { name: "Şifre", exact: true });
-  const submit = dialog.getByRole("button", { name: "Kullanıcı Oluştur" });
+  const submit = dialog.getByRole("button", { name: "Kullanıcı oluştur" });
 
   // Checked in the browser, with the server's messages.
   await email.fill("not-an-email");
@@ -99,7 +99,7 @@ test("an admin locks and unlocks a user, and the status badge follows", async ({
   await expect(row).toBeVisible();
   await page.getByRole("combobox", { name: "Durum" }).selectOption({ label: "Tüm durumlar" });
 
-  await rowAction(page, member.email, "Kilidi Aç");
+  await rowAction(page, member.email, "Kilidi aç");
   await expect(notification(page, "Kullanıcının kilidi açıldı.")).toBeVisible();
   await expect(row).toContainText("Aktif");
   await expect(row).not.toContainText("Kilitli");
@@ -109,9 +109,9 @@ test("an admin transfers a user's records with the spec's defaults preselected",
   const member = await createMember(baseURL!);
   await openUsers(page);
   await search(page, member.email);
-  await rowAction(page, member.email, "Kayıtları Aktar");
+  await rowAction(page, member.email, "Kayıtları aktar");
 
-  const dialog = page.getByRole("dialog", { name: "Kayıtları Aktar" });
+  const dialog = page.getByRole("dialog", { name: "Kayıtları aktar" });
   // Analysed first: what the user owns, per kind.
   await expect(dialog.getByRole("table", { name: "Kullanıcının kayıtları" })).toBeVisible();
   await expect(dialog.getByText("Toplam 0 kayıt")).toBeVisible();
@@ -134,7 +134,7 @@ test("an admin transfers a user's records with the spec's defaults preselected",
 
   await submit.click();
   await expect(dialog.getByText("Seçilen kayıtlar Mehmet Demir kullanıcısına aktarılacak. Onaylıyor musunuz?")).toBeVisible();
-  await dialog.getByRole("button", { name: "Evet, Aktar" }).click();
+  await dialog.getByRole("button", { name: "Evet, aktar" }).click();
   await expect(dialog).toBeHidden();
   await expect(notification(page, "Kayıtlar aktarıldı (0 kayıt).")).toBeVisible();
 });
@@ -154,9 +154,9 @@ test("the users page and its create form with errors have no serious or critical
   await openUsers(page);
   expect(await seriousViolations(page)).toEqual([]);
 
-  await page.getByRole("button", { name: "Yeni Kullanıcı" }).click();
-  const dialog = page.getByRole("dialog", { name: "Yeni Kullanıcı" });
-  await dialog.getByRole("button", { name: "Kullanıcı Oluştur" }).click();
+  await page.getByRole("button", { name: "Yeni kullanıcı" }).click();
+  const dialog = page.getByRole("dialog", { name: "Yeni kullanıcı" });
+  await dialog.getByRole("button", { name: "Kullanıcı oluştur" }).click();
   await expect(dialog.getByText("Geçerli bir email adresi girin")).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
 });

@@ -21,7 +21,7 @@ const alert = (page: Page) => page.getByRole("alert");
 test("an unknown path redirects to the login page", async ({ page }) => {
   await page.goto("/no-such-page");
   await expect(page).toHaveURL(/\/login$/);
-  await expect(page.getByRole("button", { name: "Giriş Yap" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Giriş yap" })).toBeVisible();
 });
 
 test("the home page is behind the sign-in", async ({ page }) => {
@@ -62,7 +62,7 @@ test.describe("terms", () => {
     await signIn(page, email, password);
     await expect(page).toHaveURL(/\/terms$/);
     await expect(page.getByRole("heading", { level: 1, name: "Kullanım Koşulları" })).toBeVisible();
-    const accept = page.getByRole("button", { name: "Kabul Et ve Devam Et" });
+    const accept = page.getByRole("button", { name: "Kabul et ve devam et" });
     await expect(accept).toBeDisabled();
     await acceptTerms(page);
     await expect(page).toHaveURL(/\/$/);
@@ -78,7 +78,7 @@ test.describe("terms", () => {
 
     // The same browser does not ask again after signing out and in.
     await page.getByRole("button", { name: /^Kullanıcı menüsü/ }).click();
-    await page.getByRole("menuitem", { name: "Çıkış Yap" }).click();
+    await page.getByRole("menuitem", { name: "Çıkış yap" }).click();
     await expect(page).toHaveURL(/\/login$/);
     await signIn(page, email, password);
     await expect(homeHeading(page)).toBeVisible();
@@ -95,7 +95,7 @@ test.describe("terms", () => {
     const { email, password } = await createMember(baseURL!);
     await signIn(page, email, password);
     await expect(termsCheckbox(page)).toBeVisible();
-    await page.getByRole("button", { name: "Kabul Etmiyorum, Çıkış Yap" }).click();
+    await page.getByRole("button", { name: "Kabul etmiyorum, çıkış yap" }).click();
     await expect(page).toHaveURL(/\/login$/);
     await page.goto("/");
     await expect(page).toHaveURL(/\/login$/);
@@ -136,7 +136,7 @@ test.describe("refusals", () => {
     await page.getByText("English").click();
     await page.getByRole("textbox", { name: "Email" }).fill(email);
     await page.getByRole("textbox", { name: "Password", exact: true }).fill(password);
-    await page.getByRole("button", { name: "Sign In" }).click();
+    await page.getByRole("button", { name: "Sign in" }).click();
     await expect(alert(page)).toHaveText(/^Account is locked for (30|29) minutes after too many failed attempts\./);
   });
 
@@ -146,7 +146,7 @@ test.describe("refusals", () => {
       if (/\/(auth|rest)\/v1\//.test(request.url())) calls.push(request.url());
     });
     await page.goto("/login");
-    await page.getByRole("button", { name: "Giriş Yap" }).click();
+    await page.getByRole("button", { name: "Giriş yap" }).click();
     await expect(page.getByText("E-posta adresi gerekli.")).toBeVisible();
     await expect(page.getByText("Şifre gerekli.")).toBeVisible();
     expect(calls).toEqual([]);
@@ -168,7 +168,7 @@ test.describe("organizations", () => {
     // The first available one (both memberships are equally old: by name) is offered first.
     await expect(acme).toBeChecked();
     await demo.check();
-    await page.getByRole("button", { name: "Bu Şirketle Devam Et" }).click();
+    await page.getByRole("button", { name: "Bu şirketle devam et" }).click();
     await acceptTerms(page);
     await expect(homeHeading(page)).toBeVisible();
     await expect(page.getByText("Demo Ticaret A.Ş.").first()).toBeVisible();
@@ -179,8 +179,8 @@ test.describe("organizations", () => {
     await expect(page.getByText("Güvenlik nedeniyle şirket değiştirme devre dışıdır. Lütfen doğru şirketle giriş yapın.")).toBeVisible();
     await expect(demo).toBeChecked();
     await expect(acme).toBeDisabled();
-    await expect(page.getByRole("button", { name: "Bu Şirketle Devam Et" })).toHaveCount(0);
-    await page.getByRole("button", { name: "Devam Et", exact: true }).click();
+    await expect(page.getByRole("button", { name: "Bu şirketle devam et" })).toHaveCount(0);
+    await page.getByRole("button", { name: "Devam et", exact: true }).click();
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByText("Demo Ticaret A.Ş.").first()).toBeVisible();
 
@@ -201,11 +201,11 @@ test.describe("organizations", () => {
 
     // Signing in again is how to work in the other organization.
     await page.getByRole("button", { name: /^Kullanıcı menüsü/ }).click();
-    await page.getByRole("menuitem", { name: "Çıkış Yap" }).click();
+    await page.getByRole("menuitem", { name: "Çıkış yap" }).click();
     await expect(page).toHaveURL(/\/login$/);
     await signIn(page, "coklu@demo.test");
     await expect(page).toHaveURL(/\/select-organization$/);
-    await page.getByRole("button", { name: "Bu Şirketle Devam Et" }).click();
+    await page.getByRole("button", { name: "Bu şirketle devam et" }).click();
     await expect(homeHeading(page)).toBeVisible();
     await expect(page.getByText("Acme Sanayi Ltd.").first()).toBeVisible();
   });
@@ -225,7 +225,7 @@ test("the session survives a reload", async ({ page }) => {
 test("the interface switches to English", async ({ page }) => {
   await page.goto("/login");
   await page.getByText("English").click();
-  await expect(page.getByRole("button", { name: "Sign In" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Sign in" })).toBeVisible();
   await expect(page.locator("html")).toHaveAttribute("lang", "en");
 });
 
@@ -244,7 +244,7 @@ test("the terms and organization pages have no serious or critical accessibility
   await signIn(page, "coklu@demo.test");
   await expect(page.getByRole("radiogroup", { name: "Şirket" })).toBeVisible();
   expect(await seriousViolations()).toEqual([]);
-  await page.getByRole("button", { name: "Bu Şirketle Devam Et" }).click();
+  await page.getByRole("button", { name: "Bu şirketle devam et" }).click();
   await expect(termsCheckbox(page)).toBeVisible();
   expect(await seriousViolations()).toEqual([]);
   await acceptTerms(page);

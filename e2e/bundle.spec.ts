@@ -46,7 +46,7 @@ test("the login page downloads neither the layout nor any signed-in page; an adm
     if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
   });
   await page.goto("/login");
-  await expect(page.getByRole("button", { name: "Giriş Yap" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Giriş yap" })).toBeVisible();
   await page.waitForLoadState("networkidle");
   expect(scripts.filter((script) => layoutChunk.test(script) || adminChunk.test(script) || signedInChunk.test(script))).toEqual(
     [],

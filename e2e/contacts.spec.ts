@@ -15,8 +15,8 @@ test("an admin records a contact with consent, notes it, exports its data and er
   await page.goto("/contacts");
   await expect(page.getByRole("table", { name: "Kişi listesi" })).toBeVisible();
 
-  await page.getByRole("button", { name: "Yeni Kişi" }).click();
-  const form = page.getByRole("dialog", { name: "Yeni Kişi" });
+  await page.getByRole("button", { name: "Yeni kişi" }).click();
+  const form = page.getByRole("dialog", { name: "Yeni kişi" });
   await form.getByRole("textbox", { name: "Ad", exact: true }).fill("Elif");
   await form.getByRole("textbox", { name: "Soyad" }).fill(lastName);
   await form.getByRole("textbox", { name: "1. e-posta adresi" }).fill("elif@example.com");
@@ -24,11 +24,11 @@ test("an admin records a contact with consent, notes it, exports its data and er
   await form.getByRole("textbox", { name: "1. telefon numarası" }).fill("0532 111 22 33");
   // Consent needs the channel it was given through.
   await form.getByRole("checkbox", { name: "KVKK açık rızası alındı" }).check();
-  await form.getByRole("button", { name: "Kişiyi Oluştur" }).click();
+  await form.getByRole("button", { name: "Kişiyi oluştur" }).click();
   await expect(form.getByText("Bu alan zorunludur.")).toBeVisible();
   await form.getByRole("combobox", { name: "Rızanın alındığı kanal" }).selectOption({ label: "Yüz yüze" });
   await form.getByRole("checkbox", { name: "SMS" }).check();
-  await form.getByRole("button", { name: "Kişiyi Oluştur" }).click();
+  await form.getByRole("button", { name: "Kişiyi oluştur" }).click();
 
   await expect(h1(page)).toHaveText(`Elif ${lastName}`);
   await expect(page.getByText("+905321112233")).toBeVisible();
@@ -74,13 +74,13 @@ test("a contact with the same email is flagged before it is created, then merged
     await expect(page.getByRole("table", { name: "Kişi listesi" })).toBeVisible();
 
     // The same email: the existing contact is listed with the reason, not created yet.
-    await page.getByRole("button", { name: "Yeni Kişi" }).click();
-    const form = page.getByRole("dialog", { name: "Yeni Kişi" });
+    await page.getByRole("button", { name: "Yeni kişi" }).click();
+    const form = page.getByRole("dialog", { name: "Yeni kişi" });
     await form.getByRole("textbox", { name: "Ad", exact: true }).fill("Deniz");
     await form.getByRole("textbox", { name: "Soyad" }).fill(`Kaya ${suffix}`);
     await form.getByRole("textbox", { name: "Unvan" }).fill("Genel Müdür");
     await form.getByRole("textbox", { name: "1. e-posta adresi" }).fill(email);
-    await form.getByRole("button", { name: "Kişiyi Oluştur" }).click();
+    await form.getByRole("button", { name: "Kişiyi oluştur" }).click();
     const similar = form.getByRole("list", { name: "Benzer kişiler" }).getByRole("listitem").filter({ hasText: deniz });
     await expect(similar).toContainText("Aynı e-posta");
     await expect(similar).toContainText(email);
@@ -89,7 +89,7 @@ test("a contact with the same email is flagged before it is created, then merged
     // Created, then merged: Deniz stays, with the newcomer's job title.
     await similar.getByRole("button", { name: "Oluştur ve bununla birleştir" }).click();
     await expect(notification(page, `“${newcomer}” kişisi oluşturuldu.`)).toBeVisible();
-    const merge = page.getByRole("dialog", { name: "Kişileri Birleştir" });
+    const merge = page.getByRole("dialog", { name: "Kişileri birleştir" });
     const survivor = merge.getByRole("radiogroup", { name: "Kalacak kayıt" });
     await expect(survivor.getByRole("radio", { name: newcomer, exact: true })).toBeVisible();
     await survivor.getByRole("radio", { name: deniz, exact: true }).check();

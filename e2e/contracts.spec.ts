@@ -29,20 +29,20 @@ test("an active contract is created with auto-renewal, renewed into its next ter
   expect(await seriousViolations(page)).toEqual([]);
 
   // The form: active, a year ending in 20 days, auto-renewal with a 30-day notice.
-  await page.getByRole("button", { name: "Yeni Sözleşme" }).click();
-  const form = page.getByRole("dialog", { name: "Yeni Sözleşme" });
+  await page.getByRole("button", { name: "Yeni sözleşme" }).click();
+  const form = page.getByRole("dialog", { name: "Yeni sözleşme" });
   await form.getByRole("textbox", { name: "Başlık" }).fill(title);
   await form.getByRole("combobox", { name: "Durum" }).click();
   await page.getByRole("listbox", { name: "Durum" }).getByRole("option", { name: "Aktif" }).click();
   // An active contract without dates is stopped before it is sent.
-  await form.getByRole("button", { name: "Sözleşmeyi Oluştur" }).click();
+  await form.getByRole("button", { name: "Sözleşmeyi oluştur" }).click();
   await expect(form.getByText("Aktif bir sözleşme için gerekli.").first()).toBeVisible();
   await form.getByRole("textbox", { name: "Başlangıç", exact: true }).fill(day(-345));
   await form.getByRole("textbox", { name: "Bitiş", exact: true }).fill(day(20));
   await form.getByRole("textbox", { name: "Tutar", exact: true }).fill("125000,50");
   await form.getByRole("switch", { name: /^Otomatik yenileme/ }).check();
   await form.getByRole("textbox", { name: "Yenileme bildirimi (gün önce)" }).fill("30");
-  await form.getByRole("button", { name: "Sözleşmeyi Oluştur" }).click();
+  await form.getByRole("button", { name: "Sözleşmeyi oluştur" }).click();
   await expect(notification(page, `“${title}” sözleşmesi oluşturuldu.`)).toBeVisible();
 
   // Its page: active, numbered, auto-renewing.

@@ -51,8 +51,8 @@ test("an admin downloads a template as a sample PDF with Turkish text, tables, t
 
     await enterApp(page, "admin@demo.test");
     await page.goto("/admin/document-templates");
-    await page.getByRole("button", { name: "Yeni Şablon" }).click();
-    const editor = page.getByRole("dialog", { name: "Yeni Şablon" });
+    await page.getByRole("button", { name: "Yeni şablon" }).click();
+    const editor = page.getByRole("dialog", { name: "Yeni şablon" });
     await editor.getByRole("textbox", { name: "Şablon metni" }).fill(
       [
         "Sayın {{customer.name}},",

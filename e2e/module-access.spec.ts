@@ -34,11 +34,11 @@ test("a role change hides a module from a plain user and makes its RPCs refuse",
   const suffix = randomUUID().slice(0, 8);
   const roleKey = `stajyer_${suffix}`;
   const roleName = `Stajyer ${suffix}`;
-  await page.getByRole("button", { name: "Yeni Rol" }).click();
-  const dialog = page.getByRole("dialog", { name: "Yeni Rol" });
+  await page.getByRole("button", { name: "Yeni rol" }).click();
+  const dialog = page.getByRole("dialog", { name: "Yeni rol" });
   await dialog.getByRole("textbox", { name: "Rol anahtarı" }).fill(roleKey);
   await dialog.getByRole("textbox", { name: "Rol adı" }).fill(roleName);
-  await dialog.getByRole("button", { name: "Rol Oluştur" }).click();
+  await dialog.getByRole("button", { name: "Rol oluştur" }).click();
   await expect(dialog).toBeHidden();
   await cell(page, "Müşteriler", "Görüntüleme").selectOption({ label: "Kendi kayıtları" });
   await page.getByRole("button", { name: "Kaydet" }).click();
@@ -129,7 +129,7 @@ test("a customer list that cannot load says so and loads on retry", async ({ pag
   await expect(failure).toBeVisible();
   await expect(failure).not.toContainText("unavailable");
   await page.unroute("**/rest/v1/rpc/list_customers");
-  await failure.getByRole("button", { name: "Tekrar Dene" }).click();
+  await failure.getByRole("button", { name: "Tekrar dene" }).click();
   await expect(page.getByRole("table", { name: "Müşteri listesi" })).toBeVisible();
   await expect(failure).toBeHidden();
 });

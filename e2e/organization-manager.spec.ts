@@ -1,7 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page, type Response } from "@playwright/test";
 import { randomUUID } from "node:crypto";
-import { createMember } from "../tests/support/accounts.ts";
 import { enterApp } from "./shell-support.ts";
 
 const managerPath = "/admin/organization-manager";
@@ -29,23 +28,34 @@ async function openManager(page: Page) {
   await expect(table(page)).toBeVisible();
 }
 
-/** Creates an organization through the form; answers its id. */
-async function createOrganization(page: Page, { slug, name }: { slug: string; name: string }) {
-  await page.getByRole("button", { name: "Yeni Şirket", exact: true }).click();
-  const dialog = page.getByRole("dialog", { name: "Yeni Şirket" });
+/** Creates an organization through the form (with its first admin when given); answers its id. */
+async function createOrganization(page: Page, { slug, name }: { slug: string; name: string }, firstAdmin?: { email: string; password: string }) {
+  await page.getByRole("button", { name: "Yeni şirket", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Yeni şirket" });
+  await dialog.getByRole("textbox", { name: "Şirket adı" }).fill(name);
   await dialog.getByRole("textbox", { name: "Kısa ad" }).fill(slug);
   await expect(dialog.getByText("Bu kısa ad kullanılabilir.")).toBeVisible();
-  await dialog.getByRole("textbox", { name: "Şirket adı" }).fill(name);
+  if (firstAdmin) {
+    await dialog.getByRole("checkbox", { name: "İlk yöneticiyi şimdi ekle" }).check();
+    await dialog.getByRole("textbox", { name: "E-posta" }).fill(firstAdmin.email);
+    await dialog.getByRole("textbox", { name: "Ad", exact: true }).fill("İlk");
+    await dialog.getByRole("textbox", { name: "Soyad" }).fill("Yönetici");
+    await dialog.locator("input[type=password]").fill(firstAdmin.password);
+  }
   const created = page.waitForResponse(isCreateCall);
-  await dialog.getByRole("button", { name: "Şirketi Oluştur" }).click();
+  await dialog.getByRole("button", { name: "Şirketi oluştur" }).click();
   const answer = (await (await created).json()) as { success: boolean; organization: { id: string } };
   expect(answer.success).toBe(true);
-  await expect(page.getByRole("alert").filter({ hasText: `${name} oluşturuldu, tabloları hazır.` })).toBeVisible();
+  await expect(
+    page.getByRole("alert").filter({
+      hasText: firstAdmin ? `${name} oluşturuldu, tabloları hazır; ilk yöneticisi ${firstAdmin.email} giriş yapabilir.` : `${name} oluşturuldu, tabloları hazır.`,
+    }),
+  ).toBeVisible();
   await expect(dialog).toBeHidden();
   return answer.organization.id;
 }
 
-test("a super admin creates an organization, and its first admin lands in it", async ({ page, browser, baseURL }) => {
+test("a super admin creates an organization, and its first admin lands in it", async ({ page, browser }) => {
   const organization = freshOrganization("e2e");
   await openManager(page);
 
@@ -60,10 +70,16 @@ test("a super admin creates an organization, and its first admin lands in it", a
   await expect(page.getByText("Aramanızla eşleşen şirket yok.")).toBeVisible();
   await search.fill("");
 
-  await page.getByRole("button", { name: "Yeni Şirket", exact: true }).click();
-  const dialog = page.getByRole("dialog", { name: "Yeni Şirket" });
+  await page.getByRole("button", { name: "Yeni şirket", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Yeni şirket" });
   const slug = dialog.getByRole("textbox", { name: "Kısa ad" });
-  const submit = dialog.getByRole("button", { name: "Şirketi Oluştur" });
+  const submit = dialog.getByRole("button", { name: "Şirketi oluştur" });
+
+  // The slug is made from the name, Turkish letters folded and the company form dropped.
+  const nameBox = dialog.getByRole("textbox", { name: "Şirket adı" });
+  await nameBox.fill("Işık Yazılım A.Ş.");
+  await expect(slug).toHaveValue("isik-yazilim");
+  await nameBox.fill("");
 
   // The slug rule, live as it is typed.
   await slug.fill("yeni şirket");
@@ -88,17 +104,17 @@ test("a super admin creates an organization, and its first admin lands in it", a
   await dialog.getByRole("button", { name: "Vazgeç" }).click();
   await expect(dialog).toBeHidden();
 
-  // Created with its tables; no members yet.
-  const organizationId = await createOrganization(page, organization);
+  // Created with its tables and, in the same dialog and transaction, its first admin.
+  const admin = { email: `ilk-${organization.slug}@e2e.test`, password: "Gizli.1234" };
+  await createOrganization(page, organization, admin);
   const created = row(page, organization.slug);
   await expect(created).toContainText(organization.name);
   await expect(created).toContainText("Temel");
   await expect(created.getByText("Aktif", { exact: true })).toHaveCount(2);
-  await expect(created).toContainText("0 aktif, toplam 0 üye");
+  await expect(created).toContainText("1 aktif, toplam 1 üye");
   await expect(created).toContainText(/Güncel \(v\d+\)/);
 
   // Its first admin signs in and works in it.
-  const admin = await createMember(baseURL ?? "", { organizationId, role: "admin" });
   const adminContext = await browser.newContext();
   try {
     const adminPage = await adminContext.newPage();
@@ -119,7 +135,7 @@ test("a super admin edits, deactivates and reactivates an organization", async (
 
   // Name, plan and subscription status.
   await page.getByRole("button", { name: `${organization.name} şirketini düzenle` }).click();
-  const edit = page.getByRole("dialog", { name: "Şirketi Düzenle" });
+  const edit = page.getByRole("dialog", { name: "Şirketi düzenle" });
   const renamed = `${organization.name} (Yeni)`;
   await edit.getByRole("textbox", { name: "Şirket adı" }).fill(" ");
   await edit.getByRole("button", { name: "Kaydet" }).click();
@@ -139,7 +155,7 @@ test("a super admin edits, deactivates and reactivates an organization", async (
 
   // Deactivation asks first and says what it means for the members.
   await page.getByRole("button", { name: `${renamed} şirketini düzenle` }).click();
-  await edit.getByRole("button", { name: "Devre Dışı Bırak" }).click();
+  await edit.getByRole("button", { name: "Devre dışı bırak" }).click();
   const confirm = page.getByRole("dialog", { name: "Şirketi devre dışı bırak" });
   await expect(confirm).toContainText("Üyeleri bu şirkette hemen çalışamaz olur");
   await confirm.getByRole("button", { name: "Vazgeç" }).click();
@@ -147,16 +163,16 @@ test("a super admin edits, deactivates and reactivates an organization", async (
   await expect(edited.getByText("Aktif", { exact: true })).toHaveCount(1);
 
   await page.getByRole("button", { name: `${renamed} şirketini düzenle` }).click();
-  await edit.getByRole("button", { name: "Devre Dışı Bırak" }).click();
-  await confirm.getByRole("button", { name: "Devre Dışı Bırak" }).click();
+  await edit.getByRole("button", { name: "Devre dışı bırak" }).click();
+  await confirm.getByRole("button", { name: "Devre dışı bırak" }).click();
   await expect(page.getByRole("alert").filter({ hasText: `${renamed} devre dışı bırakıldı.` })).toBeVisible();
   await expect(edited).toContainText("Pasif");
 
   await page.getByRole("button", { name: `${renamed} şirketini düzenle` }).click();
   await expect(edit).toContainText("Şirket devre dışı: üyeleri bu şirkette çalışamaz.");
-  await edit.getByRole("button", { name: "Yeniden Etkinleştir" }).click();
+  await edit.getByRole("button", { name: "Yeniden etkinleştir" }).click();
   const reactivate = page.getByRole("dialog", { name: "Şirketi yeniden etkinleştir" });
-  await reactivate.getByRole("button", { name: "Yeniden Etkinleştir" }).click();
+  await reactivate.getByRole("button", { name: "Yeniden etkinleştir" }).click();
   await expect(page.getByRole("alert").filter({ hasText: `${renamed} yeniden etkinleştirildi.` })).toBeVisible();
   await expect(edited).not.toContainText("Pasif");
   await expect(edited.getByText("Aktif", { exact: true })).toHaveCount(1);
@@ -166,9 +182,9 @@ test("the organization the super admin works in cannot be deactivated from the m
   await openManager(page);
   const current = await sidebar(page).getByText(/A\.Ş\.|Ltd\./).first().textContent();
   await page.getByRole("button", { name: `${current} şirketini düzenle` }).click();
-  const edit = page.getByRole("dialog", { name: "Şirketi Düzenle" });
+  const edit = page.getByRole("dialog", { name: "Şirketi düzenle" });
   await expect(edit).toContainText("Şu anda bu şirkette çalışıyorsunuz");
-  await expect(edit.getByRole("button", { name: "Devre Dışı Bırak" })).toBeDisabled();
+  await expect(edit.getByRole("button", { name: "Devre dışı bırak" })).toBeDisabled();
 });
 
 test("an admin cannot open the organization manager", async ({ page }) => {
@@ -191,15 +207,15 @@ test("the organization manager and its form have no serious or critical accessib
   await openManager(page);
   expect(await seriousViolations()).toEqual([]);
 
-  await page.getByRole("button", { name: "Yeni Şirket", exact: true }).click();
-  const dialog = page.getByRole("dialog", { name: "Yeni Şirket" });
+  await page.getByRole("button", { name: "Yeni şirket", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Yeni şirket" });
   await dialog.getByRole("textbox", { name: "Kısa ad" }).fill("kötü slug");
-  await dialog.getByRole("button", { name: "Şirketi Oluştur" }).click();
+  await dialog.getByRole("button", { name: "Şirketi oluştur" }).click();
   await expect(dialog.getByText("Şirket adı gerekli.")).toBeVisible();
   expect(await seriousViolations()).toEqual([]);
   await dialog.getByRole("button", { name: "Vazgeç" }).click();
 
   await page.getByRole("button", { name: "Demo Ticaret A.Ş. şirketini düzenle" }).click();
-  await expect(page.getByRole("dialog", { name: "Şirketi Düzenle" })).toBeVisible();
+  await expect(page.getByRole("dialog", { name: "Şirketi düzenle" })).toBeVisible();
   expect(await seriousViolations()).toEqual([]);
 });

@@ -28,7 +28,7 @@ const lira = (value: string) =>
   );
 
 interface Details {
-  quote: { id: string; status: string; locked: boolean; updated_at: string; quote_number: string };
+  quote: { id: string; status: string; locked: boolean; updated_at: string; quote_number: string; prices_include_vat: boolean };
   totals: {
     gross_total: string;
     net_total: string;
@@ -119,9 +119,12 @@ test("a quote with lines at KDV 20, 10 and 0 and an overall discount shows the d
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(`${saved.quote.quote_number} (rev. 1)`);
   const pageTotals = page.getByTestId("quote-totals");
   await expectTotals(pageTotals, saved);
+  // A yes/no field reads as a word, never as "—".
+  const vatIncluded = page.locator("dt", { hasText: "Fiyatlara KDV dahil" }).locator("xpath=following-sibling::dd[1]");
+  await expect(vatIncluded).toHaveText(saved.quote.prices_include_vat ? "Evet" : "Hayır");
 
   // Sent: locked on the page and in the database.
-  await page.getByRole("button", { name: "Gönder" }).click();
+  await page.getByRole("button", { name: "Gönderildi olarak işaretle" }).click();
   await expect(notification(page, "Teklif gönderildi olarak işaretlendi; artık kilitli.")).toBeVisible();
   await expect(page.getByRole("status").filter({ hasText: "Teklif kilitli" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Düzenle" })).toHaveCount(0);

@@ -18,12 +18,12 @@ interface StoredAuthSession {
 
 async function signOutThroughTheMenu(page: Page) {
   await page.getByRole("button", { name: /^Kullanıcı menüsü/ }).click();
-  await page.getByRole("menuitem", { name: "Çıkış Yap" }).click();
+  await page.getByRole("menuitem", { name: "Çıkış yap" }).click();
 }
 
 async function expectSignedOutOnLogin(page: Page, message?: string) {
   await expect(page).toHaveURL(/\/login$/);
-  await expect(page.getByRole("button", { name: "Giriş Yap" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Giriş yap" })).toBeVisible();
   if (message) await expect(page.getByRole("alert")).toHaveText(message);
   expect(await readStored(page, storageKeys.auth)).toBeNull();
   expect(await readStored(page, storageKeys.currentOrganization)).toBeNull();
@@ -110,5 +110,5 @@ test("a session Auth no longer answers for gives up after 8 seconds and continue
   await expect(page.getByText("Yükleniyor...").first()).toBeVisible();
   await expect(page).toHaveURL(/\/login$/, { timeout: 20_000 });
   expect(Date.now() - started).toBeGreaterThanOrEqual(7_500);
-  await expect(page.getByRole("button", { name: "Giriş Yap" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Giriş yap" })).toBeVisible();
 });

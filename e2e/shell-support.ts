@@ -18,7 +18,7 @@ export async function enterApp(page: Page, email: string, password = demoPasswor
       await expect(terms).toBeHidden();
     } else {
       await organizations.first().check();
-      await page.getByRole("button", { name: "Bu Şirketle Devam Et" }).click();
+      await page.getByRole("button", { name: "Bu şirketle devam et" }).click();
       await expect(organizations.first()).toBeHidden();
     }
   }

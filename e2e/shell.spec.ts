@@ -162,7 +162,7 @@ test.describe("user menu", () => {
     await page.getByRole("menuitem", { name: "Profilim" }).click();
     await expect(page).toHaveURL(/\/profile$/);
     await openUserMenu(page);
-    await page.getByRole("menuitem", { name: "Çıkış Yap" }).click();
+    await page.getByRole("menuitem", { name: "Çıkış yap" }).click();
     await expect(page).toHaveURL(/\/login$/);
     await page.goto("/profile");
     await expect(page).toHaveURL(/\/login$/);
@@ -325,11 +325,11 @@ test.describe("profile", () => {
     const email = (await createMember(baseURL ?? "", { password })).email;
     await enterApp(page, email, password);
     await page.goto("/profile");
-    const passwordForm = page.getByRole("region", { name: "Şifre Değiştir" });
+    const passwordForm = page.getByRole("region", { name: "Şifre değiştir" });
     const current = passwordForm.getByRole("textbox", { name: "Mevcut şifre", exact: true });
     const next = passwordForm.getByRole("textbox", { name: "Yeni şifre", exact: true });
     const again = passwordForm.getByRole("textbox", { name: "Yeni şifre (tekrar)", exact: true });
-    const submit = passwordForm.getByRole("button", { name: "Şifreyi Değiştir" });
+    const submit = passwordForm.getByRole("button", { name: "Şifreyi değiştir" });
 
     // Checked in the browser first.
     await current.fill(password);
@@ -370,7 +370,7 @@ test.describe("profile", () => {
 
     // The old password no longer signs in; the new one does.
     await openUserMenu(page);
-    await page.getByRole("menuitem", { name: "Çıkış Yap" }).click();
+    await page.getByRole("menuitem", { name: "Çıkış yap" }).click();
     await expect(page).toHaveURL(/\/login$/);
     await signIn(page, email, password);
     await expect(page.getByText("E-posta veya şifre hatalı.")).toBeVisible();

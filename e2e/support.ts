@@ -11,7 +11,7 @@ export async function signIn(page: Page, email: string, password = demoPassword)
   await page.goto("/login");
   await page.getByRole("textbox", { name: "E-posta" }).fill(email);
   await page.getByRole("textbox", { name: "Şifre", exact: true }).fill(password);
-  await page.getByRole("button", { name: "Giriş Yap" }).click();
+  await page.getByRole("button", { name: "Giriş yap" }).click();
 }
 
 export const homeHeading = (page: Page) => page.getByRole("heading", { level: 1, name: /^Hoş geldiniz, / });
@@ -22,7 +22,7 @@ export const termsCheckbox = (page: Page) =>
 export async function acceptTerms(page: Page) {
   await expect(page).toHaveURL(/\/terms$/);
   await termsCheckbox(page).check();
-  await page.getByRole("button", { name: "Kabul Et ve Devam Et" }).click();
+  await page.getByRole("button", { name: "Kabul et ve devam et" }).click();
 }
 
 /**

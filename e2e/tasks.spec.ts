@@ -63,8 +63,8 @@ test("an admin assigns a task due today; the assignee is notified, opens it, com
     await enterApp(admin, "admin@demo.test");
     await admin.goto("/tasks");
     await expect(h1(admin)).toHaveText("Görevler");
-    await admin.getByRole("button", { name: "Yeni Görev" }).click();
-    const form = admin.getByRole("dialog", { name: "Yeni Görev" });
+    await admin.getByRole("button", { name: "Yeni görev" }).click();
+    const form = admin.getByRole("dialog", { name: "Yeni görev" });
     await form.getByRole("textbox", { name: "Başlık" }).fill(title);
     await form.getByRole("combobox", { name: "Tür" }).selectOption({ label: "Arama" });
     await form.getByRole("combobox", { name: "Öncelik" }).selectOption({ label: "Yüksek" });
@@ -72,11 +72,11 @@ test("an admin assigns a task due today; the assignee is notified, opens it, com
     // A reminder after the due time is refused on its field before anything is sent.
     await form.getByLabel("Son tarih", { exact: true }).fill(`${todayInIstanbul()}T23:00`);
     await form.getByLabel("Hatırlatma", { exact: true }).fill(`${todayInIstanbul()}T23:30`);
-    await form.getByRole("button", { name: "Görevi Oluştur" }).click();
+    await form.getByRole("button", { name: "Görevi oluştur" }).click();
     await expect(form.getByText("Hatırlatma son tarihten sonra olamaz.")).toBeVisible();
     expect(creates).toBe(0);
     await form.getByLabel("Son tarih", { exact: true }).fill(`${todayInIstanbul()}T23:59`);
-    await form.getByRole("button", { name: "Görevi Oluştur" }).click();
+    await form.getByRole("button", { name: "Görevi oluştur" }).click();
     await expect(h1(admin)).toHaveText(title);
     await expect(admin).toHaveURL(/\/tasks\/[0-9a-f-]{36}$/);
     const taskId = admin.url().split("/").pop()!;
@@ -90,7 +90,15 @@ test("an admin assigns a task due today; the assignee is notified, opens it, com
     expect(overdue).toMatchObject({ success: true });
     created.push((overdue.record as { id: string }).id);
 
-    // Satis sees the bell with the new notification and opens the task from it.
+    // Satis sees the bell with the new notification and opens the task from it. The local
+    // stack has no Realtime and says so: the bell polls, and no WebSocket is ever tried
+    // (it used to fail and retry every few seconds, each time a console error).
+    const sockets: string[] = [];
+    const socketErrors: string[] = [];
+    sales.on("websocket", (socket) => sockets.push(socket.url()));
+    sales.on("console", (message) => {
+      if (message.type() === "error" && /websocket|realtime/i.test(message.text())) socketErrors.push(message.text());
+    });
     await enterApp(sales, "satis@demo.test");
     await expect(bell(sales)).toHaveAccessibleName(/^Bildirimler, \d+ okunmamış$/);
     await bell(sales).click();
@@ -113,6 +121,8 @@ test("an admin assigns a task due today; the assignee is notified, opens it, com
       })
       .toBe(true);
     await readerApi.auth.signOut({ scope: "local" });
+    expect(sockets).toEqual([]);
+    expect(socketErrors).toEqual([]);
     await bell(sales).click();
     await expect(panel.getByRole("listitem").filter({ hasText: title })).not.toContainText("Yeni");
     await sales.keyboard.press("Escape");

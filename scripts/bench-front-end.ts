@@ -38,7 +38,7 @@ export async function measureFrontEnd(
       // driver's own round trips do not count.
       await context.addInitScript(() => {
         new MutationObserver((_, observer) => {
-          const ready = [...document.querySelectorAll("button")].some((button) => button.textContent === "Giriş Yap");
+          const ready = [...document.querySelectorAll("button")].some((button) => button.textContent === "Giriş yap");
           if (ready) {
             (window as unknown as { usableAt: number }).usableAt = performance.now();
             observer.disconnect();
@@ -47,7 +47,7 @@ export async function measureFrontEnd(
       });
       const page = await context.newPage();
       await page.goto(`${baseUrl}/login`, { waitUntil: "commit" });
-      await page.getByRole("button", { name: "Giriş Yap" }).waitFor({ state: "visible" });
+      await page.getByRole("button", { name: "Giriş yap" }).waitFor({ state: "visible" });
       usableLoginMs.push(await page.evaluate(() => (window as unknown as { usableAt: number }).usableAt));
       await context.close();
     }
@@ -56,7 +56,7 @@ export async function measureFrontEnd(
     const page = await context.newPage();
     const loginScripts = collectScripts(page);
     await page.goto(`${baseUrl}/login`);
-    await page.getByRole("button", { name: "Giriş Yap" }).waitFor({ state: "visible" });
+    await page.getByRole("button", { name: "Giriş yap" }).waitFor({ state: "visible" });
     await page.waitForLoadState("networkidle");
     const loginJsGzipBytes = await loginScripts();
 

@@ -635,7 +635,7 @@ async function stackRequests(): Promise<void> {
       ] as const);
       await page.getByRole("textbox", { name: "E-posta" }).fill("admin@demo.test");
       await page.getByRole("textbox", { name: "Şifre", exact: true }).fill("Demo.1234");
-      await page.getByRole("button", { name: "Giriş Yap" }).click();
+      await page.getByRole("button", { name: "Giriş yap" }).click();
       await page.getByRole("heading", { level: 1, name: /^Hoş geldiniz, / }).waitFor();
     });
     const usable = summarise("", frontEnd.usableLoginMs);

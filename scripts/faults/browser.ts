@@ -36,7 +36,7 @@ export async function retryAfterOutage(url: string, cluster: Cluster, databaseAn
     await homeHeading(page).or(termsCheckbox(page)).first().waitFor({ timeout });
     if (await termsCheckbox(page).isVisible()) {
       await termsCheckbox(page).check();
-      await page.getByRole("button", { name: "Kabul Et ve Devam Et" }).click();
+      await page.getByRole("button", { name: "Kabul et ve devam et" }).click();
       await homeHeading(page).waitFor({ timeout });
     }
     await page.getByRole("link", { name: tr.modules.customers.title }).first().click();

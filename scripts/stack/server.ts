@@ -6,7 +6,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createReadStream, existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
@@ -47,6 +47,9 @@ export interface RunningStack {
 }
 
 const apiPrefixes = ["/auth/v1", "/rest/v1", "/storage/v1"];
+
+/** Put in the app shell: lite has no Realtime server (the name and value src/lib/realtime.ts reads). */
+export const realtimeUnavailableMeta = '<meta name="supabase-realtime" content="unavailable" />';
 
 /**
  * lite 0.10 answers a signing request with `signedUrl: "/storage/v1/object/sign/…"`; Supabase
@@ -364,9 +367,15 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       await next();
       c.res.headers.set("Cache-Control", "public, max-age=31536000, immutable");
     });
+    // The app shell says this server has no Realtime (src/lib/realtime.ts reads it), so the
+    // app polls from the start and never opens a WebSocket that can only fail.
+    const appShell = async (c: Context) =>
+      c.html((await readFile(`${distRoot}/index.html`, "utf8")).replace("<head>", `<head>\n    ${realtimeUnavailableMeta}`));
+    front.get("/", appShell);
+    front.get("/index.html", appShell);
     front.use("*", serveStatic({ root: distRoot }));
     // Client-side routes: every other GET gets the app shell.
-    front.get("*", serveStatic({ root: distRoot, path: "index.html" }));
+    front.get("*", appShell);
   }
 
   const server: ServerType = await new Promise((resolve) => {

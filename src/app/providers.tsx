@@ -63,7 +63,9 @@ export function AppProviders({ children }: { children: ReactNode }) {
       colorSchemeManager={colorSchemeManager}
       defaultColorScheme="light"
     >
-      <Notifications />
+      {/* Top right: a form's buttons sit at the foot of its dialog or page, where a notice at
+          the bottom (Mantine's default) covered the Save button it was about. */}
+      <Notifications position="top-right" />
       <ErrorBoundary>
         <QueryClientProvider client={queryClient}>
           <SessionProvider>{children}</SessionProvider>

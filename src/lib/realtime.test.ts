@@ -1,5 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { notificationTopic, organizationTopic, pollingOptions, watchBroadcasts, type BroadcastChannelLike, type Delivery } from "./realtime.ts";
+import {
+  markRealtimeUnreachable,
+  notificationTopic,
+  organizationTopic,
+  pollingOptions,
+  realtimeAvailable,
+  resetRealtimeAvailability,
+  RETRY_AFTER_MS,
+  watchBroadcasts,
+  type BroadcastChannelLike,
+  type Delivery,
+} from "./realtime.ts";
 
 /** A stand-in channel: the test says which statuses it reports and when a broadcast comes. */
 function fakeChannel() {
@@ -27,8 +38,9 @@ function watch() {
   const deliveries: Delivery[] = [];
   const onChange = vi.fn();
   const remove = vi.fn();
-  const stop = watchBroadcasts({ channel: fake.channel, event: "notification", onChange, onDelivery: (delivery) => deliveries.push(delivery), remove });
-  return { ...fake, deliveries, onChange, remove, stop };
+  const onGiveUp = vi.fn();
+  const stop = watchBroadcasts({ channel: fake.channel, event: "notification", onChange, onDelivery: (delivery) => deliveries.push(delivery), remove, onGiveUp });
+  return { ...fake, deliveries, onChange, remove, onGiveUp, stop };
 }
 
 describe("realtime or polling", () => {
@@ -68,6 +80,7 @@ describe("realtime or polling", () => {
     watched.report("CHANNEL_ERROR");
     expect(watched.deliveries).toEqual(["polling"]);
     expect(watched.remove).toHaveBeenCalledTimes(1);
+    expect(watched.onGiveUp).toHaveBeenCalledTimes(1);
     // Later reports of the channel it left change nothing.
     watched.report("SUBSCRIBED");
     expect(watched.deliveries).toEqual(["polling"]);
@@ -82,6 +95,7 @@ describe("realtime or polling", () => {
     vi.advanceTimersByTime(1);
     expect(watched.deliveries).toEqual(["polling"]);
     expect(watched.remove).toHaveBeenCalledTimes(1);
+    expect(watched.onGiveUp).toHaveBeenCalledTimes(1);
   });
 
   it("a subscribed channel that drops polls until it is back, and is kept for supabase-js to rejoin", () => {
@@ -90,6 +104,7 @@ describe("realtime or polling", () => {
     watched.report("CHANNEL_ERROR");
     expect(watched.deliveries).toEqual(["realtime", "polling"]);
     expect(watched.remove).not.toHaveBeenCalled();
+    expect(watched.onGiveUp).not.toHaveBeenCalled();
     watched.report("SUBSCRIBED");
     expect(watched.deliveries).toEqual(["realtime", "polling", "realtime"]);
     expect(watched.onChange).toHaveBeenCalledTimes(2);
@@ -102,5 +117,33 @@ describe("realtime or polling", () => {
     vi.advanceTimersByTime(20_000);
     expect(watched.deliveries).toEqual([]);
     expect(watched.remove).toHaveBeenCalledTimes(1);
+  });
+});
+
+/** A stand-in document whose head has (or lacks) the app shell's word on Realtime. */
+function shell(content: string | null): Pick<Document, "querySelector"> {
+  return {
+    querySelector: (selector: string) =>
+      content !== null && selector === 'meta[name="supabase-realtime"]' ? ({ getAttribute: () => content } as unknown as Element) : null,
+  };
+}
+
+describe("whether a screen joins a channel at all", () => {
+  afterEach(() => resetRealtimeAvailability());
+
+  it("joins where the shell says nothing (hosted Supabase), never where it says Realtime is unavailable (the local stack)", () => {
+    expect(realtimeAvailable(shell(null))).toBe(true);
+    expect(realtimeAvailable(shell("unavailable"))).toBe(false);
+    expect(realtimeAvailable(shell("available"))).toBe(true);
+    expect(realtimeAvailable(undefined)).toBe(true);
+  });
+
+  it("after a socket that could not be reached, polls and tries again only after five minutes", () => {
+    const now = 1_000_000;
+    markRealtimeUnreachable(now);
+    expect(realtimeAvailable(shell(null), now)).toBe(false);
+    expect(realtimeAvailable(shell(null), now + RETRY_AFTER_MS - 1)).toBe(false);
+    expect(realtimeAvailable(shell(null), now + RETRY_AFTER_MS)).toBe(true);
+    expect(RETRY_AFTER_MS).toBe(300_000);
   });
 });

@@ -87,7 +87,7 @@ export type Database = {
 { Args: { "p_values": Json }; Returns: Json
                            },
 "create_organization":
-{ Args: { "p_name": string,"p_slug": string,"p_subscription_plan"?: string }; Returns: Json
+{ Args: { "p_admin_email"?: string,"p_admin_first_name"?: string,"p_admin_last_name"?: string,"p_admin_password"?: string,"p_name": string,"p_slug": string,"p_subscription_plan"?: string }; Returns: Json
                            },
 "create_organization_tables":
 { Args: { "org_slug": string }; Returns: Json

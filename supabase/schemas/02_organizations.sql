@@ -513,10 +513,46 @@ revoke all on function public.create_organization_tables(org_slug text) from pub
 grant execute on function public.create_organization_tables(org_slug text) to authenticated;
 
 /**
- * Super admin: registers an organization and provisions its tables in one transaction
- * (one organization per call; many in one transaction would exhaust lock memory).
+ * A slug from a company name, within spec section 5's letters: Turkish and other accented
+ * letters folded to their base letter ("Işık Yazılım" gives isik-yazilim), every other run of
+ * characters one hyphen, a trailing company form (A.Ş., Ltd. Şti., Ltd., Inc., GmbH) dropped,
+ * at most 30 characters. The organization manager derives the same as the name is typed
+ * (src/features/admin/organizations/utils/slug.ts, slugFromName); the result is still checked
+ * by private.is_valid_slug (SQL words, emptiness).
  */
-create function private.create_organization(p_slug text, p_name text, p_subscription_plan text default 'basic')
+create function private.slug_from_name(p_name text)
+returns text
+language plpgsql
+immutable
+set search_path = ''
+as $$
+declare
+  slug text := btrim(regexp_replace(lower(translate(coalesce(p_name, ''),
+    'ÇĞİIÖŞÜçğıöşüÂÎÛâîûÀÁÄÃÅÈÉÊËÌÍÏÒÓÔÕÙÚÑàáäãåèéêëìíïòóôõùúñ',
+    'CGIIOSUcgiosuAIUaiuAAAAAEEEEIIIOOOOUUNaaaaaeeeeiiioooouun')), '[^a-z0-9]+', '-', 'g'), '-');
+  shorter text;
+begin
+  loop
+    shorter := regexp_replace(slug, '-(a-s|as|ltd-sti|ltd|sti|inc|llc|gmbh)$', '');
+    exit when shorter = slug;
+    slug := shorter;
+  end loop;
+  return btrim(left(slug, 30), '-');
+end;
+$$;
+revoke all on function private.slug_from_name(p_name text) from public, anon, authenticated;
+
+/**
+ * Super admin: registers an organization and provisions its tables in one transaction
+ * (one organization per call; many in one transaction would exhaust lock memory). With no
+ * slug, the slug comes from the name (private.slug_from_name). With a first admin's email,
+ * that admin is created in the same transaction (private.create_user_secure, role admin):
+ * if the admin is refused (email in use, weak password, ...), nothing is created and the
+ * refusal is returned with `first_admin: true`.
+ */
+create function private.create_organization(p_slug text, p_name text, p_subscription_plan text default 'basic',
+                                            p_admin_email text default null, p_admin_password text default null,
+                                            p_admin_first_name text default null, p_admin_last_name text default null)
 returns jsonb
 language plpgsql
 security definer
@@ -526,11 +562,13 @@ declare
   caller private.caller_context := private.caller_context('super_admin');
   created private.organizations;
   clean_name text := btrim(p_name);
+  wanted_slug text := case when p_slug is null or p_slug = '' then private.slug_from_name(p_name) else p_slug end;
+  admin_result jsonb;
 begin
   if caller.problem is not null then
     return caller.problem;
   end if;
-  if not private.is_valid_slug(p_slug) then
+  if not private.is_valid_slug(wanted_slug) then
     return private.failure('Organization slug may contain only letters, digits, underscore and hyphen (at most 30), and no SQL words.', 'invalid_slug');
   end if;
   if clean_name is null or char_length(clean_name) not between 1 and 200 then
@@ -540,22 +578,35 @@ begin
     return private.failure('Invalid subscription plan', 'invalid_plan');
   end if;
   if exists (select 1 from private.organizations o
-              where lower(replace(o.slug, '-', '_')) = lower(replace(p_slug, '-', '_'))) then
+              where lower(replace(o.slug, '-', '_')) = lower(replace(wanted_slug, '-', '_'))) then
     return private.failure('Organization slug is already in use', 'slug_taken');
   end if;
 
-  insert into private.organizations (slug, name, subscription_plan)
-  values (p_slug, clean_name, p_subscription_plan)
-  returning * into created;
-  perform private.migrate_tenant(created.id);
-  perform private.write_audit(created.id, 'organization.created', 'organization', created.id::text,
-                              jsonb_build_object('slug', created.slug, 'name', created.name));
+  begin
+    insert into private.organizations (slug, name, subscription_plan)
+    values (wanted_slug, clean_name, p_subscription_plan)
+    returning * into created;
+    perform private.migrate_tenant(created.id);
+    perform private.write_audit(created.id, 'organization.created', 'organization', created.id::text,
+                                jsonb_build_object('slug', created.slug, 'name', created.name));
+    if p_admin_email is not null then
+      admin_result := private.create_user_secure(p_admin_email, p_admin_password, created.id,
+                                                 p_admin_first_name, p_admin_last_name, 'admin');
+      if not coalesce((admin_result->>'success')::boolean, false) then
+        -- Undoes the organization, its tables and its audit entry with the block.
+        raise exception using errcode = 'CRMFA', message = 'first admin refused';
+      end if;
+    end if;
+  exception when sqlstate 'CRMFA' then
+    return admin_result || jsonb_build_object('first_admin', true);
+  end;
 
   return jsonb_build_object('success', true, 'message', 'Organization created',
     'organization', jsonb_build_object('id', created.id, 'slug', created.slug, 'name', created.name,
       'subscription_plan', created.subscription_plan, 'subscription_status', created.subscription_status,
       'is_active', created.is_active, 'table_prefix_timestamp', created.table_prefix_timestamp,
-      'template_version', private.latest_template_version()));
+      'template_version', private.latest_template_version()))
+    || case when admin_result is null then '{}'::jsonb else jsonb_build_object('first_admin', admin_result->'user') end;
 end;
 $$;
 
@@ -916,21 +967,25 @@ revoke all on function public.list_organizations() from public, anon, authentica
 grant execute on function public.list_organizations() to authenticated;
 
 /**
- * Super admin: registers an organization and provisions its tables in one transaction. Only
- * with a live request token of the caller's session (admin-organizations).
+ * Super admin: registers an organization and provisions its tables in one transaction, with
+ * its first admin when an email is given (private.create_organization). Only with a live
+ * request token of the caller's session (admin-organizations).
  */
-create function public.create_organization(p_slug text, p_name text, p_subscription_plan text default 'basic')
+create function public.create_organization(p_slug text, p_name text, p_subscription_plan text default 'basic',
+                                           p_admin_email text default null, p_admin_password text default null,
+                                           p_admin_first_name text default null, p_admin_last_name text default null)
 returns jsonb language plpgsql security definer set search_path = ''
 as $$
 begin
   if not private.has_request_token() then
     return private.invalid_request_token();
   end if;
-  return private.create_organization(p_slug, p_name, p_subscription_plan);
+  return private.create_organization(p_slug, p_name, p_subscription_plan,
+                                     p_admin_email, p_admin_password, p_admin_first_name, p_admin_last_name);
 end;
 $$;
-revoke all on function public.create_organization(p_slug text, p_name text, p_subscription_plan text) from public, anon, authenticated;
-grant execute on function public.create_organization(p_slug text, p_name text, p_subscription_plan text) to authenticated;
+revoke all on function public.create_organization(p_slug text, p_name text, p_subscription_plan text, p_admin_email text, p_admin_password text, p_admin_first_name text, p_admin_last_name text) from public, anon, authenticated;
+grant execute on function public.create_organization(p_slug text, p_name text, p_subscription_plan text, p_admin_email text, p_admin_password text, p_admin_first_name text, p_admin_last_name text) to authenticated;
 
 /**
  * Super admin: changes an organization's name, plan, subscription status or activity. Only

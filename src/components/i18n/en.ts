@@ -7,7 +7,9 @@ export const en: typeof tr = {
   },
   common: {
     loading: "Loading...",
-    retry: "Try Again",
+    retry: "Try again",
+    yes: "Yes",
+    no: "No",
     list: {
       pagination: "Pages",
       pageNumber: "Page {{page}}",
@@ -19,6 +21,16 @@ export const en: typeof tr = {
       },
       sortBy: "Sort by {{column}}",
     },
+  },
+  places: {
+    provincePlaceholder: "Choose or type a province",
+    districtPlaceholder: "Choose or type a district",
+    provinceFirst: "Choose a province first",
+    noProvince: "No province of that name",
+    noDistrict: "No district of that name in this province",
+    unlisted: "{{value}} (not in the list)",
+    loading: "Loading the provinces...",
+    loadError: "The provinces could not be loaded; reload the page and try again.",
   },
   records: {
     picker: {

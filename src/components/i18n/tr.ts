@@ -8,7 +8,9 @@ export const tr = {
   },
   common: {
     loading: "Yükleniyor...",
-    retry: "Tekrar Dene",
+    retry: "Tekrar dene",
+    yes: "Evet",
+    no: "Hayır",
     list: {
       pagination: "Sayfalar",
       pageNumber: "Sayfa {{page}}",
@@ -20,6 +22,16 @@ export const tr = {
       },
       sortBy: "{{column}} sütununa göre sırala",
     },
+  },
+  places: {
+    provincePlaceholder: "İl seçin ya da yazın",
+    districtPlaceholder: "İlçe seçin ya da yazın",
+    provinceFirst: "Önce il seçin",
+    noProvince: "Bu adla bir il yok",
+    noDistrict: "Bu ilde bu adla bir ilçe yok",
+    unlisted: "{{value}} (listede yok)",
+    loading: "İl listesi yükleniyor...",
+    loadError: "İl listesi yüklenemedi; sayfayı yenileyip yeniden deneyin.",
   },
   records: {
     picker: {

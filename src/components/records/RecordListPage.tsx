@@ -107,6 +107,7 @@ export function RecordListPage<Row extends RecordBase>({ config }: { config: Rec
     if (column.render) return column.render(row);
     const value = row[column.key];
     if (value === null || value === undefined || value === "") return "—";
+    if (typeof value === "boolean") return t(value ? "common.yes" : "common.no");
     if (column.key === "created_at" || column.key === "updated_at") {
       return new Intl.DateTimeFormat(i18n.resolvedLanguage === "en" ? "en-GB" : "tr-TR", { dateStyle: "medium" }).format(
         new Date(String(value)),

@@ -56,6 +56,7 @@ export function Timeline({ module, id, fieldLabel, formatValue, canAddNote }: Pr
     const formatted = formatValue?.(field, value);
     if (formatted) return formatted;
     if (looksLikeId(value)) return isPersonField(field) ? t("activity.deletedUser") : t("activity.deletedRecord");
+    if (typeof value === "boolean") return t(value ? "common.yes" : "common.no");
     return plain(value) ?? t("records.timeline.emptyValue");
   };
   const describe = (entry: TimelineEntry) => {

@@ -1,6 +1,6 @@
 import * as XLSX from "@e965/xlsx";
 import { describe, expect, it } from "vitest";
-import { neutralizeFormula, writeCsv, writeXlsx, type ExportColumn } from "./write.ts";
+import { isPhoneText, neutralizeFormula, writeCsv, writeXlsx, type ExportColumn } from "./write.ts";
 
 const columns: ExportColumn[] = [
   { header: "Ad", type: "text" },
@@ -42,6 +42,18 @@ describe("neutralizeFormula", () => {
     }
   });
 
+  it("leaves phone numbers as they are, and still prefixes a formula made to look like one", () => {
+    for (const text of ["+90 224 212 49 33", "+905321234567", "+1 (212) 555-0123", "+49 30 123456", "+90-224-212-49-33", "+90 224/212 49 33"]) {
+      expect(neutralizeFormula(text), text).toBe(text);
+      expect(isPhoneText(text), text).toBe(true);
+    }
+    // Letters, another operator, too few or too many digits, or no leading +: the guard as before.
+    for (const text of ["+90 224 CMD", "+1+1", "+12345", "+1234567890123456", "+90 224 212 49 33*2", "+90 224,212", "-905321234567", "=905321234567", "@905321234567", "+", "+()"]) {
+      expect(neutralizeFormula(text), text).toBe(`'${text}`);
+    }
+    expect(isPhoneText("0224 212 49 33")).toBe(false);
+  });
+
   it("leaves text with white space but no formula character alone", () => {
     for (const text of [" Ankara", "\u00A0Işık", "  1+1", "\u3000東京", "Ankara ="]) expect(neutralizeFormula(text)).toBe(text);
   });
@@ -56,7 +68,8 @@ describe("writeCsv", () => {
     expect(lines[0]).toBe("Ad;Tutar;Olasılık;Tarih;Güncellendi");
     expect(lines[1]).toBe('"Işık Çelik; ""Özel"" A.Ş.";1.234,50;12,25;31.12.2026;02.01.2026 09:05');
     expect(lines[2]).toBe(`"'=HYPERLINK(""http://kotu.example"",""tıkla"")";;-3;;`);
-    expect(lines[3]).toBe("'+905321234567;0,00;0;;");
+    // A phone number is written as it is (no apostrophe): it cannot run anything.
+    expect(lines[3]).toBe("+905321234567;0,00;0;;");
     expect(lines[4]).toBe("'@SUM(A1);;;;");
     expect(lines[5]).toBe("'\tsekme;;;;");
     expect(text).toContain('"satır\nkırılımı"');

@@ -21,9 +21,23 @@ export type ExportCell = string | number | Date | null;
 // eslint-disable-next-line no-control-regex
 export const FORMULA_START = /^(?:[\s\u180E\u200B-\u200D\u2060]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20\uFE66\uFE62\uFE63\uFE6B]|[\t\r\n\u0000])/;
 
-/** Text a spreadsheet would run (FORMULA_START) gets a leading ' so no spreadsheet runs it. */
+/**
+ * A phone number as the app shows it (+90 224 212 49 33, +1 (212) 555-0123): a leading +, then
+ * only digits (7 to 15 of them, E.164's most), spaces, dots, hyphens, slashes and parentheses.
+ * It starts like a formula but cannot be one that does harm (no letters: no function, cell
+ * reference or DDE call), so it keeps its text, without the guard's apostrophe.
+ */
+const PHONE_TEXT = /^\+[0-9 ()./-]+$/;
+
+export function isPhoneText(text: string): boolean {
+  if (!PHONE_TEXT.test(text)) return false;
+  const digits = text.replace(/[^0-9]/g, "").length;
+  return digits >= 7 && digits <= 15;
+}
+
+/** Text a spreadsheet would run (FORMULA_START) gets a leading ' so no spreadsheet runs it; a phone number does not. */
 export function neutralizeFormula(text: string): string {
-  return FORMULA_START.test(text) ? `'${text}` : text;
+  return FORMULA_START.test(text) && !isPhoneText(text) ? `'${text}` : text;
 }
 
 const pad = (value: number) => String(value).padStart(2, "0");

@@ -4,7 +4,7 @@ import type { tr } from "./tr.ts";
 export const en: typeof tr = {
   auth: {
     signOut: {
-      button: "Sign Out",
+      button: "Sign out",
     },
   },
   shell: {

@@ -2,7 +2,7 @@
 export const tr = {
   auth: {
     signOut: {
-      button: "Çıkış Yap",
+      button: "Çıkış yap",
     },
   },
   shell: {

@@ -11,7 +11,29 @@ async function send(body: unknown, answer?: { data: unknown; error: unknown }) {
 Deno.test("creates an organization on the basic plan unless told otherwise", async () => {
   const { status, call } = await send({ action: "create", slug: "yeni", name: "Yeni Şirket" });
   assertEquals(status, 200);
-  assertEquals(call, { name: "create_organization", args: { p_slug: "yeni", p_name: "Yeni Şirket", p_subscription_plan: "basic" } });
+  const none = { p_admin_email: null, p_admin_password: null, p_admin_first_name: null, p_admin_last_name: null };
+  assertEquals(call, { name: "create_organization", args: { p_slug: "yeni", p_name: "Yeni Şirket", p_subscription_plan: "basic", ...none } });
+});
+
+Deno.test("passes the first admin on, in the same call", async () => {
+  const first_admin = { email: "yonetici@yeni.test", password: "Gizli.1234", first_name: "Ayşe", last_name: "Kaya" };
+  const { status, call } = await send({ action: "create", slug: "", name: "Işık Yazılım", first_admin });
+  assertEquals(status, 200);
+  assertEquals(call, {
+    name: "create_organization",
+    args: {
+      p_slug: "",
+      p_name: "Işık Yazılım",
+      p_subscription_plan: "basic",
+      p_admin_email: "yonetici@yeni.test",
+      p_admin_password: "Gizli.1234",
+      p_admin_first_name: "Ayşe",
+      p_admin_last_name: "Kaya",
+    },
+  });
+  const refused = await send({ action: "create", slug: "x", name: "X", first_admin: { email: "a@b.test", password: "x", role: "super_admin" } });
+  assertEquals(refused.status, 400);
+  assertEquals(refused.call, undefined);
 });
 
 Deno.test("updates only the fields the manager may change", async () => {

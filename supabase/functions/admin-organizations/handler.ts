@@ -1,6 +1,7 @@
 /**
  * The organization manager (super admins only, spec sections 2 and 6): list organizations,
- * create one (its tables are provisioned in the same transaction) and change its name, plan,
+ * create one (its tables provisioned and, when given, its first admin created in the same
+ * transaction; with an empty slug the database derives it from the name) and change its name, plan,
  * subscription status or activity. The database checks that the caller is a super admin.
  */
 import { z } from "zod";
@@ -13,6 +14,15 @@ export const adminOrganizationsRequest = z.discriminatedUnion("action", [
     slug: z.string().max(30),
     name: z.string().max(200),
     subscription_plan: z.string().max(30).default("basic"),
+    first_admin: z
+      .object({
+        email: z.string().max(320),
+        password: z.string().max(200),
+        first_name: z.string().max(100).optional(),
+        last_name: z.string().max(100).optional(),
+      })
+      .strict()
+      .optional(),
   }),
   z.object({
     action: z.literal("update"),
@@ -39,6 +49,10 @@ export function createHandler(clientForCaller: CallerClientFactory) {
           p_slug: input.slug,
           p_name: input.name,
           p_subscription_plan: input.subscription_plan,
+          p_admin_email: input.first_admin?.email ?? null,
+          p_admin_password: input.first_admin?.password ?? null,
+          p_admin_first_name: input.first_admin?.first_name ?? null,
+          p_admin_last_name: input.first_admin?.last_name ?? null,
         }, "Organization creation failed"),
       update: (caller, input) =>
         callRpc(caller, "update_organization", { p_organization_id: input.organization_id, p_changes: input.changes }, "Organization update failed"),

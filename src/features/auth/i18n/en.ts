@@ -4,11 +4,11 @@ import type { tr } from "./tr.ts";
 export const en: typeof tr = {
   auth: {
     login: {
-      title: "Sign In",
+      title: "Sign in",
       subtitle: "Sign in to your account with your email address and password.",
       email: "Email",
       password: "Password",
-      submit: "Sign In",
+      submit: "Sign in",
     },
     validation: {
       emailRequired: "Email address is required.",
@@ -72,8 +72,8 @@ export const en: typeof tr = {
       },
     },
     agree: "I have read and accept the terms of use.",
-    accept: "Accept and Continue",
-    decline: "I Do Not Accept, Sign Out",
+    accept: "Accept and continue",
+    decline: "I do not accept, sign out",
     acceptFailed: "Your acceptance could not be saved. Please try again.",
     alreadyAccepted: "You have accepted the terms of use on this browser.",
     continue: "Continue",
@@ -89,7 +89,7 @@ export const en: typeof tr = {
       currentWithRole: "Current organization · {{role}}",
       none: "No active organization was found for your account. Please contact your administrator.",
       loadError: "The organizations could not be loaded.",
-      signOut: "Sign Out",
+      signOut: "Sign out",
     },
     switchDisabled: {
       title: "The organization cannot be changed",

@@ -2,11 +2,11 @@
 export const tr = {
   auth: {
     login: {
-      title: "Giriş Yap",
+      title: "Giriş yap",
       subtitle: "Hesabınıza e-posta adresiniz ve şifrenizle giriş yapın.",
       email: "E-posta",
       password: "Şifre",
-      submit: "Giriş Yap",
+      submit: "Giriş yap",
     },
     validation: {
       emailRequired: "E-posta adresi gerekli.",
@@ -71,11 +71,11 @@ export const tr = {
       },
     },
     agree: "Kullanım koşullarını okudum ve kabul ediyorum.",
-    accept: "Kabul Et ve Devam Et",
-    decline: "Kabul Etmiyorum, Çıkış Yap",
+    accept: "Kabul et ve devam et",
+    decline: "Kabul etmiyorum, çıkış yap",
     acceptFailed: "Onayınız kaydedilemedi. Lütfen tekrar deneyin.",
     alreadyAccepted: "Kullanım koşullarını bu tarayıcıda kabul ettiniz.",
-    continue: "Devam Et",
+    continue: "Devam et",
     backToLogin: "Giriş sayfasına dön",
   },
   organizations: {
@@ -83,12 +83,12 @@ export const tr = {
       title: "Şirket Seçimi",
       description: "Hesabınız birden fazla şirkete bağlı. Bu oturumda çalışacağınız şirketi seçin; seçim oturum boyunca değiştirilemez.",
       label: "Şirket",
-      submit: "Bu Şirketle Devam Et",
-      continue: "Devam Et",
+      submit: "Bu şirketle devam et",
+      continue: "Devam et",
       currentWithRole: "Geçerli şirket · {{role}}",
       none: "Hesabınız için etkin bir şirket bulunamadı. Yöneticinizle iletişime geçin.",
       loadError: "Şirketler yüklenemedi.",
-      signOut: "Çıkış Yap",
+      signOut: "Çıkış yap",
     },
     switchDisabled: {
       title: "Şirket değiştirilemez",

@@ -11,7 +11,7 @@ export const en: typeof tr = {
       detailTitle: "Contact Details",
       detailDescription: "A contact's details and history.",
       backToList: "Back to contacts",
-      newContact: "New Contact",
+      newContact: "New contact",
       list: {
         label: "Contact list",
         searchPlaceholder: "First name, last name, email or phone",
@@ -63,10 +63,10 @@ export const en: typeof tr = {
         email: "Email",
       },
       form: {
-        createTitle: "New Contact",
-        editTitle: "Edit Contact",
-        create: "Create Contact",
-        save: "Save Changes",
+        createTitle: "New contact",
+        editTitle: "Edit contact",
+        create: "Create contact",
+        save: "Save changes",
         created: "Contact “{{name}}” created.",
         saved: "“{{name}}” saved.",
         customerPlaceholder: "Search for a customer",
@@ -88,7 +88,7 @@ export const en: typeof tr = {
         listLabel: "Similar contacts",
       },
       merge: {
-        title: "Merge Contacts",
+        title: "Merge contacts",
         description: "Choose the record that stays and, for each field that differs, the value to keep. KVKK consent and İYS permissions stay as the remaining record has them unless you choose the other record's. The other record is deleted; its notes and linked records move to the one that stays.",
         merged: "Contacts merged into “{{name}}”.",
         failed: "The contacts could not be merged",

@@ -9,7 +9,7 @@ export const tr = {
       detailTitle: "Kişi Ayrıntısı",
       detailDescription: "Bir kişinin iletişim bilgileri ve geçmişi.",
       backToList: "Kişilere dön",
-      newContact: "Yeni Kişi",
+      newContact: "Yeni kişi",
       list: {
         label: "Kişi listesi",
         searchPlaceholder: "Ad, soyad, e-posta veya telefon",
@@ -61,10 +61,10 @@ export const tr = {
         email: "E-posta",
       },
       form: {
-        createTitle: "Yeni Kişi",
-        editTitle: "Kişiyi Düzenle",
-        create: "Kişiyi Oluştur",
-        save: "Değişiklikleri Kaydet",
+        createTitle: "Yeni kişi",
+        editTitle: "Kişiyi düzenle",
+        create: "Kişiyi oluştur",
+        save: "Değişiklikleri kaydet",
         created: "“{{name}}” kişisi oluşturuldu.",
         saved: "“{{name}}” kaydedildi.",
         customerPlaceholder: "Müşteri arayın",
@@ -86,7 +86,7 @@ export const tr = {
         listLabel: "Benzer kişiler",
       },
       merge: {
-        title: "Kişileri Birleştir",
+        title: "Kişileri birleştir",
         description: "Kalacak kaydı ve farklı olan her alan için korunacak değeri seçin. KVKK rızası ve İYS izinleri, diğer kaydınkini seçmedikçe kalan kayıttaki gibi kalır. Diğer kayıt silinir; notları ve bağlı kayıtları kalan kayda taşınır.",
         merged: "Kişiler “{{name}}” altında birleştirildi.",
         failed: "Kişiler birleştirilemedi",

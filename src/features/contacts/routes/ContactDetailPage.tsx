@@ -16,6 +16,7 @@ import { useMyPermissions } from "@/modules/permissions.ts";
 import { contactFields, contactName, contactSchema, exportContactData, useEraseContact, type ContactChannel } from "../api/contacts.ts";
 import { ContactFormModal } from "../components/ContactFormModal.tsx";
 import { iysChannels } from "../utils/contact-fields.ts";
+import { formatPhone } from "@/lib/phone.ts";
 
 /** One contact: its details, consent, notes and history; an admin exports or erases its data (KVKK). */
 export function ContactDetailPage() {
@@ -40,7 +41,7 @@ export function ContactDetailPage() {
       : entries.map((entry) => (
           <Text key={`${entry.label}-${entry.value}`} size="sm">
             <Text span c="dimmed" size="sm">{t(`modules.contacts.labels.${entry.label}`)}: </Text>
-            <Anchor href={`${href}${entry.value}`}>{entry.value}</Anchor>
+            <Anchor href={`${href}${entry.value}`}>{href === "tel:" ? formatPhone(entry.value) : entry.value}</Anchor>
           </Text>
         ));
   const item = (label: string, value: ReactNode) => (

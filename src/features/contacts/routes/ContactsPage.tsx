@@ -9,6 +9,7 @@ import { useMyPermissions } from "@/modules/permissions.ts";
 import { contactName, contactRowSchema, type ContactRow } from "../api/contacts.ts";
 import { ContactFormModal } from "../components/ContactFormModal.tsx";
 import { useContactMerge } from "../components/useContactMerge.tsx";
+import { formatPhone } from "@/lib/phone.ts";
 
 /** The contacts module: the contacts the role may see, on the record kit (two selected may be merged). */
 export function ContactsPage() {
@@ -19,7 +20,7 @@ export function ContactsPage() {
   const merge = useContactMerge();
 
   const firstEmail = (row: ContactRow) => row.emails[0]?.value ?? null;
-  const firstPhone = (row: ContactRow) => row.phones[0]?.value ?? null;
+  const firstPhone = (row: ContactRow) => formatPhone(row.phones[0]?.value);
   const consentLabel = (row: ContactRow) => (row.kvkk_consent ? t("modules.contacts.list.yes") : t("modules.contacts.list.no"));
   const config: RecordListConfig<ContactRow> = {
     module: "contacts",

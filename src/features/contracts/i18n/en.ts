@@ -11,7 +11,7 @@ export const en: typeof tr = {
       detailTitle: "Contract Details",
       detailDescription: "A contract's term, parties and renewals.",
       backToList: "Back to contracts",
-      newContract: "New Contract",
+      newContract: "New contract",
       views: {
         label: "View",
         all: "All contracts",
@@ -83,9 +83,9 @@ export const en: typeof tr = {
         renewal_notified_at: "Renewal notice sent",
       },
       form: {
-        createTitle: "New Contract",
-        editTitle: "Edit Contract",
-        create: "Create Contract",
+        createTitle: "New contract",
+        editTitle: "Edit contract",
+        create: "Create contract",
         save: "Save",
         customerPlaceholder: "Search customers",
         noCustomer: "No matching customer",

@@ -9,7 +9,7 @@ export const tr = {
       detailTitle: "Sözleşme Ayrıntısı",
       detailDescription: "Bir sözleşmenin süresi, tarafları ve yenilemeleri.",
       backToList: "Sözleşmelere dön",
-      newContract: "Yeni Sözleşme",
+      newContract: "Yeni sözleşme",
       views: {
         label: "Görünüm",
         all: "Tüm sözleşmeler",
@@ -81,9 +81,9 @@ export const tr = {
         renewal_notified_at: "Yenileme bildirimi",
       },
       form: {
-        createTitle: "Yeni Sözleşme",
-        editTitle: "Sözleşmeyi Düzenle",
-        create: "Sözleşmeyi Oluştur",
+        createTitle: "Yeni sözleşme",
+        editTitle: "Sözleşmeyi düzenle",
+        create: "Sözleşmeyi oluştur",
         save: "Kaydet",
         customerPlaceholder: "Müşteri arayın",
         noCustomer: "Eşleşen müşteri yok",

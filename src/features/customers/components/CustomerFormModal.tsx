@@ -4,7 +4,9 @@ import { useState } from "react";
 import { Controller, useForm, useWatch } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
+import { formatPhone } from "@/lib/phone.ts";
 import { notifyFailure, notifySuccess } from "@/components/notify.ts";
+import { ProvinceDistrictFields } from "@/components/ProvinceDistrictFields.tsx";
 import { MergeRecordsModal } from "@/components/records/MergeRecordsModal.tsx";
 import { useDuplicateCheck } from "@/components/records/record-duplicates.ts";
 import { applyServerFieldErrors, isStaleRecord, recordFailureKey } from "@/components/records/record-form.ts";
@@ -163,7 +165,7 @@ export function CustomerFormModal({ opened, onClose, customer }: Props) {
           duplicates={found.duplicates.map((duplicate) => ({
             id: duplicate.id,
             title: duplicate.name,
-            details: [duplicate.tax_number, duplicate.email, duplicate.phone, duplicate.city].filter(Boolean).join(" · "),
+            details: [duplicate.tax_number, duplicate.email, formatPhone(duplicate.phone), duplicate.city].filter(Boolean).join(" · "),
             reasons: duplicate.reasons,
           }))}
           detailPath={(id) => `/customers/${id}`}
@@ -233,8 +235,22 @@ export function CustomerFormModal({ opened, onClose, customer }: Props) {
               <TextInput {...field("email")} type="email" autoComplete="email" maxLength={254} {...register("email")} />
               <TextInput {...field("website")} autoComplete="url" maxLength={300} {...register("website")} />
               <TextInput {...field("sector")} maxLength={100} {...register("sector")} />
-              <TextInput {...field("city")} maxLength={60} autoComplete="address-level1" {...register("city")} />
-              <TextInput {...field("district")} maxLength={60} autoComplete="address-level2" {...register("district")} />
+              <Controller
+                control={control}
+                name="city"
+                render={({ field: city }) => (
+                  <Controller
+                    control={control}
+                    name="district"
+                    render={({ field: district }) => (
+                      <ProvinceDistrictFields
+                        province={{ ...field("city"), value: city.value, onChange: city.onChange, onBlur: city.onBlur }}
+                        district={{ ...field("district"), value: district.value, onChange: district.onChange, onBlur: district.onBlur }}
+                      />
+                    )}
+                  />
+                )}
+              />
             </SimpleGrid>
             <Textarea {...field("address")} autosize minRows={2} maxLength={1000} autoComplete="street-address" {...register("address")} />
             <TextInput

@@ -11,7 +11,7 @@ export const en: typeof tr = {
       detailDescription: "A customer's details, contacts and deals.",
       backToList: "Back to customers",
       emptyDescription: "Customers will be listed here once they are added.",
-      newCustomer: "New Customer",
+      newCustomer: "New customer",
       list: {
         label: "Customer list",
         search: "Search",
@@ -61,10 +61,10 @@ export const en: typeof tr = {
         passive: "Inactive",
       },
       form: {
-        createTitle: "New Customer",
-        editTitle: "Edit Customer",
-        create: "Create Customer",
-        save: "Save Changes",
+        createTitle: "New customer",
+        editTitle: "Edit customer",
+        create: "Create customer",
+        save: "Save changes",
         created: "Customer “{{name}}” created.",
         saved: "“{{name}}” saved.",
       },
@@ -74,7 +74,7 @@ export const en: typeof tr = {
         listLabel: "Similar customers",
       },
       merge: {
-        title: "Merge Customers",
+        title: "Merge customers",
         description: "Choose the record that stays and, for each field that differs, the value to keep. The other record is deleted; its contacts, notes and linked records move to the one that stays.",
         merged: "Customers merged into “{{name}}”.",
         failed: "The customers could not be merged",

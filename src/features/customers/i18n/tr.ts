@@ -9,7 +9,7 @@ export const tr = {
       detailDescription: "Bir müşterinin bilgileri, kişileri ve fırsatları.",
       backToList: "Müşterilere dön",
       emptyDescription: "Müşteriler eklendiğinde burada listelenecek.",
-      newCustomer: "Yeni Müşteri",
+      newCustomer: "Yeni müşteri",
       list: {
         label: "Müşteri listesi",
         search: "Ara",
@@ -59,10 +59,10 @@ export const tr = {
         passive: "Pasif",
       },
       form: {
-        createTitle: "Yeni Müşteri",
-        editTitle: "Müşteriyi Düzenle",
-        create: "Müşteriyi Oluştur",
-        save: "Değişiklikleri Kaydet",
+        createTitle: "Yeni müşteri",
+        editTitle: "Müşteriyi düzenle",
+        create: "Müşteriyi oluştur",
+        save: "Değişiklikleri kaydet",
         created: "“{{name}}” müşterisi oluşturuldu.",
         saved: "“{{name}}” kaydedildi.",
       },
@@ -72,7 +72,7 @@ export const tr = {
         listLabel: "Benzer müşteriler",
       },
       merge: {
-        title: "Müşterileri Birleştir",
+        title: "Müşterileri birleştir",
         description: "Kalacak kaydı ve farklı olan her alan için korunacak değeri seçin. Diğer kayıt silinir; kişileri, notları ve bağlı kayıtları kalan kayda taşınır.",
         merged: "Müşteriler “{{name}}” altında birleştirildi.",
         failed: "Müşteriler birleştirilemedi",

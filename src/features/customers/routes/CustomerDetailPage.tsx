@@ -18,6 +18,7 @@ import { useMyPermissions } from "@/modules/permissions.ts";
 import type { ModuleKey } from "@/modules/registry.ts";
 import { customerFields, customerSchema, useCustomerContacts, type Customer, type CustomerField } from "../api/customers.ts";
 import { CustomerFormModal } from "../components/CustomerFormModal.tsx";
+import { formatPhone } from "@/lib/phone.ts";
 
 /** Registered modules whose records link to a customer but have no tab of their own here yet. */
 const laterModules = ["deals", "quotes", "contracts"] as const satisfies readonly ModuleKey[];
@@ -43,7 +44,7 @@ export function CustomerDetailPage() {
     if (Array.isArray(raw)) return raw.length === 0 ? "—" : raw.join(", ");
     if (raw === null || raw === "") return "—";
     if (field === "email") return <Anchor href={`mailto:${raw}`}>{raw}</Anchor>;
-    if (field === "phone") return <Anchor href={`tel:${raw}`}>{raw}</Anchor>;
+    if (field === "phone") return <Anchor href={`tel:${raw}`}>{formatPhone(raw)}</Anchor>;
     return raw;
   };
   const fieldLabel = (field: string) =>
@@ -186,7 +187,7 @@ function Contacts({ customerId }: { customerId: string }) {
               </Table.Td>
               <Table.Td>{contact.title ?? "—"}</Table.Td>
               <Table.Td>{contact.emails[0]?.value ?? "—"}</Table.Td>
-              <Table.Td>{contact.phones[0]?.value ?? "—"}</Table.Td>
+              <Table.Td>{formatPhone(contact.phones[0]?.value) ?? "—"}</Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>

@@ -9,6 +9,7 @@ import { customerRowSchema, type CustomerRow } from "../api/customers.ts";
 import { CustomerFormModal } from "../components/CustomerFormModal.tsx";
 import { useCustomerMerge } from "../components/useCustomerMerge.ts";
 import { customerKinds, customerStatuses } from "../utils/customer-fields.ts";
+import { formatPhone } from "@/lib/phone.ts";
 
 const statusColors = { lead: "blue", active: "green", passive: "gray" } as const;
 
@@ -52,7 +53,12 @@ export function CustomersPage() {
         exportValue: statusLabel,
       },
       { key: "city", label: t("modules.customers.fields.city"), sort: "city" },
-      { key: "phone", label: t("modules.customers.fields.phone") },
+      {
+        key: "phone",
+        label: t("modules.customers.fields.phone"),
+        render: (row) => formatPhone(row.phone) ?? "—",
+        exportValue: (row) => formatPhone(row.phone),
+      },
       { key: "owner_name", label: t("modules.customers.list.columns.owner") },
       { key: "updated_at", label: t("modules.customers.list.columns.updatedAt"), sort: "updated_at" },
       { key: "email", label: t("modules.customers.fields.email"), hidden: true },

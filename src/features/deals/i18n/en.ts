@@ -9,7 +9,7 @@ export const en = {
       detailTitle: "Deal Details",
       detailDescription: "A deal's amount, stage and history.",
       backToList: "Back to deals",
-      newDeal: "New Deal",
+      newDeal: "New deal",
       views: {
         label: "View",
         board: "Board",
@@ -87,9 +87,9 @@ export const en = {
         contact_ids: "Contacts",
       },
       form: {
-        createTitle: "New Deal",
-        editTitle: "Edit Deal",
-        create: "Create Deal",
+        createTitle: "New deal",
+        editTitle: "Edit deal",
+        create: "Create deal",
         save: "Save",
         customerPlaceholder: "Search customers",
         noCustomer: "No matching customer",

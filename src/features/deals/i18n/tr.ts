@@ -9,7 +9,7 @@ export const tr = {
       detailTitle: "Fırsat Ayrıntısı",
       detailDescription: "Bir fırsatın tutarı, aşaması ve geçmişi.",
       backToList: "Fırsatlara dön",
-      newDeal: "Yeni Fırsat",
+      newDeal: "Yeni fırsat",
       views: {
         label: "Görünüm",
         board: "Pano",
@@ -87,9 +87,9 @@ export const tr = {
         contact_ids: "Kişiler",
       },
       form: {
-        createTitle: "Yeni Fırsat",
-        editTitle: "Fırsatı Düzenle",
-        create: "Fırsatı Oluştur",
+        createTitle: "Yeni fırsat",
+        editTitle: "Fırsatı düzenle",
+        create: "Fırsatı oluştur",
         save: "Kaydet",
         customerPlaceholder: "Müşteri arayın",
         noCustomer: "Eşleşen müşteri yok",

@@ -11,7 +11,7 @@ export const en: typeof tr = {
       detailTitle: "Document Details",
       detailDescription: "A document's versions, its preview and the record it belongs to.",
       backToList: "Back to documents",
-      upload: "Upload Document",
+      upload: "Upload document",
       views: {
         label: "Documents shown",
         active: "Documents",

@@ -9,7 +9,7 @@ export const tr = {
       detailTitle: "Belge Ayrıntısı",
       detailDescription: "Bir belgenin sürümleri, önizlemesi ve bağlı olduğu kayıt.",
       backToList: "Belgelere dön",
-      upload: "Belge Yükle",
+      upload: "Belge yükle",
       views: {
         label: "Gösterilen belgeler",
         active: "Belgeler",

@@ -29,12 +29,12 @@ export const en: typeof tr = {
       },
     },
     password: {
-      title: "Change Password",
+      title: "Change password",
       current: "Current password",
       new: "New password",
       newHint: "At least {{min}} characters.",
       confirm: "New password (again)",
-      submit: "Change Password",
+      submit: "Change password",
       changed: "Your password has been changed.",
       errors: {
         currentRequired: "Enter your current password.",

@@ -27,12 +27,12 @@ export const tr = {
       },
     },
     password: {
-      title: "Şifre Değiştir",
+      title: "Şifre değiştir",
       current: "Mevcut şifre",
       new: "Yeni şifre",
       newHint: "En az {{min}} karakter.",
       confirm: "Yeni şifre (tekrar)",
-      submit: "Şifreyi Değiştir",
+      submit: "Şifreyi değiştir",
       changed: "Şifreniz değiştirildi.",
       errors: {
         currentRequired: "Mevcut şifrenizi girin.",

@@ -160,7 +160,7 @@ export const en: typeof tr = {
         rejectionReason: "Rejection reason: {{reason}}",
       },
       actions: {
-        send: "Send",
+        send: "Mark as sent",
         sent: "Quote marked as sent; it is now locked.",
         accept: "Accepted",
         accepted: "Quote accepted.",

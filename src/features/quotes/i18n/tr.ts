@@ -158,7 +158,7 @@ export const tr = {
         rejectionReason: "Ret nedeni: {{reason}}",
       },
       actions: {
-        send: "Gönder",
+        send: "Gönderildi olarak işaretle",
         sent: "Teklif gönderildi olarak işaretlendi; artık kilitli.",
         accept: "Kabul edildi",
         accepted: "Teklif kabul edildi.",

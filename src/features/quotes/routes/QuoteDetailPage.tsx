@@ -285,7 +285,7 @@ function QuoteView({ id }: { id: string }) {
         {field(t("modules.quotes.fields.valid_until"), date(quote.valid_until))}
         {field(t("modules.quotes.fields.currency"), quote.currency)}
         {rateText && field(t("modules.quotes.fields.exchange_rate"), rateText)}
-        {field(t("modules.quotes.fields.prices_include_vat"), quote.prices_include_vat ? "✓" : "—")}
+        {field(t("modules.quotes.fields.prices_include_vat"), t(quote.prices_include_vat ? "common.yes" : "common.no"))}
         {field(t("modules.quotes.fields.document_discount_value"), discount)}
         {field(t("modules.quotes.detail.owner"), quote.owner_name)}
         {quote.sent_at && field(t("modules.quotes.fields.sent_at"), formatDateTime(quote.sent_at, language))}

@@ -10,7 +10,7 @@ export const en: typeof tr = {
       detailTitle: "Task Details",
       detailDescription: "A task's details, related records and history.",
       backToList: "Back to tasks",
-      newTask: "New Task",
+      newTask: "New task",
       views: {
         label: "Task view",
         mine: "Mine",
@@ -55,10 +55,10 @@ export const en: typeof tr = {
         updated_at: "Updated",
       },
       form: {
-        createTitle: "New Task",
-        editTitle: "Edit Task",
-        create: "Create Task",
-        save: "Save Changes",
+        createTitle: "New task",
+        editTitle: "Edit task",
+        create: "Create task",
+        save: "Save changes",
         created: "Task “{{title}}” created.",
         saved: "“{{title}}” saved.",
         failed: "The task could not be saved",

@@ -8,7 +8,7 @@ export const tr = {
       detailTitle: "Görev Ayrıntısı",
       detailDescription: "Bir görevin bilgileri, ilgili kayıtları ve geçmişi.",
       backToList: "Görevlere dön",
-      newTask: "Yeni Görev",
+      newTask: "Yeni görev",
       views: {
         label: "Görev görünümü",
         mine: "Benim",
@@ -53,10 +53,10 @@ export const tr = {
         updated_at: "Güncellenme",
       },
       form: {
-        createTitle: "Yeni Görev",
-        editTitle: "Görevi Düzenle",
-        create: "Görevi Oluştur",
-        save: "Değişiklikleri Kaydet",
+        createTitle: "Yeni görev",
+        editTitle: "Görevi düzenle",
+        create: "Görevi oluştur",
+        save: "Değişiklikleri kaydet",
         created: "“{{title}}” görevi oluşturuldu.",
         saved: "“{{title}}” kaydedildi.",
         failed: "Görev kaydedilemedi",

@@ -43,10 +43,18 @@ export interface NewOrganization {
   slug: string;
   name: string;
   plan: string;
+  /** Its first admin, created in the same transaction (role admin); none: no member yet. */
+  firstAdmin?: { email: string; password: string; firstName: string; lastName: string };
 }
 
-async function createOrganization({ slug, name, plan }: NewOrganization) {
-  const data = await invokePrivileged(functionName, { action: "create", slug, name, subscription_plan: plan });
+async function createOrganization({ slug, name, plan, firstAdmin }: NewOrganization) {
+  const first_admin = firstAdmin && {
+    email: firstAdmin.email.trim(),
+    password: firstAdmin.password,
+    first_name: firstAdmin.firstName.trim(),
+    last_name: firstAdmin.lastName.trim(),
+  };
+  const data = await invokePrivileged(functionName, { action: "create", slug, name, subscription_plan: plan, ...(first_admin ? { first_admin } : {}) });
   return parseRpcResult(organizationWriteSchema, data).organization;
 }
 

@@ -7,7 +7,26 @@ describe("createOrganizationSchema", () => {
       slug: "yeni-sirket",
       name: "Yeni Şirket",
       plan: "basic",
+      addAdmin: false,
+      adminEmail: "",
+      adminPassword: "",
+      adminFirstName: "",
+      adminLastName: "",
     });
+  });
+
+  it("checks the first admin only when one is to be added", () => {
+    const organization = { slug: "yeni", name: "Yeni", plan: "basic" };
+    const admin = { adminEmail: "yok", adminPassword: "123", adminFirstName: "", adminLastName: "x".repeat(101) };
+    expect(createOrganizationSchema.safeParse({ ...organization, addAdmin: false, ...admin }).success).toBe(true);
+    const result = createOrganizationSchema.safeParse({ ...organization, addAdmin: true, ...admin });
+    expect(result.success).toBe(false);
+    expect(Object.fromEntries(result.error!.issues.map((issue) => [issue.path.join("."), issue.message]))).toEqual({
+      adminEmail: "adminUsers.errors.invalid_email",
+      adminPassword: "passwordRules.tooShort",
+      adminLastName: "adminUsers.errors.name_too_long",
+    });
+    expect(createOrganizationSchema.safeParse({ ...organization, addAdmin: true, adminEmail: "ilk@yeni.test", adminPassword: "Gizli.1234" }).success).toBe(true);
   });
 
   it("gives catalogue keys for each broken rule", () => {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isValidEmail, MAX_NAME_LENGTH, passwordSchema } from "../../users/utils/user-forms.ts";
 import { slugProblem } from "../utils/slug.ts";
 
 export const subscriptionPlans = ["basic", "pro", "enterprise"] as const;
@@ -59,6 +60,20 @@ export const createOrganizationSchema = z.object({
     }),
   name: nameSchema,
   plan: z.enum(subscriptionPlans, { error: "organizationManager.errors.planRequired" }),
+  /** The first admin, made in the same call when addAdmin is on (create_user_secure's rules). */
+  addAdmin: z.boolean().default(false),
+  adminEmail: z.string().default(""),
+  adminPassword: z.string().default(""),
+  adminFirstName: z.string().default(""),
+  adminLastName: z.string().default(""),
+}).superRefine((values, context) => {
+  if (!values.addAdmin) return;
+  if (!isValidEmail(values.adminEmail)) context.addIssue({ code: "custom", path: ["adminEmail"], message: "adminUsers.errors.invalid_email" });
+  const password = passwordSchema.safeParse(values.adminPassword);
+  if (!password.success) context.addIssue({ code: "custom", path: ["adminPassword"], message: password.error.issues[0]?.message });
+  for (const field of ["adminFirstName", "adminLastName"] as const) {
+    if (values[field].trim().length > MAX_NAME_LENGTH) context.addIssue({ code: "custom", path: [field], message: "adminUsers.errors.name_too_long" });
+  }
 });
 
 export type CreateOrganizationValues = z.input<typeof createOrganizationSchema>;

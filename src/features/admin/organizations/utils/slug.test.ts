@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isSlugTaken, normalizeSlug, slugProblem } from "./slug.ts";
+import { isSlugTaken, normalizeSlug, slugFromName, slugProblem } from "./slug.ts";
 
 describe("slugProblem", () => {
   it("allows letters, digits, underscore and hyphen up to 30 characters", () => {
@@ -38,5 +38,34 @@ describe("isSlugTaken", () => {
     expect(isSlugTaken("DEMO", ["demo", "acme"])).toBe(true);
     expect(isSlugTaken("acme_two", ["Acme-Two"])).toBe(true);
     expect(isSlugTaken("demo2", ["demo", "acme"])).toBe(false);
+  });
+});
+
+describe("slugFromName", () => {
+  // The same cases as supabase/tests/organizations/slug_from_name.sql (private.slug_from_name).
+  const cases: [string, string][] = [
+    ["Işık Yazılım", "isik-yazilim"],
+    ["İstanbul Çiğ Köfte Ürünleri", "istanbul-cig-kofte-urunleri"],
+    ["ŞEKER GÜBRE ÖZ", "seker-gubre-oz"],
+    ["Demo Ticaret A.Ş.", "demo-ticaret"],
+    ["Acme Sanayi Ltd. Şti.", "acme-sanayi"],
+    ["Acme Sanayi ve Ticaret Ltd.", "acme-sanayi-ve-ticaret"],
+    ["Kâğıt & Baskı (Bursa) 2", "kagit-baski-bursa-2"],
+    ["Café Zoë GmbH", "cafe-zoe"],
+    ["  --Ağaç__İşleri--  ", "agac-isleri"],
+    ["Çok Uzun Bir Şirket Adı Olan Örnek Holding", "cok-uzun-bir-sirket-adi-olan-o"],
+    ["A.Ş.", "a-s"],
+    ["Ω東京", ""],
+  ];
+  it("folds Turkish and other accented letters, joins words with hyphens, drops a company form, keeps 30 characters", () => {
+    for (const [name, slug] of cases) expect(slugFromName(name), name).toBe(slug);
+  });
+
+  it("gives slugs the rule allows, or one the form then asks to edit", () => {
+    for (const [name, slug] of cases) {
+      if (slug !== "") expect(slugProblem(slug), name).toBeUndefined();
+    }
+    expect(slugProblem(slugFromName("Drop Yazılım"))).toBe("reservedWord");
+    expect(slugProblem(slugFromName("Ω"))).toBe("required");
   });
 });

@@ -49,3 +49,24 @@ export function isSlugTaken(slug: string, knownSlugs: readonly string[]): boolea
   const wanted = normalizeSlug(slug);
   return knownSlugs.some((known) => normalizeSlug(known) === wanted);
 }
+
+// The same table as private.slug_from_name's translate(): Turkish letters, then other accented ones.
+const FOLD_FROM = "ÇĞİIÖŞÜçğıöşüÂÎÛâîûÀÁÄÃÅÈÉÊËÌÍÏÒÓÔÕÙÚÑàáäãåèéêëìíïòóôõùúñ";
+const FOLD_TO = "CGIIOSUcgiosuAIUaiuAAAAAEEEEIIIOOOOUUNaaaaaeeeeiiioooouun";
+const companyForm = /-(a-s|as|ltd-sti|ltd|sti|inc|llc|gmbh)$/;
+
+/**
+ * A slug from a company name, as the database derives it (private.slug_from_name): Turkish
+ * and other accented letters folded ("Işık Yazılım" gives isik-yazilim), every other run of
+ * characters one hyphen, a trailing company form (A.Ş., Ltd. Şti., Ltd., Inc., GmbH) dropped,
+ * at most 30 characters. The form fills the slug with it until the user edits the slug.
+ */
+export function slugFromName(name: string): string {
+  const folded = [...name].map((character) => {
+    const index = FOLD_FROM.indexOf(character);
+    return index === -1 ? character : FOLD_TO[index];
+  });
+  let slug = folded.join("").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+  for (let shorter = slug.replace(companyForm, ""); shorter !== slug; shorter = slug.replace(companyForm, "")) slug = shorter;
+  return slug.slice(0, maxSlugLength).replace(/^-+|-+$/g, "");
+}
