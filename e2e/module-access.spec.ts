@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { testKeys } from "../tests/support/keys.ts";
 import { createMember } from "../tests/support/accounts.ts";
 import { enterApp } from "./shell-support.ts";
-import { storageKeys } from "./support.ts";
+import { acceptTerms, signIn, storageKeys, termsCheckbox } from "./support.ts";
 
 const h1 = (page: Page) => page.getByRole("heading", { level: 1 });
 const sidebar = (page: Page) => page.getByRole("navigation", { name: "Ana menü" });
@@ -132,4 +132,63 @@ test("a customer list that cannot load says so and loads on retry", async ({ pag
   await failure.getByRole("button", { name: "Tekrar dene" }).click();
   await expect(page.getByRole("table", { name: "Müşteri listesi" })).toBeVisible();
   await expect(failure).toBeHidden();
+});
+
+test("a user may not delete or edit another owner's customer: the controls say why and the database refuses", async ({ page }) => {
+  await enterApp(page, "satis@demo.test");
+  await sidebar(page).getByRole("link", { name: "Müşteriler" }).click();
+  const table = page.getByRole("table", { name: "Müşteri listesi" });
+  await expect(page.getByText(/^Toplam 200 müşteri$/)).toBeVisible();
+  // Two customers of other owners (satis@ is Mehmet Demir): the bulk bar offers no delete for them.
+  const others = table.locator("tbody tr").filter({ hasNotText: "Mehmet Demir" });
+  const names = [(await others.nth(0).getByRole("cell").nth(1).innerText()).trim(), (await others.nth(1).getByRole("cell").nth(1).innerText()).trim()];
+  for (const name of names) await table.getByRole("checkbox", { name: `${name} kaydını seç` }).check();
+  const bulk = page.getByRole("region", { name: "Toplu işlemler" });
+  await expect(bulk.getByText("Seçilen kayıtlardan 2 tanesi başka bir kullanıcıya ait", { exact: false })).toBeVisible();
+  await expect(bulk.getByRole("button", { name: "Sil" })).toHaveAttribute("aria-disabled", "true");
+
+  // The record's page: edit and delete disabled, with the reason.
+  await table.getByRole("link", { name: names[0], exact: true }).click();
+  await expect(h1(page)).toHaveText(names[0]);
+  const actions = page.getByRole("group", { name: "Kayıt işlemleri" });
+  await expect(actions.getByRole("button", { name: "Sil" })).toHaveAttribute("aria-disabled", "true");
+  await expect(actions.getByRole("button", { name: "Düzenle" })).toHaveAttribute("aria-disabled", "true");
+  await expect(page.getByText("Bu kayıt başka bir kullanıcıya ait", { exact: true })).toBeVisible();
+  await actions.getByRole("button", { name: "Sil" }).click({ force: true });
+  await expect(page.getByRole("dialog", { name: "Kayıt silinsin mi?" })).toHaveCount(0);
+
+  // The database is the authority: the same delete, sent anyway, is refused with its code.
+  const id = new URL(page.url()).pathname.split("/").pop()!;
+  const answer = await page.evaluate(
+    async ([authKey, apikey, recordId]) => {
+      const session = JSON.parse(localStorage.getItem(authKey) ?? "{}") as { access_token?: string };
+      const response = await fetch("/rest/v1/rpc/delete_customers", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", apikey, Authorization: `Bearer ${session.access_token}` },
+        body: JSON.stringify({ p_ids: [recordId] }),
+      });
+      return response.json() as Promise<unknown>;
+    },
+    [storageKeys.auth, testKeys.publishableKey, id] as const,
+  );
+  expect(answer).toMatchObject({ success: false, code: "not_record_owner", changed: 0, refused: [{ id, code: "not_record_owner" }] });
+  await page.reload();
+  await expect(h1(page)).toHaveText(names[0]);
+});
+
+test("a sales user who opens /admin/users sees the no-access page and goes home from it", async ({ page }) => {
+  // coklu@ is Satış Temsilcisi in demo (and a user of acme): work in demo.
+  await signIn(page, "coklu@demo.test");
+  await page.getByRole("radio", { name: "Demo Ticaret A.Ş." }).check();
+  await page.getByRole("button", { name: "Bu Şirketle Devam Et" }).click();
+  await expect(page.locator("#main-content").or(termsCheckbox(page)).first()).toBeVisible();
+  if (await termsCheckbox(page).isVisible()) await acceptTerms(page);
+  await expect(page.locator("#main-content")).toBeVisible();
+  await page.goto("/admin/users");
+  await expect(h1(page)).toHaveText("Bu sayfaya erişiminiz yok");
+  await expect(page.getByText("Bu sayfayı yalnızca yöneticiler açabilir.")).toBeVisible();
+  await page.getByRole("link", { name: "Ana Sayfaya Dön" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  // Satış Temsilcisi sees only their own records in demo: the home figures say so.
+  await expect(page.getByText("Kayıtlarınız").first()).toBeVisible();
 });

@@ -11,7 +11,8 @@ insert into demo_users values
   ('0b000000-0000-4000-8000-000000000002', 'admin@demo.test', 'Ayşe', 'Yılmaz', 'admin'),
   ('0b000000-0000-4000-8000-000000000003', 'satis@demo.test', 'Mehmet', 'Demir', 'user'),
   ('0b000000-0000-4000-8000-000000000004', 'admin@acme.test', 'John', 'Smith', 'admin'),
-  ('0b000000-0000-4000-8000-000000000005', 'coklu@demo.test', 'Zeynep', 'Kaya', 'user');
+  ('0b000000-0000-4000-8000-000000000005', 'coklu@demo.test', 'Zeynep', 'Kaya', 'user'),
+  ('0b000000-0000-4000-8000-000000000006', 'mudur@demo.test', 'Kerem', 'Aksoy', 'user');
 
 -- Only the columns hosted GoTrue and lite share (DESIGN.md D3). The token columns are ''
 -- because hosted GoTrue cannot read NULL there. crypt() with a bf salt gives the $2a$ hash
@@ -41,9 +42,17 @@ insert into private.memberships (user_id, organization_id, role) values
   ('0b000000-0000-4000-8000-000000000003', '0a000000-0000-4000-8000-000000000001', 'user'),
   ('0b000000-0000-4000-8000-000000000004', '0a000000-0000-4000-8000-000000000002', 'admin'),
   ('0b000000-0000-4000-8000-000000000005', '0a000000-0000-4000-8000-000000000001', 'sales'),
-  ('0b000000-0000-4000-8000-000000000005', '0a000000-0000-4000-8000-000000000002', 'user');
+  ('0b000000-0000-4000-8000-000000000005', '0a000000-0000-4000-8000-000000000002', 'user'),
+  ('0b000000-0000-4000-8000-000000000006', '0a000000-0000-4000-8000-000000000001', 'manager');
 
 drop table demo_users;
+
+-- The demo shows both ways sales teams work: its Satış Temsilcisi role (sales, held by
+-- coklu@ there) sees only the records its members own, while Satış Müdürü (manager, held
+-- by mudur@) sees and changes the whole organization's; Kullanıcı (user, satis@) sees every
+-- record but changes only its own, so refusals of another owner's record show too.
+update private.role_permissions set scope = 'own'
+ where organization_id = '0a000000-0000-4000-8000-000000000001' and role_key = 'sales' and action = 'view';
 
 -- Each organization's own tables (the stack's tenant-migration runner would provision
 -- them too; doing it here keeps `supabase db reset` complete on its own).

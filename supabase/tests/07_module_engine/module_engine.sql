@@ -91,7 +91,7 @@ begin
                  'permission_denied', p_module || ': nor edit');
   perform pg_temp.act_as((select id from private.profiles where email = 'sales@alpha.test'));
   return next is(private.record_update(p_module, record_id, jsonb_build_object(field, 'Satış'), (answer #>> '{record,updated_at}')::timestamptz) ->> 'code',
-                 'not_found', p_module || ': an own-scope editor cannot edit another''s record, even by id');
+                 'not_record_owner', p_module || ': an own-scope editor cannot edit another''s record, even by id');
   perform pg_temp.act_as((select id from private.profiles where email = 'admin@beta.test'));
   return next is(private.record_get(p_module, record_id) ->> 'code', 'not_found', p_module || ': another organization''s admin: not found');
   return next is(private.record_set_deleted(p_module, array[record_id], true) ->> 'changed', '0',

@@ -182,8 +182,8 @@ select (:'sales_deal'::jsonb) #>> '{record,id}' as sales_deal_id, (:'sales_deal'
 select public.move_deal(:'sales_deal_id', 'proposal', :'sales_deal_at') as moved \gset
 select is((:'moved'::jsonb) ->> 'success', 'true', 'an own-scope member moves their own deal');
 select is((:'moved'::jsonb) #>> '{record,stage}', 'proposal', 'the answer carries the moved record');
-select is(public.move_deal(:'erp_id', 'proposal', :'erp_at') ->> 'code', 'not_found',
-  'an own-scope member cannot move another''s deal, even by id');
+select is(public.move_deal(:'erp_id', 'proposal', :'erp_at') ->> 'code', 'not_record_owner',
+  'an own-scope member cannot move another''s deal, even by id (refused as another member''s)');
 select tests.reset_role();
 select is((select count(*)::int from :"alpha_schema".field_history where record_id = :'sales_deal_id' and field = 'stage'), 1,
   'the move is in the field history');

@@ -144,7 +144,7 @@ select is(public.create_task(jsonb_build_object('title', 'Başkasına', 'owner_i
 select public.create_task('{"title": "Kendi işim", "priority": "urgent"}') as own_task \gset
 select is((:'own_task'::jsonb) #>> '{record,owner_id}', :'alpha_sales', 'an own-scope member creates their own task');
 select (:'own_task'::jsonb) #>> '{record,id}' as own_id, (:'own_task'::jsonb) #>> '{record,updated_at}' as own_at \gset
-select is(public.complete_task(:'t1_id') ->> 'code', 'not_found', 'complete_task: an own-scope member cannot complete another''s task');
+select is(public.complete_task(:'t1_id') ->> 'code', 'not_record_owner', 'complete_task: an own-scope member cannot complete another''s task');
 select is(public.complete_task(:'own_id', (:'own_at')::timestamptz - interval '1 second') ->> 'code', 'stale_record',
   'complete_task: a stale read is refused');
 select public.complete_task(:'own_id', :'own_at') as completed \gset

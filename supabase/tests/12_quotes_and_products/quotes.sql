@@ -310,7 +310,7 @@ select public.save_quote(null, '{"customer_id": "c0000000-0000-4000-8000-0000000
   '[{"description": "Satış", "quantity": 1, "unit_price": 10, "vat_rate": 20}]') as sq \gset
 select is((:'sq'::jsonb) ->> 'success', 'true', 'a sales member saves a quote of their own');
 select is(public.save_quote(:'eur_id', '{}', '[]', now()) ->> 'code', 'not_found', 'but not the admin''s (own scope)');
-select is(public.send_quote(:'eur_id', now()) ->> 'code', 'not_found', 'nor takes its workflow steps');
+select is(public.send_quote(:'eur_id', now()) ->> 'code', 'not_record_owner', 'nor takes its workflow steps (another member''s record)');
 select is(public.get_quote_details(:'eur_id') ->> 'success', 'true', 'they see it (view scope all)');
 select is(public.save_quote(null, jsonb_build_object('owner_id', :'alpha_admin'), '[]') ->> 'code', 'permission_denied',
   'nor create one for someone else');

@@ -261,7 +261,7 @@ select is(public.renew_contract(:'c1_next', ((:'next_details'::jsonb) #>> '{cont
 select is(public.terminate_contract(:'c1_next', ((:'next_details'::jsonb) #>> '{contract,updated_at}')::timestamptz, 'x') ->> 'code',
   'not_found', 'nor terminate it');
 select is(public.update_contract(:'c1_next', '{"title": "Benim"}', ((:'next_details'::jsonb) #>> '{contract,updated_at}')::timestamptz) ->> 'code',
-  'not_found', 'nor edit it');
+  'not_record_owner', 'nor edit it (another member''s record)');
 select is(public.create_contract(jsonb_build_object('title', 'Başkasına', 'owner_id', :'alpha_admin')) ->> 'code', 'permission_denied',
   'nor give a new one to someone else');
 select (public.create_contract(jsonb_build_object('title', 'Yenilenecek', 'status', 'active', 'start_date', (:'today'::date - 10)::text,

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Group, Paper, SimpleGrid, Skeleton, Stack, Table, Text, Title, VisuallyHidden } from "@mantine/core";
+import { Alert, Anchor, Badge, Group, Paper, SimpleGrid, Skeleton, Stack, Table, Text, Title, VisuallyHidden } from "@mantine/core";
 import { lazy, Suspense, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
@@ -35,7 +35,7 @@ export function Dashboard() {
       <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="lg">
         {data.tasks && <MyTasks data={data} />}
         {data.deals_scope && <Pipeline data={data} />}
-        {data.deals_scope && <Forecast />}
+        {data.deals_scope && <Forecast scope={data.deals_scope} />}
         {data.won && data.lost && <Outcomes data={data} />}
         <RecentActivity data={data} />
       </SimpleGrid>
@@ -43,13 +43,26 @@ export function Dashboard() {
   );
 }
 
-function Section({ title, id, children }: { title: string; id: string; children: ReactNode }) {
+/**
+ * One card of the dashboard. With scope (the member's view scope of the module its figures
+ * come from, as get_dashboard computed them), the card says whose records it counts: the
+ * member's own ("Kayıtlarınız") or the whole organization's ("Organizasyon").
+ */
+function Section({ title, id, scope, children }: { title: string; id: string; scope?: "own" | "all" | null; children: ReactNode }) {
+  const { t } = useTranslation();
   return (
     <Paper component="section" withBorder p="md" aria-labelledby={id} style={{ minWidth: 0 }}>
       <Stack gap="sm">
-        <Title order={2} size="h4" id={id}>
-          {title}
-        </Title>
+        <Group justify="space-between" gap="xs" wrap="nowrap">
+          <Title order={2} size="h4" id={id}>
+            {title}
+          </Title>
+          {scope && (
+            <Badge variant="light" color={scope === "own" ? "gray" : "blue"} title={t(`home.dashboard.scope.${scope}Hint`)}>
+              {t(`home.dashboard.scope.${scope}`)}
+            </Badge>
+          )}
+        </Group>
         {children}
       </Stack>
     </Paper>
@@ -145,7 +158,7 @@ function Pipeline({ data }: { data: DashboardData }) {
   const unconverted = unconvertedCurrencies(data.pipeline ?? []);
   const empty = rows.every((row) => row.count === 0);
   return (
-    <Section title={t("home.dashboard.pipeline.title")} id="dashboard-pipeline">
+    <Section title={t("home.dashboard.pipeline.title")} id="dashboard-pipeline" scope={data.deals_scope}>
       {empty ? (
         <Text c="dimmed">{t("home.dashboard.pipeline.empty")}</Text>
       ) : (
@@ -194,20 +207,20 @@ function Pipeline({ data }: { data: DashboardData }) {
   );
 }
 
-function Forecast() {
+function Forecast({ scope }: { scope: "own" | "all" }) {
   const { t, i18n } = useTranslation();
   const forecast = useDashboardForecast(true);
   const title = t("home.dashboard.forecast.title");
   if (forecast.isPending) {
     return (
-      <Section title={title} id="dashboard-forecast">
+      <Section title={title} id="dashboard-forecast" scope={scope}>
         <ChartFallback />
       </Section>
     );
   }
   if (forecast.isError) {
     return (
-      <Section title={title} id="dashboard-forecast">
+      <Section title={title} id="dashboard-forecast" scope={scope}>
         <LoadError title={t("home.dashboard.forecast.loadError")} onRetry={() => void forecast.refetch()} />
       </Section>
     );
@@ -216,7 +229,7 @@ function Forecast() {
   const rows = forecastRows(forecast.data, i18n.resolvedLanguage);
   const money = (amount: number, code = currency) => formatMoney(amount, code, i18n.resolvedLanguage);
   return (
-    <Section title={title} id="dashboard-forecast">
+    <Section title={title} id="dashboard-forecast" scope={scope}>
       {total.count === 0 && total.unconverted.length === 0 ? (
         <Text c="dimmed">{t("home.dashboard.forecast.empty")}</Text>
       ) : (
@@ -272,7 +285,7 @@ function Outcomes({ data }: { data: DashboardData }) {
   ];
   const unconverted = unconvertedCurrencies([data.won.quarter, data.lost.quarter]);
   return (
-    <Section title={t("home.dashboard.outcomes.title")} id="dashboard-outcomes">
+    <Section title={t("home.dashboard.outcomes.title")} id="dashboard-outcomes" scope={data.deals_scope}>
       <Table.ScrollContainer minWidth={320} type="native">
         <Table striped aria-label={t("home.dashboard.outcomes.title")}>
           <Table.Thead>

@@ -9,6 +9,12 @@ export const en: typeof tr = {
     noOrganization: "You are not linked to a company yet.",
     loadError: "Your user details could not be loaded.",
     dashboard: {
+      scope: {
+        own: "Your records",
+        all: "Organization",
+        ownHint: "Your role counts only the records you own.",
+        allHint: "Every record of the organization is counted.",
+      },
       loadError: "The summary could not be loaded.",
       unconverted: "No exchange rate is set for {{currencies}}; those amounts are not in the {{currency}} totals.",
       summary: {

@@ -7,6 +7,12 @@ export const tr = {
     noOrganization: "Henüz bir şirkete bağlı değilsiniz.",
     loadError: "Kullanıcı bilgileri yüklenemedi.",
     dashboard: {
+      scope: {
+        own: "Kayıtlarınız",
+        all: "Organizasyon",
+        ownHint: "Rolünüz gereği yalnızca size ait kayıtlar sayılıyor.",
+        allHint: "Organizasyondaki tüm kayıtlar sayılıyor.",
+      },
       loadError: "Özet bilgiler yüklenemedi.",
       unconverted: "{{currencies}} için döviz kuru tanımlı değil; bu tutarlar {{currency}} toplamlarına katılmadı.",
       summary: {
