@@ -55,8 +55,7 @@ test("the header search finds a quote by its number and a customer by 'isik', op
   const newCustomer = dialog.getByRole("group", { name: "Hızlı oluştur" }).getByRole("button", { name: "Yeni müşteri" });
   await expect(newCustomer).toBeVisible();
   await expect(dialog.getByRole("button", { name: "Yeni fırsat" })).toBeHidden();
-  await page.keyboard.press("ArrowDown");
-  await page.keyboard.press("Enter");
+  await newCustomer.click();
   await expect(page).toHaveURL(/\/customers\?new=1$/);
   await expect(page.getByRole("dialog", { name: "Yeni Müşteri" })).toBeVisible();
 });
