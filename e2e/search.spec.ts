@@ -19,13 +19,18 @@ test("the header search finds a quote by its number and a customer by 'isik', op
   const quote = quotes.records[0];
   expect(quote.quote_number).toMatch(/^TKL-\d{4}-\d{5}$/);
 
+  const scripts: string[] = [];
+  page.on("request", (request) => scripts.push(request.url()));
   await enterApp(page, "admin@demo.test");
+  // The search window (Spotlight) is not part of the first screen: it loads when first opened.
+  expect(scripts.filter((url) => /\/SearchSpotlight-/.test(url))).toEqual([]);
 
   // A quote by its whole number: the quotes group, the first match selected with the arrow key, Enter opens it.
   await searchFor(page, quote.quote_number);
   const dialog = page.getByRole("dialog");
   const quotesGroup = dialog.getByRole("group", { name: "Teklifler" });
   await expect(quotesGroup).toBeVisible();
+  expect(scripts.some((url) => /\/SearchSpotlight-.*\.js$/.test(url))).toBe(true);
   const quoteAction = quotesGroup.getByRole("button", { name: new RegExp(`^${quote.quote_number}`) });
   await expect(quoteAction).toBeVisible();
   await page.keyboard.press("ArrowDown");
@@ -50,8 +55,7 @@ test("the header search finds a quote by its number and a customer by 'isik', op
   const newCustomer = dialog.getByRole("group", { name: "Hızlı oluştur" }).getByRole("button", { name: "Yeni müşteri" });
   await expect(newCustomer).toBeVisible();
   await expect(dialog.getByRole("button", { name: "Yeni fırsat" })).toBeHidden();
-  await page.keyboard.press("ArrowDown");
-  await page.keyboard.press("Enter");
+  await newCustomer.click();
   await expect(page).toHaveURL(/\/customers\?new=1$/);
   await expect(page.getByRole("dialog", { name: "Yeni Müşteri" })).toBeVisible();
 });

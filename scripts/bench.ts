@@ -534,19 +534,20 @@ async function headerSearchScale(count: number): Promise<void> {
           .join(" union all "),
         [pattern],
       );
-    const cases: [string, (run: number) => string][] = [
-      ["'isik' (a tenth of the customers match)", () => "isik"],
-      ["'yazilim 12' (about 1,100 match)", (run) => `yazilim ${12 + (run % 50)}`],
-      ["'is' (two letters, a third match)", () => "is"],
-      ["a quote by part of its number", () => "tkl-2026-0000"],
-      ["'zzqx' (nothing matches)", () => "zzqx"],
+    // [name, query, runs of the raw baseline]: sorting every match of a broad search takes seconds a run.
+    const cases: [string, (run: number) => string, number][] = [
+      ["'isik' (a tenth of the customers match)", () => "isik", 10],
+      ["'yazilim 12' (about 1,100 match)", (run) => `yazilim ${12 + (run % 50)}`, 100],
+      ["'is' (two letters, a third match)", () => "is", 100],
+      ["a quote by part of its number", () => "tkl-2026-0000", 100],
+      ["'zzqx' (nothing matches)", () => "zzqx", 100],
     ];
     const runs = 100;
     const pairs: [Sample, Sample][] = [];
-    for (const [name, query] of cases) {
+    for (const [name, query, rawRuns] of cases) {
       pairs.push([
         await measure(`header search ${name}`, runs, (run) => search(query(Math.max(run, 0)))),
-        await measure("  raw SQL (5 per table, trigram index)", runs, (run) => raw(`%${query(Math.max(run, 0))}%`)),
+        await measure("  raw SQL (5 per table, trigram index)", rawRuns, (run) => raw(`%${query(Math.max(run, 0))}%`), 1),
       ]);
     }
     const quotes = (await search("tkl-2026-0000")).groups.find((group) => group.module === "quotes")?.items.length ?? 0;

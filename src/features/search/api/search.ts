@@ -2,7 +2,7 @@
  * The header's search (public.search_records): the records of every module the member may
  * view whose Turkish-folded text holds the query, a few per module, grouped in module order.
  */
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { z } from "zod";
 import { rpc } from "@/lib/call-rpc.ts";
 import { useOrganizationScope } from "@/session/organization-scope.ts";
@@ -30,7 +30,6 @@ export function useRecordSearch(query: string, limit = 5) {
     queryKey: [...queryKeys.organization(scope, "search-records"), trimmed, limit] as const,
     queryFn: () => rpc("search_records", { p_query: trimmed, p_limit: limit }, searchResultSchema),
     enabled: scope.organizationId !== "none" && trimmed.length >= minimumQueryLength,
-    placeholderData: keepPreviousData,
     staleTime: 10_000,
   });
 }

@@ -41,7 +41,7 @@ export function SearchSpotlight({ opened, onClose }: SearchSpotlightProps) {
 
   const trimmed = query.trim();
   const searching = trimmed.length >= minimumQueryLength;
-  // Results of an older query stay until the new ones come; none below two characters.
+  // Only the answer to the words typed (never an older query's); none below two characters.
   const groups = searching && search.data ? search.data.groups : [];
   const allowed = permissions.data?.permissions ?? {};
   const commands = searchCommands
