@@ -9,8 +9,8 @@ import { notifyFailure, notifySuccess } from "@/components/notify.ts";
 import { recordBaseSchema, useDeleteRecords, useRecord } from "@/components/records/record-api.ts";
 import { RecordDetailLayout } from "@/components/records/RecordDetailLayout.tsx";
 import { RecordUnavailable } from "@/components/records/RecordUnavailable.tsx";
+import { useRelatedTabs } from "@/components/records/RelatedRecords.tsx";
 import { Timeline } from "@/components/records/Timeline.tsx";
-import { RelatedTasks } from "@/components/tasks/RelatedTasks.tsx";
 import { formatCalendarDate, formatDateTime } from "@/lib/format.ts";
 import { useMyPermissions } from "@/modules/permissions.ts";
 import { ModuleDenied } from "@/modules/ModuleDenied.tsx";
@@ -147,6 +147,15 @@ function QuoteView({ id }: { id: string }) {
   const revise = useReviseQuote();
   const toContract = useCreateContractFromQuote();
   const [dialog, setDialog] = useState<Dialog>(null);
+  // The quote's tasks are its deal's (or else its customer's): tasks link to those.
+  const header = details.data?.quote;
+  const tasks = useRelatedTabs(
+    header?.deal_id
+      ? [{ module: "tasks", link: { column: "deal_id", id: header.deal_id }, newLinks: { customer_id: header.customer_id, contact_id: header.contact_id }, label: t("modules.quotes.detail.tasksOfDeal") }]
+      : header?.customer_id
+        ? [{ module: "tasks", link: { column: "customer_id", id: header.customer_id }, newLinks: { contact_id: header.contact_id }, label: t("modules.quotes.detail.tasksOfCustomer") }]
+        : [],
+  );
 
   if (!details.isSuccess) return <RecordUnavailable query={details} module="quotes" />;
   const { quote, totals, customer, contact, deal } = details.data;
@@ -360,17 +369,7 @@ function QuoteView({ id }: { id: string }) {
               />
             ),
           },
-          {
-            value: "tasks",
-            label: t("modules.quotes.detail.tabs.tasks"),
-            content: quote.deal_id ? (
-              <RelatedTasks relation="deal_id" recordId={quote.deal_id} label={t("modules.quotes.detail.tasksOfDeal")} />
-            ) : quote.customer_id ? (
-              <RelatedTasks relation="customer_id" recordId={quote.customer_id} label={t("modules.quotes.detail.tasksOfCustomer")} />
-            ) : (
-              <Text c="dimmed">{t("modules.quotes.detail.noTasksRelation")}</Text>
-            ),
-          },
+          ...tasks,
           { value: "documents", label: t("modules.quotes.detail.tabs.documents"), content: <QuoteDocumentsSection details={details.data} /> },
         ]}
       />
