@@ -9,6 +9,7 @@ import { notifyFailure, notifySuccess } from "@/components/notify.ts";
 import { recordBaseSchema, useDeleteRecords, useRecord } from "@/components/records/record-api.ts";
 import { RecordDetailLayout } from "@/components/records/RecordDetailLayout.tsx";
 import { RecordUnavailable } from "@/components/records/RecordUnavailable.tsx";
+import { readRecordLinks } from "@/components/records/related-records.ts";
 import { useRelatedTabs } from "@/components/records/RelatedRecords.tsx";
 import { Timeline } from "@/components/records/Timeline.tsx";
 import { formatCalendarDate, formatDateTime } from "@/lib/format.ts";
@@ -40,13 +41,17 @@ import { formatAmount, formatDecimal, formatRate } from "../utils/quote-format.t
 import { canonicalRate, emptyQuoteForm, quoteFormOf, type QuoteForm } from "../utils/quote-form.ts";
 
 /**
- * /quotes/new (the editor, prefilled from ?customer= and ?deal=), /quotes/<id> (the quote
+ * /quotes/new (the editor, prefilled from ?customer_id=, ?contact_id= and ?deal_id=: another
+ * record's page starts a quote there, src/components/records/related-records.ts), /quotes/<id> (the quote
  * page) and /quotes/<id>?edit=1 (the editor of a draft).
  */
 export function QuoteDetailPage() {
   const { id = "" } = useParams();
   const [params] = useSearchParams();
-  if (id === "new") return <NewQuote customerId={params.get("customer")} dealId={params.get("deal")} />;
+  if (id === "new") {
+    const links = readRecordLinks(params);
+    return <NewQuote customerId={links.customer_id ?? null} contactId={links.contact_id ?? null} dealId={links.deal_id ?? null} />;
+  }
   return params.get("edit") ? <EditQuote key={id} id={id} /> : <QuoteView key={id} id={id} />;
 }
 
@@ -75,7 +80,7 @@ function useToday(): string {
   return `${wall.year}-${String(wall.month).padStart(2, "0")}-${String(wall.day).padStart(2, "0")}`;
 }
 
-function NewQuote({ customerId, dealId }: { customerId: string | null; dealId: string | null }) {
+function NewQuote({ customerId, contactId, dealId }: { customerId: string | null; contactId: string | null; dealId: string | null }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const settings = useOrganizationSettings();
@@ -91,6 +96,7 @@ function NewQuote({ customerId, dealId }: { customerId: string | null; dealId: s
     currency: settings.data.default_currency,
     vatRate: canonicalRate(String(settings.data.default_vat_rate)),
     customerId: customerId ?? deal.data?.customer_id ?? null,
+    contactId,
     dealId,
   });
   return (
