@@ -102,7 +102,6 @@ export const en: typeof tr = {
           timeline: "Notes and history",
         },
         customerDeals: "Customer's deals",
-        documentsLabel: "The contact's documents",
         deleted: "“{{name}}” deleted.",
         deleteFailed: "The contact could not be deleted",
         export: "Download data (JSON)",

@@ -100,7 +100,6 @@ export const tr = {
           timeline: "Notlar ve geçmiş",
         },
         customerDeals: "Müşterinin fırsatları",
-        documentsLabel: "Kişinin belgeleri",
         deleted: "“{{name}}” silindi.",
         deleteFailed: "Kişi silinemedi",
         export: "Verileri indir (JSON)",

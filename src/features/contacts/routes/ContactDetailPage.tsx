@@ -48,7 +48,7 @@ export function ContactDetailPage() {
         ]
       : [],
   );
-  const documents = useRecordDocumentsTab("contacts", id, t("modules.contacts.detail.documentsLabel"));
+  const documents = useRecordDocumentsTab("contacts", id);
 
   if (!contact.isSuccess) return <RecordUnavailable query={contact} module="contacts" />;
   const record = contact.data;

@@ -87,7 +87,6 @@ export const en: typeof tr = {
         },
         deleted: "“{{name}}” deleted.",
         deleteFailed: "The customer could not be deleted",
-        documentsLabel: "The customer's documents",
         owner: "Owner",
         updatedAt: "Last updated",
       },

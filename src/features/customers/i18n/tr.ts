@@ -85,7 +85,6 @@ export const tr = {
         },
         deleted: "“{{name}}” silindi.",
         deleteFailed: "Müşteri silinemedi",
-        documentsLabel: "Müşterinin belgeleri",
         owner: "Sahip",
         updatedAt: "Son güncelleme",
       },

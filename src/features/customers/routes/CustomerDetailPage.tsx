@@ -36,7 +36,7 @@ export function CustomerDetailPage() {
     { module: "contracts", link },
     { module: "tasks", link },
   ]);
-  const documents = useRecordDocumentsTab("customers", id, t("modules.customers.detail.documentsLabel"));
+  const documents = useRecordDocumentsTab("customers", id);
 
   if (!customer.isSuccess) return <RecordUnavailable query={customer} module="customers" />;
   const record = customer.data;

@@ -120,7 +120,6 @@ export const en = {
         updatedAt: "Last updated",
         weighted: "Weighted amount",
         noContacts: "No contacts on this deal.",
-        documentsLabel: "The deal's documents",
         historyLabel: "Stage history",
         created: "Created in {{stage}}",
         moved: "{{from}} → {{to}}",

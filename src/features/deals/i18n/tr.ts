@@ -120,7 +120,6 @@ export const tr = {
         updatedAt: "Son güncelleme",
         weighted: "Ağırlıklı tutar",
         noContacts: "Bu fırsata kişi eklenmemiş.",
-        documentsLabel: "Fırsatın belgeleri",
         historyLabel: "Aşama geçmişi",
         created: "Oluşturuldu: {{stage}}",
         moved: "{{from}} → {{to}}",

@@ -52,7 +52,7 @@ export function DealDetailPage() {
         ]
       : [],
   );
-  const documents = useRecordDocumentsTab("deals", id, t("modules.deals.detail.documentsLabel"));
+  const documents = useRecordDocumentsTab("deals", id);
 
   if (!details.isSuccess) return <RecordUnavailable query={details} module="deals" />;
   const { record, contacts } = details.data;
