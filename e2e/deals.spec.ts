@@ -127,3 +127,55 @@ test("someone who may edit only their own deals cannot move another's, and the b
   await expect(column(page, "Aday")).toHaveCount(0);
   await made.remove();
 });
+
+test("a customer's page lists its deals, quotes and contracts by name; a quote started from a deal's page arrives with its customer, contact and deal", async ({ page, baseURL }) => {
+  test.setTimeout(60_000);
+  const { client } = await signedInClient(baseURL!, "admin@demo.test");
+  const customerName = `E2E İlişki Müşterisi ${suffix}`;
+  const dealTitle = `E2E İlişki Fırsatı ${suffix}`;
+  const contractTitle = `E2E İlişki Sözleşmesi ${suffix}`;
+  const idOf = (answer: Record<string, unknown>) => {
+    expect(answer).toMatchObject({ success: true });
+    return ((answer.record as { id?: string } | undefined)?.id ?? answer.id) as string;
+  };
+  const customerId = idOf(await rpc(client, "create_customer", { p_values: { name: customerName, status: "active" } }));
+  const contactId = idOf(await rpc(client, "create_contact", { p_values: { customer_id: customerId, first_name: "Ayşe", last_name: `Yıldız ${suffix}` } }));
+  const dealId = idOf(await rpc(client, "create_deal", { p_values: { title: dealTitle, customer_id: customerId, amount: 50000, currency: "TRY", stage: "lead" } }));
+  expect(await rpc(client, "set_deal_contacts", { p_id: dealId, p_contact_ids: [contactId] })).toMatchObject({ success: true });
+  const quote = await rpc(client, "save_quote", {
+    p_id: null,
+    p_values: { customer_id: customerId, deal_id: dealId },
+    p_items: [{ description: "Danışmanlık", quantity: "1", unit: "adet", unit_price: "1000.00", vat_rate: 20 }],
+  });
+  const quoteId = idOf(quote);
+  const contractId = idOf(await rpc(client, "create_contract", { p_values: { title: contractTitle, customer_id: customerId, deal_id: dealId } }));
+
+  try {
+    await enterApp(page, "admin@demo.test");
+    await page.goto(`/customers/${customerId}`);
+    // Each related module is a tab with its count, listing its records by name.
+    await expect(page.getByRole("tab", { name: "Kişiler (1)" })).toBeVisible({ timeout: 20_000 });
+    await page.getByRole("tab", { name: "Fırsatlar (1)" }).click();
+    await expect(page.getByRole("table", { name: "Bağlı fırsatlar" }).getByRole("link", { name: dealTitle })).toBeVisible();
+    await page.getByRole("tab", { name: "Teklifler (1)" }).click();
+    await expect(page.getByRole("table", { name: "Bağlı teklifler" }).getByRole("link", { name: quote.quote_number as string })).toBeVisible();
+    await page.getByRole("tab", { name: "Sözleşmeler (1)" }).click();
+    await expect(page.getByRole("table", { name: "Bağlı sözleşmeler" }).getByRole("link", { name: contractTitle })).toBeVisible();
+
+    // From the deal's page, a new quote opens the editor with the customer, contact and deal chosen.
+    await page.goto(`/deals/${dealId}`);
+    await page.getByRole("tab", { name: "Teklifler (1)" }).click();
+    await page.getByRole("link", { name: "Yeni teklif" }).click();
+    await expect(page).toHaveURL(/\/quotes\/new\?/);
+    await expect(page.getByRole("textbox", { name: "Müşteri" }).or(page.getByRole("combobox", { name: "Müşteri" }))).toHaveValue(customerName);
+    await expect(page.getByRole("textbox", { name: "Kişi" }).or(page.getByRole("combobox", { name: "Kişi" }))).toHaveValue(new RegExp(`Yıldız ${suffix}`));
+    await expect(page.getByRole("textbox", { name: "Fırsat" }).or(page.getByRole("combobox", { name: "Fırsat" }))).toHaveValue(dealTitle);
+  } finally {
+    await rpc(client, "delete_contracts", { p_ids: [contractId] });
+    await rpc(client, "delete_quotes", { p_ids: [quoteId] });
+    await rpc(client, "delete_deals", { p_ids: [dealId] });
+    await rpc(client, "delete_contacts", { p_ids: [contactId] });
+    await rpc(client, "delete_customers", { p_ids: [customerId] });
+    await client.auth.signOut({ scope: "local" });
+  }
+});

@@ -11,17 +11,22 @@ export function formatDate(value: string, language: string | undefined): string 
   return new Intl.DateTimeFormat(localeFor(language), { dateStyle: "medium" }).format(new Date(value));
 }
 
-/** An amount in its currency ("₺1.250.000", "€12,500"); whole units unless it has cents. */
-export function formatMoney(amount: number, currency: string, language: string | undefined): string {
+/**
+ * An amount in its currency ("₺1.250.000", "€12,500"); whole units unless it has cents. An
+ * exact decimal as the database wrote it ("1250000.50") is formatted as written, not as a float.
+ */
+export function formatMoney(amount: number | string, currency: string, language: string | undefined): string {
+  const whole = typeof amount === "number" ? Number.isInteger(amount) : !/\.\d*[1-9]/.test(amount);
+  const value = amount as number | `${number}`;
   try {
     return new Intl.NumberFormat(localeFor(language), {
       style: "currency",
       currency,
-      maximumFractionDigits: Number.isInteger(amount) ? 0 : 2,
-    }).format(amount);
+      maximumFractionDigits: whole ? 0 : 2,
+    }).format(value);
   } catch {
     // A code Intl does not know is still shown, beside the number.
-    return `${new Intl.NumberFormat(localeFor(language)).format(amount)} ${currency}`;
+    return `${new Intl.NumberFormat(localeFor(language)).format(value)} ${currency}`;
   }
 }
 

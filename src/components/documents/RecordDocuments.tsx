@@ -4,6 +4,9 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { LoadError } from "@/components/LoadError.tsx";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
+import type { RecordTab } from "@/components/records/RecordDetailLayout.tsx";
+import { countedLabel } from "@/components/records/related-records.ts";
+import { formatCount } from "@/lib/format.ts";
 import { useRecordDocuments } from "./document-api.ts";
 import type { DocumentLinkModule } from "./document-links.ts";
 import { useDocumentAccess } from "./document-access.ts";
@@ -57,4 +60,21 @@ export function RecordDocuments({ module, recordId, label }: Props) {
       )}
     </Stack>
   );
+}
+
+/**
+ * A record's documents as a tab of its page, labelled with their count ("Belgeler (2)", the
+ * list the panel shows); none for whoever may not view documents.
+ */
+export function useRecordDocumentsTab(module: DocumentLinkModule, recordId: string, label?: string): RecordTab | null {
+  const { t, i18n } = useTranslation();
+  const access = useDocumentAccess();
+  const documents = useRecordDocuments(module, recordId, access.known && access.canView);
+  if (!access.known || !access.canView) return null;
+  const count = documents.data ? { total: documents.data.length, total_exact: true } : undefined;
+  return {
+    value: "documents",
+    label: countedLabel(t("modules.documents.title"), count, (value) => formatCount(value, i18n.resolvedLanguage)),
+    content: <RecordDocuments module={module} recordId={recordId} label={label} />,
+  };
 }

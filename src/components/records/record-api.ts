@@ -62,25 +62,39 @@ export function recordPageSchema<Row extends z.ZodType>(row: Row) {
   });
 }
 
-/** One page of a module's records; a refusal makes the permissions be read again. */
-export function useRecordList<Row extends z.ZodType>(module: ModuleKey, row: Row, args: RecordListArgs, enabled = true) {
+/** Reads the permissions again (after a refusal: a role changed meanwhile). */
+export function useRefreshPermissionsOnDenial() {
   const scope = useOrganizationScope();
   const queryClient = useQueryClient();
-  return useQuery({
+  return () => void queryClient.invalidateQueries({ queryKey: queryKeys.modulePermissions(scope.sessionUserId) });
+}
+
+/** How one page of a module's records is read (`list_<module>`) and kept; onDenied runs on a refusal. */
+export function recordListQueryOptions<Row extends z.ZodType>(
+  scope: OrganizationScope,
+  module: ModuleKey,
+  row: Row,
+  args: RecordListArgs,
+  onDenied: () => void,
+) {
+  return queryOptions({
     queryKey: recordKeys.list(scope, module, args),
     queryFn: async () => {
       try {
         return await callRecordRpc(`list_${module}`, args, recordPageSchema(row));
       } catch (error) {
-        if (error instanceof RpcError && error.code === "permission_denied") {
-          void queryClient.invalidateQueries({ queryKey: queryKeys.modulePermissions(scope.sessionUserId) });
-        }
+        if (error instanceof RpcError && error.code === "permission_denied") onDenied();
         throw error;
       }
     },
-    placeholderData: keepPreviousData,
-    enabled,
   });
+}
+
+/** One page of a module's records; a refusal makes the permissions be read again. */
+export function useRecordList<Row extends z.ZodType>(module: ModuleKey, row: Row, args: RecordListArgs, enabled = true) {
+  const scope = useOrganizationScope();
+  const onDenied = useRefreshPermissionsOnDenial();
+  return useQuery({ ...recordListQueryOptions(scope, module, row, args, onDenied), placeholderData: keepPreviousData, enabled });
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { contractPdfInput } from "@/lib/pdf/document-input.ts";
+import { contractPdfInput, type ContractPdfSource } from "@/lib/pdf/document-input.ts";
 import { defaultTemplateBodies } from "@/lib/pdf/default-templates.ts";
 import { renderTemplate } from "./render.ts";
 
 const organization = { name: "Demo Yazılım A.Ş.", address: "Büyükdere Cad. 185, İstanbul", tax_office: "Şişli", tax_number: "1234567890" };
 const today = new Date(2026, 0, 10);
 
-const printed = (contract: object, customer: object | null = { name: "Işık Yazılım A.Ş.", address: "Bağdat Cad. 1", city: "İstanbul" }, org = organization) => {
+const printed = (contract: object, customer: ContractPdfSource["customer"] = { name: "Işık Yazılım A.Ş.", address: "Bağdat Cad. 1", city: "İstanbul" }, org = organization) => {
   const input = contractPdfInput(
     { contract: { contract_number: "SZL-2026-00001", title: "Bakım", contract_type: "maintenance", currency: "TRY", ...contract }, customer, contact: null },
     org,

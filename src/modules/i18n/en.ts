@@ -3,7 +3,6 @@ import type { tr } from "./tr.ts";
 /** English texts of the module registry and guard, typed against the Turkish ones: a key missing or extra fails to compile. */
 export const en: typeof tr = {
   modules: {
-    comingSoon: "This section will be available soon. Records will be listed here once they are added.",
     recordNotFound: "Record not found",
     recordNotFoundDescription: "There is no record at this address. Go back to the list to choose another one.",
   },

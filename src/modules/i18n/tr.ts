@@ -1,7 +1,6 @@
 /** Turkish texts of the module registry and guard; src/i18n assembles them with every other folder's. */
 export const tr = {
   modules: {
-    comingSoon: "Bu bölüm yakında kullanıma açılacak. Kayıtlar eklendiğinde burada listelenecek.",
     recordNotFound: "Kayıt bulunamadı",
     recordNotFoundDescription: "Bu adreste bir kayıt yok. Listeye dönüp başka bir kayıt seçebilirsiniz.",
   },

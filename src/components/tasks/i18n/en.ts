@@ -31,13 +31,5 @@ export const en: typeof tr = {
     completeFailed: "The task could not be completed",
     reopenFailed: "The task could not be reopened",
     stale: "The task changed while you were looking. The list was refreshed; try again.",
-    related: {
-      label: "Related tasks",
-      newTask: "New task",
-      empty: "No tasks about this record.",
-      loadError: "The tasks could not be loaded.",
-      denied: "You may not see tasks.",
-      more: "{{count}} more tasks; see them all on the Tasks page.",
-    },
   },
 };

@@ -29,13 +29,5 @@ export const tr = {
     completeFailed: "Görev tamamlanamadı",
     reopenFailed: "Görev yeniden açılamadı",
     stale: "Görev siz bakarken değişti. Liste yenilendi; yeniden deneyin.",
-    related: {
-      label: "İlgili görevler",
-      newTask: "Yeni görev",
-      empty: "Bu kayıtla ilgili görev yok.",
-      loadError: "Görevler yüklenemedi.",
-      denied: "Görevleri görme yetkiniz yok.",
-      more: "{{count}} görev daha var; tamamı Görevler sayfasında.",
-    },
   },
 };

@@ -11,6 +11,8 @@ export type ContactChannel = z.infer<typeof channelSchema>;
 /** A contact's row in the list (the module's list columns). */
 export const contactRowSchema = recordBaseSchema.extend({
   customer_id: z.string().nullable(),
+  /** The customer's name (the engine's <link>_name), when the answer carries it. */
+  customer_name: z.string().nullable().optional(),
   first_name: z.string().nullable(),
   last_name: z.string().nullable(),
   title: z.string().nullable(),

@@ -31,6 +31,8 @@ import { useContactMerge } from "./useContactMerge.tsx";
 interface Props {
   onClose(): void;
   contact?: Contact;
+  /** A new contact's customer (from the customer's page). */
+  customerId?: string;
 }
 
 
@@ -40,7 +42,7 @@ interface Props {
  * phone, similar name): likely duplicates are shown with their reasons, to open, to merge
  * with once created, or to create anyway.
  */
-export function ContactFormModal({ onClose, contact }: Props) {
+export function ContactFormModal({ onClose, contact, customerId }: Props) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const save = useSaveContact();
@@ -58,7 +60,7 @@ export function ContactFormModal({ onClose, contact }: Props) {
     formState: { errors },
   } = useForm<ContactFormValues>({
     resolver: zodResolver(contactFormSchema),
-    defaultValues: contact ? contactFormOf(contact) : emptyContactForm,
+    defaultValues: contact ? contactFormOf(contact) : { ...emptyContactForm, customer_id: customerId ?? null },
   });
   const consent = useWatch({ control, name: "kvkk_consent" });
 

@@ -100,12 +100,10 @@ export const en: typeof tr = {
         tabs: {
           info: "Details",
           timeline: "Notes and history",
-          tasks: "Tasks",
         },
-        tasksLabel: "The contact's tasks",
+        customerDeals: "Customer's deals",
         deleted: "“{{name}}” deleted.",
         deleteFailed: "The contact could not be deleted",
-        openCustomer: "Open customer",
         export: "Download data (JSON)",
         exported: "The contact's data was downloaded.",
         exportFailed: "The data could not be downloaded",

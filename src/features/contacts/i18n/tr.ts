@@ -98,12 +98,10 @@ export const tr = {
         tabs: {
           info: "Bilgiler",
           timeline: "Notlar ve geçmiş",
-          tasks: "Görevler",
         },
-        tasksLabel: "Kişinin görevleri",
+        customerDeals: "Müşterinin fırsatları",
         deleted: "“{{name}}” silindi.",
         deleteFailed: "Kişi silinemedi",
-        openCustomer: "Müşteriyi aç",
         export: "Verileri indir (JSON)",
         exported: "Kişinin verileri indirildi.",
         exportFailed: "Veriler indirilemedi",

@@ -2,15 +2,15 @@ import { Anchor, Badge, Button, Group, Modal, SimpleGrid, Stack, Text } from "@m
 import { IconDownload, IconEraser } from "@tabler/icons-react";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useNavigate, useParams } from "react-router-dom";
-import { RecordDocuments } from "@/components/documents/RecordDocuments.tsx";
+import { useNavigate, useParams } from "react-router-dom";
+import { useRecordDocumentsTab } from "@/components/documents/RecordDocuments.tsx";
 import { notifyFailure, notifySuccess } from "@/components/notify.ts";
 import { useDeleteRecords, useRecord } from "@/components/records/record-api.ts";
 import { recordFailureKey } from "@/components/records/record-form.ts";
 import { RecordDetailLayout } from "@/components/records/RecordDetailLayout.tsx";
 import { RecordUnavailable } from "@/components/records/RecordUnavailable.tsx";
+import { LinkedRecordName, useRelatedTabs } from "@/components/records/RelatedRecords.tsx";
 import { Timeline } from "@/components/records/Timeline.tsx";
-import { RelatedTasks } from "@/components/tasks/RelatedTasks.tsx";
 import { formatDateTime } from "@/lib/format.ts";
 import { useMyPermissions } from "@/modules/permissions.ts";
 import { contactFields, contactName, contactSchema, exportContactData, useEraseContact, type ContactChannel } from "../api/contacts.ts";
@@ -18,7 +18,11 @@ import { ContactFormModal } from "../components/ContactFormModal.tsx";
 import { iysChannels } from "../utils/contact-fields.ts";
 import { formatPhone } from "@/lib/phone.ts";
 
-/** One contact: its details, consent, notes and history; an admin exports or erases its data (KVKK). */
+/**
+ * One contact: its details and customer (by name), consent; its customer's deals, its quotes
+ * and tasks (each a list with its count, a new one started with the contact and its customer);
+ * documents, notes and history; an admin exports or erases its data (KVKK).
+ */
 export function ContactDetailPage() {
   const { t, i18n } = useTranslation();
   const { id = "" } = useParams();
@@ -31,6 +35,21 @@ export function ContactDetailPage() {
   const erase = useEraseContact();
   const [editing, setEditing] = useState(false);
   const [erasing, setErasing] = useState(false);
+  const customerId = contact.data?.customer_id ?? null;
+  const contactLink = { column: "contact_id", id } as const;
+  const links = { customer_id: customerId, contact_id: id };
+  const related = useRelatedTabs(
+    contact.data
+      ? [
+          ...(customerId
+            ? [{ module: "deals" as const, link: { column: "customer_id" as const, id: customerId }, newLinks: links, label: t("modules.contacts.detail.customerDeals") }]
+            : []),
+          { module: "quotes", link: contactLink, newLinks: links },
+          { module: "tasks", link: contactLink, newLinks: links },
+        ]
+      : [],
+  );
+  const documents = useRecordDocumentsTab("contacts", id);
 
   if (!contact.isSuccess) return <RecordUnavailable query={contact} module="contacts" />;
   const record = contact.data;
@@ -117,13 +136,7 @@ export function ContactDetailPage() {
                 {item(t("modules.contacts.fields.title"), record.title ?? "—")}
                 {item(
                   t("modules.contacts.fields.customer_id"),
-                  record.customer_id ? (
-                    <Anchor component={Link} to={`/customers/${record.customer_id}`}>
-                      {t("modules.contacts.detail.openCustomer")}
-                    </Anchor>
-                  ) : (
-                    "—"
-                  ),
+                  <LinkedRecordName module="customers" entity="customer" id={record.customer_id} name={record.customer_name} />,
                 )}
                 {item(t("modules.contacts.fields.emails"), channels(record.emails, "mailto:"))}
                 {item(t("modules.contacts.fields.phones"), channels(record.phones, "tel:"))}
@@ -162,12 +175,8 @@ export function ContactDetailPage() {
             label: t("modules.contacts.detail.tabs.timeline"),
             content: <Timeline module="contacts" id={record.id} fieldLabel={fieldLabel} canAddNote={allowed.edit !== undefined} />,
           },
-          {
-            value: "tasks",
-            label: t("modules.contacts.detail.tabs.tasks"),
-            content: <RelatedTasks relation="contact_id" recordId={record.id} label={t("modules.contacts.detail.tasksLabel")} />,
-          },
-          { value: "documents", label: t("modules.documents.title"), content: <RecordDocuments module="contacts" recordId={record.id} /> },
+          ...related,
+          ...(documents ? [documents] : []),
         ]}
       />
       {editing && <ContactFormModal contact={record} onClose={() => setEditing(false)} />}

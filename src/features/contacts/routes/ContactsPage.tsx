@@ -2,9 +2,11 @@ import { Badge, Button } from "@mantine/core";
 import { IconAddressBook, IconPlus } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useSearchParams } from "react-router-dom";
 import type { RecordListConfig } from "@/components/records/record-config.ts";
 import { RecordListPage } from "@/components/records/RecordListPage.tsx";
 import { linkColumn, recordPickerSources } from "@/components/records/record-links.ts";
+import { readRecordLinks } from "@/components/records/related-records.ts";
 import { useMyPermissions } from "@/modules/permissions.ts";
 import { contactName, contactRowSchema, type ContactRow } from "../api/contacts.ts";
 import { ContactFormModal } from "../components/ContactFormModal.tsx";
@@ -16,7 +18,16 @@ export function ContactsPage() {
   const { t } = useTranslation();
   const permissions = useMyPermissions();
   const allowed = permissions.data?.permissions.contacts ?? {};
-  const [creating, setCreating] = useState(false);
+  const [params, setParams] = useSearchParams();
+  // ?new=1 opens the form (with ?customer_id=… and the other links when another record's page started it).
+  const [creatingHere, setCreating] = useState(false);
+  const creatingFromLink = params.get("new") === "1";
+  const creating = (creatingHere || creatingFromLink) && allowed.create !== undefined;
+  const links = readRecordLinks(params);
+  const closeForm = () => {
+    setCreating(false);
+    if (creatingFromLink) setParams({}, { replace: true });
+  };
   const merge = useContactMerge();
 
   const firstEmail = (row: ContactRow) => row.emails[0]?.value ?? null;
@@ -84,7 +95,7 @@ export function ContactsPage() {
   return (
     <>
       <RecordListPage config={config} />
-      {creating && <ContactFormModal onClose={() => setCreating(false)} />}
+      {creating && <ContactFormModal customerId={links.customer_id} onClose={closeForm} />}
     </>
   );
 }

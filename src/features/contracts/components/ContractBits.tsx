@@ -3,15 +3,10 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 import { z } from "zod";
 import { recordBaseSchema, useRecord } from "@/components/records/record-api.ts";
+import { contractStatusColors } from "@/components/records/status-colors.ts";
 import type { ContractStatus } from "../utils/contract-fields.ts";
 
-const statusColors: Record<ContractStatus, string> = {
-  draft: "gray",
-  active: "green",
-  expired: "orange",
-  terminated: "red",
-  renewed: "blue",
-};
+const statusColors: Record<ContractStatus, string> = contractStatusColors;
 
 /** A contract's status as a badge in its colour ("Aktif", "Yenilendi"...). */
 export function ContractStatusBadge({ status }: { status: ContractStatus }) {

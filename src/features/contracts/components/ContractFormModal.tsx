@@ -6,6 +6,7 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
 import { notifyFailure, notifySuccess } from "@/components/notify.ts";
 import { isStaleRecord, recordFailureKey, serverFieldErrors } from "@/components/records/record-form.ts";
+import type { LinkColumn } from "@/components/records/related-records.ts";
 import { RecordPicker } from "@/components/records/RecordPicker.tsx";
 import { StaleRecordAlert } from "@/components/records/StaleRecordAlert.tsx";
 import { formMessage } from "@/i18n/form-message.ts";
@@ -26,6 +27,8 @@ interface Props {
   onClose(): void;
   /** The contract being edited; absent for a new one. */
   contract?: Contract;
+  /** A new contract's links (from a customer's or deal's page). */
+  links?: Partial<Record<LinkColumn, string>>;
 }
 
 const knownCurrencies = ["TRY", "USD", "EUR", "GBP"];
@@ -36,7 +39,7 @@ const contactName = (contact: Record<string, string | null>) => [contact.first_n
  * value and currency, draft or active, the signature dates, auto-renewal with its notice
  * period and term. The database's field errors land on their fields.
  */
-export function ContractFormModal({ onClose, contract }: Props) {
+export function ContractFormModal({ onClose, contract, links = {} }: Props) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const settings = useOrganizationSettings();
@@ -44,7 +47,7 @@ export function ContractFormModal({ onClose, contract }: Props) {
   const update = useUpdateContract();
   const [base, setBase] = useState<Contract | undefined>(contract);
   const [stale, setStale] = useState(false);
-  const initial = base ? contractFormOf(base) : emptyContractForm(settings.data?.default_currency ?? "TRY");
+  const initial = base ? contractFormOf(base) : emptyContractForm(settings.data?.default_currency ?? "TRY", { customerId: links.customer_id, contactId: links.contact_id, dealId: links.deal_id, quoteId: links.quote_id });
   const {
     register,
     control,

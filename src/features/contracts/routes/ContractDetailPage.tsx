@@ -8,8 +8,8 @@ import { useDeleteRecords } from "@/components/records/record-api.ts";
 import { recordFailureKey } from "@/components/records/record-form.ts";
 import { RecordDetailLayout } from "@/components/records/RecordDetailLayout.tsx";
 import { RecordUnavailable } from "@/components/records/RecordUnavailable.tsx";
+import { useRelatedTabs } from "@/components/records/RelatedRecords.tsx";
 import { Timeline } from "@/components/records/Timeline.tsx";
-import { RelatedTasks } from "@/components/tasks/RelatedTasks.tsx";
 import { formatCalendarDate, formatDateTime, formatMoney } from "@/lib/format.ts";
 import { RpcError } from "@/lib/rpc.ts";
 import { useMyPermissions } from "@/modules/permissions.ts";
@@ -48,6 +48,15 @@ export function ContractDetailPage() {
   const [editing, setEditing] = useState(false);
   const [renewing, setRenewing] = useState(false);
   const [terminating, setTerminating] = useState(false);
+  // The contract's tasks are its deal's (or else its customer's): tasks link to those.
+  const linked = details.data?.contract;
+  const tasks = useRelatedTabs(
+    linked?.deal_id
+      ? [{ module: "tasks", link: { column: "deal_id", id: linked.deal_id }, newLinks: { customer_id: linked.customer_id, contact_id: linked.contact_id }, label: t("modules.contracts.detail.dealTasks") }]
+      : linked?.customer_id
+        ? [{ module: "tasks", link: { column: "customer_id", id: linked.customer_id }, newLinks: { contact_id: linked.contact_id }, label: t("modules.contracts.detail.customerTasks") }]
+        : [],
+  );
 
   if (!details.isSuccess) return <RecordUnavailable query={details} module="contracts" />;
   const { contract } = details.data;
@@ -194,15 +203,7 @@ export function ContractDetailPage() {
             label: t("modules.contracts.detail.tabs.timeline"),
             content: <Timeline module="contracts" id={contract.id} fieldLabel={fieldLabel} formatValue={formatValue} canAddNote={mayEdit} />,
           },
-          {
-            value: "tasks",
-            label: t("modules.contracts.detail.tabs.tasks"),
-            content: contract.customer_id ? (
-              <RelatedTasks relation="customer_id" recordId={contract.customer_id} label={t("modules.contracts.detail.customerTasks")} />
-            ) : (
-              <Text c="dimmed">{t("modules.contracts.detail.noCustomerTasks")}</Text>
-            ),
-          },
+          ...tasks,
           { value: "documents", label: t("modules.contracts.detail.tabs.documents"), content: <ContractDocumentsSection details={details.data} /> },
         ]}
       />

@@ -9,6 +9,7 @@ import type { RecordListConfig } from "@/components/records/record-config.ts";
 import { linkColumn, linkedRecord, recordPickerSources } from "@/components/records/record-links.ts";
 import { LinkedRecordName } from "@/components/records/LinkedRecordName.tsx";
 import { RecordListPage } from "@/components/records/RecordListPage.tsx";
+import { readRecordLinks } from "@/components/records/related-records.ts";
 import { formatCalendarDate, formatMoney } from "@/lib/format.ts";
 import { RpcError } from "@/lib/rpc.ts";
 import { useMyPermissions } from "@/modules/permissions.ts";
@@ -29,7 +30,15 @@ export function ContractsPage() {
   const view: View = params.get("view") === "ending" ? "ending" : "all";
   const permissions = useMyPermissions();
   const allowed = permissions.data?.permissions.contracts ?? {};
-  const [creating, setCreating] = useState(false);
+  // ?new=1 opens the form (with ?customer_id=… and the other links when another record's page started it).
+  const [creatingHere, setCreating] = useState(false);
+  const creatingFromLink = params.get("new") === "1";
+  const creating = (creatingHere || creatingFromLink) && allowed.create !== undefined;
+  const links = readRecordLinks(params);
+  const closeForm = () => {
+    setCreating(false);
+    if (creatingFromLink) setParams({}, { replace: true });
+  };
 
   return (
     <Stack gap="lg">
@@ -53,7 +62,7 @@ export function ContractsPage() {
         </Group>
       </Group>
       {view === "all" ? <ContractList /> : <EndingSoon />}
-      {creating && <ContractFormModal onClose={() => setCreating(false)} />}
+      {creating && <ContractFormModal links={links} onClose={closeForm} />}
     </Stack>
   );
 }

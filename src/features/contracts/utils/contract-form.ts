@@ -55,13 +55,16 @@ export const contractFormSchema = z
   });
 export type ContractFormValues = z.infer<typeof contractFormSchema>;
 
-export function emptyContractForm(currency: string, links: { customerId?: string | null } = {}): ContractFormValues {
+export function emptyContractForm(
+  currency: string,
+  links: { customerId?: string | null; contactId?: string | null; dealId?: string | null; quoteId?: string | null } = {},
+): ContractFormValues {
   return {
     title: "",
     customer_id: links.customerId ?? null,
-    contact_id: null,
-    quote_id: null,
-    deal_id: null,
+    contact_id: links.contactId ?? null,
+    quote_id: links.quoteId ?? null,
+    deal_id: links.dealId ?? null,
     contract_type: "service" satisfies ContractType,
     status: "draft",
     start_date: null,

@@ -1,10 +1,8 @@
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { z } from "zod";
-import { callRecordRpc, findDuplicates, recordBaseSchema, recordKeys, useInvalidateRecords } from "@/components/records/record-api.ts";
+import { findDuplicates, recordBaseSchema, useInvalidateRecords } from "@/components/records/record-api.ts";
 import { recordDuplicateSchema } from "@/components/records/record-duplicates.ts";
 import { rpc } from "@/lib/call-rpc.ts";
-import { useOrganizationScope } from "@/session/organization-scope.ts";
-
 import { customerKinds, customerStatuses } from "../utils/customer-fields.ts";
 
 /** A customer's row in the list (the module's list columns). */
@@ -86,28 +84,3 @@ export function findCustomerDuplicates(values: Partial<CustomerValues>, exclude?
   return findDuplicates("find_customer_duplicates", { name, tax_number, email, phone }, duplicateSchema, exclude);
 }
 
-const contactRowSchema = z.looseObject({
-  id: z.string(),
-  first_name: z.string().nullable(),
-  last_name: z.string().nullable(),
-  title: z.string().nullable().optional(),
-  emails: z.array(z.object({ label: z.string(), value: z.string() })).catch([]),
-  phones: z.array(z.object({ label: z.string(), value: z.string() })).catch([]),
-});
-export type CustomerContact = z.infer<typeof contactRowSchema>;
-
-/** The customer's contacts (the contacts module's list, filtered by customer). */
-export function useCustomerContacts(customerId: string) {
-  const scope = useOrganizationScope();
-  return useQuery({
-    queryKey: [...recordKeys.all(scope, "contacts"), "of-customer", customerId] as const,
-    queryFn: async () =>
-      (
-        await callRecordRpc(
-          "list_contacts",
-          { p_filters: { customer_id: customerId }, p_limit: 100, p_offset: 0 },
-          z.object({ records: z.array(contactRowSchema), total: z.number() }),
-        )
-      ).records,
-  });
-}

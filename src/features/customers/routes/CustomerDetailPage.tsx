@@ -1,29 +1,25 @@
-import { Anchor, Badge, EmptyState, Group, SimpleGrid, Stack, Table, Text } from "@mantine/core";
-import { IconFolderOpen } from "@tabler/icons-react";
+import { Anchor, Badge, Group, SimpleGrid, Stack, Text } from "@mantine/core";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useNavigate, useParams } from "react-router-dom";
-import { LoadError } from "@/components/LoadError.tsx";
-import { LoadingScreen } from "@/components/LoadingScreen.tsx";
-import { RecordDocuments } from "@/components/documents/RecordDocuments.tsx";
+import { useNavigate, useParams } from "react-router-dom";
+import { useRecordDocumentsTab } from "@/components/documents/RecordDocuments.tsx";
 import { notifyFailure, notifySuccess } from "@/components/notify.ts";
 import { useDeleteRecords, useRecord } from "@/components/records/record-api.ts";
 import { recordFailureKey } from "@/components/records/record-form.ts";
 import { RecordDetailLayout } from "@/components/records/RecordDetailLayout.tsx";
 import { RecordUnavailable } from "@/components/records/RecordUnavailable.tsx";
+import { useRelatedTabs } from "@/components/records/RelatedRecords.tsx";
 import { Timeline } from "@/components/records/Timeline.tsx";
-import { RelatedTasks } from "@/components/tasks/RelatedTasks.tsx";
 import { formatDateTime } from "@/lib/format.ts";
 import { useMyPermissions } from "@/modules/permissions.ts";
-import type { ModuleKey } from "@/modules/registry.ts";
-import { customerFields, customerSchema, useCustomerContacts, type Customer, type CustomerField } from "../api/customers.ts";
+import { customerFields, customerSchema, type Customer, type CustomerField } from "../api/customers.ts";
 import { CustomerFormModal } from "../components/CustomerFormModal.tsx";
 import { formatPhone } from "@/lib/phone.ts";
 
-/** Registered modules whose records link to a customer but have no tab of their own here yet. */
-const laterModules = ["deals", "quotes", "contracts"] as const satisfies readonly ModuleKey[];
-
-/** One customer: its fields, contacts, notes and history, and the modules still to come. */
+/**
+ * One customer: its fields; its contacts, deals, quotes, contracts and tasks (each a list with
+ * its count, and a new one started with the customer filled in); its documents; notes and history.
+ */
 export function CustomerDetailPage() {
   const { t, i18n } = useTranslation();
   const { id = "" } = useParams();
@@ -33,6 +29,15 @@ export function CustomerDetailPage() {
   const allowed = permissions.data?.permissions.customers ?? {};
   const remove = useDeleteRecords("customers");
   const [editing, setEditing] = useState(false);
+  const link = { column: "customer_id", id } as const;
+  const related = useRelatedTabs([
+    { module: "contacts", link },
+    { module: "deals", link },
+    { module: "quotes", link },
+    { module: "contracts", link },
+    { module: "tasks", link },
+  ]);
+  const documents = useRecordDocumentsTab("customers", id);
 
   if (!customer.isSuccess) return <RecordUnavailable query={customer} module="customers" />;
   const record = customer.data;
@@ -115,7 +120,8 @@ export function CustomerDetailPage() {
               </SimpleGrid>
             ),
           },
-          { value: "contacts", label: t("modules.customers.detail.tabs.contacts"), content: <Contacts customerId={record.id} /> },
+          ...related,
+          ...(documents ? [documents] : []),
           {
             value: "timeline",
             label: t("modules.customers.detail.tabs.timeline"),
@@ -135,63 +141,9 @@ export function CustomerDetailPage() {
               />
             ),
           },
-          {
-            value: "tasks",
-            label: t("modules.customers.detail.tabs.tasks"),
-            content: <RelatedTasks relation="customer_id" recordId={record.id} label={t("modules.customers.detail.tasksLabel")} />,
-          },
-          { value: "documents", label: t("modules.customers.detail.tabs.documents"), content: <RecordDocuments module="customers" recordId={record.id} /> },
-          ...laterModules.map((module) => ({
-            value: module,
-            label: t(`modules.customers.detail.tabs.${module}`),
-            content: (
-              <EmptyState icon={<IconFolderOpen size={28} aria-hidden />} withIndicatorBackground py="lg">
-                <EmptyState.Title order={2}>{t("records.detail.comingSoonTitle")}</EmptyState.Title>
-                <EmptyState.Description>
-                  {t("modules.customers.detail.comingSoon", { module: t(`modules.customers.detail.tabs.${module}`) })}
-                </EmptyState.Description>
-              </EmptyState>
-            ),
-          })),
         ]}
       />
       {editing && <CustomerFormModal opened customer={record satisfies Customer} onClose={() => setEditing(false)} />}
     </>
-  );
-}
-
-function Contacts({ customerId }: { customerId: string }) {
-  const { t } = useTranslation();
-  const contacts = useCustomerContacts(customerId);
-  if (contacts.isPending) return <LoadingScreen compact />;
-  if (contacts.isError) return <LoadError title={t("modules.customers.detail.contactsError")} onRetry={() => void contacts.refetch()} />;
-  if (contacts.data.length === 0) return <Text c="dimmed">{t("modules.customers.detail.noContacts")}</Text>;
-  return (
-    <Table.ScrollContainer minWidth={480} type="native" tabIndex={0}>
-      <Table striped aria-label={t("modules.customers.detail.contactsLabel")}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th scope="col">{t("modules.customers.detail.contactName")}</Table.Th>
-            <Table.Th scope="col">{t("modules.customers.detail.contactTitle")}</Table.Th>
-            <Table.Th scope="col">{t("modules.customers.detail.contactEmail")}</Table.Th>
-            <Table.Th scope="col">{t("modules.customers.detail.contactPhone")}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {contacts.data.map((contact) => (
-            <Table.Tr key={contact.id}>
-              <Table.Td>
-                <Anchor component={Link} to={`/contacts/${contact.id}`}>
-                  {[contact.first_name, contact.last_name].filter(Boolean).join(" ")}
-                </Anchor>
-              </Table.Td>
-              <Table.Td>{contact.title ?? "—"}</Table.Td>
-              <Table.Td>{contact.emails[0]?.value ?? "—"}</Table.Td>
-              <Table.Td>{formatPhone(contact.phones[0]?.value) ?? "—"}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
   );
 }

@@ -23,8 +23,9 @@ interface Props {
   /** The deal being edited, with its contacts; absent for a new one. */
   deal?: Deal;
   contactIds?: string[];
-  /** A new deal's customer (from a customer's page). */
+  /** A new deal's customer and contact (from a customer's or contact's page). */
   customerId?: string;
+  contactId?: string;
 }
 
 const contactOptionSchema = recordBaseSchema.extend({
@@ -44,7 +45,7 @@ const knownCurrencies = ["TRY", "USD", "EUR", "GBP"];
  * and probability (the stage's when left empty), expected close, source, tags; a lost
  * stage asks its reason. The database's field errors land on their fields.
  */
-export function DealFormModal({ onClose, deal, contactIds = [], customerId }: Props) {
+export function DealFormModal({ onClose, deal, contactIds = [], customerId, contactId }: Props) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const settings = useOrganizationSettings();
@@ -54,7 +55,7 @@ export function DealFormModal({ onClose, deal, contactIds = [], customerId }: Pr
   const setContacts = useSetDealContacts();
   const [base, setBase] = useState<Deal | undefined>(deal);
   const [stale, setStale] = useState(false);
-  const initial = deal ? dealFormOf(deal, contactIds) : emptyDealForm(settings.data?.default_currency ?? "TRY", stages, customerId ?? null);
+  const initial = deal ? dealFormOf(deal, contactIds) : { ...emptyDealForm(settings.data?.default_currency ?? "TRY", stages, customerId ?? null), ...(contactId ? { contact_ids: [contactId] } : {}) };
   const {
     register,
     control,

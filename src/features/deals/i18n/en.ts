@@ -113,20 +113,13 @@ export const en = {
       detail: {
         tabs: {
           info: "Details",
-          contacts: "Contacts",
           stages: "Stage history",
           timeline: "Notes and history",
-          tasks: "Tasks",
-          quotes: "Quotes",
-          contracts: "Contracts",
-          documents: "Documents",
         },
         owner: "Owner",
         updatedAt: "Last updated",
         weighted: "Weighted amount",
         noContacts: "No contacts on this deal.",
-        tasksLabel: "The deal's tasks",
-        contactsLabel: "The deal's contacts",
         historyLabel: "Stage history",
         created: "Created in {{stage}}",
         moved: "{{from}} → {{to}}",
@@ -135,7 +128,6 @@ export const en = {
         timeInStage: "Time in each stage",
         deleted: "Deal “{{title}}” was deleted.",
         deleteFailed: "The deal could not be deleted",
-        comingSoon: "When the {{module}} module is ready, this deal's records will show here.",
       },
       duration: {
         minutes: "{{count}} minutes",

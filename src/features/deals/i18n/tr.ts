@@ -113,20 +113,13 @@ export const tr = {
       detail: {
         tabs: {
           info: "Bilgiler",
-          contacts: "Kişiler",
           stages: "Aşama geçmişi",
           timeline: "Notlar ve geçmiş",
-          tasks: "Görevler",
-          quotes: "Teklifler",
-          contracts: "Sözleşmeler",
-          documents: "Belgeler",
         },
         owner: "Sahip",
         updatedAt: "Son güncelleme",
         weighted: "Ağırlıklı tutar",
         noContacts: "Bu fırsata kişi eklenmemiş.",
-        tasksLabel: "Fırsatın görevleri",
-        contactsLabel: "Fırsatın kişileri",
         historyLabel: "Aşama geçmişi",
         created: "Oluşturuldu: {{stage}}",
         moved: "{{from}} → {{to}}",
@@ -135,7 +128,6 @@ export const tr = {
         timeInStage: "Aşamalarda geçen süre",
         deleted: "“{{title}}” fırsatı silindi.",
         deleteFailed: "Fırsat silinemedi",
-        comingSoon: "{{module}} modülü hazır olduğunda bu fırsatın kayıtları burada görünecek.",
       },
       duration: {
         minutes: "{{count}} dakika",

@@ -1,26 +1,21 @@
-import { Anchor, Badge, EmptyState, Group, List, SimpleGrid, Stack, Table, Text } from "@mantine/core";
-import { IconFolderOpen } from "@tabler/icons-react";
+import { Anchor, Badge, Group, List, SimpleGrid, Stack, Table, Text } from "@mantine/core";
 import type { TFunction } from "i18next";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useParams } from "react-router-dom";
-import { RecordDocuments } from "@/components/documents/RecordDocuments.tsx";
+import { useRecordDocumentsTab } from "@/components/documents/RecordDocuments.tsx";
 import { notifyFailure, notifySuccess } from "@/components/notify.ts";
 import { useDeleteRecords } from "@/components/records/record-api.ts";
 import { recordFailureKey } from "@/components/records/record-form.ts";
 import { RecordDetailLayout } from "@/components/records/RecordDetailLayout.tsx";
 import { RecordUnavailable } from "@/components/records/RecordUnavailable.tsx";
+import { useRelatedTabs } from "@/components/records/RelatedRecords.tsx";
 import { Timeline } from "@/components/records/Timeline.tsx";
-import { RelatedTasks } from "@/components/tasks/RelatedTasks.tsx";
 import { formatCalendarDate, formatDateTime, formatMoney } from "@/lib/format.ts";
 import { useMyPermissions } from "@/modules/permissions.ts";
-import type { ModuleKey } from "@/modules/registry.ts";
 import { useOrganizationSettings } from "@/session/organization-settings.ts";
 import { dealFields, useDealDetails, type DealDetails, type DealField } from "../api/deals.ts";
 import { DealFormModal } from "../components/DealFormModal.tsx";
-
-/** Registered modules whose records link to a deal but have no tab of their own here yet. */
-const laterModules = ["quotes", "contracts"] as const satisfies readonly ModuleKey[];
 
 /** "3 gün", "5 saat", "12 dakika": the largest whole unit. */
 export function durationText(seconds: number, t: TFunction): string {
@@ -29,7 +24,11 @@ export function durationText(seconds: number, t: TFunction): string {
   return t("modules.deals.duration.minutes", { count: Math.max(1, Math.floor(seconds / 60)) });
 }
 
-/** One deal: its fields, contacts, stage history with the time in each stage, notes and history. */
+/**
+ * One deal: its fields and contacts; its customer's contacts, its quotes, contracts and tasks
+ * (each a list with its count; a new quote or contract starts with the deal, its customer and
+ * its first contact filled in); stage history with the time in each stage; documents; notes and history.
+ */
 export function DealDetailPage() {
   const { t, i18n } = useTranslation();
   const { id = "" } = useParams();
@@ -40,6 +39,20 @@ export function DealDetailPage() {
   const allowed = permissions.data?.permissions.deals ?? {};
   const remove = useDeleteRecords("deals");
   const [editing, setEditing] = useState(false);
+  const loaded = details.data;
+  const dealLink = { column: "deal_id", id } as const;
+  const links = { customer_id: loaded?.record.customer_id, contact_id: loaded?.contacts[0]?.id, deal_id: id };
+  const related = useRelatedTabs(
+    loaded
+      ? [
+          ...(loaded.record.customer_id ? [{ module: "contacts" as const, link: { column: "customer_id" as const, id: loaded.record.customer_id } }] : []),
+          { module: "quotes", link: dealLink, newLinks: links },
+          { module: "contracts", link: dealLink, newLinks: links },
+          { module: "tasks", link: dealLink, newLinks: { customer_id: links.customer_id, contact_id: links.contact_id } },
+        ]
+      : [],
+  );
+  const documents = useRecordDocumentsTab("deals", id);
 
   if (!details.isSuccess) return <RecordUnavailable query={details} module="deals" />;
   const { record, contacts } = details.data;
@@ -130,6 +143,23 @@ export function DealDetailPage() {
                 </Stack>
                 <Stack gap={2}>
                   <Text component="dt" size="sm" c="dimmed">
+                    {t("modules.deals.fields.contact_ids")}
+                  </Text>
+                  <Text component="dd" m={0}>
+                    {contacts.length === 0
+                      ? t("modules.deals.detail.noContacts")
+                      : contacts.map((contact, index) => (
+                          <span key={contact.id}>
+                            {index > 0 && ", "}
+                            <Anchor component={Link} to={`/contacts/${contact.id}`}>
+                              {[contact.first_name, contact.last_name].filter(Boolean).join(" ")}
+                            </Anchor>
+                          </span>
+                        ))}
+                  </Text>
+                </Stack>
+                <Stack gap={2}>
+                  <Text component="dt" size="sm" c="dimmed">
                     {t("modules.deals.detail.owner")}
                   </Text>
                   <Text component="dd" m={0}>
@@ -139,24 +169,7 @@ export function DealDetailPage() {
               </SimpleGrid>
             ),
           },
-          {
-            value: "contacts",
-            label: t("modules.deals.detail.tabs.contacts"),
-            content:
-              contacts.length === 0 ? (
-                <Text c="dimmed">{t("modules.deals.detail.noContacts")}</Text>
-              ) : (
-                <List aria-label={t("modules.deals.detail.contactsLabel")}>
-                  {contacts.map((contact) => (
-                    <List.Item key={contact.id}>
-                      <Anchor component={Link} to={`/contacts/${contact.id}`}>
-                        {[contact.first_name, contact.last_name].filter(Boolean).join(" ")}
-                      </Anchor>
-                    </List.Item>
-                  ))}
-                </List>
-              ),
-          },
+          ...related,
           { value: "stages", label: t("modules.deals.detail.tabs.stages"), content: <StageHistory details={details.data} /> },
           {
             value: "timeline",
@@ -171,24 +184,7 @@ export function DealDetailPage() {
               />
             ),
           },
-          {
-            value: "tasks",
-            label: t("modules.deals.detail.tabs.tasks"),
-            content: <RelatedTasks relation="deal_id" recordId={record.id} label={t("modules.deals.detail.tasksLabel")} />,
-          },
-          { value: "documents", label: t("modules.deals.detail.tabs.documents"), content: <RecordDocuments module="deals" recordId={record.id} /> },
-          ...laterModules.map((module) => ({
-            value: module,
-            label: t(`modules.deals.detail.tabs.${module}`),
-            content: (
-              <EmptyState icon={<IconFolderOpen size={28} aria-hidden />} withIndicatorBackground py="lg">
-                <EmptyState.Title order={2}>{t("records.detail.comingSoonTitle")}</EmptyState.Title>
-                <EmptyState.Description>
-                  {t("modules.deals.detail.comingSoon", { module: t(`modules.deals.detail.tabs.${module}`) })}
-                </EmptyState.Description>
-              </EmptyState>
-            ),
-          })),
+          ...(documents ? [documents] : []),
         ]}
       />
       {editing && <DealFormModal deal={record} contactIds={contacts.map((contact) => contact.id)} onClose={() => setEditing(false)} />}

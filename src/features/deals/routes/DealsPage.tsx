@@ -11,6 +11,7 @@ import type { RecordListConfig } from "@/components/records/record-config.ts";
 import { isStaleRecord, recordFailureKey } from "@/components/records/record-form.ts";
 import { RecordListPage } from "@/components/records/RecordListPage.tsx";
 import { linkColumn, recordPickerSources } from "@/components/records/record-links.ts";
+import { readRecordLinks } from "@/components/records/related-records.ts";
 import { SearchField } from "@/components/SearchField.tsx";
 import { formatCalendarDate, formatMoney } from "@/lib/format.ts";
 import { RpcError } from "@/lib/rpc.ts";
@@ -34,15 +35,15 @@ export function DealsPage() {
   const view: View = (views as readonly string[]).includes(params.get("view") ?? "") ? (params.get("view") as View) : "board";
   const permissions = useMyPermissions();
   const allowed = permissions.data?.permissions.deals ?? {};
-  // ?new=1 opens the form (the header search's "new deal" command leads here).
-  const creating = params.get("new") === "1";
-  const setCreating = (open: boolean) =>
-    setParams((current) => {
-      const next = new URLSearchParams(current);
-      if (open) next.set("new", "1");
-      else next.delete("new");
-      return next;
-    }, { replace: true });
+  // ?new=1 opens the form (with ?customer_id=… and the other links when another record's page started it).
+  const [creatingHere, setCreating] = useState(false);
+  const creatingFromLink = params.get("new") === "1";
+  const creating = (creatingHere || creatingFromLink) && allowed.create !== undefined;
+  const links = readRecordLinks(params);
+  const closeForm = () => {
+    setCreating(false);
+    if (creatingFromLink) setParams({}, { replace: true });
+  };
 
   return (
     <Stack gap="lg">
@@ -68,7 +69,7 @@ export function DealsPage() {
       {view === "board" && <BoardView />}
       {view === "list" && <DealList />}
       {view === "forecast" && <DealForecast />}
-      {creating && allowed.create !== undefined && <DealFormModal onClose={() => setCreating(false)} />}
+      {creating && <DealFormModal customerId={links.customer_id} contactId={links.contact_id} onClose={closeForm} />}
     </Stack>
   );
 }

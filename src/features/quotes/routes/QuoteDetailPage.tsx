@@ -9,8 +9,9 @@ import { notifyFailure, notifySuccess } from "@/components/notify.ts";
 import { recordBaseSchema, useDeleteRecords, useRecord } from "@/components/records/record-api.ts";
 import { RecordDetailLayout } from "@/components/records/RecordDetailLayout.tsx";
 import { RecordUnavailable } from "@/components/records/RecordUnavailable.tsx";
+import { readRecordLinks } from "@/components/records/related-records.ts";
+import { useRelatedTabs } from "@/components/records/RelatedRecords.tsx";
 import { Timeline } from "@/components/records/Timeline.tsx";
-import { RelatedTasks } from "@/components/tasks/RelatedTasks.tsx";
 import { formatCalendarDate, formatDateTime } from "@/lib/format.ts";
 import { useMyPermissions } from "@/modules/permissions.ts";
 import { ModuleDenied } from "@/modules/ModuleDenied.tsx";
@@ -40,13 +41,17 @@ import { formatAmount, formatDecimal, formatRate } from "../utils/quote-format.t
 import { canonicalRate, emptyQuoteForm, quoteFormOf, type QuoteForm } from "../utils/quote-form.ts";
 
 /**
- * /quotes/new (the editor, prefilled from ?customer= and ?deal=), /quotes/<id> (the quote
+ * /quotes/new (the editor, prefilled from ?customer_id=, ?contact_id= and ?deal_id=: another
+ * record's page starts a quote there, src/components/records/related-records.ts), /quotes/<id> (the quote
  * page) and /quotes/<id>?edit=1 (the editor of a draft).
  */
 export function QuoteDetailPage() {
   const { id = "" } = useParams();
   const [params] = useSearchParams();
-  if (id === "new") return <NewQuote customerId={params.get("customer")} dealId={params.get("deal")} />;
+  if (id === "new") {
+    const links = readRecordLinks(params);
+    return <NewQuote customerId={links.customer_id ?? null} contactId={links.contact_id ?? null} dealId={links.deal_id ?? null} />;
+  }
   return params.get("edit") ? <EditQuote key={id} id={id} /> : <QuoteView key={id} id={id} />;
 }
 
@@ -75,7 +80,7 @@ function useToday(): string {
   return `${wall.year}-${String(wall.month).padStart(2, "0")}-${String(wall.day).padStart(2, "0")}`;
 }
 
-function NewQuote({ customerId, dealId }: { customerId: string | null; dealId: string | null }) {
+function NewQuote({ customerId, contactId, dealId }: { customerId: string | null; contactId: string | null; dealId: string | null }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const settings = useOrganizationSettings();
@@ -91,6 +96,7 @@ function NewQuote({ customerId, dealId }: { customerId: string | null; dealId: s
     currency: settings.data.default_currency,
     vatRate: canonicalRate(String(settings.data.default_vat_rate)),
     customerId: customerId ?? deal.data?.customer_id ?? null,
+    contactId,
     dealId,
   });
   return (
@@ -147,6 +153,15 @@ function QuoteView({ id }: { id: string }) {
   const revise = useReviseQuote();
   const toContract = useCreateContractFromQuote();
   const [dialog, setDialog] = useState<Dialog>(null);
+  // The quote's tasks are its deal's (or else its customer's): tasks link to those.
+  const header = details.data?.quote;
+  const tasks = useRelatedTabs(
+    header?.deal_id
+      ? [{ module: "tasks", link: { column: "deal_id", id: header.deal_id }, newLinks: { customer_id: header.customer_id, contact_id: header.contact_id }, label: t("modules.quotes.detail.tasksOfDeal") }]
+      : header?.customer_id
+        ? [{ module: "tasks", link: { column: "customer_id", id: header.customer_id }, newLinks: { contact_id: header.contact_id }, label: t("modules.quotes.detail.tasksOfCustomer") }]
+        : [],
+  );
 
   if (!details.isSuccess) return <RecordUnavailable query={details} module="quotes" />;
   const { quote, totals, customer, contact, deal } = details.data;
@@ -361,17 +376,7 @@ function QuoteView({ id }: { id: string }) {
               />
             ),
           },
-          {
-            value: "tasks",
-            label: t("modules.quotes.detail.tabs.tasks"),
-            content: quote.deal_id ? (
-              <RelatedTasks relation="deal_id" recordId={quote.deal_id} label={t("modules.quotes.detail.tasksOfDeal")} />
-            ) : quote.customer_id ? (
-              <RelatedTasks relation="customer_id" recordId={quote.customer_id} label={t("modules.quotes.detail.tasksOfCustomer")} />
-            ) : (
-              <Text c="dimmed">{t("modules.quotes.detail.noTasksRelation")}</Text>
-            ),
-          },
+          ...tasks,
           { value: "documents", label: t("modules.quotes.detail.tabs.documents"), content: <QuoteDocumentsSection details={details.data} /> },
         ]}
       />

@@ -125,6 +125,7 @@ export interface NewQuoteDefaults {
   currency: string;
   vatRate: string;
   customerId?: string | null;
+  contactId?: string | null;
   dealId?: string | null;
 }
 
@@ -132,7 +133,7 @@ export function emptyQuoteForm(defaults: NewQuoteDefaults): QuoteForm {
   return {
     header: {
       customer_id: defaults.customerId ?? null,
-      contact_id: null,
+      contact_id: defaults.contactId ?? null,
       deal_id: defaults.dealId ?? null,
       quote_date: defaults.today,
       valid_until: addDays(defaults.today, defaults.validityDays),
