@@ -53,7 +53,7 @@ describe("the pipeline through supabase-js", () => {
     const current = (await rpc(memberClient, "get_deal_details", { p_id: deal.id })).record as { updated_at: string };
     expect(await rpc(memberClient, "move_deal", { p_id: deal.id, p_stage: "won", p_updated_at: current.updated_at })).toMatchObject({
       success: false,
-      code: "not_found",
+      code: "not_record_owner",
     });
 
     // Another organization's admin: not found, by any route.

@@ -74,15 +74,29 @@ describe("customers and contacts through supabase-js", () => {
     const mine = await rpc(admin, "create_customer", { p_values: { name: `Yönetici Müşterisi ${randomUUID().slice(0, 6)}` } });
     const record = mine.record as { id: string; updated_at: string };
 
-    const member = await createMember(url, { role: "sales" });
+    // A role that sees every customer but may change only its own.
+    const roleKey = `kendi_${randomUUID().slice(0, 6).replace(/[^a-z0-9]/g, "x")}`;
+    expect(
+      await rpc(admin, "save_role", {
+        p_key: roleKey,
+        p_name: `Kendi ${roleKey}`,
+        p_permissions: { customers: { view: "all", create: "own", edit: "own", delete: "own" } },
+      }),
+    ).toMatchObject({ success: true });
+    const member = await createMember(url, { role: roleKey });
     const { client } = await signedInClient(url, member.email, member.password);
     expect(await rpc(client, "update_customer", { p_id: record.id, p_values: { name: "Ele Geçti" }, p_updated_at: record.updated_at })).toMatchObject({
       success: false,
-      code: "not_found",
+      code: "not_record_owner",
     });
-    expect(await rpc(client, "delete_customers", { p_ids: [record.id] })).toMatchObject({ success: true, changed: 0, skipped: 1 });
-    // The sales role still sees every customer (view: all) and creates its own.
-    expect(await rpc(client, "get_customer", { p_id: record.id })).toMatchObject({ success: true });
+    expect(await rpc(client, "delete_customers", { p_ids: [record.id] })).toMatchObject({
+      success: false,
+      code: "not_record_owner",
+      changed: 0,
+      skipped: 1,
+    });
+    // The record is untouched, and the member still creates their own.
+    expect(await rpc(client, "get_customer", { p_id: record.id })).toMatchObject({ success: true, record: { name: (mine.record as { name: string }).name } });
     expect(await rpc(client, "create_customer", { p_values: { name: "Kendi Müşterim" } })).toMatchObject({
       success: true,
       record: { owner_id: member.id },
