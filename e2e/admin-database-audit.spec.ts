@@ -161,7 +161,9 @@ test("a super admin switches organization, and both the sidebar and the audit lo
 test("a plain admin cannot open the switcher", async ({ page }) => {
   await enterApp(page, "admin@demo.test");
   await page.goto("/admin/super-admin-switcher");
-  await expect(page).toHaveURL(/\/$/);
-  await expect(page.getByRole("alert").filter({ hasText: "yalnızca süper yöneticiler" })).toBeVisible();
+  // The no-access page, where it was asked for: why, and the way home.
+  await expect(page).toHaveURL(/\/admin\/super-admin-switcher$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Bu sayfaya erişiminiz yok" })).toBeVisible();
+  await expect(page.getByText("Bu sayfayı yalnızca süper yöneticiler açabilir.")).toBeVisible();
   await expect(sidebar(page).getByRole("link", { name: "Süper Yönetici Geçişi" })).toHaveCount(0);
 });

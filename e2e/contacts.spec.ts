@@ -31,7 +31,7 @@ test("an admin records a contact with consent, notes it, exports its data and er
   await form.getByRole("button", { name: "Kişiyi oluştur" }).click();
 
   await expect(h1(page)).toHaveText(`Elif ${lastName}`);
-  await expect(page.getByText("+905321112233")).toBeVisible();
+  await expect(page.getByText("+90 532 111 22 33")).toBeVisible();
   await expect(page.getByText(/^Var · Yüz yüze/)).toBeVisible();
   await expect(page.getByText("SMS: Var")).toBeVisible();
 

@@ -82,7 +82,7 @@ test("a customer is created with a valid VKN; the same VKN again is flagged and 
 
   // The history tells the merge; then the customer is deleted again.
   await page.getByRole("tab", { name: "Notlar ve geçmiş" }).click();
-  await expect(page.getByText("Başka bir kayıt bununla birleştirildi")).toBeVisible();
+  await expect(page.getByText("Ayşe Yılmaz başka bir kaydı bununla birleştirdi")).toBeVisible();
   await page.getByRole("group", { name: "Kayıt işlemleri" }).getByRole("button", { name: "Sil" }).click();
   await page.getByRole("dialog", { name: "Kayıt silinsin mi?" }).getByRole("button", { name: "Sil" }).click();
   await expect(h1(page)).toHaveText("Müşteriler");

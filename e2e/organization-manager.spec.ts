@@ -191,8 +191,10 @@ test("an admin cannot open the organization manager", async ({ page }) => {
   await enterApp(page, "admin@demo.test");
   for (const path of [managerPath, "/organization-manager", "/yonetim/sirketler"]) {
     await page.goto(path);
-    await expect(page).toHaveURL(/\/$/);
-    await expect(page.getByRole("alert").filter({ hasText: "Bu sayfayı yalnızca süper yöneticiler açabilir." })).toBeVisible();
+    // The no-access page, where it was asked for.
+    await expect(page.getByRole("heading", { level: 1, name: "Bu sayfaya erişiminiz yok" })).toBeVisible();
+    await expect(page.getByText("Bu sayfayı yalnızca süper yöneticiler açabilir.")).toBeVisible();
+    await expect(page).not.toHaveURL(/\/$/);
     await expect(table(page)).toHaveCount(0);
   }
 });
