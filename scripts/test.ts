@@ -1,29 +1,43 @@
 /**
- * `npm test`: every test layer, one after another, then one summary line.
+ * `npm test`: every test layer, then one summary line. The app is built once for the tests'
+ * keys; then two lanes run side by side: the Playwright journeys (one browser, one embedded
+ * database: a single thread most of the time) and every other layer, one after another.
+ * The journeys print as they go; another layer's output is printed whole when it ends.
  * A layer whose system prerequisite is missing is skipped with a hint when CI is unset;
  * under CI=true a missing prerequisite fails the run.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import postgres from "postgres";
 import { projectRoot, supabaseCli } from "./stack/env.ts";
 import { adminUrl, createTestDatabase } from "./stack/test-database.ts";
 
+/** Where a layer's output goes: the terminal as it comes, or a buffer printed when the layer ends. */
+type Output = (text: string) => void;
+
 interface Layer {
   name: string;
   /** Returns what is missing (with how to get it), or null when the layer can run. */
   missing?: () => Promise<string | null>;
-  run: () => Promise<boolean>;
+  run: (out: Output) => Promise<boolean>;
 }
 
 const bin = (tool: string) => `${projectRoot}node_modules/.bin/${tool}`;
 const onPath = (tool: string) => spawnSync("sh", ["-c", `command -v ${tool}`]).status === 0;
 const setupHint = "run `sudo npm run setup:system`";
 
-function step(command: string, args: string[], env: Record<string, string> = {}): boolean {
-  console.log(`\n$ ${[command.replace(projectRoot, ""), ...args].join(" ")}`);
-  const result = spawnSync(command, args, { cwd: projectRoot, stdio: "inherit", env: { ...process.env, ...env } });
-  return result.status === 0;
+function step(out: Output, command: string, args: string[], env: Record<string, string> = {}): Promise<boolean> {
+  out(`\n$ ${[command.replace(projectRoot, ""), ...args].join(" ")}\n`);
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: projectRoot, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
+    child.stdout.on("data", (chunk: Buffer) => out(chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => out(chunk.toString()));
+    child.on("error", (error) => {
+      out(`${error.message}\n`);
+      resolve(false);
+    });
+    child.on("close", (code) => resolve(code === 0));
+  });
 }
 
 async function postgresMissing(): Promise<string | null> {
@@ -45,18 +59,18 @@ async function postgresMissing(): Promise<string | null> {
  * The security advisors on a fresh seeded database, plus the same checks over the
  * organizations' own schemas (the advisors only scan exposed schemas).
  */
-async function securityAdvisors(): Promise<boolean> {
+async function securityAdvisors(out: Output): Promise<boolean> {
   const database = await createTestDatabase({ prefix: "crm_advisors", seed: true });
   try {
-    const advisors = step(supabaseCli, ["db", "advisors", `--remote=${database.url}`, "--fail-on", "warn"], {
+    const advisors = await step(out, supabaseCli, ["db", "advisors", `--remote=${database.url}`, "--fail-on", "warn"], {
       PGSSLMODE: "disable",
     });
     const sql = postgres(database.url, { max: 1, onnotice: () => {} });
     try {
       const findings = await sql`select * from private.tenant_security_findings()`;
       const [{ schemas }] = await sql`select count(*)::int as schemas from private.organizations where template_version > 0`;
-      console.log(`tenant schemas checked: ${schemas}, findings: ${findings.length}`);
-      for (const finding of findings) console.log(`  ${finding.schema_name} ${finding.object_name ?? ""}: ${finding.finding}`);
+      out(`tenant schemas checked: ${schemas}, findings: ${findings.length}\n`);
+      for (const finding of findings) out(`  ${finding.schema_name} ${finding.object_name ?? ""}: ${finding.finding}\n`);
       return advisors && schemas > 0 && findings.length === 0;
     } finally {
       await sql.end();
@@ -67,11 +81,11 @@ async function securityAdvisors(): Promise<boolean> {
 }
 
 /** pgTAP (pg_prove) on a fresh database with every migration applied. */
-async function pgTap(): Promise<boolean> {
+async function pgTap(out: Output): Promise<boolean> {
   const database = await createTestDatabase({ prefix: "crm_pgtap" });
   try {
     const url = new URL(database.url);
-    return step("pg_prove", ["--ext", ".sql", "-r", `${projectRoot}supabase/tests`], {
+    return await step(out, "pg_prove", ["--ext", ".sql", "-r", `${projectRoot}supabase/tests`], {
       PGHOST: url.hostname,
       PGPORT: url.port || "5432",
       PGUSER: decodeURIComponent(url.username) || "postgres",
@@ -83,69 +97,93 @@ async function pgTap(): Promise<boolean> {
   }
 }
 
+/** Every layer but the journeys: one after another, beside them. */
 const layers: Layer[] = [
-  { name: "typecheck", run: async () => step(bin("tsc"), ["--noEmit", "-p", "tsconfig.json"]) },
-  { name: "eslint", run: async () => step(bin("eslint"), ["--max-warnings", "0", "."]) },
+  { name: "typecheck", run: (out) => step(out, bin("tsc"), ["--noEmit", "-p", "tsconfig.json"]) },
+  { name: "eslint", run: (out) => step(out, bin("eslint"), ["--max-warnings", "0", "."]) },
   {
     name: "deno lint + check",
-    run: async () =>
-      step(bin("deno"), ["lint", "supabase/functions", "scripts/stack/functions-main.ts"]) &&
-      step(bin("deno"), ["check", "supabase/functions", "scripts/stack/functions-main.ts"]),
+    run: async (out) =>
+      (await step(out, bin("deno"), ["lint", "supabase/functions", "scripts/stack/functions-main.ts"])) &&
+      (await step(out, bin("deno"), ["check", "supabase/functions", "scripts/stack/functions-main.ts"])),
   },
-  { name: "vitest (unit + integration)", run: async () => step(bin("vitest"), ["run", "--project", "unit", "--project", "integration"]) },
+  { name: "vitest (unit + integration)", run: (out) => step(out, bin("vitest"), ["run", "--project", "unit", "--project", "integration"]) },
   {
     // The short run of `npm run fuzz` (its seed fixed, so a run here is the same cases again).
     name: "fuzz (hostile input, 1,000+ cases)",
-    run: async () => step(bin("tsx"), ["scripts/fuzz.ts", "--cases", "1000", "--seed", "20261126"]),
+    run: (out) => step(out, bin("tsx"), ["scripts/fuzz.ts", "--cases", "1000", "--seed", "20261126"]),
   },
   {
     name: "deno test (edge functions)",
-    run: async () => step(bin("deno"), ["test", "--allow-env", "--allow-net", "--allow-read", "supabase/functions"]),
+    run: (out) => step(out, bin("deno"), ["test", "--allow-env", "--allow-net", "--allow-read", "supabase/functions"]),
   },
   {
     // `npm run db:diff`: prints the difference and fails when the declarative schema files
     // (supabase/schemas, supabase/tenant) and the migrations do not agree.
     name: "schema files = migrations (db:diff)",
     missing: postgresMissing,
-    run: async () => step(bin("tsx"), ["scripts/db-diff.ts"]),
+    run: (out) => step(out, bin("tsx"), ["scripts/db-diff.ts"]),
   },
   { name: "security advisors (public + tenant schemas)", missing: postgresMissing, run: securityAdvisors },
   { name: "pgTAP", missing: postgresMissing, run: pgTap },
   {
     name: "vitest (PostgreSQL backend + generated types)",
     missing: postgresMissing,
-    run: async () => step(bin("vitest"), ["run", "--project", "postgres"]),
-  },
-  {
-    name: "playwright e2e",
-    missing: async () => (existsSync("/usr/bin/chromium") ? null : `Chromium at /usr/bin/chromium: ${setupHint}`),
-    // The e2e product runs on the tests' keys (playwright.config.ts): the app is built with them.
-    run: async () => step(bin("vite"), ["build", "--mode", "test-keys"]) && step(bin("playwright"), ["test"]),
+    run: (out) => step(out, bin("vitest"), ["run", "--project", "postgres"]),
   },
 ];
+
+/** The journeys: the product as the tests' build serves it (playwright.config.ts). */
+const journeys: Layer = {
+  name: "playwright e2e",
+  missing: async () => (existsSync("/usr/bin/chromium") ? null : `Chromium at /usr/bin/chromium: ${setupHint}`),
+  run: (out) => step(out, bin("playwright"), ["test"]),
+};
 
 const strict = process.env.CI === "true" || process.env.CI === "1";
 const results: { name: string; outcome: "passed" | "failed" | "skipped"; note?: string; seconds?: number }[] = [];
 const startedAt = performance.now();
+const live: Output = (text) => process.stdout.write(text);
 
-for (const layer of layers) {
-  console.log(`\n━━━ ${layer.name} ━━━`);
+/** Runs one layer; `buffered` holds its output back until it ends, so that lanes do not interleave lines. */
+async function runLayer(layer: Layer, buffered: boolean): Promise<void> {
+  const chunks: string[] = [];
+  const out: Output = buffered ? (text) => chunks.push(text) : live;
+  const flush = () => {
+    if (buffered) live(chunks.join(""));
+  };
+  if (!buffered) live(`\n━━━ ${layer.name} ━━━\n`);
   const missing = (await layer.missing?.()) ?? null;
   if (missing) {
-    console.log(`missing prerequisite: ${missing}`);
+    live(`${buffered ? `\n━━━ ${layer.name} ━━━\n` : ""}missing prerequisite: ${missing}\n`);
     results.push({ name: layer.name, outcome: strict ? "failed" : "skipped", note: missing });
-    continue;
+    return;
   }
   const layerStartedAt = performance.now();
-  const passed = await layer.run().catch((error: unknown) => {
-    console.error(error);
+  const passed = await layer.run(out).catch((error: unknown) => {
+    out(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     return false;
   });
-  results.push({ name: layer.name, outcome: passed ? "passed" : "failed", seconds: (performance.now() - layerStartedAt) / 1000 });
+  const seconds = (performance.now() - layerStartedAt) / 1000;
+  if (buffered) live(`\n━━━ ${layer.name} (${passed ? "passed" : "FAILED"} in ${Math.round(seconds)} s) ━━━\n`);
+  flush();
+  results.push({ name: layer.name, outcome: passed ? "passed" : "failed", seconds });
 }
 
+// The journeys' build first: nothing else writes dist/ while both lanes run.
+live("\n━━━ build for the tests' keys ━━━\n");
+const built = await step(live, bin("vite"), ["build", "--mode", "test-keys"]);
+if (!built) results.push({ name: "vite build (test keys)", outcome: "failed" });
+await Promise.all([
+  built ? runLayer(journeys, false) : Promise.resolve(results.push({ name: journeys.name, outcome: "failed", note: "the build failed" })),
+  (async () => {
+    for (const layer of layers) await runLayer(layer, true);
+  })(),
+]);
+
 console.log("\n━━━ summary ━━━");
-for (const result of results) {
+const order = [...layers, journeys].map((layer) => layer.name);
+for (const result of results.toSorted((a, b) => order.indexOf(a.name) - order.indexOf(b.name))) {
   const took = result.seconds === undefined ? "" : `${Math.round(result.seconds)} s`.padStart(7);
   console.log(`${result.outcome.padEnd(7)} ${took} ${result.name}${result.note ? `  (${result.note})` : ""}`);
 }
