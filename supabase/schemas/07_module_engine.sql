@@ -1208,14 +1208,16 @@ $$;
  * (name_sql). A name follows what the caller may see: the linked record's title when it
  * is not deleted and within the caller's view scope of its module ('own': their own
  * records), else null, so the title of a record the caller may not open never shows; with
- * no view permission in that module there is no join and the name is null. This is the
- * one home of that rule (private.timeline_value_label and private.search_module name
+ * no view permission in that module there is no join and the name is null. Also the
+ * linked table (target_sql) and the rule as a condition over its rows aliased n
+ * (visible_sql; null without view permission), for queries that walk the linked table
+ * itself (sorting by a link, private.record_page). This is the one home of that rule (private.timeline_value_label and private.search_module name
  * records through it). p_scopes: the caller's view scopes ({module: 'all'|'own'}, a
  * module left out: none) when the caller already looked them up, else
  * private.caller_scopes('view').
  */
 create function private.link_names_sql(p_module text, p_schema text, p_alias text, p_scopes jsonb default null)
-returns table (column_name text, name_key text, join_sql text, name_sql text)
+returns table (column_name text, name_key text, join_sql text, name_sql text, target_sql text, visible_sql text)
 language plpgsql
 stable
 security definer
@@ -1226,17 +1228,22 @@ declare
                                         from private.caller_scopes('view') s where s.scope is not null));
 begin
   return query
-    select l.column_name,
-           regexp_replace(l.column_name, '_id$', '') || '_name',
-           case when scopes ->> l.target_module is null then ''
-                else format('left join lateral (select %1$s as name from %2$I.%3$I n where n.id = %4$I.%5$I and n.deleted_at is null%6$s) %7$I on true',
-                            private.record_title_sql(l.target_module, 'n'), p_schema, target.table_name, p_alias, l.column_name,
-                            case when scopes ->> l.target_module = 'all' then '' else format(' and n.owner_id = %L::uuid', auth.uid()) end,
-                            'name_' || l.column_name) end,
-           case when scopes ->> l.target_module is null then 'null::text' else format('%I.name', 'name_' || l.column_name) end
-      from private.module_links(p_module, p_schema) l
-      join private.modules target on target.key = l.target_module
-     order by target.position, l.column_name;
+    select v.column_name, v.name_key,
+           case when v.visible_sql is null then ''
+                else format('left join lateral (select %1$s as name from %2$s n where n.id = %3$I.%4$I and %5$s) %6$I on true',
+                            private.record_title_sql(v.target_module, 'n'), v.target_sql, p_alias, v.column_name,
+                            v.visible_sql, 'name_' || v.column_name) end,
+           case when v.visible_sql is null then 'null::text' else format('%I.name', 'name_' || v.column_name) end,
+           v.target_sql, v.visible_sql
+      from (select l.column_name, l.target_module, target.position,
+                   regexp_replace(l.column_name, '_id$', '') || '_name' as name_key,
+                   format('%I.%I', p_schema, target.table_name) as target_sql,
+                   case when scopes ->> l.target_module = 'all' then 'n.deleted_at is null'
+                        when scopes ->> l.target_module is not null
+                          then format('n.deleted_at is null and n.owner_id = %L::uuid', auth.uid()) end as visible_sql
+              from private.module_links(p_module, p_schema) l
+              join private.modules target on target.key = l.target_module) v
+     order by v.position, v.column_name;
 end;
 $$;
 
