@@ -1211,10 +1211,10 @@ $$;
  * no view permission in that module there is no join and the name is null. Also the
  * linked table (target_sql) and the rule as a condition over its rows aliased n
  * (visible_sql; null without view permission), for queries that walk the linked table
- * itself (sorting by a link, private.record_page). This is the one home of that rule (private.timeline_value_label and private.search_module name
- * records through it). p_scopes: the caller's view scopes ({module: 'all'|'own'}, a
- * module left out: none) when the caller already looked them up, else
- * private.caller_scopes('view').
+ * itself (sorting by a link, private.record_page). This is the one home of that rule
+ * (private.timeline_value_label and private.search_module name records through it).
+ * p_scopes: the caller's view scopes ({module: 'all'|'own'}, a module left out: none) when
+ * the caller already looked them up, else private.caller_scopes('view').
  */
 create function private.link_names_sql(p_module text, p_schema text, p_alias text, p_scopes jsonb default null)
 returns table (column_name text, name_key text, join_sql text, name_sql text, target_sql text, visible_sql text)
