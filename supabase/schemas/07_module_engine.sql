@@ -563,9 +563,10 @@ $$;
 
 /**
  * A value of a record's field history in words, when it is an id: a person's name (else
- * e-mail) for owner_id and the *_by columns, the linked record's title (private.record_title,
- * private.module_links) for a link column; null otherwise, or when that person or record no
- * longer exists.
+ * e-mail) for owner_id and the *_by columns, the linked record's name for a link column,
+ * by the rule of the lists (private.link_names_sql): null when that record is deleted or
+ * gone, or the caller may not open it (outside their view scope of its module, 'own': not
+ * theirs), so its name never shows; null for any other value.
  */
 create function private.timeline_value_label(p_module text, p_schema text, p_field text, p_value jsonb)
 returns text
@@ -576,8 +577,8 @@ set search_path = ''
 as $$
 declare
   value_id uuid;
-  target text;
-  target_table text;
+  link_join text;
+  link_name text;
   title text;
 begin
   if p_value is null or jsonb_typeof(p_value) <> 'string'
@@ -588,14 +589,12 @@ begin
   if p_field = 'owner_id' or p_field like '%\_by' then
     return (select coalesce(private.profile_name(p.id), p.email) from private.profiles p where p.id = value_id);
   end if;
-  select l.target_module, m.table_name into target, target_table
-    from private.module_links(p_module, p_schema) l join private.modules m on m.key = l.target_module
-   where l.column_name = p_field;
-  if target is null then
+  select l.join_sql, l.name_sql into link_join, link_name
+    from private.link_names_sql(p_module, p_schema, 'v') l where l.column_name = p_field;
+  if link_name is null then
     return null;
   end if;
-  execute format('select private.record_title($1, to_jsonb(t)) from %I.%I t where t.id = $2', p_schema, target_table)
-    into title using target, value_id;
+  execute format('select %s from (select $1 as %I) v %s', link_name, p_field, link_join) into title using value_id;
   return title;
 end;
 $$;
@@ -1152,25 +1151,32 @@ $$;
 /**
  * The columns by which a module's records link to another module's records, from the
  * catalogue: the module's writable columns with a foreign key to a registered module's
- * table in the organization's schema (a deal's customer_id, a document's quote_id, …). A
- * module or link added later is covered without a change here.
+ * table in the organization's schema (a deal's customer_id, a document's quote_id, …), in
+ * the registry's order of the linked modules (then by column). A module or link added
+ * later is covered without a change here. The table is found by its oid (to_regclass) and
+ * its foreign keys through the catalogue's oid indexes: joining pg_namespace and pg_class
+ * by name made the planner's work alone cost more than a search of a million rows.
  */
 create function private.module_links(p_module text, p_schema text)
 returns table (column_name text, target_module text)
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select a.attname::text, target.key
-    from private.modules m
-    join pg_catalog.pg_namespace n on n.nspname = p_schema
-    join pg_catalog.pg_class source on source.relnamespace = n.oid and source.relname = m.table_name
-    join pg_catalog.pg_constraint c on c.conrelid = source.oid and c.contype = 'f' and cardinality(c.conkey) = 1
-    join pg_catalog.pg_attribute a on a.attrelid = c.conrelid and a.attnum = c.conkey[1]
-    join pg_catalog.pg_class referenced on referenced.oid = c.confrelid and referenced.relnamespace = n.oid
-    join private.modules target on target.table_name = referenced.relname
-   where m.key = p_module and a.attname = any (m.writable_columns);
+begin
+  -- PL/pgSQL, so that the plan is kept for the session (a SQL function's is made again at each call).
+  return query
+    select a.attname::text, target.key
+      from private.modules m
+      join pg_catalog.pg_constraint c on c.conrelid = to_regclass(format('%I.%I', p_schema, m.table_name))
+                                     and c.contype = 'f' and cardinality(c.conkey) = 1
+      join pg_catalog.pg_attribute a on a.attrelid = c.conrelid and a.attnum = c.conkey[1]
+      join pg_catalog.pg_class referenced on referenced.oid = c.confrelid and referenced.relnamespace = c.connamespace
+      join private.modules target on target.table_name = referenced.relname
+     where m.key = p_module and a.attname = any (m.writable_columns)
+     order by target.position, a.attname;
+end;
 $$;
 
 /**
@@ -1180,50 +1186,64 @@ $$;
  */
 create function private.record_title_sql(p_module text, p_alias text)
 returns text
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select format('left(nullif(btrim(concat_ws('' '', %s)), ''''), 300)',
-                string_agg(format('%I.%I::text', p_alias, t.c), ', ' order by t.n))
-    from private.modules m, unnest(m.title_columns) with ordinality t (c, n)
-   where m.key = p_module;
+begin
+  -- PL/pgSQL, so that the plan is kept for the session (a SQL function's is made again at each call).
+  return (select format('left(nullif(btrim(concat_ws('' '', %s)), ''''), 300)',
+                        string_agg(format('%I.%I::text', p_alias, t.c), ', ' order by t.n))
+            from private.modules m, unnest(m.title_columns) with ordinality t (c, n)
+           where m.key = p_module);
+end;
 $$;
 
 /**
  * The names of a module's links (private.module_links) as set-based SQL over rows aliased
- * p_alias of the organization's schema p_schema: per link its name key (<column without
- * _id>_name), a left join lateral (join_sql, one index lookup per row, so a page of rows
- * is named in one query) and the name's expression (name_sql). A name follows what the
- * caller may see: the linked record's title when it is not deleted and within the
- * caller's view scope of its module ('own': their own records), else null, so the title
- * of a record the caller may not open never shows; with no view permission in that
- * module there is no join and the name is null.
+ * p_alias of the organization's schema p_schema, in the order of module_links: per link
+ * its name key (<column without _id>_name), a left join lateral (join_sql, one index
+ * lookup per row, so a page of rows is named in one query) and the name's expression
+ * (name_sql). A name follows what the caller may see: the linked record's title when it
+ * is not deleted and within the caller's view scope of its module ('own': their own
+ * records), else null, so the title of a record the caller may not open never shows; with
+ * no view permission in that module there is no join and the name is null. Also the
+ * linked table (target_sql) and the rule as a condition over its rows aliased n
+ * (visible_sql; null without view permission), for queries that walk the linked table
+ * itself (sorting by a link, private.record_page). This is the one home of that rule
+ * (private.timeline_value_label and private.search_module name records through it).
+ * p_scopes: the caller's view scopes ({module: 'all'|'own'}, a module left out: none) when
+ * the caller already looked them up, else private.caller_scopes('view').
  */
-create function private.link_names_sql(p_module text, p_schema text, p_alias text)
-returns table (column_name text, name_key text, join_sql text, name_sql text)
+create function private.link_names_sql(p_module text, p_schema text, p_alias text, p_scopes jsonb default null)
+returns table (column_name text, name_key text, join_sql text, name_sql text, target_sql text, visible_sql text)
 language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
 declare
-  caller uuid := (private.caller_context()).user_id;
+  scopes jsonb := coalesce(p_scopes, (select coalesce(jsonb_object_agg(s.module, s.scope), '{}')
+                                        from private.caller_scopes('view') s where s.scope is not null));
 begin
   return query
-    select l.column_name,
-           regexp_replace(l.column_name, '_id$', '') || '_name',
-           case when s.scope is null then ''
-                else format('left join lateral (select %1$s as name from %2$I.%3$I n where n.id = %4$I.%5$I and n.deleted_at is null%6$s) %7$I on true',
-                            private.record_title_sql(l.target_module, 'n'), p_schema, target.table_name, p_alias, l.column_name,
-                            case when s.scope = 'all' then '' else format(' and n.owner_id = %L::uuid', caller) end,
-                            'name_' || l.column_name) end,
-           case when s.scope is null then 'null::text' else format('%I.name', 'name_' || l.column_name) end
-      from private.module_links(p_module, p_schema) l
-      join private.modules target on target.key = l.target_module
-      left join private.caller_scopes('view') s on s.module = l.target_module
-     order by l.column_name;
+    select v.column_name, v.name_key,
+           case when v.visible_sql is null then ''
+                else format('left join lateral (select %1$s as name from %2$s n where n.id = %3$I.%4$I and %5$s) %6$I on true',
+                            private.record_title_sql(v.target_module, 'n'), v.target_sql, p_alias, v.column_name,
+                            v.visible_sql, 'name_' || v.column_name) end,
+           case when v.visible_sql is null then 'null::text' else format('%I.name', 'name_' || v.column_name) end,
+           v.target_sql, v.visible_sql
+      from (select l.column_name, l.target_module, target.position,
+                   regexp_replace(l.column_name, '_id$', '') || '_name' as name_key,
+                   format('%I.%I', p_schema, target.table_name) as target_sql,
+                   case when scopes ->> l.target_module = 'all' then 'n.deleted_at is null'
+                        when scopes ->> l.target_module is not null
+                          then format('n.deleted_at is null and n.owner_id = %L::uuid', auth.uid()) end as visible_sql
+              from private.module_links(p_module, p_schema) l
+              join private.modules target on target.key = l.target_module) v
+     order by v.position, v.column_name;
 end;
 $$;
 

@@ -1408,7 +1408,7 @@ $$;
  * (trigram index), filters on the module's filterable columns ({column: value | [values] |
  * {"from", "to"} | {"is_null": boolean}}, "me" for owner_id), a sortable column (text sorts
  * in Turkish order, private.turkish_sort_key; a link column such as customer_id by the
- * linked record's name), at most p_max_limit rows; list rows (the module's list columns) or
+ * linked record's name, records without one last), at most p_max_limit rows; list rows (the module's list columns) or
  * whole rows (every column but the search column, with owner_name), each with the names of
  * its linked records as private.link_names_sql gives them (customer_name, deal_name, …:
  * null where the caller may not see the linked record), joined to the page's rows only. With {"deleted_at": {"is_null":
@@ -1451,9 +1451,16 @@ declare
   -- The linked records' names (private.link_names_sql): joins over the page rows r, their JSON.
   link_joins text;
   link_names text;
-  -- Sorting by a link: the join naming the linked record of each row t, and the name.
+  -- Sorting by a link: the join naming the linked record of each row t, and the name; the linked
+  -- table, the rule of what the caller may see of it (over its rows n), its one title column;
+  -- the ids of the rows up to the page's end.
   sort_join text := '';
   sort_name text;
+  sort_target text;
+  sort_visible text;
+  sort_title text;
+  page_ids uuid[];
+  page_end integer := coalesce(p_offset, 0) + least(greatest(coalesce(p_limit, 50), 1), p_max_limit);
   pattern text;
   source text;
   page jsonb;
@@ -1562,8 +1569,12 @@ begin
     select pg_catalog.format_type(a.atttypid, a.atttypmod) into sort_type
       from pg_catalog.pg_attribute a where a.attrelid = relation and a.attname = sort_key;
     -- A link sorts by the linked record's name (what the caller may see of it), in Turkish order.
-    select l.join_sql, l.name_sql into sort_join, sort_name
-      from private.link_names_sql(p_module, context.schema_name, 't') l where l.column_name = sort_key;
+    select l.join_sql, l.name_sql, l.target_sql, l.visible_sql, m.title_columns[1]
+      into sort_join, sort_name, sort_target, sort_visible, sort_title
+      from private.link_names_sql(p_module, context.schema_name, 't') l
+      join private.module_links(p_module, context.schema_name) ml on ml.column_name = l.column_name
+      join private.modules m on m.key = ml.target_module and cardinality(m.title_columns) = 1
+     where l.column_name = sort_key;
     if sort_name is not null then
       sort_type := 'text';
     end if;
@@ -1577,7 +1588,10 @@ begin
       sort_name := null;
       sort_join := '';
     end if;
-    sort_expression := case when sort_name is not null then format('private.turkish_sort_key(%s) collate "C"', sort_name)
+    -- (A link's name, then the linked record, then the row; records without a name last, either way.)
+    sort_expression := case when sort_name is not null
+                              then format('(%1$s) is null, private.turkish_sort_key(%1$s) collate "C" %2$s, case when (%1$s) is not null then t.%3$I end',
+                                          sort_name, direction, sort_key)
                             when sort_type = 'text' then format('private.turkish_sort_key(t.%I) collate "C"', sort_key)
                             else format('t.%I', sort_key) end;
 
@@ -1588,6 +1602,37 @@ begin
       source := format('(select * from %s t where %s offset 0)', relation, conditions);
     else
       source := relation::text;
+    end if;
+    -- Sorting by a link to a module that names a record by one column (a customer, a deal):
+    -- the linked records of the first pages walked in their Turkish sort index (keeping those
+    -- linked to a row of the list, so that only they pay for their sort key), their rows, then,
+    -- past them, the rows whose link names nothing the caller may see; the page is made of
+    -- those rows only. Sorting every row by a name looked up row by row took 460 ms at 5,000
+    -- contacts.
+    if sort_name is not null and sort_visible is not null and sort_title is not null and source = relation::text
+       and page_end <= count_cap then
+      execute format($query$
+        select array(select t.id
+                       from unnest(array(select n.id from %2$s n
+                                          where %4$s and (select true from %1$s t where t.%3$I = n.id and %5$s limit 1)
+                                          order by private.turkish_sort_key(n.%6$I) collate "C" %7$s, n.id %7$s
+                                          limit $5)) with ordinality linked (id, place)
+                       join %1$s t on t.%3$I = linked.id
+                      where %5$s
+                      order by linked.place, t.id %7$s limit $5)$query$,
+        relation, sort_target, sort_key, sort_visible, conditions, sort_title, direction)
+        into page_ids
+        using context.scope, context.caller, filters, pattern, page_end;
+      if cardinality(page_ids) < page_end then
+        execute format($query$
+          select $6 || array(select t.id from %1$s t
+                              where %5$s and not exists (select 1 from %2$s n where n.id = t.%3$I and %4$s)
+                              order by t.id %6$s limit $5 - cardinality($6))$query$,
+          relation, sort_target, sort_key, sort_visible, conditions, direction)
+          into page_ids
+          using context.scope, context.caller, filters, pattern, page_end, page_ids;
+      end if;
+      source := format('(select * from %s t where t.id = any (%L::uuid[]))', relation, page_ids);
     end if;
     execute format($query$
       select coalesce(jsonb_agg(%1$s

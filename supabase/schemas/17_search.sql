@@ -39,12 +39,15 @@ $$;
  * module's table in p_schema, not deleted, within p_scope ('own': the caller's), whose
  * Turkish-folded search column (trigram index) holds p_folded; those whose title starts
  * with it first (its first column: a contact's first name), then in Turkish order of that
- * column, at most p_limit. Each {id, title, subtitle}: the title from the registry's title
- * columns, the subtitle the title of the record the first registered link points to (a
- * contact's, deal's or quote's customer) when p_link_scopes lets the caller see it.
- * The plan follows the planner's estimate of the matches:
- * - at most 200: every match through the trigram index, sorted (at most 300 of them, should
- *   the estimate be low: then the best of the first 300 found);
+ * column, at most p_limit. Each {id, title, subtitle}: the title as the registry names a
+ * record (private.record_title_sql), the subtitle the name of the record its first link
+ * (private.link_names_sql, in module order) points to: a contact's, deal's or quote's
+ * customer, null when the caller may not open it (p_scopes: their view scopes).
+ * The plan follows the table's size and the planner's estimate of the matches:
+ * - a small table (under 8 MB, about 30,000 customers) with fewer than 300 matches, or at
+ *   most 200 estimated matches: every match through the trigram index, sorted and named in
+ *   the same statement (at most 300 of them, should the estimate be low: then the best of
+ *   the first 300 found);
  * - more (a broad search, e.g. two letters over a million customers): the titles starting
  *   with the text through the title's sort index, range by range
  *   (private.search_prefix_ranges); only when they are fewer than p_limit the others, walking
@@ -52,7 +55,7 @@ $$;
  *   300 found through the trigram index. No search sorts more than a few hundred rows.
  */
 create function private.search_module(p_module text, p_schema text, p_scope text, p_caller uuid, p_folded text,
-                                      p_limit integer, p_link_scopes jsonb)
+                                      p_limit integer, p_scopes jsonb)
 returns jsonb
 language plpgsql
 stable
@@ -67,17 +70,17 @@ declare
   escaped text := replace(replace(replace(p_folded, '\', '\\'), '%', '\%'), '_', '\_');
   pattern text;
   prefix text;
-  title text;
+  item text;
   first_title text;
   sort_key text;
-  link record;
-  subtitle text := 'null::text';
-  subtitle_join text := '';
-  link_scope text;
+  subtitle_join text;
   conditions text;
   candidates jsonb;
   more jsonb;
   found jsonb;
+  narrow text;
+  -- Tables smaller than this (bytes on disk, about 30,000 customers) are searched without asking the planner.
+  small_table constant bigint := 8 * 1024 * 1024;
   -- Searches expected to match more rows than this are broad.
   broad_estimate constant integer := 200;
   -- The most matches a narrow search sorts (the planner's estimate may be low).
@@ -89,95 +92,88 @@ begin
   relation := format('%I.%I', p_schema, module.table_name);
   pattern := '%' || escaped || '%';
   prefix := escaped || '%';
-  -- The title over a row r; the prefix test and the order over the first title column of a row t.
-  title := format('left(nullif(btrim(concat_ws(%L, %s)), %L), 300)', ' ',
-                  (select string_agg(format('r.%I::text', c), ', ' order by n)
-                     from unnest(module.title_columns) with ordinality u (c, n)), '');
+  -- An item over a row r (the record, its first link's name joined by subtitle_join).
+  select format('jsonb_build_object(''id'', r.id, ''title'', %s, ''subtitle'', %s)',
+                private.record_title_sql(p_module, 'r'), coalesce(min(l.name_sql), 'null::text')),
+         coalesce(min(l.join_sql), '')
+    into item, subtitle_join
+    from (select l.name_sql, l.join_sql from private.link_names_sql(p_module, p_schema, 'r', p_scopes) l limit 1) l;
+  -- The prefix test and the order over the first title column of a row t.
   first_title := format('private.fold_search(t.%I)', module.title_columns[1]);
   sort_key := format('private.turkish_sort_key(t.%I) collate "C"', module.title_columns[1]);
   conditions := 't.deleted_at is null and ($1 = ''all'' or t.owner_id = $2) and t.search_text like $3';
 
-  -- The subtitle: the record the first link (in module order) points to, if the caller may see it.
-  -- (The foreign keys of this one table, read by its oid: private.module_links' catalogue
-  -- joins by name take 16 ms a call, too long for a search that asks for seven modules.)
-  for link in select a.attname::text as column_name, target.table_name, target.key, target.title_columns
-                from pg_catalog.pg_constraint c
-                join pg_catalog.pg_attribute a on a.attrelid = c.conrelid and a.attnum = c.conkey[1]
-                join private.modules target on to_regclass(format('%I.%I', p_schema, target.table_name)) = c.confrelid
-               where c.conrelid = relation::regclass and c.contype = 'f' and cardinality(c.conkey) = 1
-                 and a.attname = any (module.writable_columns)
-               order by target.position, a.attname loop
-    link_scope := p_link_scopes ->> link.key;
-    if link_scope is not null then
-      subtitle := format('left(nullif(btrim(concat_ws(%L, %s)), %L), 300)', ' ',
-                         (select string_agg(format('s.%I::text', c), ', ' order by n)
-                            from unnest(link.title_columns) with ordinality u (c, n)), '');
-      subtitle_join := format('left join %I.%I s on s.id = r.%I and s.deleted_at is null and (%L = ''all'' or s.owner_id = $2)',
-                              p_schema, link.table_name, link.column_name, link_scope);
-    end if;
-    exit;
-  end loop;
+  -- Few matches: every match (at most narrow_cap) sorted and named in one statement; with $6, none
+  -- (null) when narrow_cap were found. A small table is searched so at once; one where that finds
+  -- narrow_cap matches, or a larger one, after the planner's estimate.
+  narrow := format($query$
+    with matches as (
+      select t.*, case when %3$s like $4 then 0 else 1 end as relevance, %4$s as sort_key
+        from (select * from %1$s t where %2$s limit %5$s offset 0) t)
+    select case when not $6 or (select count(*) from matches) < %5$s then (
+      select coalesce(jsonb_agg(%6$s order by r.relevance, r.sort_key collate "C", r.id), '[]')
+        from (select * from matches t order by relevance, sort_key, t.id limit $5) r
+        %7$s) end$query$,
+    relation, conditions, first_title, sort_key, narrow_cap, item, subtitle_join);
+  if pg_catalog.pg_relation_size(relation::regclass) < small_table then
+    execute narrow into found using p_scope, p_caller, pattern, prefix, p_limit, true;
+  end if;
+  if found is null and private.estimated_list_rows(format('select 1 from %s t where %s', relation, replace(conditions, '$3', '$4')),
+                                                   p_scope, p_caller, null, pattern) <= broad_estimate then
+    execute narrow into found using p_scope, p_caller, pattern, prefix, p_limit, false;
+  end if;
+  if found is not null then
+    return found;
+  end if;
 
-  -- Candidates: [{id, relevance (0: the title starts with the text), sort_key}].
-  if private.estimated_list_rows(format('select 1 from %s t where %s', relation, replace(conditions, '$3', '$4')),
-                                 p_scope, p_caller, null, pattern) <= broad_estimate then
+  -- Candidates of a broad search: [{id, relevance (0: the title starts with the text), sort_key}].
+  -- Each range walks the sort index alone (a filter there makes the planner sort the whole
+  -- range instead); the few titles in it that fold otherwise (â, î, …) are dropped after.
+  execute format($query$
+    select coalesce(jsonb_agg(c), '[]') from (
+      select p.id, 0 as relevance, p.sort_key from private.search_prefix_ranges($5) r
+       cross join lateral (select w.id, w.sort_key
+                             from (select t.id, %3$s as sort_key, %4$s as folded from %1$s t
+                                    where t.deleted_at is null and ($1 = 'all' or t.owner_id = $2)
+                                      and %3$s >= r.low and %3$s < r.high
+                                    order by %3$s, t.id limit $6 * 4) w
+                            where w.folded like $4 limit $6) p
+       order by 3, 1 limit $6) c$query$,
+    relation, conditions, sort_key, first_title)
+    into candidates using p_scope, p_caller, pattern, prefix, p_folded, p_limit;
+  if jsonb_array_length(candidates) < p_limit then
     execute format($query$
       select coalesce(jsonb_agg(c), '[]') from (
-        select t.id, case when %3$s like $4 then 0 else 1 end as relevance, %4$s as sort_key
-          from (select * from %1$s t where %2$s limit %5$s offset 0) t
-         order by 2, 3, t.id limit $5) c$query$,
-      relation, conditions, first_title, sort_key, narrow_cap)
-      into candidates using p_scope, p_caller, pattern, prefix, p_limit;
-  else
-    -- Each range walks the sort index alone (a filter there makes the planner sort the whole
-    -- range instead); the few titles in it that fold otherwise (â, î, …) are dropped after.
+        select t.id, 1 as relevance, t.sort_key
+          from (select t.id, t.search_text, %3$s as sort_key, %4$s like $4 as starts
+                  from %1$s t where t.deleted_at is null and ($1 = 'all' or t.owner_id = $2)
+                 order by %3$s, t.id limit %5$s) t
+         where t.search_text like $3 and not coalesce(t.starts, false)
+         order by 3, 1 limit $5) c$query$,
+      relation, conditions, sort_key, first_title, walk_cap)
+      into more using p_scope, p_caller, pattern, prefix, p_limit - jsonb_array_length(candidates);
+    candidates := candidates || more;
+  end if;
+  if jsonb_array_length(candidates) < p_limit and char_length(p_folded) >= 3 then
     execute format($query$
       select coalesce(jsonb_agg(c), '[]') from (
-        select p.id, 0 as relevance, p.sort_key from private.search_prefix_ranges($5) r
-         cross join lateral (select w.id, w.sort_key
-                               from (select t.id, %3$s as sort_key, %4$s as folded from %1$s t
-                                      where t.deleted_at is null and ($1 = 'all' or t.owner_id = $2)
-                                        and %3$s >= r.low and %3$s < r.high
-                                      order by %3$s, t.id limit $6 * 4) w
-                              where w.folded like $4 limit $6) p
-         order by 3, 1 limit $6) c$query$,
-      relation, conditions, sort_key, first_title)
-      into candidates using p_scope, p_caller, pattern, prefix, p_folded, p_limit;
-    if jsonb_array_length(candidates) < p_limit then
-      execute format($query$
-        select coalesce(jsonb_agg(c), '[]') from (
-          select t.id, 1 as relevance, t.sort_key
-            from (select t.id, t.search_text, %3$s as sort_key, %4$s like $4 as starts
-                    from %1$s t where t.deleted_at is null and ($1 = 'all' or t.owner_id = $2)
-                   order by %3$s, t.id limit %5$s) t
-           where t.search_text like $3 and not coalesce(t.starts, false)
-           order by 3, 1 limit $5) c$query$,
-        relation, conditions, sort_key, first_title, walk_cap)
-        into more using p_scope, p_caller, pattern, prefix, p_limit - jsonb_array_length(candidates);
-      candidates := candidates || more;
-    end if;
-    if jsonb_array_length(candidates) < p_limit and char_length(p_folded) >= 3 then
-      execute format($query$
-        select coalesce(jsonb_agg(c), '[]') from (
-          select t.id, 1 as relevance, %3$s as sort_key
-            from (select * from %1$s t
-                   where %2$s and not coalesce(%4$s like $4, false) and t.id <> all ($6) limit %5$s offset 0) t
-           order by 3, 1 limit $5) c$query$,
-        relation, conditions, sort_key, first_title, narrow_cap)
-        into more using p_scope, p_caller, pattern, prefix, p_limit - jsonb_array_length(candidates),
-                         array(select (e ->> 'id')::uuid from jsonb_array_elements(candidates) e);
-      candidates := candidates || more;
-    end if;
+        select t.id, 1 as relevance, %3$s as sort_key
+          from (select * from %1$s t
+                 where %2$s and not coalesce(%4$s like $4, false) and t.id <> all ($6) limit %5$s offset 0) t
+         order by 3, 1 limit $5) c$query$,
+      relation, conditions, sort_key, first_title, narrow_cap)
+      into more using p_scope, p_caller, pattern, prefix, p_limit - jsonb_array_length(candidates),
+                       array(select (e ->> 'id')::uuid from jsonb_array_elements(candidates) e);
+    candidates := candidates || more;
   end if;
 
   execute format($query$
-    select coalesce(jsonb_agg(jsonb_build_object('id', r.id, 'title', %1$s, 'subtitle', %2$s)
-                              order by c.relevance, c.sort_key collate "C", c.id), '[]')
+    select coalesce(jsonb_agg(%1$s order by c.relevance, c.sort_key collate "C", c.id), '[]')
       from jsonb_to_recordset($1) as c (id uuid, relevance integer, sort_key text)
-      join %3$s r on r.id = c.id
-      %4$s$query$,
-    title, subtitle, relation, replace(subtitle_join, '$2', '$3'))
-    into found using candidates, null, p_caller;
+      join %2$s r on r.id = c.id
+      %3$s$query$,
+    item, relation, subtitle_join)
+    into found using candidates;
   return found;
 end;
 $$;
@@ -205,7 +201,7 @@ declare
   caller private.caller_context := private.caller_context('organization');
   query text := btrim(coalesce(p_query, ''));
   folded text;
-  context private.module_context;
+  schema text;
   module record;
   scopes jsonb := '{}';
   items jsonb;
@@ -222,18 +218,16 @@ begin
   end if;
   folded := private.fold_search(query);
 
-  -- The view scope of each module (the guard, module by module); the links' subtitles need them too.
-  for module in select m.key from private.modules m order by m.position loop
-    context := private.module_context(module.key, 'view');
-    if context.problem is null then
-      scopes := scopes || jsonb_build_object(module.key, context.scope);
-    end if;
-  end loop;
+  -- The view scope of each module (private.scope_in over the one guard's answer); the links' subtitles need them too.
+  schema := private.tenant_schema(caller.organization_id);
+  select coalesce(jsonb_object_agg(s.key, s.scope), '{}') into scopes
+    from (select m.key, private.scope_in(caller, m.key, 'view') as scope from private.modules m) s
+   where s.scope is not null;
 
   for module in select m.key from private.modules m
-                 where m.searchable and scopes ? m.key order by m.position loop
-    items := private.search_module(module.key, private.tenant_schema(caller.organization_id), scopes ->> module.key,
-                                   caller.user_id, folded, coalesce(p_limit, 5), scopes);
+                 where m.searchable and scopes ? m.key and schema is not null order by m.position loop
+    items := private.search_module(module.key, schema, scopes ->> module.key, caller.user_id, folded,
+                                   coalesce(p_limit, 5), scopes);
     if jsonb_array_length(items) > 0 then
       groups := groups || jsonb_build_array(jsonb_build_object('module', module.key, 'items', items));
     end if;

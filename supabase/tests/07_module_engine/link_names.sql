@@ -3,7 +3,7 @@
 -- the linked record's title as the caller may see it; sorting by a link sorts by that name
 -- in Turkish order; another organization sees none of it.
 begin;
-select plan(19);
+select plan(22);
 
 select tests.create_organization('alpha', 'Alpha A.Ş.') as alpha \gset
 select private.migrate_tenant(:'alpha');
@@ -74,6 +74,11 @@ select is(array(select r ->> 'customer_name' from jsonb_array_elements(public.li
 select is(array(select r ->> 'title' from jsonb_array_elements(public.list_deals(null, null, 'customer_id', true, 50) -> 'records') r
                  where r ->> 'customer_name' is not null),
           array['D-Zeynep', 'D-Çelik', 'D-Cansu', 'D-Ağa'], 'and descending, backwards');
+select is(array(select r ->> 'customer_name' from jsonb_array_elements(public.list_deals(null, null, 'customer_id', true, 50) -> 'records') r),
+          array['Zeynep Tekstil', 'Çelik Yapı', 'Cansu Gıda', 'Ağa Ticaret', null, null],
+          'descending too, those without a name come last');
+select is(array(select r ->> 'customer_name' from jsonb_array_elements(public.list_deals(null, null, 'customer_id', false, 3, 2) -> 'records') r),
+          array['Çelik Yapı', 'Zeynep Tekstil', null], 'a later page goes on where the first stopped, into those without a name');
 select is(array(select r ->> 'title' from jsonb_array_elements(public.list_deals(null, jsonb_build_object('customer_id', :'c_cansu')) -> 'records') r),
           array['D-Cansu'], 'filtering by the link keeps that customer''s deals');
 
@@ -89,6 +94,8 @@ select is((select r ->> 'customer_name' from jsonb_array_elements(public.list_de
 select is(array(select r ->> 'title' from jsonb_array_elements(public.list_deals(null, null, 'customer_id', false, 50) -> 'records') r
                  where r ->> 'customer_name' is not null),
           array['D-Ağa'], 'sorting by customer sorts by what they may see only');
+select is(array(select r ->> 'customer_name' from jsonb_array_elements(public.list_deals(null, null, 'customer_id', false, 50) -> 'records') r),
+          array['Ağa Ticaret', null, null, null, null, null], 'the deals of customers they may not open come last, unnamed');
 select is((select r ->> 'contact_name' from jsonb_array_elements(public.list_tasks() -> 'records') r where r ->> 'id' = :'t_call'),
           'Deniz Işık', 'contacts they may view (scope all) are still named');
 
