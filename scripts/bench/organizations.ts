@@ -205,6 +205,8 @@ async function throughTheStack(databaseUrl: string, organizations: number): Prom
   const started = performance.now();
   const stack = await startStack({ port: await freePort(), seed: false, keys: testKeys, databaseUrl });
   try {
+    // The Data API's schema cache holds every organization's tables unless the stack keeps
+    // them out (issue 28, part 1): at ~1,000 its introspection times out and no RPC is found.
     const ready = (performance.now() - started) / 1000;
     const { client } = await signedInClient(stack.url, "satis@demo.test");
     const listed = await sample(100, async () => {
@@ -213,6 +215,8 @@ async function throughTheStack(databaseUrl: string, organizations: number): Prom
     }, 10);
     console.log(`signed-in list through the local stack (supabase-js) at #${organizations}: p50 ${listed.p50.toFixed(2)} ms, ` +
       `p95 ${listed.p95.toFixed(2)} ms (stack ready in ${ready.toFixed(1)} s)`);
+  } catch (error) {
+    console.log(`signed-in list through the local stack at #${organizations}: FAILED, ${(error as Error).message.slice(0, 300)}`);
   } finally {
     await stack.stop();
   }
