@@ -17,6 +17,7 @@ import { chromium } from "playwright-core";
 import { chromiumLaunchOptions } from "./chromium.ts";
 import postgres from "postgres";
 import { measureFrontEnd } from "./bench-front-end.ts";
+import { organizationScale } from "./bench/organizations.ts";
 import { freePort, startStack } from "./stack/server.ts";
 import { createTestDatabase, type TestDatabase } from "./stack/test-database.ts";
 import { storageKeys } from "../src/lib/browser-storage.ts";
@@ -77,8 +78,6 @@ function printPairs(title: string, pairs: [Sample, Sample][]) {
   }
 }
 
-const superAdminId = "0b000000-0000-4000-8000-000000000001";
-
 /** A fresh seeded PostgreSQL database for a section, or null (the section says it is skipped) when PostgreSQL is not reachable. */
 async function seededPostgres(prefix: string, section: string): Promise<TestDatabase | null> {
   try {
@@ -86,65 +85,6 @@ async function seededPostgres(prefix: string, section: string): Promise<TestData
   } catch (error) {
     console.log(`\n${section}: skipped, PostgreSQL not reachable (${(error as Error).message})`);
     return null;
-  }
-}
-
-/**
- * Organization provisioning on PostgreSQL 15 (the production engine): the template's
- * tables for one organization, and the whole create_organization call for the N-th
- * organization when N-1 exist, each organization in its own transaction. Baseline: the
- * same template DDL executed directly, without registry, checks or bookkeeping.
- */
-async function organizationScale(total: number): Promise<void> {
-  const database = await seededPostgres("crm_bench", "organization scale");
-  if (!database) return;
-  const sql = postgres(database.url, { max: 1, onnotice: () => {} });
-  // A super admin is trusted only in a live Auth session; the public façade also wants the
-  // request-forgery token an Edge Function forwards, so the bench calls the function behind it.
-  const [{ id: sessionId }] = await sql`insert into auth.sessions (id, user_id) values (gen_random_uuid(), ${superAdminId}) returning id`;
-  const claims = JSON.stringify({ sub: superAdminId, role: "authenticated", session_id: sessionId });
-  const createOrganization = (slug: string) =>
-    sql.begin(async (tx) => {
-      await tx`select set_config('request.jwt.claim.sub', ${superAdminId}, true), set_config('request.jwt.claims', ${claims}, true)`;
-      const [{ answer }] = await tx`select private.create_organization(${slug}, ${`Bench ${slug}`}) as answer`;
-      if (!answer.success) throw new Error(`create_organization ${slug}: ${answer.error}`);
-    });
-  try {
-    const template = (await sql`select ddl from private.tenant_template_steps order by version`).map((row) => row.ddl as string);
-    const tablesOnly = await measure("tables of one organization (migrate_tenant)", 20, (run) =>
-      sql.begin(async (tx) => {
-        const [{ id }] = await tx`insert into private.organizations (slug, name) values (${`tables-${run + 10}`}, 'Bench') returning id`;
-        await tx`select private.migrate_tenant(${id})`;
-      }),
-    );
-    const rawDdl = await measure("the template DDL alone (raw SQL)", 20, (run) =>
-      sql.begin(async (tx) => {
-        const schema = `raw_bench_${run + 10}`;
-        await tx.unsafe(`create schema ${schema}; set local search_path = ${schema}, pg_catalog;`);
-        for (const ddl of template) await tx.unsafe(ddl);
-      }),
-    );
-
-    const started = performance.now();
-    const existing = Number((await sql`select count(*) as n from private.organizations`)[0].n);
-    for (let index = existing; index < total - 10; index++) await createOrganization(`bench-${index}`);
-    const lastTen: number[] = [];
-    for (let index = total - 10; index < total; index++) lastTen.push(await timed(() => createOrganization(`bench-${index}`)));
-    const fillSeconds = (performance.now() - started) / 1000;
-    const [{ organizations, relations, size }] = await sql`
-      select (select count(*) from private.organizations)::int as organizations,
-             (select count(*) from pg_class)::int as relations,
-             pg_size_pretty(pg_database_size(current_database())) as size`;
-
-    printPairs("organization provisioning (PostgreSQL 15, one organization per transaction)", [[tablesOnly, rawDdl]]);
-    console.log(
-      `create_organization, organization #${total} (${total - 1} exist): ${lastTen.at(-1)!.toFixed(1)} ms;` +
-        ` last 10 p50 ${summarise("", lastTen).p50.toFixed(1)} ms, p95 ${summarise("", lastTen).p95.toFixed(1)} ms`,
-    );
-    console.log(`${organizations} organizations, ${relations} relations, database ${size}; filling took ${fillSeconds.toFixed(0)} s`);
-  } finally {
-    await sql.end();
-    await database.drop();
   }
 }
 
@@ -909,7 +849,7 @@ const sections: { name: string; postgresOnly: boolean; run: () => Promise<void> 
   { name: "documents", postgresOnly: false, run: documentTransferOnBothBackends },
   { name: "imports", postgresOnly: true, run: () => importsOnPostgres(Number(process.env.BENCH_IMPORT_ROWS ?? 100_000)) },
   { name: "parse", postgresOnly: false, run: () => browserParse(Number(process.env.BENCH_IMPORT_ROWS ?? 100_000)) },
-  { name: "organizations", postgresOnly: false, run: () => organizationScale(Number(process.env.BENCH_ORGANIZATIONS ?? 1000)) },
+  { name: "organizations", postgresOnly: false, run: () => organizationScale(Number(process.env.BENCH_ORGANIZATIONS ?? 3000)) },
   { name: "backup", postgresOnly: true, run: () => backupScale(Number(process.env.BENCH_BACKUP_ROWS ?? 1_000_000)) },
 ];
 const only = process.env.BENCH_ONLY?.split(",").map((name) => name.trim()).filter(Boolean);

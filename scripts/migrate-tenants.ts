@@ -14,7 +14,7 @@ if (!url) {
 const sql = postgres(url, { max: 1, onnotice: () => {} });
 try {
   const report = await migrateAllTenants((text, params) => sql.unsafe(text, params as never[]) as never);
-  console.log(`organizations migrated: ${report.migrated}, failed: ${report.failed.length}`);
+  console.log(`organizations migrated: ${report.migrated}, failed: ${report.failed.length}; spare schemas migrated: ${report.sparesMigrated}`);
   for (const failure of report.failed) console.error(`  ${failure.organizationId}: ${failure.error}`);
   process.exitCode = report.failed.length > 0 ? 1 : 0;
 } finally {

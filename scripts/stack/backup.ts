@@ -42,7 +42,9 @@ import { FileStorage } from "./storage-files.ts";
 export const backupFormat = 1;
 
 /** What a backup leaves out: state that belongs to a sign-in session. */
-const sessionTables = new Set(["private.session_organizations", "private.login_proofs", "private.request_tokens", "private.document_downloads"]);
+const sessionTables = new Set(["private.session_organizations", "private.login_proofs", "private.request_tokens", "private.document_downloads",
+  // The spare organization schemas of this database (empty, rebuilt by its own refill): a backup holds none.
+  "private.tenant_spares"]);
 
 /** Loaded again after the organizations' tables are built, which stamps both. */
 const stampedByTemplate = ["private.organizations", "private.tenant_migrations"];

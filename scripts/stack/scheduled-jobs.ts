@@ -20,6 +20,9 @@ const steps: Step[] = [
   { name: "quote expiry", sql: "select private.expire_quotes()", intervalMs: 60 * 60_000 },
   // Contract renewal notices, expiry and auto-renewal (pg_cron: hourly).
   { name: "contracts (renewal notices, expiry)", sql: "select private.contract_due_steps()", intervalMs: 60 * 60_000 },
+  // Spare organization schemas, claimed by create_organization (pg_cron: every minute, the
+  // whole pool). One spare a run here: the embedded database answers one statement at a time.
+  { name: "spare organization schemas", sql: "select private.refill_tenant_spares(1)", intervalMs: 20_000 },
 ];
 
 export interface ScheduledJobs {

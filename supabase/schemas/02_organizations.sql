@@ -157,8 +157,13 @@ as $$
 $$;
 
 /**
- * Seals a tenant schema after any step: row level security on every table, nothing for
+ * Seals a tenant schema after its steps: row level security on every table, nothing for
  * PUBLIC or the API roles. Tenant data is reached only through security definer RPCs.
+ * The schema's tables, views and sequences are found through their dependency on the
+ * schema (pg_depend's index), never by a scan of pg_class by schema (no index: a scan of
+ * the whole catalogue, which grows by ~220 relations with every organization). A relation
+ * whose ACL is null has the owner's privileges only, so only relations with an ACL are
+ * revoked from; tenant schemas hold no function (private.tenant_security_findings).
  */
 create function private.seal_tenant_schema(p_schema text)
 returns void
@@ -167,24 +172,230 @@ security definer
 set search_path = ''
 as $$
 declare
-  table_name text;
+  relation record;
 begin
   execute format('revoke all on schema %I from public, anon, authenticated', p_schema);
-  execute format('revoke all on all tables in schema %I from public, anon, authenticated', p_schema);
-  execute format('revoke all on all sequences in schema %I from public, anon, authenticated', p_schema);
-  execute format('revoke all on all functions in schema %I from public, anon, authenticated', p_schema);
-  for table_name in
-    select c.relname from pg_catalog.pg_class c
-     where c.relnamespace = p_schema::regnamespace and c.relkind in ('r', 'p') and not c.relrowsecurity
+  for relation in
+    select c.relname, c.relkind, c.relacl is not null as has_acl,
+           c.relkind in ('r', 'p') and not c.relrowsecurity as needs_rls
+      from pg_catalog.pg_depend d
+      join pg_catalog.pg_class c on c.oid = d.objid
+     where d.refclassid = 'pg_catalog.pg_namespace'::regclass and d.refobjid = p_schema::regnamespace
+       and d.classid = 'pg_catalog.pg_class'::regclass and d.objsubid = 0
+       and (c.relacl is not null or (c.relkind in ('r', 'p') and not c.relrowsecurity))
   loop
-    execute format('alter table %I.%I enable row level security', p_schema, table_name);
+    if relation.has_acl then
+      execute format('revoke all on %s %I.%I from public, anon, authenticated',
+                     case when relation.relkind = 'S' then 'sequence' else 'table' end, p_schema, relation.relname);
+    end if;
+    if relation.needs_rls then
+      execute format('alter table %I.%I enable row level security', p_schema, relation.relname);
+    end if;
   end loop;
 end;
 $$;
 
 /**
- * Brings one organization's schema to the newest template version: creates the schema
- * when missing, applies every step above the recorded version in order, records each.
+ * Applies every template step above p_from_version to the existing schema p_schema in
+ * version order (search path = the schema), then seals it once. Returns each applied
+ * step's duration in ms as {"<version>": ms}. The one way steps are applied: to an
+ * organization's schema (private.migrate_tenant) and to a spare (private.build_tenant_spare).
+ */
+create function private.apply_tenant_steps(p_schema text, p_from_version integer)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  step private.tenant_template_steps;
+  started timestamptz;
+  durations jsonb := '{}';
+begin
+  if not private.is_safe_identifier(p_schema) then
+    raise exception 'unsafe schema name %', p_schema;
+  end if;
+  for step in
+    select * from private.tenant_template_steps where version > p_from_version order by version
+  loop
+    started := clock_timestamp();
+    perform pg_catalog.set_config('search_path', pg_catalog.format('%I, pg_catalog', p_schema), true);
+    execute step.ddl;
+    perform pg_catalog.set_config('search_path', '', true);
+    durations := durations || jsonb_build_object(step.version::text,
+                                                 round(extract(epoch from clock_timestamp() - started) * 1000, 3));
+  end loop;
+  if durations <> '{}' then
+    perform private.seal_tenant_schema(p_schema);
+  end if;
+  return durations;
+end;
+$$;
+
+-- Spare organization schemas (issue 28): built ahead from the newest template by
+-- private.refill_tenant_spares (pg_cron, the local stack's timer), claimed by a rename when
+-- an organization is created, so creating one costs a rename instead of ~200 relations.
+-- A spare is sealed like any tenant schema, registered here (private.tenant_security_findings
+-- knows it) and named so that no organization's schema can ever have its name: an
+-- organization's schema ends with its timestamp's digits, a spare's with "_spare".
+create table private.tenant_spares (
+  schema_name text primary key
+    check (schema_name ~ '^org_pool_[0-9a-f]{12}_spare$'),
+  template_version integer not null check (template_version > 0),
+  -- Each step's duration when the spare was built or migrated, {"<version>": ms}: copied into
+  -- private.tenant_migrations by the organization that claims it.
+  step_durations jsonb not null default '{}' check (jsonb_typeof(step_durations) = 'object'),
+  created_at timestamptz not null default now()
+);
+
+comment on table private.tenant_spares is 'Spare organization schemas built ahead from the template, claimed by create_organization.';
+
+alter table private.tenant_spares enable row level security;
+
+/** How many spare organization schemas private.refill_tenant_spares keeps ready. */
+create function private.tenant_spare_pool_size()
+returns integer
+language sql
+immutable
+set search_path = ''
+as $$
+  select 3;
+$$;
+
+/** Builds one spare schema from the newest template, registers it and returns its name. */
+create function private.build_tenant_spare()
+returns text
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  spare_name text := 'org_pool_' || substr(md5(gen_random_uuid()::text), 1, 12) || '_spare';
+  durations jsonb;
+begin
+  execute format('create schema %I', spare_name);
+  durations := private.apply_tenant_steps(spare_name, 0);
+  insert into private.tenant_spares (schema_name, template_version, step_durations)
+  values (spare_name, private.latest_template_version(), durations);
+  return spare_name;
+end;
+$$;
+
+/**
+ * Brings every spare behind the template to the newest version, as organizations are
+ * (db:migrate-tenants and the stack's start call it after them). A spare whose step fails
+ * is dropped (it holds no data); a spare being claimed or migrated elsewhere is skipped.
+ * Returns how many were migrated.
+ */
+create function private.migrate_tenant_spares()
+returns integer
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  spare private.tenant_spares;
+  latest integer := private.latest_template_version();
+  migrated integer := 0;
+begin
+  for spare in
+    select * from private.tenant_spares s where s.template_version < latest
+     order by s.created_at for update skip locked
+  loop
+    begin
+      update private.tenant_spares
+         set template_version = latest,
+             step_durations = step_durations || private.apply_tenant_steps(spare.schema_name, spare.template_version)
+       where schema_name = spare.schema_name;
+      migrated := migrated + 1;
+    exception when others then
+      execute format('drop schema if exists %I cascade', spare.schema_name);
+      delete from private.tenant_spares where schema_name = spare.schema_name;
+    end;
+  end loop;
+  return migrated;
+end;
+$$;
+
+/**
+ * Keeps private.tenant_spare_pool_size() spares ready: migrates spares behind the template,
+ * then builds the missing ones, at most p_limit in this call (all when null). One refill at a
+ * time (an advisory lock; a second concurrent call returns 0). Returns how many it built.
+ * Run every minute by pg_cron on hosted Supabase and by the local stack's timer.
+ */
+create function private.refill_tenant_spares(p_limit integer default null)
+returns integer
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  missing integer;
+  built integer := 0;
+begin
+  if not pg_catalog.pg_try_advisory_xact_lock(pg_catalog.hashtext('private.refill_tenant_spares')) then
+    return 0;
+  end if;
+  perform private.migrate_tenant_spares();
+  missing := private.tenant_spare_pool_size() - (select count(*) from private.tenant_spares);
+  missing := least(missing, coalesce(p_limit, missing));
+  while built < missing loop
+    perform private.build_tenant_spare();
+    built := built + 1;
+  end loop;
+  return built;
+end;
+$$;
+
+-- pg_cron on hosted Supabase (the local stack runs it from scripts/stack/scheduled-jobs.ts).
+do $$
+begin
+  if exists (select 1 from pg_catalog.pg_extension where extname = 'pg_cron') then
+    perform cron.schedule('crm-refill-tenant-spares', '* * * * *', 'select private.refill_tenant_spares()');
+  end if;
+end
+$$;
+
+/**
+ * Gives an organization a spare as its schema: takes the newest spare nobody else is taking,
+ * renames it to p_schema and records its steps for the organization. Returns the template
+ * version the spare had reached, or null when no spare is ready.
+ */
+create function private.claim_tenant_spare(p_organization_id uuid, p_schema text)
+returns integer
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  spare private.tenant_spares;
+begin
+  loop
+    delete from private.tenant_spares s
+     where s.schema_name = (select x.schema_name from private.tenant_spares x
+                             where x.template_version <= private.latest_template_version()
+                             order by x.template_version desc, x.created_at, x.schema_name
+                             limit 1 for update skip locked)
+    returning * into spare;
+    if not found then
+      return null;
+    end if;
+    -- A registered spare whose schema is gone (dropped by hand) is forgotten; the next one is taken.
+    exit when exists (select 1 from pg_catalog.pg_namespace n where n.nspname = spare.schema_name);
+  end loop;
+  execute format('alter schema %I rename to %I', spare.schema_name, p_schema);
+  insert into private.tenant_migrations (organization_id, version, duration_ms)
+  select p_organization_id, d.key::integer, d.value::numeric
+    from jsonb_each_text(spare.step_durations) as d
+  on conflict (organization_id, version) do update set applied_at = now(), duration_ms = excluded.duration_ms;
+  return spare.template_version;
+end;
+$$;
+
+/**
+ * Brings one organization's schema to the newest template version: when the schema is
+ * missing, claims a spare (private.claim_tenant_spare) or else creates it empty; applies
+ * every step above the recorded version in order, records each.
  * Idempotent; runs in the caller's transaction (one organization per transaction).
  */
 create function private.migrate_tenant(p_organization_id uuid)
@@ -195,8 +406,7 @@ set search_path = ''
 as $$
 declare
   organization private.organizations;
-  step private.tenant_template_steps;
-  started timestamptz;
+  durations jsonb;
 begin
   -- The row lock serialises concurrent runs for the same organization.
   select * into organization from private.organizations where id = p_organization_id for update;
@@ -208,31 +418,26 @@ begin
   end if;
 
   if not exists (select 1 from pg_catalog.pg_namespace where nspname = organization.schema_name) then
-    execute format('create schema %I', organization.schema_name);
-    organization.template_version := 0;
+    organization.template_version := private.claim_tenant_spare(organization.id, organization.schema_name);
+    if organization.template_version is null then
+      execute format('create schema %I', organization.schema_name);
+      organization.template_version := 0;
+    end if;
   end if;
 
-  for step in
-    select * from private.tenant_template_steps where version > organization.template_version order by version
-  loop
-    started := clock_timestamp();
-    perform pg_catalog.set_config('search_path', pg_catalog.format('%I, pg_catalog', organization.schema_name), true);
-    execute step.ddl;
-    perform pg_catalog.set_config('search_path', '', true);
-    perform private.seal_tenant_schema(organization.schema_name);
-    insert into private.tenant_migrations (organization_id, version, duration_ms)
-    values (organization.id, step.version, extract(epoch from clock_timestamp() - started) * 1000)
-    on conflict (organization_id, version) do update set applied_at = now(), duration_ms = excluded.duration_ms;
-    organization.template_version := step.version;
-  end loop;
+  durations := private.apply_tenant_steps(organization.schema_name, organization.template_version);
+  insert into private.tenant_migrations (organization_id, version, duration_ms)
+  select organization.id, d.key::integer, d.value::numeric
+    from jsonb_each_text(durations) as d
+  on conflict (organization_id, version) do update set applied_at = now(), duration_ms = excluded.duration_ms;
 
   update private.organizations
-     set template_version = organization.template_version,
+     set template_version = private.latest_template_version(),
          last_migration_error = null,
          last_migrated_at = now(),
          updated_at = now()
    where id = organization.id;
-  return organization.template_version;
+  return private.latest_template_version();
 end;
 $$;
 
@@ -389,6 +594,7 @@ as $$
   select s.nspname, null::text, 'schema is not registered to an organization'
     from tenant_schemas s
    where s.nspname not in (select o.schema_name from private.organizations o)
+     and s.nspname not in (select t.schema_name from private.tenant_spares t)
   union all
   select s.nspname, null, 'API role can use the schema'
     from tenant_schemas s

@@ -45,11 +45,11 @@ describe("applying a template change to every organization", () => {
     expect(await versions()).toEqual({ acme: { version: latest, failed: true }, demo: { version: next, failed: false } });
 
     await sql.unsafe(`drop table ${acme.schema_name}.deal_stages`);
-    expect(await migrate()).toEqual({ migrated: 1, failed: [] });
+    expect(await migrate()).toEqual({ migrated: 1, sparesMigrated: 0, failed: [] });
     expect(await versions()).toEqual({ acme: { version: next, failed: false }, demo: { version: next, failed: false } });
 
     const [{ applied }] = await sql`select count(*)::int as applied from private.tenant_migrations where version = ${next}`;
-    expect(await migrate()).toEqual({ migrated: 0, failed: [] });
+    expect(await migrate()).toEqual({ migrated: 0, sparesMigrated: 0, failed: [] });
     const [{ again }] = await sql`select count(*)::int as again from private.tenant_migrations where version = ${next}`;
     expect([applied, again]).toEqual([2, 2]);
 
