@@ -302,6 +302,9 @@ async function apiStatementTimeout(sql: SqlRunner): Promise<string | undefined> 
   return values[0]?.value;
 }
 
+/** `npm run bench`'s "before" of the Data API (scripts/bench/data-api.ts): the cut turned off. */
+const dataApiUncut = () => process.env.DATA_API_UNCUT === "1";
+
 /**
  * The backend serving lite over its connection. lite decides once per connection whether
  * to switch to the request's role, and when it first decides so it grants ALL on every
@@ -319,9 +322,12 @@ function servingBackend(
 ): Backend {
   (connection as unknown as { rlsState: string }).rlsState = "active";
   // The Data API's path cut (data-api-path.ts): one statement of settings per request, and
-  // no organization's schema in lite's schema cache.
-  settingsInOneStatement(connection as never);
-  organizationsOutOfSchemaCache(connection as never);
+  // no organization's schema in lite's schema cache. DATA_API_UNCUT=1 leaves lite's own path
+  // (the bench's "before"; never needed otherwise).
+  if (!dataApiUncut()) {
+    settingsInOneStatement(connection as never);
+    organizationsOutOfSchemaCache(connection as never);
+  }
   const schemaCacheSchemas = () => {
     const cache = (connection as unknown as { introspection?: { tables?: { schema: string }[] } }).introspection;
     return [...new Set((cache?.tables ?? []).map((table) => table.schema))].sort();
@@ -369,7 +375,7 @@ async function openPostgresBackend(databaseUrl: string, options: DatabaseOptions
   });
   passJsonTextThrough(apiConnection);
   const statements = statementLog();
-  const reservations = reserveOwnConnections(apiConnection, statements.sent);
+  const reservations = reserveOwnConnections(apiConnection, statements.sent, { cut: !dataApiUncut() });
   return servingBackend(apiConnection, liteApp(apiConnection, keys, files.storage), sql, files.storage, statements, async () => {
     // postgres.js's end() without a timeout waited forever after a load run of 50 clients
     // (`npm run load -- --postgres`: every connection idle, yet the stop never came back);

@@ -52,6 +52,8 @@ function connectionClosed(): Error {
 export function reserveOwnConnections(
   connection: PostgresConnection,
   observe?: (statement: SentStatement) => void,
+  /** Prepared statements and BEGIN sent with the next statement (default); off: lite's own way (the bench's "before"). */
+  mode: { cut: boolean } = { cut: true },
 ): { end(options: { timeout: number }): Promise<void> } {
   const driver = connection.driver;
   const instance = (slot: Slot): postgres.Sql => {
@@ -90,11 +92,12 @@ export function reserveOwnConnections(
       // A BEGIN not yet answered: sent at once, its answer awaited with the next statement's.
       let begun: Promise<unknown> | null = null;
       return {
-        unsafe: (text: string, params?: never[], options?: postgres.UnsafeQueryOptions) => {
+        unsafe: (text: string, params?: never[], queryOptions?: postgres.UnsafeQueryOptions) => {
           if (slot.lost) return Promise.reject(connectionClosed());
           slot.used = true;
           const parameters = params?.length ?? 0;
-          observe?.({ text, parameters, prepared: parameters > 0 });
+          observe?.({ text, parameters, prepared: mode.cut && parameters > 0 });
+          if (!mode.cut) return slot.sql.unsafe(text, params, queryOptions);
           if (text === "begin" && !begun) {
             // Kysely awaits its BEGIN before the first statement of a transaction; postgres.js
             // writes statements back to back on one connection, so the BEGIN is sent now and
@@ -107,7 +110,7 @@ export function reserveOwnConnections(
           // Statements with parameters are named and prepared once per connection (postgres.js
           // keeps them by text, as PostgREST does): one round trip each instead of two (lite's
           // unnamed statements were described first, then executed).
-          const pending = slot.sql.unsafe(text, params, parameters > 0 ? { prepare: true, ...options } : options);
+          const pending = slot.sql.unsafe(text, params, parameters > 0 ? { prepare: true, ...queryOptions } : queryOptions);
           if (!begun) return pending;
           const before = begun;
           begun = null;
