@@ -8,13 +8,10 @@
  *   `select set_config(…), set_config(…), …` carries them all, with the same values, inside the
  *   request's transaction (`set_config('role', r, true)` is `SET LOCAL ROLE r`; an RPC that
  *   PostgREST runs read only gets `transaction_read_only` in the same statement).
- * - Organizations' schemas out of lite's schema cache. lite introspects every schema and
- *   scans the cache on every request; each organization adds its tables (hundreds of
- *   columns). The Data API exposes `public` only and no organization table is reached
- *   through it, so the cache keeps everything but `org_*`: a request costs the same at 2 and
- *   at 3,000 organizations.
+ * (Organizations' schemas are kept out of lite's schema cache by the patch of lite's
+ * introspection queries: patches/@supabase+lite+0.10.0.patch, README.)
  *
- * Both reach into lite's internals (method and property names of 0.10.0): the test that
+ * It reaches into lite's internals (method and property names of 0.10.0): the test that
  * counts statements per RPC (tests/postgres/data-api-statements.test.ts) fails when an
  * upgrade renames them.
  */
@@ -46,12 +43,9 @@ interface WithContextOptions {
 interface LiteConnection {
   kysely: { transaction(): { execute<T>(work: (tx: Executor) => Promise<T>): Promise<T> } };
   harnessHoldingOuterTx?: boolean;
-  introspection?: unknown;
   ensureRlsContext(): Promise<boolean>;
   withContext<T>(context: RequestContext | undefined, work: (executor: Executor) => Promise<T>, options?: WithContextOptions): Promise<T>;
   applyJwtSessionContext(executor: Executor, context: RequestContext, setRole: boolean): Promise<void>;
-  writeCachedIntrospection(introspection: unknown, options?: unknown): Promise<void>;
-  introspect(options?: unknown): Promise<unknown>;
 }
 
 /** The API roles; any other role a token names is switched to as well (lite's rule). */
@@ -104,45 +98,5 @@ export function settingsInOneStatement(connection: LiteConnection): void {
       await applySettings(tx, withClaims ? context : undefined, rpc);
       return work(tx);
     });
-  };
-}
-
-/** Whether a schema is an organization's (private.organizations' schema names: org_<slug>_<n>). */
-export const isOrganizationSchema = (schema: unknown) => typeof schema === "string" && schema.startsWith("org_");
-
-type Introspection = Record<string, unknown>;
-
-/** The introspection without organizations' schemas: every list of entries that name one. */
-export function withoutOrganizations(introspection: Introspection): Introspection {
-  const kept: Introspection = { ...introspection };
-  for (const [key, value] of Object.entries(introspection)) {
-    if (!Array.isArray(value)) continue;
-    kept[key] = value.filter((entry: unknown) => {
-      if (typeof entry !== "object" || entry === null) return true;
-      const { schema, ref_schema } = entry as { schema?: unknown; ref_schema?: unknown };
-      return !isOrganizationSchema(schema) && !isOrganizationSchema(ref_schema);
-    });
-  }
-  return kept;
-}
-
-/**
- * Keeps organizations' schemas out of lite's schema cache: what lite stores (and reads on
- * every request, `connection.introspection`) and what a fresh introspection returns.
- */
-export function organizationsOutOfSchemaCache(connection: LiteConnection): void {
-  const filtered = new WeakSet<object>();
-  const filter = (introspection: unknown) => {
-    if (typeof introspection !== "object" || introspection === null || filtered.has(introspection)) return introspection;
-    const kept = withoutOrganizations(introspection as Introspection);
-    filtered.add(kept);
-    return kept;
-  };
-  const write = connection.writeCachedIntrospection.bind(connection);
-  const introspect = connection.introspect.bind(connection);
-  connection.writeCachedIntrospection = (introspection, options) => write(filter(introspection), options);
-  connection.introspect = async (options) => {
-    // The cached one is already filtered (kept as it is); a fresh one is filtered once.
-    return filter(await introspect(options));
   };
 }

@@ -16,7 +16,7 @@ import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { createPgliteConnection, type PgliteConnection } from "@supabase/lite/pglite";
 import { createPostgresConnection, type PostgresConnection } from "@supabase/lite/postgres";
 import { projectRoot, type LocalKeys } from "./env.ts";
-import { organizationsOutOfSchemaCache, settingsInOneStatement } from "./data-api-path.ts";
+import { settingsInOneStatement } from "./data-api-path.ts";
 import { reserveOwnConnections, type SentStatement } from "./postgres-reservations.ts";
 import { runSqlFolder } from "./schema-files.ts";
 import { FileStorage } from "./storage-files.ts";
@@ -321,13 +321,9 @@ function servingBackend(
   close: () => Promise<void>,
 ): Backend {
   (connection as unknown as { rlsState: string }).rlsState = "active";
-  // The Data API's path cut (data-api-path.ts): one statement of settings per request, and
-  // no organization's schema in lite's schema cache. DATA_API_UNCUT=1 leaves lite's own path
-  // (the bench's "before"; never needed otherwise).
-  if (!dataApiUncut()) {
-    settingsInOneStatement(connection as never);
-    organizationsOutOfSchemaCache(connection as never);
-  }
+  // The Data API's path cut (data-api-path.ts): one statement of settings per request.
+  // DATA_API_UNCUT=1 leaves lite's own path (the bench's "before"; never needed otherwise).
+  if (!dataApiUncut()) settingsInOneStatement(connection as never);
   const schemaCacheSchemas = () => {
     const cache = (connection as unknown as { introspection?: { tables?: { schema: string }[] } }).introspection;
     return [...new Set((cache?.tables ?? []).map((table) => table.schema))].sort();
