@@ -4,7 +4,7 @@
  * Numbers, not pass/fail: run it before and after a change that may cost speed.
  * BENCH_ORGANIZATIONS, BENCH_CUSTOMERS, BENCH_DEALS, BENCH_TASKS (PostgreSQL) and BENCH_PGLITE_CUSTOMERS change
  * the scales. BENCH_ONLY=<section>[,<section>…] runs only those sections (names in `sections` at the
- * end: pdf, stack, records, quotes, search, link-sort, documents, imports, parse, organizations, backup); BENCH_ONLY=postgres runs the PostgreSQL-only
+ * end: pdf, stack, data-api, records, quotes, search, link-sort, documents, imports, parse, organizations, backup); BENCH_ONLY=postgres runs the PostgreSQL-only
  * ones. BENCH_IMPORT_ROWS changes the import, export and parse scale (100,000); BENCH_BACKUP_ROWS
  * the customers behind the backup figures (1,000,000).
  */
@@ -17,6 +17,7 @@ import { chromium } from "playwright-core";
 import { chromiumLaunchOptions } from "./chromium.ts";
 import postgres from "postgres";
 import { measureFrontEnd } from "./bench-front-end.ts";
+import { dataApiBench } from "./bench/data-api.ts";
 import { organizationScale } from "./bench/organizations.ts";
 import { freePort, startStack } from "./stack/server.ts";
 import { createTestDatabase, type TestDatabase } from "./stack/test-database.ts";
@@ -842,6 +843,7 @@ backup and restore: ${rows.toLocaleString("en")} customers in one of ${total} or
 const sections: { name: string; postgresOnly: boolean; run: () => Promise<void> }[] = [
   { name: "pdf", postgresOnly: false, run: () => pdfRendering(200) },
   { name: "stack", postgresOnly: false, run: stackRequests },
+  { name: "data-api", postgresOnly: false, run: dataApiBench },
   { name: "records", postgresOnly: true, run: () => recordScaleOnPostgres(Number(process.env.BENCH_CUSTOMERS ?? 1_000_000)) },
   { name: "quotes", postgresOnly: true, run: quotesOnPostgres },
   { name: "search", postgresOnly: true, run: () => headerSearchScale(Number(process.env.BENCH_CUSTOMERS ?? 1_000_000)) },

@@ -107,10 +107,18 @@ export function clientHeaders(c: Context): Headers {
 /**
  * The client's request as lite should see it: X-Forwarded-For from the socket (lite hands
  * request headers to SQL, where private.client_address() reads it), and the body again
- * when the front has already read it.
+ * when the front has already read it. Without a body to put back, the incoming request
+ * itself, its headers set in place: no copy of the request or its headers (issue 28; the
+ * copy was a tenth of the front's time per request).
  */
 export function clientRequest(c: Context, body?: string): Request {
-  return new Request(c.req.raw, { headers: clientHeaders(c), ...(body === undefined ? {} : { body }) });
+  if (body !== undefined) return new Request(c.req.raw, { headers: clientHeaders(c), body });
+  const headers = c.req.raw.headers;
+  headers.delete("cf-connecting-ip");
+  const address = clientAddress(c);
+  if (address) headers.set("x-forwarded-for", address);
+  else headers.delete("x-forwarded-for");
+  return c.req.raw;
 }
 
 /** An Auth error shaped like lite's own (GoTrue's without the API-version header). */

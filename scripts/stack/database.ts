@@ -16,7 +16,8 @@ import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { createPgliteConnection, type PgliteConnection } from "@supabase/lite/pglite";
 import { createPostgresConnection, type PostgresConnection } from "@supabase/lite/postgres";
 import { projectRoot, type LocalKeys } from "./env.ts";
-import { reserveOwnConnections } from "./postgres-reservations.ts";
+import { settingsInOneStatement } from "./data-api-path.ts";
+import { reserveOwnConnections, type SentStatement } from "./postgres-reservations.ts";
 import { runSqlFolder } from "./schema-files.ts";
 import { FileStorage } from "./storage-files.ts";
 import { migrateAllTenants } from "./tenant-migrations.ts";
@@ -71,9 +72,37 @@ export interface SqlTransaction {
   exec(script: string): Promise<void>;
 }
 
+/**
+ * Every statement lite's connection sends while a listener is on (tests count them per
+ * request); `prepared` tells a named statement (one round trip) from an unnamed one.
+ */
+export interface StatementLog {
+  listen(listener: (statement: SentStatement) => void): () => void;
+}
+
+function statementLog(): StatementLog & { sent(statement: SentStatement): void } {
+  const listeners = new Set<(statement: SentStatement) => void>();
+  return {
+    listen(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    sent(statement) {
+      for (const listener of listeners) listener(statement);
+    },
+  };
+}
+
 export interface Backend {
   /** lite's Auth/REST/Storage request handler. */
   api: { fetch(request: Request): Response | Promise<Response> };
+  /**
+   * The statements lite's connection sends (on PostgreSQL its requests' only; on PGlite,
+   * one connection, the stack's own SQL too).
+   */
+  statements: StatementLog;
+  /** The schemas in lite's schema cache (none before its first request). */
+  schemaCacheSchemas(): string[];
   sql: SqlRunner;
   /** Where Storage keeps object bytes. */
   storage: FileStorage;
@@ -273,6 +302,9 @@ async function apiStatementTimeout(sql: SqlRunner): Promise<string | undefined> 
   return values[0]?.value;
 }
 
+/** `npm run bench`'s "before" of the Data API (scripts/bench/data-api.ts): the cut turned off. */
+const dataApiUncut = () => process.env.DATA_API_UNCUT === "1";
+
 /**
  * The backend serving lite over its connection. lite decides once per connection whether
  * to switch to the request's role, and when it first decides so it grants ALL on every
@@ -285,10 +317,18 @@ function servingBackend(
   app: LiteApp,
   sql: SqlRunner,
   storage: FileStorage,
+  statements: StatementLog,
   close: () => Promise<void>,
 ): Backend {
   (connection as unknown as { rlsState: string }).rlsState = "active";
-  return { api: app, sql, storage, close };
+  // The Data API's path cut (data-api-path.ts): one statement of settings per request.
+  // DATA_API_UNCUT=1 leaves lite's own path (the bench's "before"; never needed otherwise).
+  if (!dataApiUncut()) settingsInOneStatement(connection as never);
+  const schemaCacheSchemas = () => {
+    const cache = (connection as unknown as { introspection?: { tables?: { schema: string }[] } }).introspection;
+    return [...new Set((cache?.tables ?? []).map((table) => table.schema))].sort();
+  };
+  return { api: app, sql, storage, statements, schemaCacheSchemas, close };
 }
 
 /**
@@ -330,8 +370,9 @@ async function openPostgresBackend(databaseUrl: string, options: DatabaseOptions
     postgresOptions: { ...postgresOptions, connection: statementTimeout ? { options: `-c statement_timeout=${statementTimeout}` } : {} },
   });
   passJsonTextThrough(apiConnection);
-  const reservations = reserveOwnConnections(apiConnection);
-  return servingBackend(apiConnection, liteApp(apiConnection, keys, files.storage), sql, files.storage, async () => {
+  const statements = statementLog();
+  const reservations = reserveOwnConnections(apiConnection, statements.sent, { cut: !dataApiUncut() });
+  return servingBackend(apiConnection, liteApp(apiConnection, keys, files.storage), sql, files.storage, statements, async () => {
     // postgres.js's end() without a timeout waited forever after a load run of 50 clients
     // (`npm run load -- --postgres`: every connection idle, yet the stop never came back);
     // with one, idle connections close at once and anything else within 5 s.
@@ -376,7 +417,16 @@ async function openPgliteBackend(options: DatabaseOptions, keys: LocalKeys): Pro
   await prepare(app, sql, options);
   const statementTimeout = await apiStatementTimeout(sql);
   if (statementTimeout) await sql.query("select set_config('statement_timeout', $1, false)", [statementTimeout]);
-  return servingBackend(connection, app, sql, files.storage, async () => {
+  // PGlite runs in this process: what lite's Kysely sends is a call of its query method.
+  const statements = statementLog();
+  const query = connection.driver.query.bind(connection.driver);
+  Object.assign(connection.driver, {
+    query: (text: string, params?: unknown[], options?: unknown) => {
+      statements.sent({ text, parameters: params?.length ?? 0, prepared: false });
+      return query(text, params, options as never);
+    },
+  });
+  return servingBackend(connection, app, sql, files.storage, statements, async () => {
     await connection.close();
     await files.close();
   });

@@ -23,6 +23,13 @@
 import postgres from "postgres";
 import type { PostgresConnection } from "@supabase/lite/postgres";
 
+/** One statement a reservation sent: its text, how many parameters, whether prepared (named). */
+export interface SentStatement {
+  text: string;
+  parameters: number;
+  prepared: boolean;
+}
+
 interface Slot {
   sql: postgres.Sql;
   /** Its connection closed since it was last reserved. */
@@ -42,7 +49,12 @@ function connectionClosed(): Error {
  * Makes `connection.driver.reserve()` hand out connections of their own (as many as its
  * pool's `max`); returns what ends them.
  */
-export function reserveOwnConnections(connection: PostgresConnection): { end(options: { timeout: number }): Promise<void> } {
+export function reserveOwnConnections(
+  connection: PostgresConnection,
+  observe?: (statement: SentStatement) => void,
+  /** Prepared statements and BEGIN sent with the next statement (default); off: lite's own way (the bench's "before"). */
+  mode: { cut: boolean } = { cut: true },
+): { end(options: { timeout: number }): Promise<void> } {
   const driver = connection.driver;
   const instance = (slot: Slot): postgres.Sql => {
     // Parsed options (marked by `shared`) are taken as they are: lite's types and serializers.
@@ -77,11 +89,38 @@ export function reserveOwnConnections(connection: PostgresConnection): { end(opt
       }
       slot.closed = slot.used = slot.lost = false;
       let released = false;
+      // A BEGIN not yet answered: sent at once, its answer awaited with the next statement's.
+      let begun: Promise<unknown> | null = null;
       return {
-        unsafe: (text: string, params?: never[], options?: never) => {
+        unsafe: (text: string, params?: never[], queryOptions?: postgres.UnsafeQueryOptions) => {
           if (slot.lost) return Promise.reject(connectionClosed());
           slot.used = true;
-          return slot.sql.unsafe(text, params, options);
+          const parameters = params?.length ?? 0;
+          observe?.({ text, parameters, prepared: mode.cut && parameters > 0 });
+          if (!mode.cut) return slot.sql.unsafe(text, params, queryOptions);
+          if (text === "begin" && !begun) {
+            // Kysely awaits its BEGIN before the first statement of a transaction; postgres.js
+            // writes statements back to back on one connection, so the BEGIN is sent now and
+            // answered with the next statement (one round trip for both). A failed BEGIN fails
+            // that next statement.
+            begun = slot.sql.unsafe(text);
+            begun.catch(() => undefined);
+            return Promise.resolve(Object.assign([], { command: "BEGIN", count: 0 }));
+          }
+          // Statements with parameters are named and prepared once per connection (postgres.js
+          // keeps them by text, as PostgREST does): one round trip each instead of two (lite's
+          // unnamed statements were described first, then executed).
+          const pending = slot.sql.unsafe(text, params, parameters > 0 ? { prepare: true, ...queryOptions } : queryOptions);
+          if (!begun) return pending;
+          const before = begun;
+          begun = null;
+          return before.then(
+            () => pending,
+            (error: unknown) => {
+              pending.catch(() => undefined);
+              throw error;
+            },
+          );
         },
         release: () => {
           if (released) return;

@@ -14,8 +14,8 @@
  */
 import { timingSafeEqual } from "node:crypto";
 import type { Context, Hono } from "hono";
-import { jwtVerify } from "jose";
 import type { LocalKeys } from "./env.ts";
+import { verifiedTokens } from "./verified-tokens.ts";
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -89,21 +89,17 @@ export function sameSecret(given: string, secret: string): boolean {
 /**
  * Whether the request is signed in: a valid user access token (signed with the project's
  * secret, not expired, role authenticated), a service-role token, or the secret key (the
- * Edge Functions' and the operator's tools' requests, e.g. Storage writes). The key is made
- * once per stack.
+ * Edge Functions' and the operator's tools' requests, e.g. Storage writes). A token is
+ * verified once (verified-tokens.ts).
  */
 function signedInCheck(keys: Pick<LocalKeys, "jwtSecret" | "secretKey">): (c: Context) => Promise<boolean> {
-  const key = new TextEncoder().encode(keys.jwtSecret);
+  const tokens = verifiedTokens(keys.jwtSecret);
   return async (c) => {
     const token = /^Bearer\s+(\S+)$/i.exec(c.req.header("authorization") ?? "")?.[1];
     if (!token) return false;
     if (sameSecret(token, keys.secretKey)) return true;
-    try {
-      const { payload } = await jwtVerify(token, key, { algorithms: ["HS256"] });
-      return payload.role === "service_role" || (payload.role === "authenticated" && typeof payload.sub === "string");
-    } catch {
-      return false;
-    }
+    const payload = await tokens.claims(token);
+    return payload !== null && (payload.role === "service_role" || (payload.role === "authenticated" && typeof payload.sub === "string"));
   };
 }
 
@@ -242,8 +238,13 @@ export function sniffNothing(front: Hono): void {
   for (const prefix of ["/auth/v1", "/rest/v1", "/functions/v1"]) {
     front.use(`${prefix}/*`, async (c, next) => {
       await next();
-      c.res = new Response(c.res.body, c.res);
-      c.res.headers.set("X-Content-Type-Options", "nosniff");
+      try {
+        c.res.headers.set("X-Content-Type-Options", "nosniff");
+      } catch {
+        // An answer whose headers are immutable (one fetched from elsewhere): a copy.
+        c.res = new Response(c.res.body, c.res);
+        c.res.headers.set("X-Content-Type-Options", "nosniff");
+      }
     });
   }
 }
