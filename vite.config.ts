@@ -2,6 +2,7 @@ import react from "@vitejs/plugin-react";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 import { noImportCycles } from "./scripts/import-cycles.ts";
+import { precompressPlugin } from "./scripts/precompress.ts";
 import { installationKeys, projectRoot, publishedKeySets } from "./scripts/stack/env.ts";
 
 /**
@@ -19,7 +20,8 @@ function publishableKey(mode: string): string {
 
 export default defineConfig(({ mode }) => ({
   // `vite build` (and so `npm start`) fails on an import cycle under src/, naming its files.
-  plugins: [react(), noImportCycles(projectRoot, "src")],
+  // The output is precompressed (brotli, gzip) for the local server (scripts/precompress.ts).
+  plugins: [react(), noImportCycles(projectRoot, "src"), precompressPlugin()],
   // `@/…` is src/, as tsconfig.json's paths say.
   resolve: { alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) } },
   define: {

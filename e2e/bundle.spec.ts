@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { expect, test } from "@playwright/test";
 import { projectRoot } from "../scripts/stack/env.ts";
 import { testKeys } from "../tests/support/keys.ts";
@@ -17,6 +18,14 @@ function filesUnder(folder: string): string[] {
 // Chunks named after their source file (Rolldown's default: `<file name>-<hash>.js`).
 const layoutChunk = /\/AppLayout-[\w-]+\.js$/;
 const adminChunk = /\/(RequireAdmin|AdminPanelPage|UsersPage|GeneralSettingsPage|OperationsSettingsPage|RolesPage|DatabasePage|DocumentTemplatesPage|SuperAdminSwitcherPage|OrganizationManagerPage)-[\w-]+\.js$/;
+/**
+ * The first screen's budget: the JavaScript, CSS and HTML /login requests before it is usable
+ * (and settled), counted gzipped. Issue 28 measured 309 KiB (337 with the Turkish texts);
+ * split texts and styles and lazy charts brought it to 292.5 KiB. The goal is 160 KiB: lower
+ * this bar with every cut, never raise it.
+ */
+export const firstScreenBudgetKiB = 300;
+
 const signedInChunk = /\/(HomePage|ProfilePage|CustomersPage)-[\w-]+\.js$/;
 
 test("the built app carries the publishable key and never a secret", () => {
@@ -59,4 +68,20 @@ test("the login page downloads neither the layout nor any signed-in page; an adm
   await page.goto("/admin");
   await expect(page.getByRole("heading", { level: 1, name: "Yönetim Paneli" })).toBeVisible();
   expect(scripts.some((script) => /\/AdminPanelPage-/.test(script))).toBe(true);
+});
+
+test(`the first screen (/login) stays within its budget of ${firstScreenBudgetKiB} KiB gzipped`, async ({ page }) => {
+  const sizes: Promise<[string, number]>[] = [];
+  page.on("requestfinished", (request) => {
+    const path = new URL(request.url()).pathname;
+    if (!["script", "stylesheet", "document"].includes(request.resourceType())) return;
+    sizes.push(request.response().then(async (response) => [path, response ? gzipSync(await response.body(), { level: 9 }).length : 0]));
+  });
+  await page.goto("/login");
+  await expect(page.getByRole("button", { name: "Giriş yap" })).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  const files = await Promise.all(sizes);
+  const totalKiB = files.reduce((sum, [, size]) => sum + size, 0) / 1024;
+  const listing = files.map(([path, size]) => `${path} ${(size / 1024).toFixed(1)} KiB`).join("\n");
+  expect(totalKiB, `/login requested ${totalKiB.toFixed(1)} KiB gzipped:\n${listing}`).toBeLessThanOrEqual(firstScreenBudgetKiB);
 });

@@ -6,13 +6,12 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createReadStream, existsSync } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { createServer, type AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
-import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono, type Context } from "hono";
 import { errors as joseErrors, jwtVerify } from "jose";
 import { clientAddress, clientHeaders, clientRequest, guardAuth, identifyClients, refuseCodeRoutes, trustedProxies } from "./auth-front.ts";
@@ -21,6 +20,7 @@ import { openBackend, type Backend, type DatabaseOptions } from "./database.ts";
 import { isPublishedKey, projectRoot, type LocalKeys } from "./env.ts";
 import { apiOf, apiRefusal, checkRequests, sameSecret, sniffNothing } from "./request-checks.ts";
 import { startScheduledJobs } from "./scheduled-jobs.ts";
+import { appShell, staticFiles } from "./static-files.ts";
 
 export interface StackOptions extends DatabaseOptions {
   port: number;
@@ -363,19 +363,15 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       await next();
       for (const [name, value] of Object.entries(securityHeaders)) c.res.headers.set(name, value);
     });
-    front.use("/assets/*", async (c, next) => {
-      await next();
-      c.res.headers.set("Cache-Control", "public, max-age=31536000, immutable");
-    });
     // The app shell says this server has no Realtime (src/lib/realtime.ts reads it), so the
-    // app polls from the start and never opens a WebSocket that can only fail.
-    const appShell = async (c: Context) =>
-      c.html((await readFile(`${distRoot}/index.html`, "utf8")).replace("<head>", `<head>\n    ${realtimeUnavailableMeta}`));
-    front.get("/", appShell);
-    front.get("/index.html", appShell);
-    front.use("*", serveStatic({ root: distRoot }));
+    // app polls from the start and never opens a WebSocket that can only fail. Files go out
+    // precompressed, with their cache headers (static-files.ts).
+    const shell = appShell(distRoot, (html) => html.replace("<head>", `<head>\n    ${realtimeUnavailableMeta}`));
+    front.get("/", shell);
+    front.get("/index.html", shell);
+    front.use("*", staticFiles(distRoot));
     // Client-side routes: every other GET gets the app shell.
-    front.get("*", appShell);
+    front.get("*", shell);
   }
 
   const server: ServerType = await new Promise((resolve) => {

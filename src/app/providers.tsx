@@ -1,4 +1,5 @@
-import "@mantine/core/styles.css";
+// The first screen's share of Mantine's styles; the rest comes with the pages after it.
+import "@/lib/first-screen-styles.ts";
 import "@mantine/notifications/styles.css";
 import {
   createTheme,

@@ -29,14 +29,49 @@ const catalogues: Record<Language, () => Promise<Catalogue>> = {
   en: async () => (await import("./en.ts")).en,
 };
 
+/**
+ * The first screen's texts (first-screen-*.ts: login, the app's frame, shared components), a
+ * small chunk per language: the login page does not wait for the whole app's texts.
+ */
+const firstScreenCatalogues: Record<Language, () => Promise<object>> = {
+  tr: async () => (await import("./first-screen-tr.ts")).firstScreen,
+  en: async () => (await import("./first-screen-en.ts")).firstScreen,
+};
+
+/** Set once a page past the first screen is wanted: from then on every language loads whole. */
+let wholeCatalogues = false;
+const wholeLoaded = new Set<Language>();
+
+async function addWholeCatalogue(language: Language): Promise<void> {
+  if (wholeLoaded.has(language)) return;
+  const catalogue = await catalogues[language]();
+  i18n.addResourceBundle(language, "translation", catalogue, true, true);
+  wholeLoaded.add(language);
+}
+
+/**
+ * Loads the whole catalogue of the language in use (and of every language switched to
+ * later). Every page loaded on demand waits for it (src/lib/lazy-page.ts), so a page past
+ * the login renders with all its texts.
+ */
+export async function loadWholeCatalogue(): Promise<void> {
+  wholeCatalogues = true;
+  await i18nReady;
+  const language = i18n.resolvedLanguage;
+  if (isLanguage(language)) await addWholeCatalogue(language);
+}
+
 /** Hands i18next a language's catalogue when it first needs it (at start-up, or on a switch). */
 const lazyCatalogues: BackendModule = {
   type: "backend",
   init() {},
   read(language, _namespace, callback) {
     if (!isLanguage(language)) return callback(new Error(`No catalogue for ${language}`), false);
-    catalogues[language]().then(
-      (catalogue) => callback(null, catalogue),
+    const load = wholeCatalogues
+      ? catalogues[language]().then((catalogue) => (wholeLoaded.add(language), catalogue))
+      : firstScreenCatalogues[language]();
+    load.then(
+      (catalogue) => callback(null, catalogue as Catalogue),
       (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), false),
     );
   },
@@ -47,6 +82,8 @@ i18n.on("languageChanged", (language) => {
   document.documentElement.lang = language;
   document.title = i18n.t("app.title");
   localStorage.setItem(storageKey, language);
+  // A language loaded for the first screen only, switched to after sign-in, gets its other texts.
+  if (wholeCatalogues && isLanguage(language)) void addWholeCatalogue(language);
 });
 
 /**
@@ -64,4 +101,6 @@ export const i18nReady = i18n
     load: "currentOnly",
     // React escapes rendered text already.
     interpolation: { escapeValue: false },
+    // Components re-render when the whole catalogue is added to the first screen's texts.
+    react: { bindI18nStore: "added" },
   });

@@ -1,5 +1,5 @@
 import { Alert, Anchor, Badge, Group, Paper, SimpleGrid, Skeleton, Stack, Table, Text, Title, VisuallyHidden } from "@mantine/core";
-import { lazy, Suspense, type ReactNode } from "react";
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 import { activityActorName, activitySentence } from "@/components/activity/activity-actions.ts";
@@ -151,6 +151,36 @@ function ChartFallback() {
   return <Skeleton h={240} />;
 }
 
+/**
+ * A chart, loaded only once its place comes near the screen (IntersectionObserver, 200 px
+ * ahead): the chart chunk (recharts, d3, redux toolkit: about 115 KiB) is no longer part of
+ * every sign-in. Browsers without the observer draw it at once.
+ */
+function ChartWhenInView({ children }: { children: ReactNode }) {
+  const placeholder = useRef<HTMLDivElement>(null);
+  const [inView, setInView] = useState(() => typeof IntersectionObserver === "undefined");
+  useEffect(() => {
+    const element = placeholder.current;
+    if (inView || !element) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) setInView(true);
+      },
+      { rootMargin: "200px 0px" },
+    );
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [inView]);
+  if (!inView) {
+    return (
+      <div ref={placeholder} data-chart-placeholder>
+        <ChartFallback />
+      </div>
+    );
+  }
+  return <Suspense fallback={<ChartFallback />}>{children}</Suspense>;
+}
+
 function Pipeline({ data }: { data: DashboardData }) {
   const { t, i18n } = useTranslation();
   const rows = pipelineRows(data.pipeline, data.currency);
@@ -163,9 +193,9 @@ function Pipeline({ data }: { data: DashboardData }) {
         <Text c="dimmed">{t("home.dashboard.pipeline.empty")}</Text>
       ) : (
         <>
-          <Suspense fallback={<ChartFallback />}>
+          <ChartWhenInView>
             <PipelineChart rows={rows} currency={data.currency} label={t("home.dashboard.pipeline.chartLabel", { currency: data.currency })} />
-          </Suspense>
+          </ChartWhenInView>
           <Table.ScrollContainer minWidth={320} type="native">
             <Table striped aria-label={t("home.dashboard.pipeline.tableLabel")}>
               <Table.Thead>
@@ -235,9 +265,9 @@ function Forecast({ scope }: { scope: "own" | "all" }) {
       ) : (
         <>
           <Text size="sm">{t("home.dashboard.forecast.summary", { weighted: money(total.weighted), amount: money(total.amount), count: total.count })}</Text>
-          <Suspense fallback={<ChartFallback />}>
+          <ChartWhenInView>
             <ForecastChart rows={rows} currency={currency} label={t("home.dashboard.forecast.chartLabel", { currency })} />
-          </Suspense>
+          </ChartWhenInView>
           <VisuallyHidden>
             <table>
               <caption>{t("home.dashboard.forecast.tableLabel")}</caption>
