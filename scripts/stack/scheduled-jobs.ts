@@ -1,49 +1,59 @@
 /**
- * The local stack's scheduled database work, what pg_cron runs on hosted Supabase: every
- * step once at start, then each on its own timer. A failing step is logged and the
- * others still run; steps never overlap (one queue).
+ * The local stack's scheduled database work: the jobs of private.scheduled_jobs, which
+ * pg_cron runs on hosted Supabase. Every job once at start, then each on a timer of its
+ * schedule's period (every minute, or hourly). A failing job is logged and the others
+ * still run; jobs never overlap (one queue).
  */
 import type { SqlRunner } from "./database.ts";
 
-interface Step {
+interface Job {
   name: string;
-  sql: string;
+  command: string;
   intervalMs: number;
 }
 
-/** Run in this order at start; then each on its interval (the same as its pg_cron schedule). */
-const steps: Step[] = [
-  { name: "maintenance (retention)", sql: "select private.run_maintenance()", intervalMs: 10 * 60_000 },
-  // Reminders, tasks due within the hour and overdue tasks (pg_cron: every minute).
-  { name: "due items (task notifications)", sql: "select private.notify_due_items()", intervalMs: 60_000 },
-  // Sent quotes past valid_until become expired (pg_cron: hourly).
-  { name: "quote expiry", sql: "select private.expire_quotes()", intervalMs: 60 * 60_000 },
-  // Contract renewal notices, expiry and auto-renewal (pg_cron: hourly).
-  { name: "contracts (renewal notices, expiry)", sql: "select private.contract_due_steps()", intervalMs: 60 * 60_000 },
-  // Spare organization schemas, claimed by create_organization (pg_cron: every minute, the
-  // whole pool). One spare a run here: the embedded database answers one statement at a time.
-  { name: "spare organization schemas", sql: "select private.refill_tenant_spares(1)", intervalMs: 20_000 },
-];
+/**
+ * What the local stack runs differently, and why. The spare pool is refilled one spare a
+ * run, every 20 s: the embedded database answers one statement at a time, and a whole
+ * pool at once would hold every request up for seconds.
+ */
+const localOverrides: Record<string, Pick<Job, "command" | "intervalMs">> = {
+  "crm-refill-tenant-spares": { command: "select private.refill_tenant_spares(1)", intervalMs: 20_000 },
+};
+
+/** The period of a schedule private.scheduled_jobs allows: every minute, or hourly at a minute. */
+export function scheduleIntervalMs(schedule: string): number {
+  if (schedule === "* * * * *") return 60_000;
+  if (/^[1-5]?[0-9] \* \* \* \*$/.test(schedule)) return 60 * 60_000;
+  throw new Error(`The schedule "${schedule}" is neither every minute nor hourly.`);
+}
 
 export interface ScheduledJobs {
-  /** Stops the timers and waits for a step in progress. */
+  /** Stops the timers and waits for a job in progress. */
   stop(): Promise<void>;
 }
 
-export function startScheduledJobs(sql: SqlRunner): ScheduledJobs {
+export async function startScheduledJobs(sql: SqlRunner): Promise<ScheduledJobs> {
+  const rows = await sql.query<{ name: string; schedule: string; command: string }>(
+    "select name, schedule, command from private.scheduled_jobs order by name",
+  );
+  const jobs: Job[] = rows.map((row) => ({
+    name: row.name,
+    ...(localOverrides[row.name] ?? { command: row.command, intervalMs: scheduleIntervalMs(row.schedule) }),
+  }));
   let running: Promise<void> = Promise.resolve();
-  const run = (step: Step) => {
+  const run = (job: Job) => {
     running = running.then(async () => {
       try {
-        await sql.query(step.sql);
+        await sql.query(job.command);
       } catch (error) {
-        console.error(`scheduled step ${step.name} failed: ${(error as Error).message}`);
+        console.error(`scheduled job ${job.name} failed: ${(error as Error).message}`);
       }
     });
   };
-  for (const step of steps) run(step);
-  const timers = steps.map((step) => {
-    const timer = setInterval(() => run(step), step.intervalMs);
+  for (const job of jobs) run(job);
+  const timers = jobs.map((job) => {
+    const timer = setInterval(() => run(job), job.intervalMs);
     timer.unref();
     return timer;
   });

@@ -384,7 +384,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     server.headersTimeout = 66_000;
   }
 
-  const jobs = startScheduledJobs(backend.sql);
+  const jobs = await startScheduledJobs(backend.sql);
 
   let stopped = false;
   return {

@@ -349,3 +349,48 @@ set search_path = ''
 as $$
   select regexp_replace(p_text, '([^[:alnum:][:space:]])', '\\\1', 'g');
 $$;
+
+-- The database's scheduled work, one row a job, inserted by the schema file of the
+-- function it runs. On hosted Supabase pg_cron runs it (private.sync_cron_job keeps
+-- cron.job in step); the local stack's timers read the same rows
+-- (scripts/stack/scheduled-jobs.ts). Rows are reference data: `npm run db:diff` carries
+-- a new, changed or removed job into the migration it writes, so no migration is edited
+-- by hand. Two schedules only, the ones the local timers understand: every minute, or
+-- hourly at a given minute.
+create table private.scheduled_jobs (
+  name text primary key check (name ~ '^crm-[a-z0-9-]+$'),
+  schedule text not null check (schedule = '* * * * *' or schedule ~ '^[1-5]?[0-9] \* \* \* \*$'),
+  command text not null check (command ~ '^select private\.[a-z_]+\(\)$')
+);
+
+alter table private.scheduled_jobs enable row level security;
+
+/**
+ * Keeps pg_cron's jobs in step with private.scheduled_jobs where pg_cron is installed
+ * (hosted Supabase): a new or changed row is scheduled under its name (cron.schedule
+ * replaces a job of the same name), a removed or renamed one unscheduled. Without
+ * pg_cron (the local stack, PGlite) it does nothing.
+ */
+create function private.sync_cron_job()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if to_regprocedure('cron.schedule(text, text, text)') is null then
+    return null;
+  end if;
+  if tg_op = 'DELETE' or (tg_op = 'UPDATE' and old.name <> new.name) then
+    perform cron.unschedule(old.name) where exists (select 1 from cron.job where jobname = old.name);
+  end if;
+  if tg_op <> 'DELETE' then
+    perform cron.schedule(new.name, new.schedule, new.command);
+  end if;
+  return null;
+end;
+$$;
+
+create trigger scheduled_jobs_sync_cron
+after insert or update or delete on private.scheduled_jobs
+for each row execute function private.sync_cron_job();

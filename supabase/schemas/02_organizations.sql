@@ -347,14 +347,9 @@ begin
 end;
 $$;
 
--- pg_cron on hosted Supabase (the local stack runs it from scripts/stack/scheduled-jobs.ts).
-do $$
-begin
-  if exists (select 1 from pg_catalog.pg_extension where extname = 'pg_cron') then
-    perform cron.schedule('crm-refill-tenant-spares', '* * * * *', 'select private.refill_tenant_spares()');
-  end if;
-end
-$$;
+-- Every minute (private.scheduled_jobs).
+insert into private.scheduled_jobs (name, schedule, command)
+values ('crm-refill-tenant-spares', '* * * * *', 'select private.refill_tenant_spares()');
 
 /**
  * Gives an organization a spare as its schema: takes the newest spare nobody else is taking,

@@ -1771,14 +1771,9 @@ begin
 end;
 $$;
 
--- On hosted Supabase the clean-up runs hourly through pg_cron where it is enabled.
-do $$
-begin
-  if exists (select 1 from pg_catalog.pg_namespace where nspname = 'cron') then
-    perform cron.schedule('crm-maintenance', '17 * * * *', 'select private.run_maintenance()');
-  end if;
-end
-$$;
+-- Hourly, at minute 17 (private.scheduled_jobs).
+insert into private.scheduled_jobs (name, schedule, command)
+values ('crm-maintenance', '17 * * * *', 'select private.run_maintenance()');
 
 create index login_attempts_user_successes_idx on private.login_attempts (user_id, created_at desc)
   where success;

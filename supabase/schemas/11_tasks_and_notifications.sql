@@ -441,14 +441,9 @@ begin
 end;
 $$;
 
--- pg_cron on hosted Supabase (the local stack runs it from scripts/stack/scheduled-jobs.ts).
-do $$
-begin
-  if exists (select 1 from pg_catalog.pg_extension where extname = 'pg_cron') then
-    perform cron.schedule('crm-notify-due-items', '* * * * *', 'select private.notify_due_items()');
-  end if;
-end
-$$;
+-- Every minute (private.scheduled_jobs).
+insert into private.scheduled_jobs (name, schedule, command)
+values ('crm-notify-due-items', '* * * * *', 'select private.notify_due_items()');
 
 /** How many unread notifications the member has in the organization. */
 create function private.unread_notifications(p_user_id uuid, p_organization_id uuid)

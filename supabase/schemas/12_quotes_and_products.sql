@@ -1060,14 +1060,9 @@ begin
 end;
 $$;
 
--- pg_cron on hosted Supabase (the local stack runs it from scripts/stack/scheduled-jobs.ts).
-do $$
-begin
-  if exists (select 1 from pg_catalog.pg_extension where extname = 'pg_cron') then
-    perform cron.schedule('crm-expire-quotes', '7 * * * *', 'select private.expire_quotes()');
-  end if;
-end
-$$;
+-- Hourly, at minute 7 (private.scheduled_jobs).
+insert into private.scheduled_jobs (name, schedule, command)
+values ('crm-expire-quotes', '7 * * * *', 'select private.expire_quotes()');
 
 /** A product as the app reads it (money as strings). */
 create function private.product_json(p_row jsonb)

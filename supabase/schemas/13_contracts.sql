@@ -567,14 +567,9 @@ begin
 end;
 $$;
 
--- pg_cron on hosted Supabase (the local stack runs it from scripts/stack/scheduled-jobs.ts).
-do $$
-begin
-  if exists (select 1 from pg_catalog.pg_extension where extname = 'pg_cron') then
-    perform cron.schedule('crm-contract-due-steps', '7 * * * *', 'select private.contract_due_steps()');
-  end if;
-end
-$$;
+-- Hourly, at minute 7 (private.scheduled_jobs).
+insert into private.scheduled_jobs (name, schedule, command)
+values ('crm-contract-due-steps', '7 * * * *', 'select private.contract_due_steps()');
 
 /**
  * A contract the caller may see with what its page shows: the record (owner_name, locked:

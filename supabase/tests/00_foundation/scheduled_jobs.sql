@@ -1,0 +1,89 @@
+-- Scheduled work (private.scheduled_jobs, 00_foundation.sql): the product's jobs are rows,
+-- each schedule one the local stack's timers understand, and private.sync_cron_job keeps
+-- pg_cron's jobs in step with the rows. pg_cron is not installed here, so a stand-in cron
+-- schema with the two functions the trigger calls records what pg_cron would hold.
+begin;
+select plan(12);
+
+select set_eq(
+  $$select name from private.scheduled_jobs$$,
+  array['crm-contract-due-steps', 'crm-expire-quotes', 'crm-maintenance', 'crm-notify-due-items', 'crm-refill-tenant-spares'],
+  'every scheduled job of the product is a row'
+);
+
+select is_empty(
+  $$select name from private.scheduled_jobs j
+     where not exists (select 1 from pg_catalog.pg_proc p join pg_catalog.pg_namespace n on n.oid = p.pronamespace
+                        where n.nspname = 'private' and p.pronargs = p.pronargdefaults
+                          and j.command = format('select private.%s()', p.proname))$$,
+  'every job calls a private function that exists, with no argument it must be given'
+);
+
+select throws_ok(
+  $$insert into private.scheduled_jobs values ('crm-every-five', '*/5 * * * *', 'select private.run_maintenance()')$$,
+  '23514', null, 'a schedule other than every minute or hourly is refused'
+);
+
+select throws_ok(
+  $$insert into private.scheduled_jobs values ('crm-drop', '* * * * *', 'drop table private.organizations')$$,
+  '23514', null, 'a command other than a call of a private function is refused'
+);
+
+-- Without pg_cron the rows change and nothing else happens.
+select lives_ok(
+  $$insert into private.scheduled_jobs values ('crm-test-job', '* * * * *', 'select private.run_maintenance()')$$,
+  'without pg_cron a job is added as a row only'
+);
+
+-- The stand-in for pg_cron: cron.job and the two functions, by name, as pg_cron has them.
+create schema cron;
+create table cron.job (jobid bigserial primary key, jobname text unique, schedule text, command text);
+create function cron.schedule(job_name text, schedule text, command text) returns bigint
+language sql as $$
+  insert into cron.job (jobname, schedule, command) values (job_name, schedule, command)
+  on conflict (jobname) do update set schedule = excluded.schedule, command = excluded.command
+  returning jobid;
+$$;
+create function cron.unschedule(job_name text) returns boolean
+language sql as $$ delete from cron.job where jobname = job_name returning true; $$;
+
+update private.scheduled_jobs set name = name;
+select set_eq(
+  $$select jobname, schedule, command from cron.job$$,
+  $$select name, schedule, command from private.scheduled_jobs$$,
+  'once pg_cron is there, touching the rows schedules every job as it stands'
+);
+
+insert into private.scheduled_jobs values ('crm-another-job', '5 * * * *', 'select private.expire_quotes()');
+select results_eq(
+  $$select schedule, command from cron.job where jobname = 'crm-another-job'$$,
+  $$values ('5 * * * *'::text, 'select private.expire_quotes()'::text)$$,
+  'a new job is scheduled under its name'
+);
+
+update private.scheduled_jobs set schedule = '45 * * * *' where name = 'crm-another-job';
+select results_eq(
+  $$select schedule from cron.job where jobname = 'crm-another-job'$$,
+  $$values ('45 * * * *'::text)$$,
+  'a changed schedule replaces the job'
+);
+select is((select count(*)::int from cron.job where jobname = 'crm-another-job'), 1, 'and does not add a second one');
+
+update private.scheduled_jobs set name = 'crm-renamed-job' where name = 'crm-another-job';
+select set_eq(
+  $$select jobname from cron.job where jobname in ('crm-another-job', 'crm-renamed-job')$$,
+  array['crm-renamed-job'],
+  'a renamed job is unscheduled under its old name and scheduled under its new one'
+);
+
+delete from private.scheduled_jobs where name = 'crm-renamed-job';
+select is_empty($$select 1 from cron.job where jobname = 'crm-renamed-job'$$, 'a removed job is unscheduled');
+
+select set_eq(
+  $$select jobname from cron.job$$,
+  $$select name from private.scheduled_jobs$$,
+  'pg_cron holds exactly the jobs the table holds'
+);
+
+select * from finish();
+rollback;
