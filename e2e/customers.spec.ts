@@ -181,3 +181,61 @@ test("a user who sees only their own customers cannot open another's by its addr
   await page.goto(`/customers/${isik!.id}`);
   await expect(page.getByRole("heading", { level: 2, name: "Kayıt bulunamadı" })).toBeVisible();
 });
+
+test("a contact is added in place on its customer's page; a contact's page lists the deals it is on", async ({ page, baseURL }) => {
+  test.setTimeout(90_000);
+  const company = `Ekin Makine ${suffix}`;
+  const lastName = `Zeytinoğlu ${suffix}`;
+  const { client } = await signedInClient(baseURL!, "admin@demo.test");
+  const created = async (rpcName: string, values: Record<string, unknown>) => {
+    const answer = await rpc(client, rpcName, { p_values: values });
+    expect(answer).toMatchObject({ success: true });
+    return (answer.record as { id: string }).id;
+  };
+  const customerId = await created("create_customer", { name: company });
+  const contactId = await created("create_contact", { first_name: "Oya", last_name: `Kuleli ${suffix}`, customer_id: customerId });
+  // Two deals of the customer: the contact is on the first only.
+  const onDeal = await created("create_deal", { title: `E2E Kule ${suffix}`, customer_id: customerId });
+  const otherDeal = await created("create_deal", { title: `E2E Liman ${suffix}`, customer_id: customerId });
+  expect(await rpc(client, "set_deal_contacts", { p_id: onDeal, p_contact_ids: [contactId] })).toMatchObject({ success: true });
+  try {
+    await enterApp(page, "admin@demo.test");
+    await page.goto(`/customers/${customerId}`);
+    await expect(h1(page)).toHaveText(company);
+    await page.getByRole("tab", { name: "Kişiler (1)" }).click();
+    const contacts = page.getByRole("table", { name: "Bağlı kişiler" });
+    await expect(contacts.getByRole("link", { name: `Oya Kuleli ${suffix}` })).toBeVisible();
+
+    // The contact form opens here, its customer shown and fixed; once saved the tab counts and lists it.
+    await page.getByRole("button", { name: "Kişi ekle" }).click();
+    const form = page.getByRole("dialog", { name: "Yeni kişi" });
+    const customer = form.getByRole("textbox", { name: "Müşteri" }).or(form.getByRole("combobox", { name: "Müşteri" }));
+    await expect(customer).toHaveValue(company);
+    await expect(customer).toHaveAttribute("readonly", "");
+    await form.getByRole("textbox", { name: "Ad", exact: true }).fill("Elif");
+    await form.getByRole("textbox", { name: "Soyad" }).fill(lastName);
+    await form.getByRole("button", { name: "Kişiyi oluştur" }).click();
+    await expect(notification(page, `“Elif ${lastName}” kişisi oluşturuldu.`)).toBeVisible();
+    await expect(form).toBeHidden();
+    await expect(page).toHaveURL(new RegExp(`/customers/${customerId}$`));
+    await expect(page.getByRole("tab", { name: "Kişiler (2)" })).toBeVisible();
+    await expect(contacts.getByRole("link", { name: `Elif ${lastName}` })).toBeVisible();
+
+    // The contact's deals: the one it is on, not the customer's other one; a new deal starts with both.
+    await contacts.getByRole("link", { name: `Oya Kuleli ${suffix}` }).click();
+    await expect(h1(page)).toHaveText(`Oya Kuleli ${suffix}`);
+    await page.getByRole("tab", { name: "Fırsatlar (1)" }).click();
+    const deals = page.getByRole("table", { name: "Bağlı fırsatlar" });
+    await expect(deals.getByRole("link", { name: `E2E Kule ${suffix}` })).toBeVisible();
+    await expect(deals.getByRole("link", { name: `E2E Liman ${suffix}` })).toHaveCount(0);
+    await expect(page.getByRole("link", { name: "Yeni fırsat" }))
+      .toHaveAttribute("href", `/deals?new=1&customer_id=${customerId}&contact_id=${contactId}`);
+  } finally {
+    const listed = await rpc(client, "list_contacts", { p_filters: { customer_id: customerId } });
+    const contactIds = (listed.records as { id: string }[]).map((record) => record.id);
+    expect(await rpc(client, "delete_deals", { p_ids: [onDeal, otherDeal] })).toMatchObject({ success: true });
+    expect(await rpc(client, "delete_contacts", { p_ids: contactIds })).toMatchObject({ success: true });
+    expect(await rpc(client, "delete_customers", { p_ids: [customerId] })).toMatchObject({ success: true });
+    await client.auth.signOut({ scope: "local" });
+  }
+});

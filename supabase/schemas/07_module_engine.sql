@@ -59,6 +59,26 @@ alter table private.modules enable row level security;
 comment on table private.modules is
   'The sales modules, one row each, written by private.register_module: permissions, roles, transfer, notes, document links and the record engine read it.';
 
+-- A list filter through a link table: a module's records filtered by the records of another
+-- module they are linked to through a many-to-many table of the organization's schema (deals
+-- by contact_id through deal_contacts), read by private.record_page.
+create table private.module_link_filters (
+  module text not null references private.modules (key) on delete cascade,
+  -- The filter's key, and the link table's column holding the other module's record.
+  filter_column text not null check (private.is_safe_identifier(filter_column)),
+  -- The module whose records filter_column holds: only those the caller may see filter.
+  target_module text not null references private.modules (key) on delete cascade,
+  link_table text not null check (private.is_safe_identifier(link_table)),
+  -- The link table's column holding this module's record.
+  record_column text not null check (private.is_safe_identifier(record_column)),
+  primary key (module, filter_column)
+);
+
+alter table private.module_link_filters enable row level security;
+
+comment on table private.module_link_filters is
+  'List filters through a link table (a module''s records by a record of another module linked many-to-many), read by private.record_page.';
+
 alter table private.role_permissions
   add constraint role_permissions_module_fkey foreign key (module) references private.modules (key) on delete cascade,
   add constraint role_permissions_action_fkey foreign key (action) references private.module_actions (key);

@@ -354,6 +354,10 @@ select private.register_module(
   p_prepare_function => 'prepare_deal', p_transfer_kind => 'deals', p_transfer_default => true,
   p_document_link => 'deal_id');
 
+-- A contact's deals: deals filtered by contact_id through deal_contacts.
+insert into private.module_link_filters (module, filter_column, target_module, link_table, record_column)
+values ('deals', 'contact_id', 'contacts', 'deal_contacts', 'deal_id');
+
 /**
  * Moves a deal the caller may edit to another stage through the record engine (the
  * deal's rules, stale check, field history, audit); p_lost_reason for a lost stage.

@@ -1406,7 +1406,9 @@ $$;
  * A page of a module's records the caller may see for an action ('view' for the lists,
  * 'export' for the export; scope own: their own), not deleted: Turkish-folded search
  * (trigram index), filters on the module's filterable columns ({column: value | [values] |
- * {"from", "to"} | {"is_null": boolean}}, "me" for owner_id), a sortable column (text sorts
+ * {"from", "to"} | {"is_null": boolean}}, "me" for owner_id; through a link table
+ * (private.module_link_filters): {column: id | [ids]}, the records linked to any of those the
+ * caller may see in the other module), a sortable column (text sorts
  * in Turkish order, private.turkish_sort_key; a link column such as customer_id by the
  * linked record's name, records without one last), at most p_max_limit rows; list rows (the module's list columns) or
  * whole rows (every column but the search column, with owner_name), each with the names of
@@ -1440,6 +1442,7 @@ declare
   filter_type text;
   filter_value jsonb;
   filter_values text[];
+  link_filter private.module_link_filters;
   -- {"deleted_at": {"is_null": false}}: the deleted records instead (the trash), for those who may restore them.
   deleted boolean := coalesce(p_filters -> 'deleted_at' = '{"is_null": false}', false);
   conditions text := case when coalesce(p_filters -> 'deleted_at' = '{"is_null": false}', false)
@@ -1489,6 +1492,23 @@ begin
       if filters -> filter_key not in ('{"is_null": false}', '{"is_null": true}') then
         return private.failure('Invalid list request', 'invalid_input');
       end if;
+      continue;
+    end if;
+    select * into link_filter from private.module_link_filters f where f.module = p_module and f.filter_column = filter_key;
+    if found then
+      -- Through a link table: records linked to any of the given records of the other module
+      -- that the caller may see there (a hidden contact's deals are not told apart from none).
+      filter_value := case when jsonb_typeof(filters -> filter_key) = 'array' then filters -> filter_key
+                           else jsonb_build_array(filters -> filter_key) end;
+      if exists (select 1 from jsonb_array_elements(filter_value) v where private.try_uuid(v) is null) then
+        return private.failure('Invalid list request', 'invalid_input');
+      end if;
+      select coalesce(array_agg(v), '{}') into filter_values
+        from jsonb_array_elements_text(filter_value) v
+       where private.record_visible(link_filter.target_module, v::uuid);
+      conditions := conditions || format(' and exists (select 1 from %I.%I l where l.%I = t.id and l.%I = any(%L::uuid[]))',
+                                         context.schema_name, link_filter.link_table, link_filter.record_column,
+                                         link_filter.filter_column, filter_values);
       continue;
     end if;
     if not (filter_key = any (module.filterable_columns) or filter_key = 'owner_id') then

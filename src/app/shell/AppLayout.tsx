@@ -4,8 +4,10 @@ import { Suspense, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, Outlet, useLocation } from "react-router-dom";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
+import { RecordCreateFormsContext } from "@/components/records/record-forms.ts";
 import { NotificationBell } from "@/features/notifications/components/NotificationBell.tsx";
 import { HeaderSearch } from "@/features/search/components/HeaderSearch.tsx";
+import { recordCreateForms } from "../record-forms.tsx";
 import classes from "./AppLayout.module.css";
 import { Sidebar } from "./Sidebar.tsx";
 
@@ -77,7 +79,9 @@ export function AppLayout() {
         {/* Keyed by the path: a page whose code is still loading shows 'Yükleniyor...' even though
             the router navigates in a transition, which would otherwise keep the previous page up. */}
         <Suspense key={pathname} fallback={<LoadingScreen />}>
-          <Outlet />
+          <RecordCreateFormsContext.Provider value={recordCreateForms}>
+            <Outlet />
+          </RecordCreateFormsContext.Provider>
         </Suspense>
       </AppShell.Main>
     </AppShell>

@@ -30,6 +30,8 @@ interface Props {
   onChange(value: string | null): void;
   error?: string;
   required?: boolean;
+  /** Shown but not changed (a new contact's customer on the customer's page). */
+  readOnly?: boolean;
   /** A narrower field (a list filter). */
   w?: Record<string, string | number> | number;
 }
@@ -40,7 +42,7 @@ interface Props {
  */
 export function RecordPicker({
   module, entity, titleColumn, labelColumns = [], labelOf, describe, preferFilters, preferredLabel, label, placeholder, nothingFound, value, onChange, error,
-  required, w,
+  required, readOnly, w,
 }: Props) {
   const { t } = useTranslation();
   const [search, setSearch] = useState("");
@@ -78,8 +80,9 @@ export function RecordPicker({
     <Select
       label={label}
       placeholder={placeholder}
-      searchable
-      clearable
+      searchable={!readOnly}
+      clearable={!readOnly}
+      readOnly={readOnly}
       data={pickerData(first, others, { preferred: preferredLabel ?? t("records.picker.preferred"), others: t("records.picker.others") })}
       value={value}
       onChange={onChange}

@@ -1,6 +1,6 @@
 import { Anchor, Badge, Button, Group, Stack, Table, Text } from "@mantine/core";
 import { IconPlus } from "@tabler/icons-react";
-import type { ReactNode } from "react";
+import { Suspense, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 import { LoadError } from "@/components/LoadError.tsx";
@@ -15,6 +15,7 @@ import { useOrganizationSettings } from "@/session/organization-settings.ts";
 import { z } from "zod";
 import { recordBaseSchema, useRecord } from "./record-api.ts";
 import type { RecordTab } from "./RecordDetailLayout.tsx";
+import { useRecordCreateForm } from "./record-forms.ts";
 import {
   countedLabel,
   newRecordPath,
@@ -162,7 +163,9 @@ interface Props {
  * One module's records linked to a record, for its page: a compact table (the title as a
  * link, a few key columns, the status as a badge), the first RELATED_LIMIT of them, with an
  * empty state, a load error to retry, and a "new" button (for whoever may create in the
- * module) that opens the module's form with the links filled in.
+ * module) that opens the module's form with the links filled in: in place when the app
+ * supplies it (record-forms.ts; the list and its count refresh once saved), else on the
+ * module's create route.
  */
 export function RelatedRecords({ module, link, newLinks }: Props) {
   const { t, i18n } = useTranslation();
@@ -170,15 +173,28 @@ export function RelatedRecords({ module, link, newLinks }: Props) {
   const access = relatedAccess(permissions.data?.permissions, module);
   const list = useRelatedRecords(module, link, access.canView);
   const { columns, now } = useColumns();
+  const createForm = useRecordCreateForm(module);
+  const [creating, setCreating] = useState(false);
   const shown = columns[module] as Column<RelatedRow<RelatedModule>>[];
 
   if (permissions.data && !access.canView) return <Text c="dimmed">{t(`records.related.${module}.denied`)}</Text>;
+  const links: RecordLinks = { [link.column]: link.id, ...newLinks };
+  const newLabel = t(`records.related.${module}.new`);
+  const newIcon = <IconPlus size={14} aria-hidden />;
   const create = access.canCreate && (
     <Group>
-      <Button component={Link} to={newRecordPath(module, { [link.column]: link.id, ...newLinks })} variant="light" size="xs"
-        leftSection={<IconPlus size={14} aria-hidden />}>
-        {t(`records.related.${module}.new`)}
-      </Button>
+      {createForm ? (
+        <Button onClick={() => setCreating(true)} variant="light" size="xs" leftSection={newIcon}>
+          {newLabel}
+        </Button>
+      ) : (
+        <Button component={Link} to={newRecordPath(module, links)} variant="light" size="xs" leftSection={newIcon}>
+          {newLabel}
+        </Button>
+      )}
+      {createForm && creating && (
+        <Suspense fallback={null}>{createForm({ links, fixed: link.column, onClose: () => setCreating(false) })}</Suspense>
+      )}
     </Group>
   );
   if (list.isPending) return <LoadingScreen compact />;

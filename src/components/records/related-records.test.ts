@@ -21,6 +21,10 @@ describe("relatedListArgs", () => {
     expect(relatedListArgs("tasks", { column: "deal_id", id: deal })).toMatchObject({ p_sort: "due_at", p_descending: false });
   });
 
+  it("a contact's deals: filtered by the contact (the engine reads it through the deal's contacts)", () => {
+    expect(relatedListArgs("deals", { column: "contact_id", id: contact }).p_filters).toEqual({ contact_id: contact });
+  });
+
   it("lists only a quote's latest revision (the older ones are its history)", () => {
     expect(relatedListArgs("quotes", { column: "deal_id", id: deal }).p_filters).toEqual({ is_latest: true, deal_id: deal });
   });

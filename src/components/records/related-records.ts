@@ -1,9 +1,11 @@
 /**
  * A record's related records (a customer's deals, a deal's quotes, ...): the one way every
- * record page lists them. A module's records linked by one of its foreign-key columns are read
- * with that module's own list RPC (list_<module> with a filter on the column: the caller's
- * permissions and scope apply in SQL, as on the module's list), and a "new" record of that
- * module starts from its create route with the links already filled in (newRecordPath).
+ * record page lists them. A module's records linked by one of its foreign-key columns, or
+ * through a link table (a contact's deals, by the deal's contacts: private.module_link_filters),
+ * are read with that module's own list RPC (list_<module> with a filter on the link: the
+ * caller's permissions and scope apply in SQL, as on the module's list), and a "new" record of
+ * that module starts with the links already filled in: in the form the app supplies for it
+ * (record-forms.tsx), else from its create route (newRecordPath).
  */
 import { useQueries, useQuery } from "@tanstack/react-query";
 import { z } from "zod";
@@ -92,7 +94,7 @@ const relatedLists: Record<RelatedModule, { sort: string; descending: boolean; d
   tasks: { sort: "due_at", descending: false },
 };
 
-/** Which of a module's records are related: those whose `column` is the record's id. */
+/** Which of a module's records are related: those whose `column` (or link table's, for a contact's deals) is the record's id. */
 export interface RelatedLink {
   column: LinkColumn;
   id: string;

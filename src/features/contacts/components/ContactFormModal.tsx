@@ -33,6 +33,10 @@ interface Props {
   contact?: Contact;
   /** A new contact's customer (from the customer's page). */
   customerId?: string;
+  /** The customer is shown but not changed (a contact added on the customer's page). */
+  customerFixed?: boolean;
+  /** Once a new contact is created, instead of closing the form and opening the contact's page (the caller closes it). */
+  onCreated?(contact: Contact): void;
 }
 
 
@@ -42,7 +46,7 @@ interface Props {
  * phone, similar name): likely duplicates are shown with their reasons, to open, to merge
  * with once created, or to create anyway.
  */
-export function ContactFormModal({ onClose, contact, customerId }: Props) {
+export function ContactFormModal({ onClose, contact, customerId, customerFixed = false, onCreated }: Props) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const save = useSaveContact();
@@ -83,6 +87,10 @@ export function ContactFormModal({ onClose, contact, customerId }: Props) {
           if (mergeWith) {
             // The form gives way to the merge dialog (closing it would unmount both).
             setMerging([mergeWith, created.id]);
+            return;
+          }
+          if (onCreated) {
+            onCreated(created);
             return;
           }
           onClose();
@@ -193,6 +201,7 @@ export function ContactFormModal({ onClose, contact, customerId }: Props) {
                     value={field.value}
                     onChange={field.onChange}
                     error={error("customer_id")}
+                    readOnly={customerFixed}
                   />
                 )}
               />

@@ -101,7 +101,6 @@ export const en: typeof tr = {
           info: "Details",
           timeline: "Notes and history",
         },
-        customerDeals: "Customer's deals",
         deleted: "“{{name}}” deleted.",
         deleteFailed: "The contact could not be deleted",
         export: "Download data (JSON)",

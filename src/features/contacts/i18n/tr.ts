@@ -99,7 +99,6 @@ export const tr = {
           info: "Bilgiler",
           timeline: "Notlar ve geçmiş",
         },
-        customerDeals: "Müşterinin fırsatları",
         deleted: "“{{name}}” silindi.",
         deleteFailed: "Kişi silinemedi",
         export: "Verileri indir (JSON)",

@@ -19,8 +19,9 @@ import { iysChannels } from "../utils/contact-fields.ts";
 import { formatPhone } from "@/lib/phone.ts";
 
 /**
- * One contact: its details and customer (by name), consent; its customer's deals, its quotes
- * and tasks (each a list with its count, a new one started with the contact and its customer);
+ * One contact: its details and customer (by name), consent; the deals it is on (through the
+ * deal's contacts), its quotes and tasks (each a list with its count, a new one started with
+ * the contact and its customer);
  * documents, notes and history; an admin exports or erases its data (KVKK).
  */
 export function ContactDetailPage() {
@@ -41,9 +42,7 @@ export function ContactDetailPage() {
   const related = useRelatedTabs(
     contact.data
       ? [
-          ...(customerId
-            ? [{ module: "deals" as const, link: { column: "customer_id" as const, id: customerId }, newLinks: links, label: t("modules.contacts.detail.customerDeals") }]
-            : []),
+          { module: "deals", link: contactLink, newLinks: links },
           { module: "quotes", link: contactLink, newLinks: links },
           { module: "tasks", link: contactLink, newLinks: links },
         ]
