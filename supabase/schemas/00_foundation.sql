@@ -360,7 +360,9 @@ $$;
 create table private.scheduled_jobs (
   name text primary key check (name ~ '^crm-[a-z0-9-]+$'),
   schedule text not null check (schedule = '* * * * *' or schedule ~ '^[1-5]?[0-9] \* \* \* \*$'),
-  command text not null check (command ~ '^select private\.[a-z_]+\(\)$')
+  -- A private function's call, or its call in each organization (private.run_in_each_organization).
+  command text not null check (command ~ '^select private\.[a-z_]+\(\)$'
+                               or command ~ '^call private\.run_in_each_organization\(''[a-z_]+''\)$')
 );
 
 alter table private.scheduled_jobs enable row level security;

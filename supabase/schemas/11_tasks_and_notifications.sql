@@ -387,63 +387,53 @@ revoke all on function public.get_task_views() from public, anon, authenticated;
 grant execute on function public.get_task_views() to authenticated;
 
 /**
- * The scheduled step (every minute: pg_cron on hosted Supabase, a timer on the local
- * stack): in every active organization with its tables, open and in-progress tasks
- * whose reminder time has come (task_reminder), that fall due within the next hour
- * (task_due) or whose due time has passed (task_overdue) tell their owner, once per task
- * and kind: the bookkeeping column is set in the same statement, so concurrent runs
- * cannot repeat one, and a member who turned the kind off is skipped (still marked).
- * Returns how many notifications of each kind were made.
+ * The scheduled step in one organization (every minute, in each organization:
+ * private.run_in_each_organization): open and in-progress tasks whose reminder time has come
+ * (task_reminder), that fall due within the next hour (task_due) or whose due time has
+ * passed (task_overdue) tell their owner, once per task and kind: the bookkeeping column is
+ * set in the same statement, so concurrent runs cannot repeat one, and a member who turned
+ * the kind off is skipped (still marked). Returns how many notifications of each kind were
+ * made; nothing for an organization without its tables.
  */
-create function private.notify_due_items()
+create function private.notify_due_items(p_organization_id uuid)
 returns jsonb
 language plpgsql
 security definer
 set search_path = ''
 as $$
 declare
-  organization record;
+  schema_name text := private.tenant_schema(p_organization_id);
   made integer;
-  reminders integer := 0;
-  due_soon integer := 0;
-  overdue integer := 0;
+  counts jsonb := '{"task_reminder": 0, "task_due": 0, "task_overdue": 0}';
   step record;
 begin
-  for organization in
-    select o.id, o.schema_name from private.organizations o
-     where o.is_active and o.template_version > 0
-       and exists (select 1 from pg_catalog.pg_namespace n where n.nspname = o.schema_name)
-     order by o.created_at, o.id
+  if schema_name is null or to_regclass(format('%I.tasks', schema_name)) is null then
+    return counts;
+  end if;
+  for step in
+    select * from (values
+      ('task_reminder', 'reminded_at', 't.remind_at <= now() and t.reminded_at is null'),
+      ('task_overdue', 'overdue_notified_at', 't.due_at <= now() and t.overdue_notified_at is null'),
+      ('task_due', 'due_notified_at', 't.due_at > now() and t.due_at <= now() + interval ''1 hour'' and t.due_notified_at is null')
+    ) as s (kind, bookkeeping, due_condition)
   loop
-    for step in
-      select * from (values
-        ('task_reminder', 'reminded_at', 't.remind_at <= now() and t.reminded_at is null'),
-        ('task_overdue', 'overdue_notified_at', 't.due_at <= now() and t.overdue_notified_at is null'),
-        ('task_due', 'due_notified_at', 't.due_at > now() and t.due_at <= now() + interval ''1 hour'' and t.due_notified_at is null')
-      ) as s (kind, bookkeeping, due_condition)
-    loop
-      execute format($query$
-        with announced as (
-          update %1$I.tasks t set %2$I = now()
-           where %3$s and t.deleted_at is null and t.status in ('open', 'in_progress')
-          returning t.id, t.owner_id, t.title)
-        select count(private.notify($1, a.owner_id, $2, 'tasks', a.id, a.title, null)) from announced a$query$,
-        organization.schema_name, step.bookkeeping, step.due_condition)
-        into made using organization.id, step.kind;
-      case step.kind
-        when 'task_reminder' then reminders := reminders + made;
-        when 'task_overdue' then overdue := overdue + made;
-        else due_soon := due_soon + made;
-      end case;
-    end loop;
+    execute format($query$
+      with announced as (
+        update %1$I.tasks t set %2$I = now()
+         where %3$s and t.deleted_at is null and t.status in ('open', 'in_progress')
+        returning t.id, t.owner_id, t.title)
+      select count(private.notify($1, a.owner_id, $2, 'tasks', a.id, a.title, null)) from announced a$query$,
+      schema_name, step.bookkeeping, step.due_condition)
+      into made using p_organization_id, step.kind;
+    counts := counts || jsonb_build_object(step.kind, made);
   end loop;
-  return jsonb_build_object('task_reminder', reminders, 'task_due', due_soon, 'task_overdue', overdue);
+  return counts;
 end;
 $$;
 
 -- Every minute (private.scheduled_jobs).
 insert into private.scheduled_jobs (name, schedule, command)
-values ('crm-notify-due-items', '* * * * *', 'select private.notify_due_items()');
+values ('crm-notify-due-items', '* * * * *', 'call private.run_in_each_organization(''notify_due_items'')');
 
 /** How many unread notifications the member has in the organization. */
 create function private.unread_notifications(p_user_id uuid, p_organization_id uuid)

@@ -1031,38 +1031,35 @@ end;
 $$;
 
 /**
- * The scheduled expiry (hourly: pg_cron on hosted Supabase, a timer locally): in every
- * organization, sent quotes whose valid_until is before today (in the organization's
- * time zone) become expired. Returns how many.
+ * The scheduled expiry in one organization (hourly, in each organization:
+ * private.run_in_each_organization): sent quotes whose valid_until is before today (in the
+ * organization's time zone) become expired. Returns how many; none for an organization
+ * without its tables.
  */
-create function private.expire_quotes()
+create function private.expire_quotes(p_organization_id uuid)
 returns integer
 language plpgsql
 security definer
 set search_path = ''
 as $$
 declare
-  organization record;
+  schema_name text := private.tenant_schema(p_organization_id);
   changed integer;
-  total integer := 0;
 begin
-  for organization in
-    select o.id, o.schema_name from private.organizations o
-     where o.schema_name is not null and o.template_version > 0
-  loop
-    execute format('update %I.quotes q set status = ''expired'' where q.status = ''sent'' and q.deleted_at is null and q.valid_until < $1',
-                   organization.schema_name)
-      using private.organization_today(organization.id);
-    get diagnostics changed = row_count;
-    total := total + changed;
-  end loop;
-  return total;
+  if schema_name is null or to_regclass(format('%I.quotes', schema_name)) is null then
+    return 0;
+  end if;
+  execute format('update %I.quotes q set status = ''expired'' where q.status = ''sent'' and q.deleted_at is null and q.valid_until < $1',
+                 schema_name)
+    using private.organization_today(p_organization_id);
+  get diagnostics changed = row_count;
+  return changed;
 end;
 $$;
 
 -- Hourly, at minute 7 (private.scheduled_jobs).
 insert into private.scheduled_jobs (name, schedule, command)
-values ('crm-expire-quotes', '7 * * * *', 'select private.expire_quotes()');
+values ('crm-expire-quotes', '7 * * * *', 'call private.run_in_each_organization(''expire_quotes'')');
 
 /** A product as the app reads it (money as strings). */
 create function private.product_json(p_row jsonb)

@@ -3,7 +3,7 @@
 -- pg_cron's jobs in step with the rows. pg_cron is not installed here, so a stand-in cron
 -- schema with the two functions the trigger calls records what pg_cron would hold.
 begin;
-select plan(12);
+select plan(14);
 
 select set_eq(
   $$select name from private.scheduled_jobs$$,
@@ -14,9 +14,11 @@ select set_eq(
 select is_empty(
   $$select name from private.scheduled_jobs j
      where not exists (select 1 from pg_catalog.pg_proc p join pg_catalog.pg_namespace n on n.oid = p.pronamespace
-                        where n.nspname = 'private' and p.pronargs = p.pronargdefaults
-                          and j.command = format('select private.%s()', p.proname))$$,
-  'every job calls a private function that exists, with no argument it must be given'
+                        where n.nspname = 'private'
+                          and ((p.pronargs = p.pronargdefaults and j.command = format('select private.%s()', p.proname))
+                               or (p.pronargs = 1 and p.proargtypes[0] = 'uuid'::regtype
+                                   and j.command = format('call private.run_in_each_organization(%L)', p.proname))))$$,
+  'every job calls a private function that exists, with no argument, or in each organization with its id'
 );
 
 select throws_ok(
@@ -27,6 +29,17 @@ select throws_ok(
 select throws_ok(
   $$insert into private.scheduled_jobs values ('crm-drop', '* * * * *', 'drop table private.organizations')$$,
   '23514', null, 'a command other than a call of a private function is refused'
+);
+
+select throws_ok(
+  $$insert into private.scheduled_jobs values ('crm-each', '* * * * *', 'call private.run_in_each_organization(''x''); drop table private.organizations')$$,
+  '23514', null, 'and so is a second statement after the call in each organization'
+);
+
+select throws_ok(
+  $$call private.run_in_each_organization('organizations')$$,
+  'P0001', 'private.organizations (taking an organization id) does not exist',
+  'the step in each organization must be a private function taking an organization id'
 );
 
 -- Without pg_cron the rows change and nothing else happens.

@@ -452,7 +452,7 @@ select public.restore_tasks(array[:'k3']::uuid[]) ->> 'changed' as n \gset
 select tests.reset_role();
 update :"omega_schema".tasks set deleted_at = null where title = 'Görev 13';
 delete from :"omega_schema".tasks where title in ('Görev 5', 'Görev 6', 'Görev 26');
-select private.notify_due_items() ->> 'task_overdue' as overdue_told \gset
+select private.notify_due_items(:'omega') ->> 'task_overdue' as overdue_told \gset
 select ok(:'overdue_told'::int > 0, 'the due-items step marks overdue tasks');
 insert into :"omega_schema".customers (id, name, owner_id, created_by) values ('e0000000-0000-4000-8000-000000000003', 'Üç', :'o_admin', :'o_admin');
 select pg_temp.act(:'s_o_admin');

@@ -293,8 +293,8 @@ select is(public.get_notification_preferences() -> 'kinds', public.get_notificat
   'a member without preferences wants every kind');
 select tests.reset_role();
 
-select private.notify_due_items() as first_run \gset
-select private.notify_due_items() as second_run \gset
+select private.notify_due_items(:'alpha') as first_run \gset
+select private.notify_due_items(:'alpha') as second_run \gset
 select is((select jsonb_object_agg(t.title, coalesce(n.kinds, '[]'))
              from :"alpha_schema".tasks t
              left join (select record_id, jsonb_agg(kind order by kind) as kinds from private.notifications group by record_id) n
@@ -319,7 +319,7 @@ select public.update_task('d0000000-0000-4000-8000-000000000003', jsonb_build_ob
   (select updated_at from jsonb_to_record(public.get_task('d0000000-0000-4000-8000-000000000003') -> 'record') as r (updated_at timestamptz)))
   ->> 'success' as rescheduled \gset
 select tests.reset_role();
-select private.notify_due_items() ->> 'task_overdue' as third_run \gset
+select private.notify_due_items(:'alpha') ->> 'task_overdue' as third_run \gset
 select is(:'third_run'::text, '1', 'a task given a new due time is announced overdue again');
 
 -- ---------------------------------------------------------------------------------
@@ -396,7 +396,7 @@ select public.transfer_user_records(:'alpha_solo', :'alpha_sales') #>> '{transfe
 select tests.reset_role();
 select is(jsonb_build_array(:'moved_tasks'::int, (select count(*)::int from private.notifications) - :notices_before),
   '[2, 0]'::jsonb, 'a transfer moves the tasks and notifies nobody per record');
-select private.notify_due_items() as after_transfer \gset
+select private.notify_due_items(:'alpha') as after_transfer \gset
 select is((select array_agg(user_id) from private.notifications where record_id = 'e0000000-0000-4000-8000-000000000001'),
   array[:'alpha_sales'::uuid], 'the moved task''s reminder goes to its new owner');
 select pg_temp.act(:'s_admin');

@@ -233,9 +233,9 @@ select pg_temp.act(:'s_admin');
 select is(public.get_quote_details(:'q1_id') #>> '{quote,status}', 'expired', 'a sent quote past valid_until reads as expired');
 select is(public.accept_quote(:'q1_id', :'q1_at') ->> 'code', 'quote_expired', 'and is not accepted');
 select tests.reset_role();
-select is(private.expire_quotes(), 1, 'the expiry step expires it');
+select is(private.expire_quotes(:'alpha'), 1, 'the expiry step expires it');
 select is((select status from :"alpha_schema".quotes where id = :'q1_id'), 'expired', 'stored as expired');
-select is(private.expire_quotes(), 0, 'once');
+select is(private.expire_quotes(:'alpha'), 0, 'once');
 select pg_temp.act(:'s_admin');
 
 -- A revision.
