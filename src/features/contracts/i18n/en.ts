@@ -136,6 +136,9 @@ export const en: typeof tr = {
         vatIncluded: "The value includes VAT",
         vatExcluded: "Excluding VAT; VAT is calculated separately",
         vatOnTop: "Excluding VAT; plus {{vat}} VAT ({{total}} including VAT)",
+        withholding: "VAT withholding",
+        withholdingRated: "{{rate}} withheld: {{amount}} (amount payable {{payable}})",
+        withholdingAmount: "VAT withheld: {{amount}} (amount payable {{payable}})",
         tabs: {
           info: "Details",
           renewals: "Renewals",

@@ -134,6 +134,9 @@ export const tr = {
         vatIncluded: "Tutar KDV dahil",
         vatExcluded: "Tutar KDV hariç; KDV ayrıca hesaplanır",
         vatOnTop: "KDV hariç; ayrıca {{vat}} KDV (KDV dahil {{total}})",
+        withholding: "KDV tevkifatı",
+        withholdingRated: "{{rate}} tevkifat: {{amount}} (ödenecek tutar {{payable}})",
+        withholdingAmount: "Tevkif edilen KDV: {{amount}} (ödenecek tutar {{payable}})",
         tabs: {
           info: "Bilgiler",
           renewals: "Yenilemeler",
