@@ -73,6 +73,9 @@ export interface ContractValues {
   value_includes_vat: boolean;
   /** A decimal string, or null when the KDV is not stated. */
   vat_amount: string | null;
+  /** The KDV withheld (tevkifat), a decimal string or null; its ratio ("7/10") or null. */
+  withholding_amount: string | null;
+  withholding_rate: string | null;
   currency: string;
   status: "draft" | "active";
   customer_signed_on: string | null;
