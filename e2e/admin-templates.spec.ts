@@ -50,6 +50,9 @@ test("an admin writes a quote template with a placeholder, previews it safely, m
   await expect(preview).toContainText("Sayın Anadolu Yapı Malzemeleri Ltd. Şti.,");
   await expect(preview).toContainText("Toplam: ₺69.000,00");
   await expect(preview).not.toContainText("{{customer.name}}");
+  // The sender is the organization's own, from its general settings, not a sample company.
+  await body.fill("Sayın {{customer.name}},\nToplam: {{totals.total}}\n{{organization.legal_name}} VKN {{organization.tax_number}}");
+  await expect(preview).toContainText("Demo Ticaret Anonim Şirketi VKN 2910045871");
   expect(await seriousViolations(page)).toEqual([]);
 
   await editor.getByRole("button", { name: "Kaydet" }).click();

@@ -113,6 +113,57 @@ test("an active contract is created with auto-renewal, renewed into its next ter
   await client.auth.signOut({ scope: "local" });
 });
 
+test("a contract from a quote with tevkifat reads the quote's payable total; a renewal made as a draft leaves the old term active", async ({ page, baseURL }) => {
+  test.setTimeout(120_000);
+  const { client } = await signedInClient(baseURL!, "admin@demo.test");
+  const customers = (await rpc(client, "list_customers", { p_limit: 1 })).records as { id: string }[];
+  const contractIds: string[] = [];
+  let quoteId: string | null = null;
+  try {
+    // 10.000,00 at KDV 20 % with 7/10 withheld (₺1.400,00) and 3.800,00 at 0 %: the customer pays 15.800,00 - 1.400,00.
+    const saved = await rpc(client, "save_quote", {
+      p_id: null,
+      p_values: { customer_id: customers[0].id },
+      p_items: [
+        { description: `Temizlik hizmeti ${suffix}`, quantity: "1", unit_price: "10000", vat_rate: 20, withholding_rate: "7/10" },
+        { description: `İhracat teslimi ${suffix}`, quantity: "1", unit_price: "3800", vat_rate: 0, vat_exemption_reason: "3065 s. KDV Kanunu 11/1-a" },
+      ],
+    });
+    quoteId = saved.id as string;
+    expect(await rpc(client, "send_quote", { p_id: quoteId, p_updated_at: saved.updated_at })).toMatchObject({ success: true });
+    const fromQuote = await rpc(client, "create_contract_from_quote", { p_quote_id: quoteId });
+    contractIds.push(fromQuote.id as string);
+    await enterApp(page, "admin@demo.test");
+    await page.goto(`/contracts/${fromQuote.id as string}`);
+    await expect(page.getByText("KDV hariç; ayrıca ₺2.000 KDV (KDV dahil ₺15.800)")).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByText("7/10 tevkifat: ₺1.400 (ödenecek tutar ₺14.400)")).toBeVisible();
+
+    // A contract that does not renew itself, renewed: the new term is a draft, the old one stays active until it is signed.
+    const active = await rpc(client, "create_contract", {
+      p_values: { title: `E2E Taslak yenileme ${suffix}`, status: "active", start_date: day(-300), end_date: day(30), value: "1000" },
+    });
+    const oldId = (active.record as { id: string }).id;
+    contractIds.push(oldId);
+    await page.goto(`/contracts/${oldId}`);
+    await page.getByRole("button", { name: "Yenile" }).click();
+    const renew = page.getByRole("dialog", { name: "Sözleşmeyi yenile" });
+    await expect(renew.getByText("Yeni dönem imzalanana kadar taslak olarak başlar.")).toBeVisible();
+    await renew.getByRole("button", { name: "Yenile" }).click();
+    await expect(notification(page, /Sözleşme yenilendi: SZL-/)).toBeVisible();
+    contractIds.push(page.url().split("/").pop()!);
+    await page.getByRole("tab", { name: "Yenilemeler" }).click();
+    await page.getByRole("list", { name: "Yenileme zinciri" }).getByRole("link", { name: /^SZL-/ }).first().click();
+    await expect(page).toHaveURL(new RegExp(`/contracts/${oldId}$`));
+    await expect(page.getByText("Aktif", { exact: true }).first()).toBeVisible();
+    await expect(page.getByRole("button", { name: "Düzenle" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Yenile" })).toHaveCount(0);
+  } finally {
+    if (contractIds.length > 0) await rpc(client, "delete_contracts", { p_ids: contractIds });
+    if (quoteId) await rpc(client, "delete_quotes", { p_ids: [quoteId] });
+    await client.auth.signOut({ scope: "local" });
+  }
+});
+
 test("the contracts ending soon: the demo's within 60 days, soonest first, on a phone too", async ({ page }) => {
   await enterApp(page, "satis@demo.test");
   await page.goto("/contracts?view=ending");

@@ -170,6 +170,16 @@ begin
 end;
 $$;
 
+/** The KDV withholding (tevkifat) ratios a quote line or a contract may name. */
+create function private.withholding_rates()
+returns text[]
+language sql
+immutable
+set search_path = ''
+as $$
+  select array['2/10', '3/10', '4/10', '5/10', '7/10', '9/10', '10/10'];
+$$;
+
 /**
  * A quote's lines checked and normalised: {"items": [clean lines], "errors":
  * {"items.<index>.<field>": code}} (index from 0). At most 500 lines ({"items":
@@ -178,7 +188,7 @@ $$;
  * discount_type percent|amount with discount_value ≥ 0 (percent at most 100, an amount
  * at most the line: discount_exceeds_line), vat_rate one of p_vat_rates
  * (invalid_vat_rate), a vat_exemption_reason when the rate is 0 (vat_exemption_required),
- * withholding_rate one of 2/10, 3/10, 4/10, 5/10, 7/10, 9/10, 10/10 or null, product_id
+ * withholding_rate one of private.withholding_rates() or null, product_id
  * a product of the organization (not_found).
  */
 create function private.clean_quote_items(p_items jsonb, p_vat_rates numeric[], p_schema text, p_prices_include_vat boolean)
@@ -264,7 +274,7 @@ begin
 
     withholding := nullif(item ->> 'withholding_rate', '');
     if withholding is not null and (jsonb_typeof(item -> 'withholding_rate') <> 'string'
-                                    or withholding not in ('2/10', '3/10', '4/10', '5/10', '7/10', '9/10', '10/10')) then
+                                    or not (withholding = any (private.withholding_rates()))) then
       errors := errors || jsonb_build_object(prefix || 'withholding_rate', 'invalid');
     end if;
 

@@ -50,7 +50,9 @@ $$;
  * start (end_before_start); a value of at least 0 with at most two decimals, as a number
  * or a numeric string (invalid); value_includes_vat a boolean and vat_amount (the KDV
  * stated with the value) null or such an amount, not above a KDV-included value
- * (exceeds_value); a three-letter currency, the organization's by default;
+ * (exceeds_value); withholding_amount (the KDV withheld, tevkifat) null or such an
+ * amount, only with a stated KDV and not above it (exceeds_vat), and withholding_rate
+ * null or one of private.withholding_rates() (invalid); a three-letter currency, the organization's by default;
  * auto_renew a boolean; renewal_notice_days 0-365 and renewal_term_months 1-120 whole
  * numbers; customer, contact, quote and deal the caller can see (not_found). Status: a new
  * contract is draft or active; through the engine a contract only goes draft -> active
@@ -147,22 +149,42 @@ begin
   if p_values ? 'value_includes_vat' and jsonb_typeof(p_values -> 'value_includes_vat') <> 'boolean' then
     errors := errors || '{"value_includes_vat": "invalid"}';
   end if;
-  if p_values ? 'vat_amount' then
-    if jsonb_typeof(p_values -> 'vat_amount') = 'null'
-       or (jsonb_typeof(p_values -> 'vat_amount') = 'string' and private.clean_text(p_values -> 'vat_amount') is null) then
-      result := result || '{"vat_amount": null}';
-    elsif jsonb_typeof(p_values -> 'vat_amount') not in ('number', 'string')
-          or btrim(p_values ->> 'vat_amount') !~ '^\d{1,16}(\.\d{1,2})?$' then
-      errors := errors || '{"vat_amount": "invalid"}';
-    else
-      result := result || jsonb_build_object('vat_amount', btrim(p_values ->> 'vat_amount')::numeric);
+  foreach field in array array['vat_amount', 'withholding_amount'] loop
+    if p_values ? field then
+      if jsonb_typeof(p_values -> field) = 'null'
+         or (jsonb_typeof(p_values -> field) = 'string' and private.clean_text(p_values -> field) is null) then
+        result := result || jsonb_build_object(field, null);
+      elsif jsonb_typeof(p_values -> field) not in ('number', 'string')
+            or btrim(p_values ->> field) !~ '^\d{1,16}(\.\d{1,2})?$' then
+        errors := errors || jsonb_build_object(field, 'invalid');
+      else
+        result := result || jsonb_build_object(field, btrim(p_values ->> field)::numeric);
+      end if;
     end if;
-  end if;
+  end loop;
   if not (errors ? 'value' or errors ? 'vat_amount' or errors ? 'value_includes_vat')
      and coalesce((case when p_values ? 'value_includes_vat' then result ->> 'value_includes_vat' else p_existing ->> 'value_includes_vat' end)::boolean, false)
      and (case when p_values ? 'vat_amount' then result ->> 'vat_amount' else p_existing ->> 'vat_amount' end)::numeric
          > coalesce((case when p_values ? 'value' then result ->> 'value' else p_existing ->> 'value' end)::numeric, 0) then
     errors := errors || '{"vat_amount": "exceeds_value"}';
+  end if;
+  -- Tevkifat: part of the stated KDV, so never without it nor above it.
+  if not (errors ? 'vat_amount' or errors ? 'withholding_amount')
+     and (case when p_values ? 'withholding_amount' then result ->> 'withholding_amount' else p_existing ->> 'withholding_amount' end) is not null
+     and coalesce((case when p_values ? 'withholding_amount' then result ->> 'withholding_amount' else p_existing ->> 'withholding_amount' end)::numeric
+                  > (case when p_values ? 'vat_amount' then result ->> 'vat_amount' else p_existing ->> 'vat_amount' end)::numeric, true) then
+    errors := errors || '{"withholding_amount": "exceeds_vat"}';
+  end if;
+  if p_values ? 'withholding_rate' then
+    if jsonb_typeof(p_values -> 'withholding_rate') not in ('string', 'null') then
+      errors := errors || '{"withholding_rate": "invalid"}';
+    elsif private.clean_text(p_values -> 'withholding_rate') is null then
+      result := result || '{"withholding_rate": null}';
+    elsif not (private.clean_text(p_values -> 'withholding_rate') = any (private.withholding_rates())) then
+      errors := errors || '{"withholding_rate": "invalid"}';
+    else
+      result := result || jsonb_build_object('withholding_rate', private.clean_text(p_values -> 'withholding_rate'));
+    end if;
   end if;
 
   -- Dates: 'YYYY-MM-DD' or null (an empty string clears).
@@ -264,7 +286,7 @@ $$;
 -- ---------------------------------------------------------------------------------
 select private.register_module(
   p_key => 'contracts', p_position => 5, p_table_name => 'contracts', p_entity_type => 'contract',
-  p_writable_columns => '{title,customer_id,contact_id,quote_id,deal_id,contract_type,start_date,end_date,value,value_includes_vat,vat_amount,currency,status,customer_signed_on,company_signed_on,auto_renew,renewal_notice_days,renewal_term_months,notes}',
+  p_writable_columns => '{title,customer_id,contact_id,quote_id,deal_id,contract_type,start_date,end_date,value,value_includes_vat,vat_amount,withholding_amount,withholding_rate,currency,status,customer_signed_on,company_signed_on,auto_renew,renewal_notice_days,renewal_term_months,notes}',
   p_list_columns => '{contract_number,title,customer_id,contract_type,status,start_date,end_date,value,currency,auto_renew,previous_contract_id}',
   p_sortable_columns => '{contract_number,title,customer_id,status,start_date,end_date,value,created_at,updated_at}',
   p_filterable_columns => '{status,contract_type,customer_id,contact_id,quote_id,deal_id,currency,auto_renew,start_date,end_date}',
@@ -308,13 +330,14 @@ $$;
 /**
  * The next term of an active or expired contract (locked by the caller): a new contract
  * with the same title, parties (customer, contact), deal, type, currency, notes, KDV
- * basis and renewal settings, a new number, owned by the same member,
- * previous_contract_id set; the old one becomes renewed. p_terms (checked by the caller)
- * may set start_date (default: the day after the old end), end_date (default: start +
- * renewal_term_months months - 1 day), value (default: the old value) and status
- * (default active). A stated KDV amount follows a changed value in proportion, to the
- * kuruş. p_actor null: the scheduled step (created_by: the owner). Returns the new
- * contract's id.
+ * basis, tevkifat ratio and renewal settings, a new number, owned by the same member,
+ * previous_contract_id set. p_terms (checked by the caller) may set start_date (default:
+ * the day after the old end), end_date (default: start + renewal_term_months months - 1
+ * day), value (default: the old value) and status (default active). The old term becomes
+ * renewed when the new one is active (private.contract_mark_renewed: at once for an
+ * active term, when a draft is signed otherwise). A stated KDV amount and its withheld
+ * part follow a changed value in proportion, to the kuruş. p_actor null: the scheduled
+ * step (created_by: the owner). Returns the new contract's id.
  */
 create function private.contract_renew_row(p_organization_id uuid, p_schema text, p_existing jsonb, p_actor uuid,
                                            p_terms jsonb default '{}')
@@ -332,23 +355,75 @@ declare
   new_value numeric := coalesce((p_terms ->> 'value')::numeric, old_value);
   old_vat numeric := (p_existing ->> 'vat_amount')::numeric;
   new_vat numeric := case when new_value = old_value then old_vat when old_value > 0 then round(old_vat * new_value / old_value, 2) end;
+  old_withholding numeric := (p_existing ->> 'withholding_amount')::numeric;
+  new_withholding numeric := case when new_value = old_value then old_withholding
+                                  when old_value > 0 then round(old_withholding * new_value / old_value, 2) end;
 begin
   execute format($insert$
     insert into %I.contracts (title, customer_id, contact_id, deal_id, contract_type, start_date, end_date, value,
-                              value_includes_vat, vat_amount, currency, status, auto_renew, renewal_notice_days,
-                              renewal_term_months, notes, previous_contract_id, owner_id, created_by)
-    select o.title, o.customer_id, o.contact_id, o.deal_id, o.contract_type, $2, $3, $4, o.value_includes_vat, $5,
-           o.currency, $6::private.contract_status, o.auto_renew, o.renewal_notice_days, o.renewal_term_months, o.notes,
-           o.id, o.owner_id, coalesce($7, o.owner_id)
+                              value_includes_vat, vat_amount, withholding_amount, withholding_rate, currency, status,
+                              auto_renew, renewal_notice_days, renewal_term_months, notes, previous_contract_id, owner_id,
+                              created_by)
+    select o.title, o.customer_id, o.contact_id, o.deal_id, o.contract_type, $2, $3, $4, o.value_includes_vat, $5, $8,
+           o.withholding_rate, o.currency, $6::private.contract_status, o.auto_renew, o.renewal_notice_days,
+           o.renewal_term_months, o.notes, o.id, o.owner_id, coalesce($7, o.owner_id)
       from %I.contracts o where o.id = $1
     returning id$insert$, p_schema, p_schema)
     into next_id using (p_existing ->> 'id')::uuid, starts, ends, new_value, new_vat,
-                       coalesce(p_terms ->> 'status', 'active'), p_actor;
+                       coalesce(p_terms ->> 'status', 'active'), p_actor, new_withholding;
   insert into private.audit_log (organization_id, actor_id, action, target_type, target_id, details)
   values (p_organization_id, p_actor, 'contracts.create', 'contracts', next_id::text,
           jsonb_build_object('renews', p_existing ->> 'id') || coalesce(p_terms - 'start_date' - 'end_date' - 'value' - 'status', '{}'));
-  perform private.contract_apply(p_organization_id, p_schema, p_existing, '{"status": "renewed"}', p_actor, 'contracts.renew');
   return next_id;
+end;
+$$;
+
+/**
+ * Trigger (after insert or update of status on contracts, for a next term that is
+ * active): the term it renews, while active or expired, becomes renewed (field history
+ * and audit as contracts.renew, by the caller; by none for the scheduled step). So a
+ * renewal made as a draft marks its old term only once it is signed (draft -> active);
+ * a draft renewal terminated or deleted leaves the old term as it was.
+ */
+create function private.contract_mark_renewed()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  organization_id uuid;
+  previous jsonb;
+begin
+  if new.deleted_at is not null or (tg_op = 'UPDATE' and old.status = 'active') then
+    return null;
+  end if;
+  select o.id into organization_id from private.organizations o where o.schema_name = tg_table_schema;
+  execute format('select to_jsonb(t) from %I.contracts t where t.id = $1 and t.status in (''active'', ''expired'') for update',
+                 tg_table_schema)
+    into previous using new.previous_contract_id;
+  if previous is not null and organization_id is not null then
+    perform private.contract_apply(organization_id, tg_table_schema, previous, '{"status": "renewed"}', auth.uid(), 'contracts.renew');
+  end if;
+  return null;
+end;
+$$;
+
+/** Whether a contract has a next term that is not deleted nor terminated (a renewal signed or still a draft). */
+create function private.contract_has_next_term(p_schema text, p_id uuid)
+returns boolean
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  found boolean;
+begin
+  execute format('select exists (select 1 from %I.contracts n where n.previous_contract_id = $1 and n.deleted_at is null
+                                                              and n.status <> ''terminated'')', p_schema)
+    into found using p_id;
+  return found;
 end;
 $$;
 
@@ -387,9 +462,11 @@ $$;
  * end_before_start), p_value (default its value; 0 or more, to the kuruş) raised by
  * p_increase_percent (0-1000, at most 4 decimals; e.g. TÜFE) to round(value × (100 +
  * percent) / 100, 2). The new term is active when the contract renews automatically,
- * else a draft until it is signed. Refused with nothing changed: a draft or terminated
- * contract (not_renewable), one already renewed (already_renewed), bad terms
- * (invalid_fields with the fields). {success, id, contract_number, status, value}.
+ * else a draft until it is signed (the old term reads renewed once the new one is active:
+ * private.contract_mark_renewed). Refused with nothing changed: a draft or terminated
+ * contract (not_renewable), one already renewed or with a next term not terminated
+ * (already_renewed), bad terms (invalid_fields with the fields). {success, id,
+ * contract_number, status, value}.
  */
 create function private.contract_renew(p_id uuid, p_updated_at timestamptz, p_start_date date default null,
                                        p_end_date date default null, p_value numeric default null,
@@ -422,7 +499,7 @@ begin
     return locked -> 'problem';
   end if;
   old := locked -> 'row';
-  if old ->> 'status' = 'renewed' then
+  if old ->> 'status' = 'renewed' or private.contract_has_next_term(context.schema_name, p_id) then
     return private.failure('The contract was already renewed', 'already_renewed');
   end if;
   if old ->> 'status' not in ('active', 'expired') or old ->> 'end_date' is null then
@@ -510,7 +587,8 @@ $$;
  * owner once (contract_renewal; the bookkeeping column is set in the same statement, so
  * concurrent runs cannot repeat one); active contracts whose end date has passed renew
  * themselves when auto_renew is set (the next term, as renew_contract makes it, again
- * while that term has passed too) and expire otherwise. Returns the counts of each.
+ * while that term has passed too) and expire otherwise (also when a renewal made by hand
+ * waits as a draft). Returns the counts of each.
  */
 create function private.contract_due_steps()
 returns jsonb
@@ -553,7 +631,7 @@ begin
                        order by t.end_date, t.id limit 1 for update skip locked', organization.schema_name)
         into due using today;
       exit when due is null;
-      if (due ->> 'auto_renew')::boolean then
+      if (due ->> 'auto_renew')::boolean and not private.contract_has_next_term(organization.schema_name, (due ->> 'id')::uuid) then
         perform private.contract_renew_row(organization.id, organization.schema_name, due, null);
         renewed := renewed + 1;
       else
@@ -573,12 +651,15 @@ values ('crm-contract-due-steps', '7 * * * *', 'select private.contract_due_step
 
 /**
  * A contract the caller may see with what its page shows: the record (owner_name, locked:
- * terminated or renewed; value and vat_amount as decimal strings, exact whatever their size;
- * total_with_vat: the value with its KDV, value + vat_amount for a value without KDV whose
- * KDV is stated, the value itself when it includes KDV, else null), its customer {id, name}, contact {id, name, email, phone}, quote
+ * terminated or renewed; value, vat_amount and withholding_amount as decimal strings, exact
+ * whatever their size; total_with_vat: the value with its KDV, value + vat_amount for a
+ * value without KDV whose KDV is stated, the value itself when it includes KDV, else null;
+ * payable_total: total_with_vat less the withheld KDV (tevkifat), what the customer pays,
+ * a quote's grand total for a contract from it), its customer {id, name}, contact {id, name, email, phone}, quote
  * {id, quote_number} and deal {id, title} when the caller may see them (else null), and
  * the renewal chain: previous {id, contract_number, status, start_date, end_date} (the
- * term it renews) and next (the term that renews it), when the caller may see them.
+ * term it renews) and next (the term that renews it: the one not terminated, else the
+ * latest), when the caller may see them.
  */
 create function private.contract_details(p_id uuid)
 returns jsonb
@@ -597,6 +678,7 @@ declare
   deal jsonb;
   previous jsonb;
   next_term jsonb;
+  total_with_vat numeric;
 begin
   if not (found_record ->> 'success')::boolean then
     return found_record;
@@ -632,15 +714,18 @@ begin
            (select jsonb_build_object('id', t.id, 'contract_number', t.contract_number, 'status', t.status,
                                       'start_date', t.start_date, 'end_date', t.end_date)
               from %1$I.contracts t
-             where t.previous_contract_id = $2 and t.deleted_at is null and ($3 = 'all' or t.owner_id = $4))$query$,
+             where t.previous_contract_id = $2 and t.deleted_at is null and ($3 = 'all' or t.owner_id = $4)
+             order by t.status = 'terminated', t.created_at desc, t.id limit 1)$query$,
     context.schema_name)
     into previous, next_term using (contract ->> 'previous_contract_id')::uuid, p_id, context.scope, context.caller;
+  total_with_vat := case when (contract ->> 'value_includes_vat')::boolean then (contract ->> 'value')::numeric
+                         else (contract ->> 'value')::numeric + (contract ->> 'vat_amount')::numeric end;
   return jsonb_build_object('success', true,
     'contract', contract || jsonb_build_object('locked', contract ->> 'status' in ('terminated', 'renewed'),
                                                'value', contract ->> 'value', 'vat_amount', contract ->> 'vat_amount',
-                                               'total_with_vat', case when (contract ->> 'value_includes_vat')::boolean then contract ->> 'value'
-                                                                      when contract ->> 'vat_amount' is not null
-                                                                      then ((contract ->> 'value')::numeric + (contract ->> 'vat_amount')::numeric)::text end),
+                                               'withholding_amount', contract ->> 'withholding_amount',
+                                               'total_with_vat', total_with_vat::text,
+                                               'payable_total', (total_with_vat - coalesce((contract ->> 'withholding_amount')::numeric, 0))::text),
     'customer', customer, 'contact', contact, 'quote', quote, 'deal', deal, 'previous', previous, 'next', next_term);
 end;
 $$;
@@ -698,7 +783,9 @@ $$;
  * may see (quote_not_ready otherwise), created through the engine (contracts create permission, the contract's
  * rules, audit): the quote's customer, contact, deal and link, value = its net total (KDV
  * hariç, after discounts) with vat_amount = its KDV total stated separately
- * (value_includes_vat false), its currency, titled after the quote's number.
+ * (value_includes_vat false) and withholding_amount = its withheld KDV (tevkifat; null
+ * when none) with withholding_rate its lines' ratio when they share one, so the contract's
+ * payable total is the quote's grand total; its currency, titled after the quote's number.
  * {success, id, record}.
  */
 create function private.contract_from_quote(p_quote_id uuid)
@@ -710,6 +797,7 @@ as $$
 declare
   context private.module_context := private.module_context('contracts', 'create');
   quote jsonb;
+  withholding_rate text;
   created jsonb;
 begin
   if context.problem is not null then
@@ -724,11 +812,17 @@ begin
      not in ('sent', 'accepted') then
     return private.failure('Only a sent or accepted quote becomes a contract', 'quote_not_ready');
   end if;
+  execute format('select min(i.withholding_rate) from %I.quote_items i
+                   where i.quote_id = $1 and i.deleted_at is null and i.withholding_rate is not null
+                  having count(distinct i.withholding_rate) = 1', context.schema_name)
+    into withholding_rate using p_quote_id;
   created := private.record_create('contracts', jsonb_build_object(
     'title', format('%s sözleşmesi', coalesce(quote ->> 'quote_number', 'Teklif')),
     'customer_id', quote -> 'customer_id', 'contact_id', quote -> 'contact_id', 'deal_id', quote -> 'deal_id',
     'quote_id', quote -> 'id', 'value', quote ->> 'net_total', 'value_includes_vat', false,
-    'vat_amount', quote ->> 'vat_total', 'currency', quote -> 'currency', 'status', 'draft'));
+    'vat_amount', quote ->> 'vat_total', 'withholding_amount', nullif((quote ->> 'withholding_total')::numeric, 0)::text,
+    'withholding_rate', case when (quote ->> 'withholding_total')::numeric > 0 then withholding_rate end,
+    'currency', quote -> 'currency', 'status', 'draft'));
   if not (created ->> 'success')::boolean then
     return created;
   end if;
@@ -746,7 +840,7 @@ grant execute on function public.get_contract_details(p_id uuid) to authenticate
 /**
  * Renews an active or expired contract read at p_updated_at into its next term (start, end,
  * value raised by an optional percentage; a draft until signed unless it renews
- * automatically); the old one becomes renewed, linked to it.
+ * automatically); the old one becomes renewed, linked to it, once the new one is active.
  */
 create function public.renew_contract(p_id uuid, p_updated_at timestamptz, p_start_date date default null,
                                       p_end_date date default null, p_value numeric default null,
@@ -772,7 +866,7 @@ as $$ select private.contracts_ending(p_days); $$;
 revoke all on function public.list_contracts_ending(p_days integer) from public, anon, authenticated;
 grant execute on function public.list_contracts_ending(p_days integer) to authenticated;
 
-/** A draft contract from a sent or accepted quote (customer, contact, deal, value = net total with its KDV stated apart, currency). */
+/** A draft contract from a sent or accepted quote (customer, contact, deal, value = net total with its KDV and tevkifat stated apart, currency). */
 create function public.create_contract_from_quote(p_quote_id uuid)
 returns jsonb language sql security definer set search_path = ''
 as $$ select private.contract_from_quote(p_quote_id); $$;

@@ -18,6 +18,11 @@ create table contracts (
   -- when it is known (a contract from a quote: the quote's KDV total, exact).
   value_includes_vat boolean not null default false,
   vat_amount numeric(18, 2) check (vat_amount >= 0),
+  -- The part of the stated KDV withheld (tevkifat) and its ratio ("7/10") when one ratio
+  -- applies (a contract from a quote: the quote's withholding total, exact); the customer
+  -- pays the value with its KDV less this.
+  withholding_amount numeric(18, 2) check (withholding_amount >= 0),
+  withholding_rate text check (withholding_rate in ('2/10', '3/10', '4/10', '5/10', '7/10', '9/10', '10/10')),
   currency text not null default 'TRY' check (currency ~ '^[A-Z]{3}$'),
   status private.contract_status not null default 'draft',
   customer_signed_on date,
@@ -37,6 +42,7 @@ create table contracts (
   constraint contracts_end_date_check check (end_date >= start_date),
   constraint contracts_dates_check check (status in ('draft', 'terminated') or (start_date is not null and end_date is not null)),
   constraint contracts_vat_check check (not value_includes_vat or vat_amount is null or vat_amount <= value),
+  constraint contracts_withholding_check check (withholding_amount is null or withholding_amount <= vat_amount),
   constraint contracts_terminated_check check ((status = 'terminated') = (terminated_at is not null))
 );
 
@@ -46,8 +52,9 @@ create index contracts_customer_id_idx on contracts (customer_id);
 
 create unique index contracts_number_idx on contracts (contract_number);
 
--- One next term per contract.
-create unique index contracts_previous_idx on contracts (previous_contract_id);
+-- One next term per contract: a terminated or deleted draft renewal leaves room for another.
+create unique index contracts_previous_idx on contracts (previous_contract_id)
+  where deleted_at is null and status <> 'terminated';
 
 create index contracts_contact_id_idx on contracts (contact_id);
 
@@ -78,3 +85,8 @@ create index contracts_active_end_idx on contracts (end_date) where deleted_at i
 
 create trigger contract_number before insert on contracts
   for each row execute function private.contract_fill_number();
+
+-- A next term once active marks the term it renews renewed (a draft renewal does not yet).
+create trigger contract_renews after insert or update of status on contracts
+  for each row when (new.status = 'active' and new.previous_contract_id is not null)
+  execute function private.contract_mark_renewed();

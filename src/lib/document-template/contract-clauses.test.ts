@@ -6,11 +6,16 @@ import { renderTemplate } from "./render.ts";
 const organization = { name: "Demo Yazılım A.Ş.", address: "Büyükdere Cad. 185, İstanbul", tax_office: "Şişli", tax_number: "1234567890" };
 const today = new Date(2026, 0, 10);
 
-const printed = (contract: object, customer: ContractPdfSource["customer"] = { name: "Işık Yazılım A.Ş.", address: "Bağdat Cad. 1", city: "İstanbul" }, org = organization) => {
+const printed = (
+  contract: object,
+  customer: ContractPdfSource["customer"] = { name: "Işık Yazılım A.Ş.", address: "Bağdat Cad. 1", city: "İstanbul" },
+  org = organization,
+  language: "tr" | "en" = "tr",
+) => {
   const input = contractPdfInput(
     { contract: { contract_number: "SZL-2026-00001", title: "Bakım", contract_type: "maintenance", currency: "TRY", ...contract }, customer, contact: null },
     org,
-    "tr",
+    language,
     today,
   );
   return renderTemplate(defaultTemplateBodies.contract, input.values)
@@ -27,6 +32,27 @@ describe("the default contract template", () => {
     expect(text).toContain("Büyükdere Cad. 185, İstanbul adresinde bulunan Demo Yazılım A.Ş. (Vergi Dairesi / No: Şişli / 1234567890)");
     expect(text).toContain("Bağdat Cad. 1, İstanbul adresinde bulunan Işık Yazılım A.Ş. (bundan sonra");
     expect(text).not.toContain("vergiler ayrıca hesaplanır");
+  });
+
+  it("states the KDV withheld (tevkifat), its ratio and what the customer pays, as the quote's totals give them", () => {
+    // A quote: net 11,990.13, KDV 2,398.03, 7/10 withheld 1,678.62, grand total 12,709.54.
+    const contract = { value: "11990.13", value_includes_vat: false, vat_amount: "2398.03", total_with_vat: "14388.16",
+      withholding_amount: "1678.62", withholding_rate: "7/10", payable_total: "12709.54" };
+    const text = printed(contract);
+    expect(text).toContain("bu bedele ayrıca ₺2.398,03 KDV uygulanır. KDV dahil toplam bedel ₺14.388,16 tutarındadır.");
+    expect(text).toContain("Bu KDV'nin 7/10 oranında ₺1.678,62 tutarındaki kısmı Müşteri tarafından tevkif edilir (KDV tevkifatı); Müşterinin ödeyeceği tutar ₺12.709,54 tutarındadır.");
+    expect(printed({ ...contract, withholding_rate: null })).toContain("Bu KDV'nin ₺1.678,62 tutarındaki kısmı Müşteri tarafından tevkif edilir");
+    expect(printed(contract, undefined, organization, "en")).toContain(
+      "The total including VAT is TRY\u00a014,388.16. Of this VAT, TRY\u00a01,678.62 (7/10) is withheld by the customer (VAT withholding); the amount payable by the customer is TRY\u00a012,709.54.",
+    );
+    expect(printed({ ...contract, withholding_amount: null, payable_total: "14388.16" })).not.toContain("tevkif");
+  });
+
+  it("gives the amount in words in the document's language", () => {
+    const contract = { value: "15006.00", value_includes_vat: false, vat_amount: "3001.20", total_with_vat: "18007.20" };
+    expect(printed(contract, undefined, organization, "en")).toContain("TRY\u00a015,006.00 (in words: Fifteen Thousand Six Turkish Lira)");
+    expect(printed(contract, undefined, organization, "en")).not.toMatch(/Türk Lirası|Bin/);
+    expect(printed(contract)).toContain("₺15.006,00 (Yalnız: On Beş Bin Altı Türk Lirası)");
   });
 
   it("never says taxes come on top of a KDV-included value", () => {

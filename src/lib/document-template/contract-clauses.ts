@@ -60,12 +60,30 @@ export interface ValueAmounts {
   vatIsZero: boolean;
   /** The value with its KDV (SQL's sum), "" when the KDV is not stated. */
   totalWithVat: string;
+  /** The KDV withheld (tevkifat), "" when none; its ratio ("7/10"), "" when not one. */
+  withheld?: string;
+  withholdingRate?: string;
+  /** What the customer pays: the total with KDV less the withheld KDV (SQL's). */
+  payable?: string;
+}
+
+/** The tevkifat sentence after the KDV one ("" when nothing is withheld). */
+function withholdingSentence(language: DocumentLanguage, amounts: ValueAmounts): string {
+  const { withheld, withholdingRate, payable } = amounts;
+  if (!present(withheld)) return "";
+  if (language === "tr") {
+    const part = present(withholdingRate) ? `${withholdingRate} oranında ${withheld}` : withheld;
+    return ` Bu KDV'nin ${part} tutarındaki kısmı Müşteri tarafından tevkif edilir (KDV tevkifatı); Müşterinin ödeyeceği tutar ${payable ?? missingValue} tutarındadır.`;
+  }
+  const part = present(withholdingRate) ? `${withheld} (${withholdingRate})` : withheld;
+  return ` Of this VAT, ${part} is withheld by the customer (VAT withholding); the amount payable by the customer is ${payable ?? missingValue}.`;
 }
 
 /**
  * The value sentence. A value without KDV says so and states the KDV on top (or that it is
  * calculated separately when its amount is not stated); a KDV-included value says "KDV dahil"
- * and never that taxes come on top.
+ * and never that taxes come on top. KDV withheld (tevkifat) adds its ratio, amount and what
+ * the customer pays.
  */
 export function valueClause(language: DocumentLanguage, amounts: ValueAmounts): string {
   const { value, inWords, vat, totalWithVat } = amounts;
@@ -73,20 +91,24 @@ export function valueClause(language: DocumentLanguage, amounts: ValueAmounts): 
     if (amounts.none) return "Bu sözleşme için bir bedel belirlenmemiştir.";
     const said = inWords ? `${value} (Yalnız: ${inWords})` : value;
     if (amounts.includesVat) {
-      return vat && !amounts.vatIsZero ? `Sözleşme bedeli KDV dahil ${said} olup bu tutarın ${vat} kadarı KDV'dir.` : `Sözleşme bedeli KDV dahil ${said} tutarındadır.`;
+      return vat && !amounts.vatIsZero
+        ? `Sözleşme bedeli KDV dahil ${said} olup bu tutarın ${vat} kadarı KDV'dir.${withholdingSentence(language, amounts)}`
+        : `Sözleşme bedeli KDV dahil ${said} tutarındadır.`;
     }
     if (!vat) return `Sözleşme bedeli KDV hariç ${said} olup KDV ayrıca hesaplanır.`;
     if (amounts.vatIsZero) return `Sözleşme bedeli ${said} olup bu bedele KDV uygulanmaz.`;
-    return `Sözleşme bedeli KDV hariç ${said} olup bu bedele ayrıca ${vat} KDV uygulanır. KDV dahil toplam bedel ${totalWithVat} tutarındadır.`;
+    return `Sözleşme bedeli KDV hariç ${said} olup bu bedele ayrıca ${vat} KDV uygulanır. KDV dahil toplam bedel ${totalWithVat} tutarındadır.${withholdingSentence(language, amounts)}`;
   }
   if (amounts.none) return "No price is set for this contract.";
   const said = inWords ? `${value} (in words: ${inWords})` : value;
   if (amounts.includesVat) {
-    return vat && !amounts.vatIsZero ? `The contract price is ${said} including VAT, of which ${vat} is VAT.` : `The contract price is ${said} including VAT.`;
+    return vat && !amounts.vatIsZero
+      ? `The contract price is ${said} including VAT, of which ${vat} is VAT.${withholdingSentence(language, amounts)}`
+      : `The contract price is ${said} including VAT.`;
   }
   if (!vat) return `The contract price is ${said} excluding VAT; VAT is calculated separately.`;
   if (amounts.vatIsZero) return `The contract price is ${said}; no VAT applies.`;
-  return `The contract price is ${said} excluding VAT, plus ${vat} VAT. The total including VAT is ${totalWithVat}.`;
+  return `The contract price is ${said} excluding VAT, plus ${vat} VAT. The total including VAT is ${totalWithVat}.${withholdingSentence(language, amounts)}`;
 }
 
 /** "<person>, <company>", or whichever of the two is known, or "—". */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { organizationFromSettings, organizationValues, printedPhone } from "./organization.ts";
 import { placeholderDefinitions } from "./placeholders.ts";
+import { sampleData, sampleOrganization } from "./sample-data.ts";
 
 const settings = {
   name: "Demo Ticaret A.Ş.",
@@ -59,5 +60,26 @@ describe("organizationValues", () => {
     expect(printedPhone("+905321112233")).toBe("+90 532 111 22 33");
     expect(printedPhone("+4930123456")).toBe("+4930123456");
     expect(printedPhone(null)).toBe("");
+  });
+});
+
+describe("the template preview's data", () => {
+  it("prints the organization's own details, sample data only for the record", () => {
+    const organization = organizationFromSettings(settings, "data:image/png;base64,iVBORw0KGgo=");
+    const { values } = sampleData(new Date(2026, 0, 15), organization);
+    expect(values).toMatchObject(organizationValues(organization));
+    expect(values["organization.legal_name"]).toBe("Demo Ticaret Anonim Şirketi");
+    expect(values["organization.address"]).toBe("Barbaros Bulvarı No: 145 Kat: 4, Beşiktaş/İstanbul");
+    expect(values["organization.tax_number"]).toBe("2910045871");
+    expect(values["organization.iban"]).toContain("Garanti BBVA IBAN: TR18 0006 2001 1900 0006 6723 15");
+    expect(values["contract.company_party"]).toBe("Barbaros Bulvarı No: 145 Kat: 4 adresinde bulunan Demo Ticaret A.Ş. (Vergi Dairesi / No: Beşiktaş / 2910045871)");
+    expect(values["contract.company_signatory"]).toBe("Selim Satış, Demo Ticaret A.Ş.");
+    // Nothing of the sample company is left.
+    const printed = Object.values(values).join("\n");
+    for (const sample of [sampleOrganization.name, sampleOrganization.tax_number, "Demo Yazılım", "Büyükdere", "1234567890"]) {
+      expect(printed).not.toContain(sample);
+    }
+    // The record's fields are the sample's.
+    expect(values["customer.name"]).toBe("Anadolu Yapı Malzemeleri Ltd. Şti.");
   });
 });

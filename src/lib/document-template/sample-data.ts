@@ -1,7 +1,9 @@
 /**
- * A Turkish sample company (or the organization's own details), customer, two-line quote (20% KDV) and contract, dated from
- * `today`, for the template preview. Amounts are fixed text, as the database would give them
- * formatted: nothing is added up here.
+ * The template preview's data: the organization's own details (every organization.*
+ * placeholder and the company's party and signatory in the contract clauses, as its documents
+ * print them; a sample company when none is given) with a sample customer, two-line quote
+ * (20% KDV) and contract, dated from `today`. Amounts are fixed text, as the database would
+ * give them formatted: nothing is added up here.
  */
 import { amountInWordsTr } from "@/lib/money/amount-in-words.ts";
 import { partyClause, signatoryClause, termClause, valueClause } from "./contract-clauses.ts";
@@ -73,12 +75,7 @@ export function sampleData(today: Date, organization: OrganizationDetails = samp
     "contract.renewal_terms": "Taraflardan biri bitişten 30 gün önce bildirmedikçe bir yıl uzar.",
     "contract.vat_amount": "₺24.000,00",
     "contract.total_with_vat": "₺144.000,00",
-    "contract.company_party": partyClause("tr", {
-      name: "Demo Yazılım A.Ş.",
-      address: "Büyükdere Cad. No: 185, Şişli, İstanbul",
-      tax_office: "Şişli",
-      tax_number: "1234567890",
-    }),
+    "contract.company_party": partyClause("tr", organization),
     "contract.customer_party": partyClause("tr", {
       name: "Anadolu Yapı Malzemeleri Ltd. Şti.",
       address: "Atatürk Cad. No: 12, Kadıköy, İstanbul",
@@ -95,7 +92,7 @@ export function sampleData(today: Date, organization: OrganizationDetails = samp
       vatIsZero: false,
       totalWithVat: "₺144.000,00",
     }),
-    "contract.company_signatory": signatoryClause("Selim Satış", "Demo Yazılım A.Ş."),
+    "contract.company_signatory": signatoryClause("Selim Satış", organization.name),
     "contract.customer_signatory": signatoryClause("Zeynep Kaya", "Anadolu Yapı Malzemeleri Ltd. Şti."),
     "owner.name": "Selim Satış",
     today: day.format(today),

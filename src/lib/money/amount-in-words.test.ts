@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { amountInWordsTr } from "./amount-in-words.ts";
+import { amountInWords, amountInWordsEn, amountInWordsTr } from "./amount-in-words.ts";
 
 describe("amountInWordsTr", () => {
   it.each([
@@ -69,5 +69,42 @@ describe("amountInWordsTr", () => {
 
   it("refuses amounts past the largest scale", () => {
     expect(() => amountInWordsTr("1000000000000000000000", "TRY")).toThrow(RangeError);
+  });
+});
+
+describe("amountInWordsEn", () => {
+  it.each([
+    ["1234.50", "TRY", "One Thousand Two Hundred Thirty-Four Turkish Lira and Fifty Kuruş"],
+    ["0", "TRY", "Zero Turkish Lira"],
+    ["0.05", "TRY", "Five Kuruş"],
+    ["1", "USD", "One US Dollar"],
+    ["1.01", "EUR", "One Euro and One Cent"],
+    ["2.99", "EUR", "Two Euros and Ninety-Nine Cents"],
+    ["15", "TRY", "Fifteen Turkish Lira"],
+    ["40", "TRY", "Forty Turkish Lira"],
+    ["100", "USD", "One Hundred US Dollars"],
+    ["1001000", "TRY", "One Million One Thousand Turkish Lira"],
+    ["120000.00", "TRY", "One Hundred Twenty Thousand Turkish Lira"],
+    ["15006.00", "TRY", "Fifteen Thousand Six Turkish Lira"],
+    ["1.995", "TRY", "Two Turkish Lira"],
+    ["-15.30", "USD", "Minus Fifteen US Dollars and Thirty Cents"],
+    ["12.50", "GBP", "Twelve and 50/100 GBP"],
+    ["12.05", "gbp", "Twelve and 05/100 GBP"],
+    ["7", "CHF", "Seven CHF"],
+    ["9007199254740993.29", "TRY",
+      "Nine Quadrillion Seven Trillion One Hundred Ninety-Nine Billion Two Hundred Fifty-Four Million Seven Hundred Forty Thousand " +
+      "Nine Hundred Ninety-Three Turkish Lira and Twenty-Nine Kuruş"],
+  ])("%s %s → %s", (amount, currency, words) => {
+    expect(amountInWordsEn(amount, currency)).toBe(words);
+  });
+
+  it("refuses what is not a decimal amount, and amounts past the largest scale", () => {
+    expect(() => amountInWordsEn("1,50", "TRY")).toThrow(TypeError);
+    expect(() => amountInWordsEn("1000000000000000000000", "TRY")).toThrow(RangeError);
+  });
+
+  it("is chosen by the document's language", () => {
+    expect(amountInWords("1234.50", "TRY", "en")).toBe(amountInWordsEn("1234.50", "TRY"));
+    expect(amountInWords("1234.50", "TRY", "tr")).toBe("Bin İki Yüz Otuz Dört Türk Lirası Elli Kuruş");
   });
 });

@@ -86,3 +86,78 @@ export function amountInWordsTr(amount: string, currency: string): string {
   if (cents) parts.push(`${integerInWords(String(cents))} ${names.cent}`);
   return sign + parts.join(" ");
 }
+
+const englishOnes = ["", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Eleven", "Twelve", "Thirteen",
+  "Fourteen", "Fifteen", "Sixteen", "Seventeen", "Eighteen", "Nineteen"];
+const englishTens = ["", "", "Twenty", "Thirty", "Forty", "Fifty", "Sixty", "Seventy", "Eighty", "Ninety"];
+const englishScales = ["", "Thousand", "Million", "Billion", "Trillion", "Quadrillion", "Quintillion"];
+
+/** The English words of the main unit and hundredth, singular and plural; unknown codes are written as the code. */
+const englishCurrencyWords: Readonly<Record<string, { unit: [string, string]; cent: [string, string] }>> = {
+  TRY: { unit: ["Turkish Lira", "Turkish Lira"], cent: ["Kuruş", "Kuruş"] },
+  EUR: { unit: ["Euro", "Euros"], cent: ["Cent", "Cents"] },
+  USD: { unit: ["US Dollar", "US Dollars"], cent: ["Cent", "Cents"] },
+};
+
+/** 0..999 in English words ("" for 0): "One Hundred Twenty-Three". */
+function englishHundreds(value: number): string[] {
+  const hundred = Math.floor(value / 100);
+  const rest = value % 100;
+  const words: string[] = [];
+  if (hundred) words.push(englishOnes[hundred], "Hundred");
+  if (rest >= 20) words.push(rest % 10 ? `${englishTens[Math.floor(rest / 10)]}-${englishOnes[rest % 10]}` : englishTens[rest / 10]);
+  else if (rest) words.push(englishOnes[rest]);
+  return words;
+}
+
+/** A whole number given as digits in English words ("Zero" for zero). */
+function englishInteger(digits: string): string {
+  const trimmed = digits.replace(/^0+/, "");
+  if (!trimmed) return "Zero";
+  const groupCount = Math.ceil(trimmed.length / 3);
+  if (groupCount > englishScales.length) throw new RangeError(`Amount too large to write in words: ${digits}`);
+  const padded = trimmed.padStart(groupCount * 3, "0");
+  const words: string[] = [];
+  for (let index = 0; index < groupCount; index++) {
+    const group = Number(padded.slice(index * 3, index * 3 + 3));
+    const scale = englishScales[groupCount - 1 - index];
+    if (!group) continue;
+    words.push(...englishHundreds(group));
+    if (scale) words.push(scale);
+  }
+  return words.join(" ");
+}
+
+/**
+ * `amount` as English words with its currency, read as amountInWordsTr reads it (exact,
+ * half up to two decimals): "1234.50", "TRY" → "One Thousand Two Hundred Thirty-Four
+ * Turkish Lira and Fifty Kuruş"; EUR in Euros and Cents, USD in US Dollars and Cents
+ * (singular for one); another code after the number, its hundredths as a fraction ("12.50",
+ * "GBP" → "Twelve and 50/100 GBP"). A negative amount starts with "Minus". Throws a
+ * TypeError for text that is not a decimal number.
+ */
+export function amountInWordsEn(amount: string, currency: string): string {
+  const match = amountPattern.exec(amount.trim());
+  if (!match) throw new TypeError(`Not a decimal amount: ${amount}`);
+  const [, minus, wholeDigits, fractionDigits = ""] = match;
+  const { whole, cents } = splitAmount(wholeDigits, fractionDigits);
+  const code = currency.trim().toUpperCase();
+  const names = englishCurrencyWords[code];
+  const wholeIsZero = /^0*$/.test(whole);
+  const sign = minus && !(wholeIsZero && cents === 0) ? "Minus " : "";
+
+  if (!names) {
+    const fraction = cents ? ` and ${String(cents).padStart(2, "0")}/100` : "";
+    return `${sign}${englishInteger(whole)}${fraction} ${code}`;
+  }
+  const isOne = /^0*1$/.test(whole);
+  const parts: string[] = [];
+  if (!wholeIsZero || cents === 0) parts.push(`${englishInteger(whole)} ${names.unit[isOne ? 0 : 1]}`);
+  if (cents) parts.push(`${englishInteger(String(cents))} ${names.cent[cents === 1 ? 0 : 1]}`);
+  return sign + parts.join(" and ");
+}
+
+/** `amount` in words in a document's language: Turkish (amountInWordsTr) or English (amountInWordsEn). */
+export function amountInWords(amount: string, currency: string, language: "tr" | "en"): string {
+  return language === "en" ? amountInWordsEn(amount, currency) : amountInWordsTr(amount, currency);
+}

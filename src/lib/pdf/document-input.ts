@@ -2,13 +2,13 @@
  * From what the database answers (get_quote_details, get_contract_details) to what a PDF
  * prints: every amount formatted from its exact decimal string by Intl (no float, no
  * arithmetic: totals are SQL's), dates as calendar dates in the document's language, the
- * amount in words, the contract's type and renewal terms in words.
+ * amount in words (in the document's language), the contract's type and renewal terms in words.
  */
 import type { DocumentItemRow } from "@/lib/document-template/document-data.ts";
 import { documentLabels, type DocumentLanguage } from "@/lib/document-template/labels.ts";
 import type { TextPlaceholder } from "@/lib/document-template/placeholders.ts";
 import { printedPhone } from "@/lib/document-template/organization.ts";
-import { amountInWordsTr } from "@/lib/money/amount-in-words.ts";
+import { amountInWords } from "@/lib/money/amount-in-words.ts";
 import { missingValue, partyClause, signatoryClause, signatureDateBlank, termClause, valueClause } from "@/lib/document-template/contract-clauses.ts";
 import type { DocumentPdfInput } from "./document-definition.ts";
 
@@ -74,6 +74,10 @@ export interface ContractPdfSource {
     value_includes_vat?: boolean | null;
     vat_amount?: Text;
     total_with_vat?: Text;
+    /** The KDV withheld (tevkifat) and its ratio; what the customer pays (SQL's: total with KDV less the withheld). */
+    withholding_amount?: Text;
+    withholding_rate?: Text;
+    payable_total?: Text;
     currency?: Text;
     customer_signed_on?: Text;
     company_signed_on?: Text;
@@ -192,7 +196,7 @@ export function quotePdfInput(
       "totals.withholding": isZero(totals.withholding_total) ? "" : money(totals.withholding_total),
       "totals.total": money(totals.grand_total),
       "totals.total_try": foreign ? format.money(totals.grand_total_try, "TRY") : "",
-      "totals.total_in_words": amountInWordsTr(totals.grand_total, currency),
+      "totals.total_in_words": amountInWords(totals.grand_total, currency, language),
       "owner.name": text(quote.owner_name),
       today: format.date(localDay(today)),
     },
@@ -227,7 +231,7 @@ export function contractPdfInput(
   const end = format.date(contract.end_date);
   const noValue = isZero(contract.value);
   const value = noValue ? "" : money(contract.value);
-  const inWords = noValue ? "" : amountInWordsTr(contract.value as string, currency);
+  const inWords = noValue ? "" : amountInWords(contract.value as string, currency, language);
   const stated = contract.vat_amount !== null && contract.vat_amount !== undefined && contract.vat_amount !== "";
   const vat = stated ? money(contract.vat_amount) : "";
   const totalWithVat = money(contract.total_with_vat);
@@ -269,6 +273,9 @@ export function contractPdfInput(
         vat,
         vatIsZero: stated && isZero(contract.vat_amount),
         totalWithVat,
+        withheld: isZero(contract.withholding_amount) ? "" : money(contract.withholding_amount),
+        withholdingRate: text(contract.withholding_rate),
+        payable: money(contract.payable_total),
       }),
       "contract.company_signatory": signatoryClause(contract.owner_name, organization.name),
       "contract.customer_signatory": signatoryClause(contact?.name, customer?.name),

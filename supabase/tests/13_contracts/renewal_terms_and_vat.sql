@@ -137,7 +137,7 @@ select is((select jsonb_build_object('status', c ->> 'status', 'start', c ->> 's
                      'vat', '2887.60', 'with_vat', '17325.60', 'notes', 'Yerinde destek dahil.', 'previous', :'m_id', 'customer', :'isik'),
   'the next term: the chosen dates, the raised value and KDV to the kuruş, the notes and parties kept, linked to the old one');
 select is((select jsonb_build_array(c #>> '{contract,status}', c #>> '{next,id}') from (select public.get_contract_details(:'m_id') as c) x),
-  jsonb_build_array('renewed', (:'r'::jsonb) ->> 'id'), 'the old term reads renewed and names its next term');
+  jsonb_build_array('active', (:'r'::jsonb) ->> 'id'), 'the old term stays active until the draft is signed and names its next term');
 select tests.reset_role();
 select is((select details ->> 'increase_percent' from private.audit_log where action = 'contracts.create' and target_id = (:'r'::jsonb) ->> 'id'),
   '44.38', 'the increase is in the audit log');
@@ -164,7 +164,8 @@ select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select public.renew_contract('e0000000-0000-4000-8000-000000000001', :'e_at', p_start_date => :'today'::date) as er \gset
 select is(jsonb_build_array((:'er'::jsonb) ->> 'success', (:'er'::jsonb) ->> 'status'), '["true", "draft"]'::jsonb,
   'an expired contract is renewed late, into a draft');
-select is(public.get_contract_details('e0000000-0000-4000-8000-000000000001') #>> '{contract,status}', 'renewed', 'and reads renewed');
+select is(public.get_contract_details('e0000000-0000-4000-8000-000000000001') #>> '{contract,status}', 'expired',
+  'and reads expired until the draft is signed');
 select public.terminate_contract(((:'unk'::jsonb) #>> '{record,id}')::uuid, ((:'unk'::jsonb) #>> '{record,updated_at}')::timestamptz, 'Vazgeçildi')
   #>> '{record,updated_at}' as unk_at \gset
 select is(public.renew_contract(((:'unk'::jsonb) #>> '{record,id}')::uuid, :'unk_at') ->> 'code', 'not_renewable',

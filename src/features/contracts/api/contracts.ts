@@ -44,8 +44,13 @@ export const contractSchema = contractRowSchema.extend({
   /** Whether value includes KDV; the KDV stated with it (null: not stated). */
   value_includes_vat: z.boolean(),
   vat_amount: decimal.nullable(),
+  /** The KDV withheld (tevkifat; null: none) and its ratio ("7/10") when one applies. */
+  withholding_amount: decimal.nullable().optional(),
+  withholding_rate: z.string().nullable().optional(),
   /** The value with its KDV (SQL's sum; null when the KDV is not stated); in get_contract_details only. */
   total_with_vat: decimal.nullable().optional(),
+  /** The value with its KDV less the withheld KDV: what the customer pays (SQL's); in get_contract_details only. */
+  payable_total: decimal.nullable().optional(),
   terminated_at: z.string().nullable(),
   termination_reason: z.string().nullable(),
   notes: z.string().nullable(),
@@ -68,6 +73,9 @@ export interface ContractValues {
   value_includes_vat: boolean;
   /** A decimal string, or null when the KDV is not stated. */
   vat_amount: string | null;
+  /** The KDV withheld (tevkifat), a decimal string or null; its ratio ("7/10") or null. */
+  withholding_amount: string | null;
+  withholding_rate: string | null;
   currency: string;
   status: "draft" | "active";
   customer_signed_on: string | null;

@@ -13,7 +13,7 @@ import { formMessage } from "@/i18n/form-message.ts";
 import { RpcError } from "@/lib/rpc.ts";
 import { useOrganizationSettings } from "@/session/organization-settings.ts";
 import { contractSchema, useCreateContract, useUpdateContract, type Contract } from "../api/contracts.ts";
-import { contractFields, contractTypes } from "../utils/contract-fields.ts";
+import { contractFields, contractTypes, withholdingRates } from "../utils/contract-fields.ts";
 import {
   contractFieldErrorKey,
   contractFormOf,
@@ -234,6 +234,39 @@ export function ContractFormModal({ onClose, contract, links = {} }: Props) {
                   value={input.value}
                   onChange={(value) => input.onChange(value === "" ? "" : String(value))}
                   onBlur={input.onBlur}
+                />
+              )}
+            />
+            <Controller
+              control={control}
+              name="withholding_amount"
+              render={({ field: input }) => (
+                <NumberInput
+                  {...field("withholding_amount")}
+                  description={t("modules.contracts.form.withholdingHint")}
+                  min={0}
+                  decimalScale={2}
+                  allowNegative={false}
+                  thousandSeparator={i18n.resolvedLanguage === "en" ? "," : "."}
+                  decimalSeparator={i18n.resolvedLanguage === "en" ? "." : ","}
+                  inputMode="decimal"
+                  value={input.value}
+                  onChange={(value) => input.onChange(value === "" ? "" : String(value))}
+                  onBlur={input.onBlur}
+                />
+              )}
+            />
+            <Controller
+              control={control}
+              name="withholding_rate"
+              render={({ field: input }) => (
+                <Select
+                  {...field("withholding_rate")}
+                  placeholder={t("modules.contracts.form.noWithholding")}
+                  clearable
+                  data={withholdingRates.map((rate) => ({ value: rate, label: rate }))}
+                  value={input.value}
+                  onChange={(value) => input.onChange(value)}
                 />
               )}
             />

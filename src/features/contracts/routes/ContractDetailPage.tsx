@@ -64,7 +64,10 @@ export function ContractDetailPage() {
   const date = (value: string | null) => (value ? formatCalendarDate(value, language) : "—");
   const mayEdit = allowed.edit === "all" || (allowed.edit === "own" && contract.owner_id === session.user.id);
   const locked = contract.locked === true;
-  const canRenew = mayEdit && allowed.create !== undefined && (contract.status === "active" || contract.status === "expired") && contract.end_date !== null;
+  // A renewal waiting as a draft (or signed) is the next term: no second one.
+  const renewalPending = details.data.next !== null && details.data.next.status !== "terminated";
+  const canRenew =
+    mayEdit && allowed.create !== undefined && (contract.status === "active" || contract.status === "expired") && contract.end_date !== null && !renewalPending;
   const canTerminate = mayEdit && (contract.status === "draft" || contract.status === "active");
   const actionFailed = (title: string) => (error: unknown) => notifyFailure(title, t(actionFailureKey(error)));
   const fieldLabel = (field: string) =>
@@ -103,6 +106,18 @@ export function ContractDetailPage() {
             })
           : t("modules.contracts.detail.vatExcluded"),
     ],
+    ...(contract.withholding_amount
+      ? [
+          [
+            t("modules.contracts.detail.withholding"),
+            t(contract.withholding_rate ? "modules.contracts.detail.withholdingRated" : "modules.contracts.detail.withholdingAmount", {
+              rate: contract.withholding_rate,
+              amount: formatMoney(contract.withholding_amount as unknown as number, contract.currency, language),
+              payable: contract.payable_total ? formatMoney(contract.payable_total as unknown as number, contract.currency, language) : "—",
+            }),
+          ] as [string, ReactNode],
+        ]
+      : []),
     [t("modules.contracts.fields.customer_signed_on"), date(contract.customer_signed_on)],
     [t("modules.contracts.fields.company_signed_on"), date(contract.company_signed_on)],
     [

@@ -4,6 +4,10 @@
 export const contractTypes = ["service", "sales", "maintenance", "license", "nda", "other"] as const;
 export type ContractType = (typeof contractTypes)[number];
 
+/** The KDV withholding (tevkifat) ratios (private.withholding_rates()). */
+export const withholdingRates = ["2/10", "3/10", "4/10", "5/10", "7/10", "9/10", "10/10"] as const;
+export type WithholdingRate = (typeof withholdingRates)[number];
+
 /** The statuses in workflow order (private.contract_status). */
 export const contractStatuses = ["draft", "active", "expired", "terminated", "renewed"] as const;
 export type ContractStatus = (typeof contractStatuses)[number];
@@ -19,6 +23,10 @@ export const contractFields = [
   "start_date",
   "end_date",
   "value",
+  "value_includes_vat",
+  "vat_amount",
+  "withholding_amount",
+  "withholding_rate",
   "currency",
   "status",
   "customer_signed_on",

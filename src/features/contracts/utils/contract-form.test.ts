@@ -54,12 +54,34 @@ describe("contractFormSchema", () => {
     expect(messages({ renewal_notice_days: 366 })).toEqual([["renewal_notice_days", "modules.contracts.form.errors.noticeInvalid"]]);
     expect(messages({ renewal_term_months: 0 })).toEqual([["renewal_term_months", "modules.contracts.form.errors.termInvalid"]]);
   });
+
+  it("withholds KDV (tevkifat) only out of a stated KDV amount, compared exactly", () => {
+    const exceeds = [["withholding_amount", "modules.contracts.form.errors.exceeds_vat"]];
+    expect(messages({ vat_amount: "2398.03", withholding_amount: "1678.62", withholding_rate: "7/10" })).toEqual([]);
+    expect(messages({ vat_amount: "2398.03", withholding_amount: "2398.03" })).toEqual([]);
+    expect(messages({ vat_amount: "2398.03", withholding_amount: "2398.04" })).toEqual(exceeds);
+    expect(messages({ vat_amount: "9999999999999999.98", withholding_amount: "9999999999999999.99" })).toEqual(exceeds);
+    expect(messages({ vat_amount: "100", withholding_amount: "99.9" })).toEqual([]);
+    expect(messages({ withholding_amount: "5" })).toEqual(exceeds);
+    expect(messages({ vat_amount: "20", withholding_amount: "1.234" })).toEqual([["withholding_amount", "modules.contracts.form.errors.withholdingInvalid"]]);
+  });
 });
 
 describe("contractValuesOf", () => {
   it("sends a new contract's status and the value as an exact decimal string", () => {
     const values = contractValuesOf(form({ value: "1250.5", status: "active", start_date: "2026-01-01", end_date: "2026-12-31" }));
     expect(values).toMatchObject({ title: "Bakım", value: "1250.5", status: "active", notes: null, auto_renew: false });
+  });
+
+  it("sends the KDV withheld and its ratio exactly, and no ratio without an amount", () => {
+    expect(contractValuesOf(form({ vat_amount: "2398.03", withholding_amount: "1678.62", withholding_rate: "7/10" }))).toMatchObject({
+      vat_amount: "2398.03",
+      withholding_amount: "1678.62",
+      withholding_rate: "7/10",
+    });
+    expect(contractValuesOf(form({ vat_amount: "20", withholding_rate: "7/10" }))).toMatchObject({ withholding_amount: null, withholding_rate: null });
+    const fromQuote = { ...active, vat_amount: "2398.03", withholding_amount: "1678.62", withholding_rate: "7/10" };
+    expect(contractFormOf(fromQuote)).toMatchObject({ withholding_amount: "1678.62", withholding_rate: "7/10" });
   });
 
   it("sends an empty value as zero", () => {

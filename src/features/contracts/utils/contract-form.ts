@@ -1,18 +1,19 @@
 /**
  * The contract form: its values on screen, the browser's checks (the rules of
  * private.prepare_contract: a title, the end not before the start, an active contract has
- * both dates, a value of zero or more with at most two decimals, the notice and term
- * ranges), the values sent to the database, and the database's own field codes as texts.
+ * both dates, a value of zero or more with at most two decimals, the KDV withheld
+ * (tevkifat) only with a KDV amount and not above it, the notice and term ranges), the
+ * values sent to the database, and the database's own field codes as texts.
  */
 import { z } from "zod";
 import { fieldErrorKey } from "@/components/records/record-form.ts";
 import type { Contract, ContractValues } from "../api/contracts.ts";
-import { contractTypes, type ContractType } from "./contract-fields.ts";
+import { contractTypes, withholdingRates, type ContractType } from "./contract-fields.ts";
 
 const msg = (key: string) => `modules.contracts.form.errors.${key}`;
 
 /** Field codes of private.prepare_contract that the record kit's catalogue does not know. */
-const contractCodes = ["exceeds_value", "overlaps_previous", "end_before_start", "required_for_active", "invalid_transition", "locked"] as const;
+const contractCodes = ["exceeds_value", "exceeds_vat", "overlaps_previous", "end_before_start", "required_for_active", "invalid_transition", "locked"] as const;
 
 /** The text key of a field code the database answered for a contract field. */
 export function contractFieldErrorKey(code: string): string {
@@ -21,6 +22,11 @@ export function contractFieldErrorKey(code: string): string {
 
 /** A decimal of at most two places, as typed or as the number input gives it ("1250.5"). */
 const DECIMAL = /^\d{1,16}(\.\d{1,2})?$/;
+/** Such a decimal in kuruş, exactly. */
+const kurus = (value: string) => {
+  const [whole, fraction = ""] = value.trim().split(".");
+  return BigInt(whole) * 100n + BigInt((fraction + "00").slice(0, 2));
+};
 
 export const contractFormSchema = z
   .object({
@@ -36,6 +42,8 @@ export const contractFormSchema = z
     value: z.string().refine((value) => value.trim() === "" || DECIMAL.test(value.trim()), msg("valueInvalid")),
     value_includes_vat: z.boolean(),
     vat_amount: z.string().refine((value) => value.trim() === "" || DECIMAL.test(value.trim()), msg("vatInvalid")),
+    withholding_amount: z.string().refine((value) => value.trim() === "" || DECIMAL.test(value.trim()), msg("withholdingInvalid")),
+    withholding_rate: z.enum(withholdingRates).nullable(),
     currency: z.string().regex(/^[A-Z]{3}$/, msg("currencyInvalid")),
     customer_signed_on: z.string().nullable(),
     company_signed_on: z.string().nullable(),
@@ -45,6 +53,11 @@ export const contractFormSchema = z
     notes: z.string().max(10000, fieldErrorKey("too_long")),
   })
   .superRefine((values, context) => {
+    const withheld = values.withholding_amount.trim();
+    const vat = values.vat_amount.trim();
+    if (DECIMAL.test(withheld) && (vat === "" || (DECIMAL.test(vat) && kurus(withheld) > kurus(vat)))) {
+      context.addIssue({ code: "custom", path: ["withholding_amount"], message: msg("exceeds_vat") });
+    }
     if (values.start_date && values.end_date && values.end_date < values.start_date) {
       context.addIssue({ code: "custom", path: ["end_date"], message: msg("end_before_start") });
     }
@@ -72,6 +85,8 @@ export function emptyContractForm(
     value: "",
     value_includes_vat: false,
     vat_amount: "",
+    withholding_amount: "",
+    withholding_rate: null,
     currency,
     customer_signed_on: null,
     company_signed_on: null,
@@ -97,6 +112,8 @@ export function contractFormOf(contract: Contract): ContractFormValues {
     value: contract.value,
     value_includes_vat: contract.value_includes_vat,
     vat_amount: contract.vat_amount ?? "",
+    withholding_amount: contract.withholding_amount ?? "",
+    withholding_rate: (withholdingRates as readonly string[]).includes(contract.withholding_rate ?? "") ? (contract.withholding_rate as (typeof withholdingRates)[number]) : null,
     currency: contract.currency,
     customer_signed_on: contract.customer_signed_on,
     company_signed_on: contract.company_signed_on,
@@ -124,6 +141,8 @@ export function contractValuesOf(form: ContractFormValues, before?: Contract): P
     value: form.value.trim() === "" ? "0" : form.value.trim(),
     value_includes_vat: form.value_includes_vat,
     vat_amount: form.vat_amount.trim() === "" ? null : form.vat_amount.trim(),
+    withholding_amount: form.withholding_amount.trim() === "" ? null : form.withholding_amount.trim(),
+    withholding_rate: form.withholding_amount.trim() === "" ? null : form.withholding_rate,
     currency: form.currency,
     customer_signed_on: form.customer_signed_on || null,
     company_signed_on: form.company_signed_on || null,

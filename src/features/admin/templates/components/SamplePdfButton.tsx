@@ -5,24 +5,23 @@ import { useTranslation } from "react-i18next";
 import { notifyFailure } from "@/components/notify.ts";
 import { downloadBlob } from "@/lib/download-blob.ts";
 import type { TemplateKind } from "@/lib/document-template/placeholders.ts";
-import { sampleData, sampleOrganization } from "@/lib/document-template/sample-data.ts";
+import { sampleData } from "@/lib/document-template/sample-data.ts";
 import { renderDocumentPdf } from "@/lib/pdf/render-document-pdf.ts";
-import { useOrganizationLogo } from "@/session/organization-logo.ts";
+import { usePreviewOrganization } from "./preview-organization.ts";
 
 /**
- * Downloads the body as the PDF it prints, with the preview's sample data and the
- * organization's own logo (pdfmake loads on the first click, not with the page).
+ * Downloads the body as the PDF it prints, with the preview's data: the organization's own
+ * details and logo, a sample record (pdfmake loads on the first click, not with the page).
  */
 export function SamplePdfButton({ kind, body }: { kind: TemplateKind; body: string }) {
   const { t } = useTranslation();
-  const logo = useOrganizationLogo();
+  const organization = usePreviewOrganization();
   const [busy, setBusy] = useState(false);
 
   const download = async () => {
     setBusy(true);
     try {
-      const { values, items, vatBreakdown } = sampleData(new Date());
-      const organization = { ...sampleOrganization, logo: logo.data ?? null };
+      const { values, items, vatBreakdown } = sampleData(new Date(), organization);
       const blob = await renderDocumentPdf({ kind, language: "tr", organization, values, items, vat_breakdown: vatBreakdown }, { body });
       downloadBlob(blob, t(`adminTemplates.editor.samplePdfFile.${kind}`));
     } catch {

@@ -1,4 +1,4 @@
-import { Box, Center, Group, Mark, Table, Text } from "@mantine/core";
+import { Box, Center, Group, Image, Mark, Table, Text } from "@mantine/core";
 import { useDeferredValue, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { totalsRows, type DocumentData } from "@/lib/document-template/document-data.ts";
@@ -6,6 +6,7 @@ import { documentLabels } from "@/lib/document-template/labels.ts";
 import type { BlockKind } from "@/lib/document-template/placeholders.ts";
 import { renderTemplate } from "@/lib/document-template/render.ts";
 import { sampleData } from "@/lib/document-template/sample-data.ts";
+import { usePreviewOrganization } from "./preview-organization.ts";
 
 // The preview shows the document as it prints: in Turkish, the PDF's language.
 const labels = documentLabels.tr;
@@ -88,7 +89,7 @@ function TotalsTable({ data }: { data: DocumentData }) {
   );
 }
 
-function Block({ block, data }: { block: BlockKind; data: DocumentData }) {
+function Block({ block, data, logo }: { block: BlockKind; data: DocumentData; logo: string | null | undefined }) {
   switch (block) {
     case "items":
       return <ItemsTable data={data} />;
@@ -97,7 +98,9 @@ function Block({ block, data }: { block: BlockKind; data: DocumentData }) {
     case "totals":
       return <TotalsTable data={data} />;
     case "logo":
-      return (
+      return logo ? (
+        <Image src={logo} alt={labels.logo} h={48} w="auto" fit="contain" my={4} display="inline-block" />
+      ) : (
         <Center w={120} h={48} my={4} bd="1px dashed var(--mantine-color-default-border)" style={{ display: "inline-flex" }}>
           <Text size="xs" c="dimmed">
             {labels.logo}
@@ -108,13 +111,15 @@ function Block({ block, data }: { block: BlockKind; data: DocumentData }) {
 }
 
 /**
- * The body with sample data. Plain text only: every part is a React text node (escaped), line
- * breaks are kept by CSS, unknown placeholders are marked, the tables and the logo are drawn
- * here as the PDF draws them.
+ * The body with the organization's own details and logo and sample record data. Plain text
+ * only: every part is a React text node (escaped), line breaks are kept by CSS, unknown
+ * placeholders are marked, the tables and the logo are drawn here as the PDF draws them.
  */
 export function TemplatePreview({ body, labelId }: { body: string; labelId: string }) {
   const { t } = useTranslation();
-  const [data] = useState(() => sampleData(new Date()));
+  const organization = usePreviewOrganization();
+  const [today] = useState(() => new Date());
+  const data = useMemo(() => sampleData(today, organization), [today, organization]);
   const deferredBody = useDeferredValue(body);
   const segments = useMemo(() => renderTemplate(deferredBody, data.values), [deferredBody, data]);
 
@@ -135,7 +140,7 @@ export function TemplatePreview({ body, labelId }: { body: string; labelId: stri
       ) : (
         segments.map((segment, index) =>
           segment.type === "block" ? (
-            <Block key={index} block={segment.block} data={data} />
+            <Block key={index} block={segment.block} data={data} logo={organization.logo} />
           ) : segment.type === "unknown" ? (
             <Mark key={index} color="orange" title={t("adminTemplates.preview.unknown")}>
               {segment.text}

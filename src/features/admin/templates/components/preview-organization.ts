@@ -1,0 +1,16 @@
+import { organizationFromSettings, type OrganizationDetails } from "@/lib/document-template/organization.ts";
+import { sampleOrganization } from "@/lib/document-template/sample-data.ts";
+import { useOrganizationLogo } from "@/session/organization-logo.ts";
+import { useOrganizationSettings } from "@/session/organization-settings.ts";
+
+/**
+ * The sender the template preview and the sample PDF print: the organization's own details
+ * from the general settings (legal name, address, VKN, IBANs…) and its logo, as its quotes
+ * and contracts print them; the sample company only until the settings have loaded (or when
+ * they cannot be read).
+ */
+export function usePreviewOrganization(): OrganizationDetails {
+  const settings = useOrganizationSettings();
+  const logo = useOrganizationLogo();
+  return settings.data ? organizationFromSettings(settings.data, logo.data ?? null) : sampleOrganization;
+}
