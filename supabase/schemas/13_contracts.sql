@@ -581,65 +581,58 @@ end;
 $$;
 
 /**
- * The scheduled step (pg_cron hourly on hosted Supabase, a timer on the local stack), in
- * every active organization with its tables, by the organization's own calendar day:
- * active contracts whose notice date (end_date - renewal_notice_days) has come tell their
- * owner once (contract_renewal; the bookkeeping column is set in the same statement, so
+ * The scheduled step in one organization (hourly, in each organization:
+ * private.run_in_each_organization), by the organization's own calendar day: active
+ * contracts whose notice date (end_date - renewal_notice_days) has come tell their owner
+ * once (contract_renewal; the bookkeeping column is set in the same statement, so
  * concurrent runs cannot repeat one); active contracts whose end date has passed renew
  * themselves when auto_renew is set (the next term, as renew_contract makes it, again
  * while that term has passed too) and expire otherwise (also when a renewal made by hand
- * waits as a draft). Returns the counts of each.
+ * waits as a draft). Returns the counts of each; none for an organization without its tables.
  */
-create function private.contract_due_steps()
+create function private.contract_due_steps(p_organization_id uuid)
 returns jsonb
 language plpgsql
 security definer
 set search_path = ''
 as $$
 declare
-  organization record;
-  today date;
-  made integer;
-  due jsonb;
+  schema_name text := private.tenant_schema(p_organization_id);
+  today date := private.organization_today(p_organization_id);
   notified integer := 0;
+  due jsonb;
   expired integer := 0;
   renewed integer := 0;
 begin
-  for organization in
-    select o.id, o.schema_name from private.organizations o
-     where o.is_active and o.template_version > 0
-       and exists (select 1 from pg_catalog.pg_namespace n where n.nspname = o.schema_name)
-     order by o.created_at, o.id
-  loop
-    today := private.organization_today(organization.id);
-    execute format($query$
-      with announced as (
-        update %I.contracts t set renewal_notified_at = now()
-         where t.status = 'active' and t.deleted_at is null and t.renewal_notified_at is null
-           and t.end_date - t.renewal_notice_days <= $2 and t.end_date >= $2
-        returning t.id, t.owner_id, t.title, t.contract_number)
-      select count(private.notify($1, a.owner_id, 'contract_renewal', 'contracts', a.id,
-                                  concat_ws(' ', a.contract_number, a.title), null)) from announced a$query$,
-      organization.schema_name)
-      into made using organization.id, today;
-    notified := notified + made;
+  if schema_name is null or to_regclass(format('%I.contracts', schema_name)) is null then
+    return jsonb_build_object('contract_renewal', 0, 'expired', 0, 'renewed', 0);
+  end if;
+  execute format($query$
+    with announced as (
+      update %I.contracts t set renewal_notified_at = now()
+       where t.status = 'active' and t.deleted_at is null and t.renewal_notified_at is null
+         and t.end_date - t.renewal_notice_days <= $2 and t.end_date >= $2
+      returning t.id, t.owner_id, t.title, t.contract_number)
+    select count(private.notify($1, a.owner_id, 'contract_renewal', 'contracts', a.id,
+                                concat_ws(' ', a.contract_number, a.title), null)) from announced a$query$,
+    schema_name)
+    into notified using p_organization_id, today;
 
-    -- Past their end: renew (auto_renew) or expire; a renewed term past its end too goes round again.
-    loop
-      execute format('select to_jsonb(t) from %I.contracts t
-                       where t.status = ''active'' and t.deleted_at is null and t.end_date < $1
-                       order by t.end_date, t.id limit 1 for update skip locked', organization.schema_name)
-        into due using today;
-      exit when due is null;
-      if (due ->> 'auto_renew')::boolean and not private.contract_has_next_term(organization.schema_name, (due ->> 'id')::uuid) then
-        perform private.contract_renew_row(organization.id, organization.schema_name, due, null);
-        renewed := renewed + 1;
-      else
-        perform private.contract_apply(organization.id, organization.schema_name, due, '{"status": "expired"}', null,
-                                       'contracts.expire');
-        expired := expired + 1;
-      end if;
-    end loop;
+  -- Past their end: renew (auto_renew) or expire; a renewed term past its end too goes round again.
+  loop
+    execute format('select to_jsonb(t) from %I.contracts t
+                     where t.status = ''active'' and t.deleted_at is null and t.end_date < $1
+                     order by t.end_date, t.id limit 1 for update skip locked', schema_name)
+      into due using today;
+    exit when due is null;
+    if (due ->> 'auto_renew')::boolean and not private.contract_has_next_term(schema_name, (due ->> 'id')::uuid) then
+      perform private.contract_renew_row(p_organization_id, schema_name, due, null);
+      renewed := renewed + 1;
+    else
+      perform private.contract_apply(p_organization_id, schema_name, due, '{"status": "expired"}', null,
+                                     'contracts.expire');
+      expired := expired + 1;
+    end if;
   end loop;
   return jsonb_build_object('contract_renewal', notified, 'expired', expired, 'renewed', renewed);
 end;
@@ -647,7 +640,7 @@ $$;
 
 -- Hourly, at minute 7 (private.scheduled_jobs).
 insert into private.scheduled_jobs (name, schedule, command)
-values ('crm-contract-due-steps', '7 * * * *', 'select private.contract_due_steps()');
+values ('crm-contract-due-steps', '7 * * * *', 'call private.run_in_each_organization(''contract_due_steps'')');
 
 /**
  * A contract the caller may see with what its page shows: the record (owner_name, locked:

@@ -388,8 +388,8 @@ values
   ('f0000000-0000-4000-8000-000000000005', 'Taslak kalır', 'draft', :'today'::date - 100, :'today'::date - 1, true, 30, 12,
    :'alpha_sales', :'alpha_sales');
 
-select private.contract_due_steps() as first_run \gset
-select private.contract_due_steps() as second_run \gset
+select private.contract_due_steps(:'alpha') as first_run \gset
+select private.contract_due_steps(:'alpha') as second_run \gset
 select is((select count(*)::int from private.notifications
             where kind = 'contract_renewal' and record_id = 'f0000000-0000-4000-8000-000000000001' and user_id = :'alpha_sales'), 1,
   'the owner is told once the notice date has come');
@@ -425,7 +425,7 @@ select public.update_contract('f0000000-0000-4000-8000-000000000001', jsonb_buil
   :'f1_at') ->> 'success' as moved \gset
 select tests.reset_role();
 select is(:'moved'::text, 'true', 'the owner moves the end date of a contract already announced');
-select is(private.contract_due_steps() ->> 'contract_renewal', '1', 'a contract given a new end date is announced again');
+select is(private.contract_due_steps(:'alpha') ->> 'contract_renewal', '1', 'a contract given a new end date is announced again');
 select tests.authenticate_as(:'alpha_sales', :'s_sales');
 select is(public.get_notifications() #>> '{notifications,0,kind}', 'contract_renewal', 'the notice reaches the owner''s bell');
 select tests.reset_role();

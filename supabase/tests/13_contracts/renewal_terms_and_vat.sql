@@ -184,7 +184,7 @@ select tests.reset_role();
 update :"alpha_schema".contracts set end_date = :'today'::date - 1, start_date = :'today'::date - 100
  where id = ((:'ar'::jsonb) ->> 'id')::uuid;
 update :"alpha_schema".contracts set status = 'active' where id = ((:'ar'::jsonb) ->> 'id')::uuid;
-select ok((private.contract_due_steps() ->> 'renewed')::int >= 1, 'the scheduled step renews it');
+select ok((private.contract_due_steps(:'alpha') ->> 'renewed')::int >= 1, 'the scheduled step renews it');
 select is((select status::text from :"alpha_schema".contracts where previous_contract_id = ((:'ar'::jsonb) ->> 'id')::uuid), 'active',
   'into an active term');
 select is((select value::text from :"alpha_schema".contracts where previous_contract_id = ((:'ar'::jsonb) ->> 'id')::uuid), '1327.15',

@@ -215,7 +215,7 @@ select public.renew_contract(:'g_id', ((:'g'::jsonb) ->> 'updated_at')::timestam
 select tests.reset_role();
 update :"alpha_schema".contracts set end_date = :'today'::date - 1, auto_renew = true where id = :'g_id';
 update :"alpha_schema".contracts set start_date = :'today'::date, end_date = :'today'::date + 364 where id = :'g_draft';
-select private.contract_due_steps() as steps \gset
+select private.contract_due_steps(:'alpha') as steps \gset
 select is(jsonb_build_array((select status::text from :"alpha_schema".contracts where id = :'g_id'),
                             (select count(*)::int from :"alpha_schema".contracts where previous_contract_id = :'g_id')),
   '["expired", 1]'::jsonb, 'the scheduled step expires it and makes no second renewal');
