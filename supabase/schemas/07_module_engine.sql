@@ -476,8 +476,8 @@ $$;
  * The answer of a batch over records (bulk edit, delete, restore): {"success": true,
  * <p_count_key>: done, "skipped": how many were refused, "refused": [{"id", "code"}]}; when
  * records were refused and none done, the refusal itself (not_record_owner when any was
- * another member's, else not_found) with the same counts and list, so a refused call never
- * reads as success.
+ * another member's, else restore_conflict when any could not come back, else not_found)
+ * with the same counts and list, so a refused call never reads as success.
  */
 create function private.batch_answer(p_count_key text, p_done integer, p_refused jsonb)
 returns jsonb
@@ -489,6 +489,8 @@ as $$
     when p_done = 0 and jsonb_array_length(p_refused) > 0 then
       case when exists (select 1 from jsonb_array_elements(p_refused) r where r ->> 'code' = 'not_record_owner')
            then private.refusal('not_record_owner', 'en', counts)
+           when exists (select 1 from jsonb_array_elements(p_refused) r where r ->> 'code' = 'restore_conflict')
+           then private.failure('A live record has taken its place', 'restore_conflict', counts)
            else private.failure('Record not found', 'not_found', counts) end
     else jsonb_build_object('success', true) || counts
   end
@@ -544,8 +546,9 @@ $$;
  * Soft-deletes (p_deleted true) or restores (false) records the caller may delete; each
  * is audited. Returns how many changed; the others are skipped and listed in refused with
  * the reason (private.record_refusals: another member's record, or not found: out of
- * scope, already in that state, another organization's). When none changed the call is
- * refused (private.batch_answer).
+ * scope, already in that state, another organization's; restore_conflict: a record that
+ * cannot come back because a live one has taken its place under a unique rule, such as a
+ * contract's next term). When none changed the call is refused (private.batch_answer).
  */
 create function private.record_set_deleted(p_module text, p_ids uuid[], p_deleted boolean)
 returns jsonb
@@ -557,6 +560,10 @@ declare
   context private.module_context;
   untouched uuid[];
   changed uuid[];
+  conflicted uuid[] := '{}';
+  one_id uuid;
+  one_changed uuid[];
+  statement text;
 begin
   context := private.module_context(p_module, 'delete');
   if context.problem is not null then
@@ -565,19 +572,34 @@ begin
   if p_ids is null or cardinality(p_ids) not between 1 and 500 then
     return private.failure('Invalid input', 'invalid_input');
   end if;
-  execute format('with changed as (update %I.%I t set deleted_at = case when $4 then now() end
-                    where t.id = any($1) and (t.deleted_at is null) = $4 and ($2 = ''all'' or t.owner_id = $3)
-                    returning t.id) select array_agg(id) from changed',
-                 context.schema_name, context.table_name)
-    into changed using p_ids, context.scope, context.caller, p_deleted;
+  statement := format('with changed as (update %I.%I t set deleted_at = case when $4 then now() end
+                         where t.id = any($1) and (t.deleted_at is null) = $4 and ($2 = ''all'' or t.owner_id = $3)
+                         returning t.id) select array_agg(id) from changed',
+                      context.schema_name, context.table_name);
+  begin
+    execute statement into changed using p_ids, context.scope, context.caller, p_deleted;
+  exception when unique_violation then
+    -- A record coming back where a live one has taken its place: one by one, to tell which.
+    changed := '{}';
+    foreach one_id in array (select array_agg(distinct i) from unnest(p_ids) i) loop
+      begin
+        execute statement into one_changed using array[one_id], context.scope, context.caller, p_deleted;
+        changed := changed || coalesce(one_changed, '{}');
+      exception when unique_violation then
+        conflicted := conflicted || one_id;
+      end;
+    end loop;
+  end;
   changed := coalesce(changed, '{}');
-  untouched := array(select distinct i from unnest(p_ids) i where not i = any (changed));
+  untouched := array(select distinct i from unnest(p_ids) i where not i = any (changed) and not i = any (conflicted));
   insert into private.audit_log (organization_id, actor_id, action, target_type, target_id)
   select context.organization_id, context.caller, p_module || case when p_deleted then '.delete' else '.restore' end,
          p_module, c::text
     from unnest(changed) c;
   return private.batch_answer('changed', cardinality(changed),
-                              private.record_refusals(p_module, context, untouched, not p_deleted));
+                              private.record_refusals(p_module, context, untouched, not p_deleted)
+                              || coalesce((select jsonb_agg(jsonb_build_object('id', c, 'code', 'restore_conflict'))
+                                             from unnest(conflicted) c), '[]'));
 end;
 $$;
 

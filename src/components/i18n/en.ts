@@ -108,6 +108,7 @@ export const en: typeof tr = {
         notOwner: "{{count}} records were not restored because they belong to another user.",
       },
       notFound: "{{count}} records were not found, or you no longer have access to them.",
+      restoreConflict: "{{count}} records were not restored: another record has taken their place.",
       partialTitle: "Some records were left unchanged",
     },
     form: {

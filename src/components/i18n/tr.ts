@@ -109,6 +109,7 @@ export const tr = {
         notOwner: "{{count}} kayıt başka bir kullanıcıya ait olduğu için geri alınmadı.",
       },
       notFound: "{{count}} kayıt bulunamadı ya da artık erişiminiz yok.",
+      restoreConflict: "{{count}} kayıt geri alınmadı: yerini alan başka bir kayıt var.",
       partialTitle: "Bazı kayıtlar değiştirilmedi",
     },
     form: {

@@ -18,12 +18,12 @@ describe("batch outcomes", () => {
           { id: "c", code: "not_found" },
         ],
       }),
-    ).toEqual({ done: 3, notOwner: 2, notFound: 1 });
-    expect(batchOutcome({ updated: 2, skipped: 0, refused: [] })).toEqual({ done: 2, notOwner: 0, notFound: 0 });
+    ).toEqual({ done: 3, notOwner: 2, notFound: 1, conflict: 0 });
+    expect(batchOutcome({ updated: 2, skipped: 0, refused: [] })).toEqual({ done: 2, notOwner: 0, notFound: 0, conflict: 0 });
   });
 
   it("counts a refusal without its reason as not found", () => {
-    expect(batchOutcome({ changed: 1, skipped: 2 })).toEqual({ done: 1, notOwner: 0, notFound: 2 });
+    expect(batchOutcome({ changed: 1, skipped: 2 })).toEqual({ done: 1, notOwner: 0, notFound: 2, conflict: 0 });
   });
 
   it("reads a batch refused as a whole back from its refusal", () => {
@@ -31,8 +31,15 @@ describe("batch outcomes", () => {
       done: 0,
       notOwner: 1,
       notFound: 0,
+      conflict: 0,
     });
-    expect(refusedBatchOutcome(refusal("not_found", [{ id: "a", code: "not_found" }]))).toEqual({ done: 0, notOwner: 0, notFound: 1 });
+    expect(refusedBatchOutcome(refusal("not_found", [{ id: "a", code: "not_found" }]))).toEqual({ done: 0, notOwner: 0, notFound: 1, conflict: 0 });
+  });
+
+  it("reads a restore refused because live records took the places back, by reason", () => {
+    expect(
+      refusedBatchOutcome(refusal("restore_conflict", [{ id: "a", code: "restore_conflict" }, { id: "b", code: "not_found" }])),
+    ).toEqual({ done: 0, notOwner: 0, notFound: 1, conflict: 1 });
   });
 
   it("leaves any other failure to the usual mapping", () => {
@@ -49,14 +56,14 @@ describe("batch outcomes", () => {
 
 describe("batch reports", () => {
   it("reports all done as success", () => {
-    expect(batchReport("deleted", { done: 3, notOwner: 0, notFound: 0 })).toEqual({
+    expect(batchReport("deleted", { done: 3, notOwner: 0, notFound: 0, conflict: 0 })).toEqual({
       tone: "success",
       parts: [{ key: "records.batch.deleted.done", count: 3 }],
     });
   });
 
   it("reports the refused part with its reason, never as plain success", () => {
-    expect(batchReport("deleted", { done: 3, notOwner: 2, notFound: 1 })).toEqual({
+    expect(batchReport("deleted", { done: 3, notOwner: 2, notFound: 1, conflict: 0 })).toEqual({
       tone: "partial",
       parts: [
         { key: "records.batch.deleted.done", count: 3 },
@@ -67,11 +74,23 @@ describe("batch reports", () => {
   });
 
   it("reports a batch that did nothing as a failure with the reason", () => {
-    expect(batchReport("updated", { done: 0, notOwner: 1, notFound: 0 })).toEqual({
+    expect(batchReport("updated", { done: 0, notOwner: 1, notFound: 0, conflict: 0 })).toEqual({
       tone: "failure",
       parts: [
         { key: "records.batch.updated.none", count: 0 },
         { key: "records.batch.updated.notOwner", count: 1 },
+      ],
+    });
+  });
+});
+
+describe("batch reports of a restore", () => {
+  it("says which records could not come back because another took their place", () => {
+    expect(batchReport("restored", { done: 1, notOwner: 0, notFound: 0, conflict: 2 })).toEqual({
+      tone: "partial",
+      parts: [
+        { key: "records.batch.restored.done", count: 1 },
+        { key: "records.batch.restoreConflict", count: 2 },
       ],
     });
   });

@@ -1,8 +1,8 @@
 /**
  * What the record engine refused, in words (private.batch_answer / record_refusals): a batch
  * (bulk edit, delete, restore) answers how many it did and lists each refused record with its
- * reason — another member's record (`not_record_owner`) or a record not found (gone, out of
- * reach); when it did none, the call itself is refused with that code and the same list.
+ * reason — another member's record (`not_record_owner`), a record not found (gone, out of
+ * reach) or, restoring, one whose place a live record has taken (`restore_conflict`); when it did none, the call itself is refused with that code and the same list.
  * Nothing here reads a refusal as success, and a batch that changed nothing never says it
  * did.
  */
@@ -10,7 +10,7 @@ import { z } from "zod";
 import { RpcError } from "@/lib/rpc.ts";
 
 /** Why the engine left one record alone. */
-export const recordRefusalCodes = ["not_record_owner", "not_found"] as const;
+export const recordRefusalCodes = ["not_record_owner", "not_found", "restore_conflict"] as const;
 export type RecordRefusalCode = (typeof recordRefusalCodes)[number];
 
 const refusedSchema = z.array(z.object({ id: z.string(), code: z.string() }));
@@ -29,12 +29,14 @@ export interface BatchOutcome {
   done: number;
   notOwner: number;
   notFound: number;
+  conflict: number;
 }
 
-function countRefused(refused: readonly { code: string }[], skipped: number): Pick<BatchOutcome, "notOwner" | "notFound"> {
+function countRefused(refused: readonly { code: string }[], skipped: number): Pick<BatchOutcome, "notOwner" | "notFound" | "conflict"> {
   const notOwner = refused.filter((entry) => entry.code === "not_record_owner").length;
+  const conflict = refused.filter((entry) => entry.code === "restore_conflict").length;
   // A refusal without its reason (or one this client does not know) is counted as not found.
-  return { notOwner, notFound: Math.max(skipped, refused.length) - notOwner };
+  return { notOwner, conflict, notFound: Math.max(skipped, refused.length) - notOwner - conflict };
 }
 
 /** The outcome of a batch that was answered (some records done). */
@@ -43,8 +45,8 @@ export function batchOutcome(answer: BatchAnswer): BatchOutcome {
 }
 
 /**
- * The outcome of a batch whose call was refused because every record was (not_record_owner or
- * not_found with the list); null for any other failure (no permission at all, a field error,
+ * The outcome of a batch whose call was refused because every record was (not_record_owner,
+ * not_found or restore_conflict, with the list); null for any other failure (no permission at all, a field error,
  * a lost connection), which the screen maps as usual.
  */
 export function refusedBatchOutcome(error: unknown): BatchOutcome | null {
@@ -70,7 +72,7 @@ export type BatchVerb = "deleted" | "updated" | "restored";
 
 /** One sentence of a batch report: a catalogue key under `records.batch` and its count. */
 export interface BatchPart {
-  key: `records.batch.${BatchVerb}.${"done" | "none" | "notOwner"}` | "records.batch.notFound";
+  key: `records.batch.${BatchVerb}.${"done" | "none" | "notOwner"}` | "records.batch.notFound" | "records.batch.restoreConflict";
   count: number;
 }
 
@@ -84,6 +86,7 @@ export function batchReport(verb: BatchVerb, outcome: BatchOutcome): { tone: "su
   const reasons: BatchPart[] = [];
   if (outcome.notOwner > 0) reasons.push({ key: `records.batch.${verb}.notOwner`, count: outcome.notOwner });
   if (outcome.notFound > 0) reasons.push({ key: "records.batch.notFound", count: outcome.notFound });
+  if (outcome.conflict > 0) reasons.push({ key: "records.batch.restoreConflict", count: outcome.conflict });
   if (outcome.done === 0) return { tone: "failure", parts: [{ key: `records.batch.${verb}.none`, count: 0 }, ...reasons] };
   return { tone: reasons.length === 0 ? "success" : "partial", parts: [{ key: `records.batch.${verb}.done`, count: outcome.done }, ...reasons] };
 }

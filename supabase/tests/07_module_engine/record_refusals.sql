@@ -5,12 +5,13 @@
 -- record is still there afterwards. Per role (user, viewer, an own-view role) and for a
 -- member of another organization.
 begin;
-select plan(30);
+select plan(34);
 
 select tests.create_organization('alpha', 'Alpha A.Ş.') as alpha \gset
 select tests.create_organization('beta', 'Beta Ltd.') as beta \gset
 select private.migrate_tenant(:'alpha');
 select private.migrate_tenant(:'beta');
+select schema_name as alpha_schema from private.organizations where id = :'alpha' \gset
 select tests.create_user('admin@alpha.test', 'user', 'Ayşe', 'Yönetici') as alpha_admin \gset
 select tests.create_user('user@alpha.test', 'user', 'Umut', 'Kullanıcı') as alpha_user \gset
 select tests.create_user('viewer@alpha.test', 'user', 'Vildan', 'İzleyici') as alpha_viewer \gset
@@ -118,6 +119,25 @@ select is(public.delete_customers(array[:'admins']::uuid[]) - 'refused', '{"succ
   'an admin deletes it');
 select is(public.delete_customers(array[:'admins']::uuid[]) ->> 'code', 'not_found', 'deleting it twice is not a success');
 select tests.reset_role();
+
+-- A record that cannot come back because a live one has taken its place under a unique rule
+-- (the external id here, a contract's next term likewise) is refused as restore_conflict,
+-- named among the others; the rest of the batch is restored.
+select tests.authenticate_as(:'alpha_admin', :'s_admin');
+select public.create_customer('{"name": "Eski Kayıt", "external_id": "ERP-1"}') #>> '{record,id}' as old_one \gset
+select public.create_customer('{"name": "Başka Silinen"}') #>> '{record,id}' as other_one \gset
+select public.delete_customers(array[:'old_one', :'other_one']::uuid[]) ->> 'changed' as n \gset
+select public.create_customer('{"name": "Yeni Kayıt", "external_id": "ERP-1"}') #>> '{record,id}' as new_one \gset
+select public.restore_customers(array[:'old_one', :'other_one']::uuid[]) as answer \gset
+select is(jsonb_build_array((:'answer'::jsonb) ->> 'changed', (:'answer'::jsonb) -> 'refused'),
+  jsonb_build_array('1', jsonb_build_array(jsonb_build_object('id', :'old_one', 'code', 'restore_conflict'))),
+  'a record whose place a live one took stays in the trash, named; the rest is restored');
+select is(public.restore_customers(array[:'old_one']::uuid[]) ->> 'code', 'restore_conflict',
+  'alone, its restore is refused with that reason, not an error');
+select tests.reset_role();
+select is((select count(*)::int from private.audit_log where action = 'customers.restore' and target_id in (:'old_one', :'other_one')), 1,
+  'only the restored record is audited');
+select is((select deleted_at is not null from :"alpha_schema".customers where id = :'old_one'), true, 'and it is still deleted');
 
 select * from finish();
 rollback;
