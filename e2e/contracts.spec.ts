@@ -165,7 +165,8 @@ test("a contract from a quote with tevkifat reads the quote's payable total; a r
 });
 
 test("the contracts ending soon: the demo's within 60 days, soonest first, on a phone too", async ({ page }) => {
-  await enterApp(page, "satis@demo.test");
+  // The whole organization's: Satış Müdürü sees every member's contracts.
+  await enterApp(page, "mudur@demo.test");
   await page.goto("/contracts?view=ending");
   const table = page.getByRole("table", { name: "Yakında biten sözleşmeler" });
   await expect(table).toBeVisible({ timeout: 20_000 });

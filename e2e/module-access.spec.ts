@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { testKeys } from "../tests/support/keys.ts";
 import { createMember } from "../tests/support/accounts.ts";
 import { enterApp } from "./shell-support.ts";
-import { acceptTerms, signIn, storageKeys, termsCheckbox } from "./support.ts";
+import { storageKeys } from "./support.ts";
 
 const h1 = (page: Page) => page.getByRole("heading", { level: 1 });
 const sidebar = (page: Page) => page.getByRole("navigation", { name: "Ana menü" });
@@ -80,8 +80,11 @@ test("a role change hides a module from a plain user and makes its RPCs refuse",
   await memberContext.close();
 });
 
+/** coklu@ works in two organizations; in demo they are Kullanıcı (user): sees every record, changes their own. */
+const enterDemoAsUser = (page: Page) => enterApp(page, "coklu@demo.test", undefined, "Demo Ticaret A.Ş.");
+
 test("a plain user without import or export rights has no import/export page; an admin has", async ({ page, browser }) => {
-  await enterApp(page, "satis@demo.test");
+  await enterDemoAsUser(page);
   await expect(sidebar(page).getByRole("link", { name: "Müşteriler" })).toBeVisible();
   await expect(sidebar(page).getByRole("link", { name: "İçe/Dışa Aktarma" })).toHaveCount(0);
   await page.goto("/import-export");
@@ -98,7 +101,7 @@ test("a plain user without import or export rights has no import/export page; an
 });
 
 test("a user lists, searches and sorts the organization's customers", async ({ page }) => {
-  await enterApp(page, "satis@demo.test");
+  await enterDemoAsUser(page);
   await sidebar(page).getByRole("link", { name: "Müşteriler" }).click();
   const table = page.getByRole("table", { name: "Müşteri listesi" });
   // The first cell of a row selects it; the name follows.
@@ -135,12 +138,12 @@ test("a customer list that cannot load says so and loads on retry", async ({ pag
 });
 
 test("a user may not delete or edit another owner's customer: the controls say why and the database refuses", async ({ page }) => {
-  await enterApp(page, "satis@demo.test");
+  await enterDemoAsUser(page);
   await sidebar(page).getByRole("link", { name: "Müşteriler" }).click();
   const table = page.getByRole("table", { name: "Müşteri listesi" });
   await expect(page.getByText(/^Toplam 200 müşteri$/)).toBeVisible();
-  // Two customers of other owners (satis@ is Mehmet Demir): the bulk bar offers no delete for them.
-  const others = table.locator("tbody tr").filter({ hasNotText: "Mehmet Demir" });
+  // Two customers of other owners (coklu@ is Zeynep Kaya): the bulk bar offers no delete for them.
+  const others = table.locator("tbody tr").filter({ hasNotText: "Zeynep Kaya" });
   const names = [(await others.nth(0).getByRole("cell").nth(1).innerText()).trim(), (await others.nth(1).getByRole("cell").nth(1).innerText()).trim()];
   for (const name of names) await table.getByRole("checkbox", { name: `${name} kaydını seç` }).check();
   const bulk = page.getByRole("region", { name: "Toplu işlemler" });
@@ -176,19 +179,20 @@ test("a user may not delete or edit another owner's customer: the controls say w
   await expect(h1(page)).toHaveText(names[0]);
 });
 
-test("a sales user who opens /admin/users sees the no-access page and goes home from it", async ({ page }) => {
-  // coklu@ is Satış Temsilcisi in demo (and a user of acme): work in demo.
-  await signIn(page, "coklu@demo.test");
-  await page.getByRole("radio", { name: "Demo Ticaret A.Ş." }).check();
-  await page.getByRole("button", { name: "Bu Şirketle Devam Et" }).click();
-  await expect(page.locator("#main-content").or(termsCheckbox(page)).first()).toBeVisible();
-  if (await termsCheckbox(page).isVisible()) await acceptTerms(page);
-  await expect(page.locator("#main-content")).toBeVisible();
+test("a sales user sees only their own customers, and who opens /admin/users sees the no-access page and goes home from it", async ({ page }) => {
+  // satis@ is Satış Temsilcisi in demo, with the role's defaults: they see only their own records.
+  await enterApp(page, "satis@demo.test");
+  await sidebar(page).getByRole("link", { name: "Müşteriler" }).click();
+  const table = page.getByRole("table", { name: "Müşteri listesi" });
+  // Their 67 of the demo's 200 (the seed's customers go round three owners), and the list says why.
+  await expect(page.getByText("Toplam 67 müşteri · Rolünüz gereği yalnızca size ait kayıtlar listeleniyor.", { exact: true })).toBeVisible();
+  await expect(table.locator("tbody tr").first()).toContainText("Mehmet Demir");
+  await expect(table.locator("tbody tr").filter({ hasNotText: "Mehmet Demir" })).toHaveCount(0);
   await page.goto("/admin/users");
   await expect(h1(page)).toHaveText("Bu sayfaya erişiminiz yok");
   await expect(page.getByText("Bu sayfayı yalnızca yöneticiler açabilir.")).toBeVisible();
   await page.getByRole("link", { name: "Ana Sayfaya Dön" }).click();
   await expect(page).toHaveURL(/\/$/);
-  // Satış Temsilcisi sees only their own records in demo: the home figures say so.
+  // Satış Temsilcisi sees only their own records: the home figures say so.
   await expect(page.getByText("Kayıtlarınız").first()).toBeVisible();
 });

@@ -3,9 +3,9 @@ import { acceptTerms, demoPassword, signIn, termsCheckbox } from "./support.ts";
 
 /**
  * Signs in and goes on into the main layout: accepts the terms if this browser has not yet,
- * and picks the first organization if the account has several.
+ * and picks the named organization (else the first) if the account has several.
  */
-export async function enterApp(page: Page, email: string, password = demoPassword) {
+export async function enterApp(page: Page, email: string, password = demoPassword, organization?: string) {
   await signIn(page, email, password);
   const layout = page.locator("#main-content");
   const terms = termsCheckbox(page);
@@ -17,7 +17,7 @@ export async function enterApp(page: Page, email: string, password = demoPasswor
       await acceptTerms(page);
       await expect(terms).toBeHidden();
     } else {
-      await organizations.first().check();
+      await (organization ? page.getByRole("radiogroup", { name: "Şirket" }).getByRole("radio", { name: organization }) : organizations.first()).check();
       await page.getByRole("button", { name: "Bu şirketle devam et" }).click();
       await expect(organizations.first()).toBeHidden();
     }

@@ -522,7 +522,8 @@ async function stackRequests(): Promise<void> {
 
   try {
     const { client, session } = await signedInClient(stack.url, "admin@demo.test");
-    const { client: salesClient } = await signedInClient(stack.url, "satis@demo.test");
+    // The list as Satış Müdürü (mudur@), who sees the whole organization, as the raw page does.
+    const { client: managerClient } = await signedInClient(stack.url, "mudur@demo.test");
     const rawSql = `select set_config('request.jwt.claim.sub', '${session.user.id}', true),
                            public.get_current_user_context()`;
 
@@ -566,7 +567,7 @@ async function stackRequests(): Promise<void> {
     )) as { schema: string }[];
     pairs.push([
       await measure("list_customers via REST (first page of 25)", 200, async () => {
-        const { error } = await salesClient.rpc("list_customers", { p_limit: 25 });
+        const { error } = await managerClient.rpc("list_customers", { p_limit: 25 });
         if (error) throw new Error(error.message);
       }),
       await measure("the same page, raw SQL on the tenant table", 200, () =>

@@ -79,7 +79,7 @@ try {
   const [demo, acme] = [watched.organizations.find((o) => o.slug === "demo")!, watched.organizations.find((o) => o.slug === "acme")!];
   const actors: Actor[] = [
     { name: "anon", email: null, organizations: [], accessToken: null, requestToken: null },
-    { name: "user", email: "satis@demo.test", organizations: [demo.id], accessToken: null, requestToken: null },
+    { name: "sales", email: "satis@demo.test", organizations: [demo.id], accessToken: null, requestToken: null },
     { name: "admin", email: "admin@demo.test", organizations: [demo.id], accessToken: null, requestToken: null },
     { name: "other admin", email: "admin@acme.test", organizations: [acme.id], accessToken: null, requestToken: null },
   ];

@@ -123,7 +123,9 @@ console.log(`
   Demo accounts (password Demo.1234):
     super@demo.test   super admin
     admin@demo.test   admin, Demo Ticaret A.Ş.
-    satis@demo.test   user,  Demo Ticaret A.Ş.
+    satis@demo.test   Satış Temsilcisi (sees only their own), Demo Ticaret A.Ş.
+    mudur@demo.test   Satış Müdürü (sees the whole organization's), Demo Ticaret A.Ş.
+    coklu@demo.test   Kullanıcı in Demo Ticaret A.Ş., user in Acme Sanayi Ltd.
     admin@acme.test   admin, Acme Sanayi Ltd.
 
   Ctrl-C stops everything.

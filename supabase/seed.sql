@@ -37,22 +37,20 @@ select gen_random_uuid(), 'email', id::text, id,
 insert into private.profiles (id, email, first_name, last_name, role)
 select id, email, first_name, last_name, role from demo_users;
 
+-- The demo organization shows both ways sales teams work, with the default roles as they
+-- come: Satış Temsilcisi (sales, held by satis@) sees only the records its members own,
+-- while Satış Müdürü (manager, held by mudur@) sees and changes the whole organization's;
+-- Kullanıcı (user, coklu@ there) sees every record but changes only its own, so refusals
+-- of another owner's record show too.
 insert into private.memberships (user_id, organization_id, role) values
   ('0b000000-0000-4000-8000-000000000002', '0a000000-0000-4000-8000-000000000001', 'admin'),
-  ('0b000000-0000-4000-8000-000000000003', '0a000000-0000-4000-8000-000000000001', 'user'),
+  ('0b000000-0000-4000-8000-000000000003', '0a000000-0000-4000-8000-000000000001', 'sales'),
   ('0b000000-0000-4000-8000-000000000004', '0a000000-0000-4000-8000-000000000002', 'admin'),
-  ('0b000000-0000-4000-8000-000000000005', '0a000000-0000-4000-8000-000000000001', 'sales'),
+  ('0b000000-0000-4000-8000-000000000005', '0a000000-0000-4000-8000-000000000001', 'user'),
   ('0b000000-0000-4000-8000-000000000005', '0a000000-0000-4000-8000-000000000002', 'user'),
   ('0b000000-0000-4000-8000-000000000006', '0a000000-0000-4000-8000-000000000001', 'manager');
 
 drop table demo_users;
-
--- The demo shows both ways sales teams work: its Satış Temsilcisi role (sales, held by
--- coklu@ there) sees only the records its members own, while Satış Müdürü (manager, held
--- by mudur@) sees and changes the whole organization's; Kullanıcı (user, satis@) sees every
--- record but changes only its own, so refusals of another owner's record show too.
-update private.role_permissions set scope = 'own'
- where organization_id = '0a000000-0000-4000-8000-000000000001' and role_key = 'sales' and action = 'view';
 
 -- Each organization's own tables (the stack's tenant-migration runner would provision
 -- them too; doing it here keeps `supabase db reset` complete on its own).

@@ -81,8 +81,9 @@ create index memberships_organization_role_idx on private.memberships (organizat
 
 /**
  * What each default role may do in every module: admin and manager
- * everything on all records; sales sees all records and creates, edits, deletes and
- * exports its own; user the same without export; viewer only sees.
+ * everything on all records; sales sees, creates, edits, deletes and exports only its
+ * own records; user sees all records and creates, edits and deletes its own; viewer only
+ * sees.
  */
 create function private.default_role_grants()
 returns table (role_key text, action text, scope text)
@@ -95,7 +96,7 @@ as $$
     ('admin', 'delete', 'all'), ('admin', 'export', 'all'), ('admin', 'import', 'all'),
     ('manager', 'view', 'all'), ('manager', 'create', 'all'), ('manager', 'edit', 'all'),
     ('manager', 'delete', 'all'), ('manager', 'export', 'all'), ('manager', 'import', 'all'),
-    ('sales', 'view', 'all'), ('sales', 'create', 'own'), ('sales', 'edit', 'own'),
+    ('sales', 'view', 'own'), ('sales', 'create', 'own'), ('sales', 'edit', 'own'),
     ('sales', 'delete', 'own'), ('sales', 'export', 'own'),
     ('user', 'view', 'all'), ('user', 'create', 'own'), ('user', 'edit', 'own'),
     ('user', 'delete', 'own'),

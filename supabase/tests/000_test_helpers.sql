@@ -59,6 +59,21 @@ returns void language sql as $$
   insert into private.memberships (user_id, organization_id, role) values (p_user, p_organization, p_role);
 $$;
 
+/**
+ * Gives an organization's role the scope (own, all) of an action in every registered module,
+ * or in p_module only: for tests that rely on a scope other than the role's default (sales,
+ * for one, views only its own records by default: private.default_role_grants).
+ */
+create or replace function tests.set_role_scope(p_organization uuid, p_role text, p_action text, p_scope text,
+                                                p_module text default null)
+returns void language sql as $$
+  insert into private.role_permissions (organization_id, role_key, module, action, scope)
+  select p_organization, p_role, m.key, p_action, p_scope
+    from private.modules m
+   where p_module is null or m.key = p_module
+  on conflict (organization_id, role_key, module, action) do update set scope = excluded.scope;
+$$;
+
 /** Sets who the request is, as PostgREST would for the rest of the transaction. */
 create or replace function tests.set_request_identity(p_role text, p_sub text, p_claims text)
 returns void language plpgsql as $$

@@ -1,13 +1,15 @@
 /**
  * Contracts through supabase-js on the local stack (issue 13): an admin creates an active
  * contract (numbered from the pattern), renews it into a linked next term and the old one
- * reads renewed; a stale or second renewal is refused; satis@ (own scope) sees it but may
- * not renew or terminate it; admin@acme and coklu@ working in acme get "not found"; the
+ * reads renewed; a stale or second renewal is refused; coklu@ working in demo (Kullanıcı:
+ * sees all, changes its own) sees it but may not renew or terminate it; satis@ (Satış
+ * Temsilcisi: sees only its own) does not see it; admin@acme and coklu@ working in acme
+ * get "not found"; the
  * ending-soon list and a termination with its reason; the demo seed's contracts are there.
  */
 import { randomUUID } from "node:crypto";
 import { describe, expect, inject, it } from "vitest";
-import { acmeOrganizationId, rpc, signedInClient } from "../support/clients.ts";
+import { acmeOrganizationId, demoOrganizationId, rpc, signedInClient } from "../support/clients.ts";
 
 const url = inject("stackUrl");
 
@@ -29,14 +31,19 @@ describe("contracts through supabase-js", () => {
     const ending = await rpc(admin, "list_contracts_ending", { p_days: 30 });
     expect(ending.contracts).toContainEqual(expect.objectContaining({ id: contract.id, days_left: expect.any(Number), auto_renew: true }));
 
-    // Others first: satis@ (own scope), acme's admin, coklu@ working in acme.
-    const { client: satis } = await signedInClient(url, "satis@demo.test");
-    expect(await rpc(satis, "get_contract_details", { p_id: contract.id })).toMatchObject({ success: true, contract: { id: contract.id } });
-    expect(await rpc(satis, "renew_contract", { p_id: contract.id, p_updated_at: contract.updated_at })).toMatchObject({ success: false, code: "not_found" });
-    expect(await rpc(satis, "terminate_contract", { p_id: contract.id, p_updated_at: contract.updated_at, p_reason: "x" })).toMatchObject({
+    // Others first: coklu@ working in demo (sees all, changes own), satis@ (sees only its own),
+    // acme's admin, coklu@ working in acme.
+    const { client: user } = await signedInClient(url, "coklu@demo.test", undefined, { organization: demoOrganizationId });
+    expect(await rpc(user, "get_contract_details", { p_id: contract.id })).toMatchObject({ success: true, contract: { id: contract.id } });
+    expect(await rpc(user, "renew_contract", { p_id: contract.id, p_updated_at: contract.updated_at })).toMatchObject({ success: false, code: "not_found" });
+    expect(await rpc(user, "terminate_contract", { p_id: contract.id, p_updated_at: contract.updated_at, p_reason: "x" })).toMatchObject({
       success: false,
       code: "not_found",
     });
+    const { client: satis } = await signedInClient(url, "satis@demo.test");
+    expect(await rpc(satis, "get_contract_details", { p_id: contract.id })).toMatchObject({ success: false, code: "not_found" });
+    const satisEnding = await rpc(satis, "list_contracts_ending", { p_days: 30 });
+    expect((satisEnding.contracts as { id: string }[]).map((entry) => entry.id)).not.toContain(contract.id);
     const { client: acme } = await signedInClient(url, "admin@acme.test");
     const { client: coklu } = await signedInClient(url, "coklu@demo.test", undefined, { organization: acmeOrganizationId });
     for (const outsider of [acme, coklu]) {

@@ -154,13 +154,17 @@ describe("documents through supabase-js and the documents function", () => {
     expect(await rpc(client, "restore_documents", { p_ids: [documentId] })).toMatchObject({ success: true, changed: 1 });
     expect((await signedDownload(client, path)).error).toBeNull();
 
-    // An own-scope member (satis@, role user) sees it but may not add a version to another's document.
-    const { client: satis } = await signedInClient(url, "satis@demo.test");
-    expect((await signedDownload(satis, path)).error).toBeNull();
-    expect(await upload(satis, pdfBytes("başkasının"), "v2.pdf", { document_id: documentId })).toMatchObject({
+    // A member who sees every record but changes only their own (coklu@, Kullanıcı in demo)
+    // downloads it but may not add a version to another's document; satis@ (Satış Temsilcisi,
+    // sees only their own) does not even get a link.
+    const { client: user } = await signedInClient(url, "coklu@demo.test", undefined, { organization: demoOrganizationId });
+    expect((await signedDownload(user, path)).error).toBeNull();
+    expect(await upload(user, pdfBytes("başkasının"), "v2.pdf", { document_id: documentId })).toMatchObject({
       status: 404,
       body: { success: false, code: "not_found" },
     });
+    const { client: satis } = await signedInClient(url, "satis@demo.test");
+    expect((await signedDownload(satis, path)).error).not.toBeNull();
   });
 
   it("signed links: only the documents function signs, for at most 60 seconds; a 10-year link is refused", async () => {

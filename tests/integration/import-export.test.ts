@@ -105,7 +105,7 @@ describe("import and export through supabase-js", () => {
     const importId = (started.import as { id: string }).id;
     await rpc(admin, "run_import_batch", { p_import_id: importId, p_batch: 0, p_rows: [{ row: 2, values: { name: `Gizli ${randomUUID()}` } }] });
 
-    // satis@ is a user of demo: no import permission by default.
+    // satis@ is Satış Temsilcisi (sales) of demo: no import permission by default.
     const { client: satis } = await signedInClient(url, "satis@demo.test");
     expect(await rpc(satis, "start_import", {
       p_kind: "customers", p_file_name: "a.csv", p_file_size: 1, p_file_hash: "0".repeat(64), p_mode: "create", p_match_key: null,

@@ -7,7 +7,7 @@ const url = inject("stackUrl");
 describe("the local stack on one origin", () => {
   it.each([
     ["admin@demo.test", "Ayşe", "demo", "admin"],
-    ["satis@demo.test", "Mehmet", "demo", "user"],
+    ["satis@demo.test", "Mehmet", "demo", "sales"],
     ["admin@acme.test", "John", "acme", "admin"],
   ])("signs %s in and tells their own organization", async (email, firstName, slug, role) => {
     const { client } = await signedInClient(url, email);

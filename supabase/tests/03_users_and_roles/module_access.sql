@@ -1,7 +1,7 @@
 -- Module access: the caller's permission matrix, and list_customers enforcing it per
 -- request (all, own or refused), per role, for another organization and for anonymous callers.
 begin;
-select plan(25);
+select plan(26);
 
 select tests.create_organization('alpha', 'Alpha A.Ş.') as alpha \gset
 select tests.create_organization('beta', 'Beta Ltd.') as beta \gset
@@ -41,7 +41,7 @@ select is(public.get_my_permissions() ->> 'code', 'organization_context_required
 select is(public.list_customers() ->> 'code', 'organization_context_required', 'nor customers');
 select tests.reset_role();
 
--- Admins may do everything; the sales role sees all customers but edits its own.
+-- Admins may do everything; the sales role sees and edits only its own customers.
 select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
 select is(public.get_my_permissions() #>> '{permissions,tasks,delete}', 'all', 'an admin may do everything');
@@ -69,13 +69,17 @@ select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
 select is(public.get_my_permissions() -> 'permissions' -> 'customers', '{"view": "all"}'::jsonb, 'a viewer only views');
 select tests.reset_role();
 
--- A matrix change applies from the next request: view own, then no view at all.
-update private.role_permissions set scope = 'own'
- where organization_id = :'alpha' and role_key = 'sales' and module = 'customers' and action = 'view';
+-- A matrix change applies from the next request: the default view own, widened to all,
+-- then no view at all.
 select tests.authenticate_as(:'alpha_sales', :'s_sales');
-select is((public.list_customers() ->> 'scope'), 'own', 'the narrowed scope is reported');
+select is((public.list_customers() ->> 'scope'), 'own', 'the sales role''s default scope, own, is reported');
 select is((select array_agg(c ->> 'name' order by n) from jsonb_array_elements(public.list_customers() -> 'records') with ordinality as l (c, n)),
   array['Çınar Gıda', 'Işık Tekstil'], 'and only the caller''s own customers are listed');
+select tests.reset_role();
+select tests.set_role_scope(:'alpha', 'sales', 'view', 'all', 'customers');
+select tests.authenticate_as(:'alpha_sales', :'s_sales');
+select is((select array_agg(c ->> 'name' order by n) from jsonb_array_elements(public.list_customers() -> 'records') with ordinality as l (c, n)),
+  array['Anka 100% Yazılım', 'Çınar Gıda', 'Işık Tekstil'], 'widened to all, the next request lists every customer');
 select tests.reset_role();
 delete from private.role_permissions
  where organization_id = :'alpha' and role_key = 'sales' and module = 'customers' and action = 'view';

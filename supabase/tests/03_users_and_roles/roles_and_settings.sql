@@ -120,7 +120,7 @@ $$;
 grant execute on function pg_temp.update_settings(jsonb) to authenticated;
 
 \set all_actions '{"view": "all", "create": "all", "edit": "all", "delete": "all", "export": "all", "import": "all"}'
-\set sales_actions '{"view": "all", "create": "own", "edit": "own", "delete": "own", "export": "own"}'
+\set sales_actions '{"view": "own", "create": "own", "edit": "own", "delete": "own", "export": "own"}'
 \set user_actions '{"view": "all", "create": "own", "edit": "own", "delete": "own"}'
 
 -- ---------------------------------------------------------------------------------
@@ -190,7 +190,7 @@ select is((select jsonb_object_agg(r ->> 'key', r -> 'permissions') from jsonb_a
   jsonb_build_object('admin', pg_temp.every_module(:'all_actions'), 'manager', pg_temp.every_module(:'all_actions'),
                      'sales', pg_temp.every_module(:'sales_actions'), 'user', pg_temp.every_module(:'user_actions'),
                      'viewer', pg_temp.every_module('{"view": "all"}')),
-  'get_roles: the default matrices (sales: view all, the rest own but import; user: no export or import; viewer: view)');
+  'get_roles: the default matrices (sales: everything own but import, view included; user: no export or import; viewer: view)');
 select is(:'r_user_roles'::jsonb -> 'modules', '["customers", "contacts", "deals", "quotes", "contracts", "documents", "tasks"]'::jsonb,
   'get_roles: the modules, in order');
 select is(:'r_user_roles'::jsonb -> 'actions', '["view", "create", "edit", "delete", "export", "import"]'::jsonb,

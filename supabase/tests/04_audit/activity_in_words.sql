@@ -23,6 +23,8 @@ select tests.add_member(:'alpha_viewer', :'alpha', 'viewer');
 select tests.add_member(:'beta_admin', :'beta', 'admin');
 select tests.add_member(:'multi', :'alpha', 'sales');
 select tests.add_member(:'multi', :'beta', 'admin');
+-- Alpha's sales role views every record here (its default is only its own).
+select tests.set_role_scope(:'alpha', 'sales', 'view', 'all');
 
 select gen_random_uuid() as s_admin, gen_random_uuid() as s_sales, gen_random_uuid() as s_viewer,
        gen_random_uuid() as s_beta, gen_random_uuid() as s_multi \gset

@@ -26,6 +26,8 @@ select tests.add_member(:'alpha_admin', :'alpha', 'admin');
 select tests.add_member(:'alpha_user', :'alpha', 'user');
 select tests.add_member(:'alpha_sales', :'alpha', 'sales');
 select tests.add_member(:'beta_admin', :'beta', 'admin');
+-- Alpha's sales role views every record here (its default is only its own).
+select tests.set_role_scope(:'alpha', 'sales', 'view', 'all');
 
 select gen_random_uuid() as s_admin, gen_random_uuid() as s_admin_other, gen_random_uuid() as s_super,
        gen_random_uuid() as s_super_2, gen_random_uuid() as s_sales, gen_random_uuid() as s_beta \gset
@@ -277,11 +279,9 @@ select ok(private.document_download_allowed('token-sales'), 'unlocked, it works'
 update private.memberships set is_active = false where user_id = :'alpha_sales' and organization_id = :'alpha';
 select ok(not private.document_download_allowed('token-sales'), 'a suspended member''s link is refused');
 update private.memberships set is_active = true where user_id = :'alpha_sales' and organization_id = :'alpha';
-update private.role_permissions set scope = 'own' where organization_id = :'alpha' and role_key = 'sales'
-   and module = 'documents' and action = 'view';
+select tests.set_role_scope(:'alpha', 'sales', 'view', 'own', 'documents');
 select ok(not private.document_download_allowed('token-sales'), 'a signer whose role now sees only their own documents is refused');
-update private.role_permissions set scope = 'all' where organization_id = :'alpha' and role_key = 'sales'
-   and module = 'documents' and action = 'view';
+select tests.set_role_scope(:'alpha', 'sales', 'view', 'all', 'documents');
 delete from auth.sessions where id = :'s_sales';
 select ok(not private.document_download_allowed('token-sales'), 'a signed-out signer''s link is refused (the record goes with the session)');
 update private.document_downloads set expires_at = now() - interval '1 second' where token_hash = extensions.digest('token-1', 'sha256');

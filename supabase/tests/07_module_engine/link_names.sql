@@ -28,8 +28,8 @@ select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
 select tests.reset_role();
 -- Sales see only their own customers (every deal, task and contact still).
-update private.role_permissions set scope = 'own'
- where organization_id = :'alpha' and role_key = 'sales' and module = 'customers' and action = 'view';
+select tests.set_role_scope(:'alpha', 'sales', 'view', 'all');
+select tests.set_role_scope(:'alpha', 'sales', 'view', 'own', 'customers');
 
 -- Customers of the admin (Çelik, Cansu, Zeynep, a deleted Silinmiş) and of the sales member (Ağa).
 select tests.authenticate_as(:'alpha_admin', :'s_admin');

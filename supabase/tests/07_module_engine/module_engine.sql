@@ -19,6 +19,9 @@ select tests.add_member(:'alpha_admin', :'alpha', 'admin');
 select tests.add_member(:'alpha_sales', :'alpha', 'sales');
 select tests.add_member(:'alpha_viewer', :'alpha', 'viewer');
 select tests.add_member(:'beta_admin', :'beta', 'admin');
+-- Alpha's sales role views every record here, so it meets others' records it may not change
+-- (its default is to view only its own).
+select tests.set_role_scope(:'alpha', 'sales', 'view', 'all');
 
 -- One bound session each (bound as the runner, with each person's identity).
 create temporary table sessions (person uuid primary key, session uuid not null, organization uuid);

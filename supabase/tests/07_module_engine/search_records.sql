@@ -23,9 +23,10 @@ select tests.add_member(:'beta_admin', :'beta', 'admin');
 select tests.create_user('nobody@alpha.test', 'user', 'Nur', 'Bağsız') as unbound \gset
 select tests.add_member(:'unbound', :'alpha', 'user');
 
--- Sales see only their own customers; viewers may not view deals at all.
-update private.role_permissions set scope = 'own'
- where organization_id = :'alpha' and role_key = 'sales' and module = 'customers' and action = 'view';
+-- Sales see only their own customers (every other module's records still); viewers may
+-- not view deals at all.
+select tests.set_role_scope(:'alpha', 'sales', 'view', 'all');
+select tests.set_role_scope(:'alpha', 'sales', 'view', 'own', 'customers');
 delete from private.role_permissions
  where organization_id = :'alpha' and role_key = 'viewer' and module = 'deals';
 

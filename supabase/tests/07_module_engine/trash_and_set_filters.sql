@@ -142,9 +142,8 @@ select is(jsonb_path_query_array(public.list_documents(null, jsonb_build_object(
   'a record panel''s deleted documents: its link and the trash together');
 select tests.reset_role();
 
--- Sales see every document by default: here only their own.
-update private.role_permissions set scope = 'own' where organization_id = :'alpha' and role_key = 'sales'
-   and module = 'documents' and action = 'view';
+-- Sales see only their own documents (their default, set here all the same).
+select tests.set_role_scope(:'alpha', 'sales', 'view', 'own', 'documents');
 select tests.authenticate_as(:'alpha_sales', :'s_sales');
 select is(jsonb_path_query_array(public.list_documents(null, '{"customer_id": {"is_null": false}}'), '$.records[*].title'),
   '["Satışın müşteri belgesi"]', 'an own-scope member: only their own among them');

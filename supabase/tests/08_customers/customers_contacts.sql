@@ -17,6 +17,8 @@ select tests.add_member(:'alpha_admin', :'alpha', 'admin');
 select tests.add_member(:'alpha_sales', :'alpha', 'sales');
 select tests.add_member(:'alpha_sales2', :'alpha', 'sales');
 select tests.add_member(:'beta_admin', :'beta', 'admin');
+-- Alpha's sales role views every record here (its default is only its own).
+select tests.set_role_scope(:'alpha', 'sales', 'view', 'all');
 select gen_random_uuid() as s_admin, gen_random_uuid() as s_sales, gen_random_uuid() as s_sales2, gen_random_uuid() as s_beta \gset
 select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset

@@ -26,6 +26,8 @@ select tests.add_member(:'alpha_sales', :'alpha', 'sales');
 select tests.add_member(:'alpha_sales2', :'alpha', 'sales');
 select tests.add_member(:'alpha_viewer', :'alpha', 'viewer');
 select tests.add_member(:'beta_admin', :'beta', 'admin');
+-- Alpha's sales role views every record here (its default is only its own).
+select tests.set_role_scope(:'alpha', 'sales', 'view', 'all');
 -- A role that sees only its own deals (the default roles all see every deal).
 insert into private.organization_roles (organization_id, key, name) values (:'alpha', 'solo', 'Yalnız kendi');
 insert into private.role_permissions (organization_id, role_key, module, action, scope)

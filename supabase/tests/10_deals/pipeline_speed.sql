@@ -29,6 +29,8 @@ select tests.create_user('none@omega.test', 'user', 'Nur', 'Yok') as o_none \gse
 select tests.create_user('admin@sigma.test', 'user', 'Selin', 'Sigma') as s_admin \gset
 select tests.add_member(:'o_admin', :'omega', 'admin');
 select tests.add_member(:'o_sales', :'omega', 'sales');
+-- Omega's sales role views every deal here (its default is only its own).
+select tests.set_role_scope(:'omega', 'sales', 'view', 'all');
 insert into private.organization_roles (organization_id, key, name) values (:'omega', 'solo', 'Yalnız'), (:'omega', 'none', 'Hiç');
 insert into private.role_permissions (organization_id, role_key, module, action, scope) values
   (:'omega', 'solo', 'deals', 'view', 'own'), (:'omega', 'solo', 'deals', 'edit', 'own'), (:'omega', 'solo', 'tasks', 'view', 'all');

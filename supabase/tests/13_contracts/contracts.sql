@@ -22,6 +22,8 @@ select tests.add_member(:'alpha_admin', :'alpha', 'admin');
 select tests.add_member(:'alpha_sales', :'alpha', 'sales');
 select tests.add_member(:'alpha_viewer', :'alpha', 'viewer');
 select tests.add_member(:'beta_admin', :'beta', 'admin');
+-- Alpha's sales role views every record here (its default is only its own).
+select tests.set_role_scope(:'alpha', 'sales', 'view', 'all');
 select tests.add_member(:'multi', :'alpha', 'sales');
 select tests.add_member(:'multi', :'beta', 'admin');
 
