@@ -19,7 +19,8 @@ select tests.add_member(:'alpha_admin', :'alpha', 'admin');
 select tests.add_member(:'alpha_sales', :'alpha', 'sales');
 select tests.add_member(:'alpha_sales2', :'alpha', 'sales');
 select tests.add_member(:'beta_admin', :'beta', 'admin');
--- The sales role, explicitly: its own deals only, every contact.
+-- The sales role, explicitly: its own deals only, every customer and contact.
+select tests.set_role_scope(:'alpha', 'sales', 'view', 'all', 'customers');
 insert into private.role_permissions (organization_id, role_key, module, action, scope)
 values (:'alpha', 'sales', 'deals', 'view', 'own'), (:'alpha', 'sales', 'deals', 'create', 'own'),
        (:'alpha', 'sales', 'deals', 'edit', 'own'), (:'alpha', 'sales', 'contacts', 'view', 'all')

@@ -20,6 +20,8 @@ select tests.create_user('viewer@alpha.test', 'user', 'Vedat', 'İzler') as alph
 select tests.create_user('admin@beta.test', 'user', 'Berk', 'Beta') as beta_admin \gset
 select tests.add_member(:'alpha_admin', :'alpha', 'admin');
 select tests.add_member(:'alpha_sales', :'alpha', 'sales');
+-- Sales sees the whole organization here, so another member's draft is refused as theirs, not hidden.
+select tests.set_role_scope(:'alpha', 'sales', 'view', 'all');
 select tests.add_member(:'alpha_viewer', :'alpha', 'viewer');
 select tests.add_member(:'beta_admin', :'beta', 'admin');
 select gen_random_uuid() as s_admin, gen_random_uuid() as s_sales, gen_random_uuid() as s_viewer, gen_random_uuid() as s_beta \gset
