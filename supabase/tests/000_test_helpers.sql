@@ -132,6 +132,24 @@ returns void language sql as $$
   select tests.with_request_token() where current_setting('tests.send_request_tokens', true) = 'on';
 $$;
 
+/**
+ * Signs the user in with the given session bound to the organization (as the app does right
+ * after sign-in), then acts as nobody again; stops the file when the binding is refused.
+ */
+create or replace function tests.bind_session(p_user uuid, p_session uuid, p_organization uuid)
+returns void language plpgsql as $$
+declare
+  answer jsonb;
+begin
+  perform tests.authenticate_as(p_user, p_session);
+  answer := public.bind_session_organization(p_organization);
+  perform tests.reset_role();
+  if not coalesce((answer ->> 'success')::boolean, false) then
+    raise exception 'tests.bind_session: user % could not bind organization %: %', p_user, p_organization, answer;
+  end if;
+end;
+$$;
+
 /** Acts as an anonymous visitor (publishable key, no session). */
 create or replace function tests.act_as_anon()
 returns void language sql as $$

@@ -18,18 +18,10 @@ select tests.add_member(:'g_sales2', :'gamma', 'sales');
 
 select gen_random_uuid() as s_admin, gen_random_uuid() as s_manager, gen_random_uuid() as s_sales,
        gen_random_uuid() as s_sales2 \gset
-select tests.authenticate_as(:'g_admin', :'s_admin');
-select public.bind_session_organization(:'gamma') ->> 'success' as bound \gset
-select tests.reset_role();
-select tests.authenticate_as(:'g_manager', :'s_manager');
-select public.bind_session_organization(:'gamma') ->> 'success' as bound \gset
-select tests.reset_role();
-select tests.authenticate_as(:'g_sales', :'s_sales');
-select public.bind_session_organization(:'gamma') ->> 'success' as bound \gset
-select tests.reset_role();
-select tests.authenticate_as(:'g_sales2', :'s_sales2');
-select public.bind_session_organization(:'gamma') ->> 'success' as bound \gset
-select tests.reset_role();
+select tests.bind_session(:'g_admin', :'s_admin', :'gamma');
+select tests.bind_session(:'g_manager', :'s_manager', :'gamma');
+select tests.bind_session(:'g_sales', :'s_sales', :'gamma');
+select tests.bind_session(:'g_sales2', :'s_sales2', :'gamma');
 
 select is((select jsonb_object_agg(action, scope order by action) from private.role_permissions
             where organization_id = :'gamma' and role_key = 'sales' and module = 'customers'),

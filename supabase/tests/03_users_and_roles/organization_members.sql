@@ -18,12 +18,8 @@ select tests.add_member(:'both_member', :'beta', 'sales');
 select tests.add_member(:'beta_admin', :'beta', 'admin');
 update private.memberships set is_active = false where user_id = :'alpha_gone';
 select gen_random_uuid() as s_viewer, gen_random_uuid() as s_both, gen_random_uuid() as s_unbound \gset
-select tests.authenticate_as(:'alpha_viewer', :'s_viewer');
-select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
-select tests.reset_role();
-select tests.authenticate_as(:'both_member', :'s_both');
-select public.bind_session_organization(:'beta') ->> 'success' as bound \gset
-select tests.reset_role();
+select tests.bind_session(:'alpha_viewer', :'s_viewer', :'alpha');
+select tests.bind_session(:'both_member', :'s_both', :'beta');
 
 select tests.act_as_anon();
 select throws_ok($$select public.list_organization_members()$$, '42501', null, 'anon cannot list members');

@@ -39,26 +39,14 @@ select gen_random_uuid() as s_super, gen_random_uuid() as s_admin, gen_random_uu
        gen_random_uuid() as s_user, gen_random_uuid() as s_sales, gen_random_uuid() as s_viewer,
        gen_random_uuid() as s_badmin \gset
 
-select tests.authenticate_as(:'super', :'s_super');
-select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
-select tests.reset_role();
-select tests.authenticate_as(:'alpha_admin', :'s_admin');
-select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
-select tests.reset_role();
+select tests.bind_session(:'super', :'s_super', :'alpha');
+select tests.bind_session(:'alpha_admin', :'s_admin', :'alpha');
 select tests.authenticate_as(:'alpha_admin', :'s_admin_free');
 select tests.reset_role();
-select tests.authenticate_as(:'alpha_user', :'s_user');
-select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
-select tests.reset_role();
-select tests.authenticate_as(:'alpha_sales', :'s_sales');
-select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
-select tests.reset_role();
-select tests.authenticate_as(:'alpha_viewer', :'s_viewer');
-select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
-select tests.reset_role();
-select tests.authenticate_as(:'beta_admin', :'s_badmin');
-select public.bind_session_organization(:'beta') ->> 'success' as bound \gset
-select tests.reset_role();
+select tests.bind_session(:'alpha_user', :'s_user', :'alpha');
+select tests.bind_session(:'alpha_sales', :'s_sales', :'alpha');
+select tests.bind_session(:'alpha_viewer', :'s_viewer', :'alpha');
+select tests.bind_session(:'beta_admin', :'s_badmin', :'beta');
 
 select is((select count(*) from private.session_organizations
             where (session_id in (:'s_super', :'s_admin', :'s_user', :'s_sales', :'s_viewer') and organization_id = :'alpha')

@@ -28,21 +28,11 @@ select tests.set_role_scope(:'alpha', 'sales', 'view', 'all');
 
 select gen_random_uuid() as s_admin, gen_random_uuid() as s_sales, gen_random_uuid() as s_viewer,
        gen_random_uuid() as s_beta, gen_random_uuid() as s_multi \gset
-select tests.authenticate_as(:'alpha_admin', :'s_admin');
-select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
-select tests.reset_role();
-select tests.authenticate_as(:'alpha_sales', :'s_sales');
-select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
-select tests.reset_role();
-select tests.authenticate_as(:'alpha_viewer', :'s_viewer');
-select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
-select tests.reset_role();
-select tests.authenticate_as(:'beta_admin', :'s_beta');
-select public.bind_session_organization(:'beta') ->> 'success' as bound \gset
-select tests.reset_role();
-select tests.authenticate_as(:'multi', :'s_multi');
-select public.bind_session_organization(:'beta') ->> 'success' as bound \gset
-select tests.reset_role();
+select tests.bind_session(:'alpha_admin', :'s_admin', :'alpha');
+select tests.bind_session(:'alpha_sales', :'s_sales', :'alpha');
+select tests.bind_session(:'alpha_viewer', :'s_viewer', :'alpha');
+select tests.bind_session(:'beta_admin', :'s_beta', :'beta');
+select tests.bind_session(:'multi', :'s_multi', :'beta');
 
 -- Fixtures through the real RPCs: the admin creates two customers and a deal of the first,
 -- then moves the deal to the second; the sales member creates a customer of their own.

@@ -36,27 +36,13 @@ select tests.add_member(:'alpha_noquotes', :'alpha', 'contracts_only');
 
 select gen_random_uuid() as s_admin, gen_random_uuid() as s_sales, gen_random_uuid() as s_viewer, gen_random_uuid() as s_noquotes,
        gen_random_uuid() as s_gone, gen_random_uuid() as s_both, gen_random_uuid() as s_beta, gen_random_uuid() as s_nobody \gset
-select tests.authenticate_as(:'alpha_admin', :'s_admin');
-select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
-select tests.reset_role();
-select tests.authenticate_as(:'alpha_sales', :'s_sales');
-select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
-select tests.reset_role();
-select tests.authenticate_as(:'alpha_viewer', :'s_viewer');
-select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
-select tests.reset_role();
-select tests.authenticate_as(:'alpha_noquotes', :'s_noquotes');
-select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
-select tests.reset_role();
-select tests.authenticate_as(:'alpha_gone', :'s_gone');
-select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
-select tests.reset_role();
-select tests.authenticate_as(:'both_member', :'s_both');
-select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
-select tests.reset_role();
-select tests.authenticate_as(:'beta_admin', :'s_beta');
-select public.bind_session_organization(:'beta') ->> 'success' as bound \gset
-select tests.reset_role();
+select tests.bind_session(:'alpha_admin', :'s_admin', :'alpha');
+select tests.bind_session(:'alpha_sales', :'s_sales', :'alpha');
+select tests.bind_session(:'alpha_viewer', :'s_viewer', :'alpha');
+select tests.bind_session(:'alpha_noquotes', :'s_noquotes', :'alpha');
+select tests.bind_session(:'alpha_gone', :'s_gone', :'alpha');
+select tests.bind_session(:'both_member', :'s_both', :'alpha');
+select tests.bind_session(:'beta_admin', :'s_beta', :'beta');
 -- Deactivated after binding: the next request is refused.
 update private.memberships set is_active = false where user_id = :'alpha_gone' and organization_id = :'alpha';
 

@@ -37,21 +37,11 @@ select tests.add_member(:'beta_admin', :'beta', 'admin');
 select gen_random_uuid() as s_admin, gen_random_uuid() as s_manager, gen_random_uuid() as s_own,
        gen_random_uuid() as s_colleague, gen_random_uuid() as s_beta \gset
 select tests.reset_role();
-select tests.authenticate_as(:'admin', :'s_admin');
-select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
-select tests.reset_role();
-select tests.authenticate_as(:'manager', :'s_manager');
-select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
-select tests.reset_role();
-select tests.authenticate_as(:'own', :'s_own');
-select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
-select tests.reset_role();
-select tests.authenticate_as(:'colleague', :'s_colleague');
-select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
-select tests.reset_role();
-select tests.authenticate_as(:'beta_admin', :'s_beta');
-select public.bind_session_organization(:'beta') ->> 'success' as bound \gset
-select tests.reset_role();
+select tests.bind_session(:'admin', :'s_admin', :'alpha');
+select tests.bind_session(:'manager', :'s_manager', :'alpha');
+select tests.bind_session(:'own', :'s_own', :'alpha');
+select tests.bind_session(:'colleague', :'s_colleague', :'alpha');
+select tests.bind_session(:'beta_admin', :'s_beta', :'beta');
 
 /**
  * Every place an organization keeps one of p_values: each text, varchar, text[] and jsonb

@@ -18,15 +18,9 @@ select tests.add_member(:'beta_admin', :'beta', 'admin');
 select gen_random_uuid() as s_admin \gset
 select gen_random_uuid() as s_sales \gset
 select gen_random_uuid() as s_beta \gset
-select tests.authenticate_as(:'alpha_sales', :'s_sales');
-select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
-select tests.reset_role();
-select tests.authenticate_as(:'beta_admin', :'s_beta');
-select public.bind_session_organization(:'beta') ->> 'success' as bound \gset
-select tests.reset_role();
-select tests.authenticate_as(:'alpha_admin', :'s_admin');
-select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
-select tests.reset_role();
+select tests.bind_session(:'alpha_sales', :'s_sales', :'alpha');
+select tests.bind_session(:'beta_admin', :'s_beta', :'beta');
+select tests.bind_session(:'alpha_admin', :'s_admin', :'alpha');
 -- Sales see only their own customers (every deal, task and contact still).
 select tests.set_role_scope(:'alpha', 'sales', 'view', 'all');
 select tests.set_role_scope(:'alpha', 'sales', 'view', 'own', 'customers');

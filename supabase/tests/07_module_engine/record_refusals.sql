@@ -39,12 +39,8 @@ select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
 select public.create_customer('{"name": "Kendi Müşterim"}') #>> '{record,id}' as users \gset
 select public.get_customer(:'admins') #>> '{record,updated_at}' as admins_at \gset
 select tests.reset_role();
-select tests.authenticate_as(:'alpha_viewer', :'s_viewer');
-select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
-select tests.reset_role();
-select tests.authenticate_as(:'alpha_own', :'s_own');
-select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
-select tests.reset_role();
+select tests.bind_session(:'alpha_viewer', :'s_viewer', :'alpha');
+select tests.bind_session(:'alpha_own', :'s_own', :'alpha');
 select tests.authenticate_as(:'beta_admin', :'s_beta');
 select public.bind_session_organization(:'beta') ->> 'success' as bound \gset
 select public.create_customer('{"name": "Beta Müşterisi"}') #>> '{record,id}' as betas \gset

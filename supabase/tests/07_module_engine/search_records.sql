@@ -65,15 +65,9 @@ select gen_random_uuid() as s_viewer \gset
 select gen_random_uuid() as s_beta \gset
 select gen_random_uuid() as s_unbound \gset
 select tests.reset_role();
-select tests.authenticate_as(:'admin', :'s_admin');
-select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
-select tests.reset_role();
-select tests.authenticate_as(:'sales', :'s_sales');
-select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
-select tests.reset_role();
-select tests.authenticate_as(:'viewer', :'s_viewer');
-select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
-select tests.reset_role();
+select tests.bind_session(:'admin', :'s_admin', :'alpha');
+select tests.bind_session(:'sales', :'s_sales', :'alpha');
+select tests.bind_session(:'viewer', :'s_viewer', :'alpha');
 select tests.authenticate_as(:'beta_admin', :'s_beta');
 select public.bind_session_organization(:'beta') ->> 'success' as bound \gset
 

@@ -33,9 +33,7 @@ select private.migrate_tenant(:'alpha');
 select tests.create_user('admin@alpha.test', 'user', 'Ayşe', 'Yönetici') as alpha_admin \gset
 select tests.add_member(:'alpha_admin', :'alpha', 'admin');
 select gen_random_uuid() as s_admin \gset
-select tests.authenticate_as(:'alpha_admin', :'s_admin');
-select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
-select tests.reset_role();
+select tests.bind_session(:'alpha_admin', :'s_admin', :'alpha');
 select o.schema_name as alpha_schema from private.organizations o where o.id = :'alpha' \gset
 
 -- The names in a shuffled order, so the insertion order (and id) cannot pass for the sort.

@@ -20,18 +20,10 @@ select tests.add_member(:'beta_admin', :'beta', 'admin');
 -- Alpha's sales role views every record here (its default is only its own).
 select tests.set_role_scope(:'alpha', 'sales', 'view', 'all');
 select gen_random_uuid() as s_admin, gen_random_uuid() as s_sales, gen_random_uuid() as s_sales2, gen_random_uuid() as s_beta \gset
-select tests.authenticate_as(:'alpha_admin', :'s_admin');
-select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
-select tests.reset_role();
-select tests.authenticate_as(:'alpha_sales', :'s_sales');
-select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
-select tests.reset_role();
-select tests.authenticate_as(:'alpha_sales2', :'s_sales2');
-select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
-select tests.reset_role();
-select tests.authenticate_as(:'beta_admin', :'s_beta');
-select public.bind_session_organization(:'beta') ->> 'success' as bound \gset
-select tests.reset_role();
+select tests.bind_session(:'alpha_admin', :'s_admin', :'alpha');
+select tests.bind_session(:'alpha_sales', :'s_sales', :'alpha');
+select tests.bind_session(:'alpha_sales2', :'s_sales2', :'alpha');
+select tests.bind_session(:'beta_admin', :'s_beta', :'beta');
 
 select tests.act_as_anon();
 select throws_ok($$select public.create_customer('{"name": "Anon"}')$$, '42501', null, 'anon cannot create customers');

@@ -33,21 +33,11 @@ select tests.add_member(:'alpha_nodeals', :'alpha', 'nodeals');
 
 select gen_random_uuid() as s_admin, gen_random_uuid() as s_sales, gen_random_uuid() as s_sales2,
        gen_random_uuid() as s_nodeals, gen_random_uuid() as s_beta \gset
-select tests.authenticate_as(:'alpha_admin', :'s_admin');
-select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
-select tests.reset_role();
-select tests.authenticate_as(:'alpha_sales', :'s_sales');
-select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
-select tests.reset_role();
-select tests.authenticate_as(:'alpha_sales2', :'s_sales2');
-select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
-select tests.reset_role();
-select tests.authenticate_as(:'alpha_nodeals', :'s_nodeals');
-select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
-select tests.reset_role();
-select tests.authenticate_as(:'beta_admin', :'s_beta');
-select public.bind_session_organization(:'beta') ->> 'success' as bound \gset
-select tests.reset_role();
+select tests.bind_session(:'alpha_admin', :'s_admin', :'alpha');
+select tests.bind_session(:'alpha_sales', :'s_sales', :'alpha');
+select tests.bind_session(:'alpha_sales2', :'s_sales2', :'alpha');
+select tests.bind_session(:'alpha_nodeals', :'s_nodeals', :'alpha');
+select tests.bind_session(:'beta_admin', :'s_beta', :'beta');
 
 -- One customer with two contacts; the admin's two deals of that customer, one with each
 -- contact; each salesperson's deal with the first contact.

@@ -25,18 +25,10 @@ select tests.set_role_scope(:'alpha', 'sales', 'view', 'all');
 select tests.add_member(:'alpha_viewer', :'alpha', 'viewer');
 select tests.add_member(:'beta_admin', :'beta', 'admin');
 select gen_random_uuid() as s_admin, gen_random_uuid() as s_sales, gen_random_uuid() as s_viewer, gen_random_uuid() as s_beta \gset
-select tests.authenticate_as(:'alpha_admin', :'s_admin');
-select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
-select tests.reset_role();
-select tests.authenticate_as(:'alpha_sales', :'s_sales');
-select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
-select tests.reset_role();
-select tests.authenticate_as(:'alpha_viewer', :'s_viewer');
-select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
-select tests.reset_role();
-select tests.authenticate_as(:'beta_admin', :'s_beta');
-select public.bind_session_organization(:'beta') ->> 'success' as bound \gset
-select tests.reset_role();
+select tests.bind_session(:'alpha_admin', :'s_admin', :'alpha');
+select tests.bind_session(:'alpha_sales', :'s_sales', :'alpha');
+select tests.bind_session(:'alpha_viewer', :'s_viewer', :'alpha');
+select tests.bind_session(:'beta_admin', :'s_beta', :'beta');
 select (now() at time zone 'Europe/Istanbul')::date as today \gset
 
 -- ---------------------------------------------------------------------------------

@@ -33,21 +33,11 @@ select tests.add_member(:'alpha_solo', :'alpha', 'solo');
 
 select gen_random_uuid() as s_admin, gen_random_uuid() as s_sales, gen_random_uuid() as s_viewer,
        gen_random_uuid() as s_solo, gen_random_uuid() as s_beta \gset
-select tests.authenticate_as(:'alpha_admin', :'s_admin');
-select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
-select tests.reset_role();
-select tests.authenticate_as(:'alpha_sales', :'s_sales');
-select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
-select tests.reset_role();
-select tests.authenticate_as(:'alpha_viewer', :'s_viewer');
-select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
-select tests.reset_role();
-select tests.authenticate_as(:'alpha_solo', :'s_solo');
-select public.bind_session_organization(:'alpha') ->> 'success' as bound \gset
-select tests.reset_role();
-select tests.authenticate_as(:'beta_admin', :'s_beta');
-select public.bind_session_organization(:'beta') ->> 'success' as bound \gset
-select tests.reset_role();
+select tests.bind_session(:'alpha_admin', :'s_admin', :'alpha');
+select tests.bind_session(:'alpha_sales', :'s_sales', :'alpha');
+select tests.bind_session(:'alpha_viewer', :'s_viewer', :'alpha');
+select tests.bind_session(:'alpha_solo', :'s_solo', :'alpha');
+select tests.bind_session(:'beta_admin', :'s_beta', :'beta');
 
 insert into :"alpha_schema".customers (name, owner_id, created_by) values ('Işık Yazılım', :'alpha_admin', :'alpha_admin')
 returning id as customer \gset
