@@ -151,6 +151,29 @@ export function ContractFormModal({ onClose, contract, links = {} }: Props) {
     <TextInput {...field(name)} type="date" {...register(name, { setValueAs: (value: string) => value || null })} />
   );
 
+  /** An amount in the language's number format, kept as its decimal text (exact to the kuruş). */
+  const amountInput = (name: "value" | "vat_amount" | "withholding_amount", hint?: "vatHint" | "withholdingHint") => (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field: input }) => (
+        <NumberInput
+          {...field(name)}
+          description={hint && t(`modules.contracts.form.${hint}`)}
+          min={0}
+          decimalScale={2}
+          allowNegative={false}
+          thousandSeparator={i18n.resolvedLanguage === "en" ? "," : "."}
+          decimalSeparator={i18n.resolvedLanguage === "en" ? "." : ","}
+          inputMode="decimal"
+          value={input.value}
+          onChange={(value) => input.onChange(value === "" ? "" : String(value))}
+          onBlur={input.onBlur}
+        />
+      )}
+    />
+  );
+
   return (
     <Modal
       opened
@@ -200,62 +223,9 @@ export function ContractFormModal({ onClose, contract, links = {} }: Props) {
             {picker("quote_id")}
             {dateInput("start_date")}
             {dateInput("end_date")}
-            <Controller
-              control={control}
-              name="value"
-              render={({ field: input }) => (
-                <NumberInput
-                  {...field("value")}
-                  min={0}
-                  decimalScale={2}
-                  allowNegative={false}
-                  thousandSeparator={i18n.resolvedLanguage === "en" ? "," : "."}
-                  decimalSeparator={i18n.resolvedLanguage === "en" ? "." : ","}
-                  inputMode="decimal"
-                  value={input.value}
-                  onChange={(value) => input.onChange(value === "" ? "" : String(value))}
-                  onBlur={input.onBlur}
-                />
-              )}
-            />
-            <Controller
-              control={control}
-              name="vat_amount"
-              render={({ field: input }) => (
-                <NumberInput
-                  {...field("vat_amount")}
-                  description={t("modules.contracts.form.vatHint")}
-                  min={0}
-                  decimalScale={2}
-                  allowNegative={false}
-                  thousandSeparator={i18n.resolvedLanguage === "en" ? "," : "."}
-                  decimalSeparator={i18n.resolvedLanguage === "en" ? "." : ","}
-                  inputMode="decimal"
-                  value={input.value}
-                  onChange={(value) => input.onChange(value === "" ? "" : String(value))}
-                  onBlur={input.onBlur}
-                />
-              )}
-            />
-            <Controller
-              control={control}
-              name="withholding_amount"
-              render={({ field: input }) => (
-                <NumberInput
-                  {...field("withholding_amount")}
-                  description={t("modules.contracts.form.withholdingHint")}
-                  min={0}
-                  decimalScale={2}
-                  allowNegative={false}
-                  thousandSeparator={i18n.resolvedLanguage === "en" ? "," : "."}
-                  decimalSeparator={i18n.resolvedLanguage === "en" ? "." : ","}
-                  inputMode="decimal"
-                  value={input.value}
-                  onChange={(value) => input.onChange(value === "" ? "" : String(value))}
-                  onBlur={input.onBlur}
-                />
-              )}
-            />
+            {amountInput("value")}
+            {amountInput("vat_amount", "vatHint")}
+            {amountInput("withholding_amount", "withholdingHint")}
             <Controller
               control={control}
               name="withholding_rate"
