@@ -128,6 +128,23 @@ test("someone who may edit only their own deals cannot move another's, and the b
   await made.remove();
 });
 
+test("a stage with more cards than a page shows the next ones when its column is scrolled to the end", async ({ page, baseURL }) => {
+  test.setTimeout(90_000);
+  const made = await dealsOfAdmin(baseURL!, Array.from({ length: 53 }, (_, index) => `E2E Kaydırma ${suffix} ${index + 1}`));
+  await enterApp(page, "admin@demo.test");
+  await page.goto("/deals");
+  await page.getByRole("searchbox", { name: "Fırsat ara" }).fill(`Kaydırma ${suffix}`);
+  const lead = column(page, "Aday");
+  // The board's first page: 50 cards, the rest behind a button for keyboards.
+  await expect(lead.getByRole("listitem")).toHaveCount(50);
+  await expect(page.getByRole("button", { name: "3 fırsat daha" })).toBeVisible();
+  await lead.getByRole("listitem").last().scrollIntoViewIfNeeded();
+  await expect(lead.getByRole("listitem")).toHaveCount(53);
+  await expect(lead.getByRole("link", { name: `E2E Kaydırma ${suffix} 1`, exact: true })).toBeAttached();
+  await expect(page.getByRole("button", { name: /fırsat daha$/ })).toHaveCount(0);
+  await made.remove();
+});
+
 test("a customer's page lists its deals, quotes and contracts by name; a quote started from a deal's page arrives with its customer, contact and deal", async ({ page, baseURL }) => {
   test.setTimeout(60_000);
   const { client } = await signedInClient(baseURL!, "admin@demo.test");

@@ -4,8 +4,8 @@
  * Numbers, not pass/fail: run it before and after a change that may cost speed.
  * BENCH_ORGANIZATIONS, BENCH_CUSTOMERS, BENCH_DEALS, BENCH_TASKS (PostgreSQL) and BENCH_PGLITE_CUSTOMERS change
  * the scales. BENCH_ONLY=<section>[,<section>…] runs only those sections (names in `sections` at the
- * end: pdf, stack, data-api, records, quotes, search, link-sort, documents, imports, parse, organizations, backup); BENCH_ONLY=postgres runs the PostgreSQL-only
- * ones. BENCH_IMPORT_ROWS changes the import, export and parse scale (100,000); BENCH_BACKUP_ROWS
+ * end: pdf, stack, data-api, records, quotes, search, link-sort, documents, imports, exports, parse, organizations, backup); BENCH_ONLY=postgres runs the PostgreSQL-only
+ * ones. BENCH_IMPORT_ROWS changes the import and parse scale (100,000), BENCH_EXPORT_ROWS the export's (100,000); BENCH_BACKUP_ROWS
  * the customers behind the backup figures (1,000,000).
  */
 import { randomUUID } from "node:crypto";
@@ -41,6 +41,7 @@ import { openBackup, restoreBackup, writeBackup } from "./stack/backup.ts";
 import { openBackend, openSqlConnection, type SqlRunner } from "./stack/database.ts";
 import { FileStorage } from "./stack/storage-files.ts";
 import { linkSortScale } from "./bench/link-sort.ts";
+import { exportScale } from "./bench/exports.ts";
 
 interface Sample {
   name: string;
@@ -650,7 +651,7 @@ PDF rendering (goal: p95 <= 2000 ms; ${(bytes / 1024).toFixed(0)} KiB per docume
  * checked by the customers' own rules, matched on the VKN, written set-based), finish_import.
  * Beside it, in the same run, a raw COPY of the same rows into the same table with the same
  * indexes (then removed again). Goal: the import at least 50% of COPY's rows per second.
- * Then the export of every customer through export_records, 5,000 a page: rows per second.
+ * (The export's figures: the section "exports", scripts/bench/exports.ts.)
  */
 async function importsOnPostgres(rows: number): Promise<void> {
   const database = await seededPostgres("crm_bench_imports", "imports on PostgreSQL");
@@ -714,22 +715,12 @@ async function importsOnPostgres(rows: number): Promise<void> {
     const importSeconds = (performance.now() - importStarted) / 1000;
     if (created !== rows) throw new Error(`the import wrote ${created} of ${rows} customers`);
 
-    const exportStarted = performance.now();
-    let exported = 0;
-    for (let offset: number | null = 0; offset !== null; ) {
-      const page = await call("export_records", { p_module: "customers", p_offset: offset, p_limit: 5000 });
-      exported += (page.records as unknown[]).length;
-      offset = page.next_offset as number | null;
-    }
-    const exportSeconds = (performance.now() - exportStarted) / 1000;
-
     const rate = (count: number, seconds: number) => Math.round(count / seconds).toLocaleString("en");
-    console.log(`\nimport and export of ${rows.toLocaleString("en")} customers (PostgreSQL 15 via the local stack; goal: import >= 50% of COPY's rows/s)`);
+    console.log(`\nimport of ${rows.toLocaleString("en")} customers (PostgreSQL 15 via the local stack; goal: import >= 50% of COPY's rows/s)`);
     console.log("work".padEnd(58), "seconds".padStart(9), "rows/s".padStart(10));
     console.log(`import: run_import_batch, ${size.toLocaleString("en")} rows a call (end to end)`.padEnd(58), importSeconds.toFixed(1).padStart(9), rate(rows, importSeconds).padStart(10));
     console.log("  raw COPY of the same rows, same table and indexes".padEnd(58), copySeconds.toFixed(1).padStart(9), rate(rows, copySeconds).padStart(10));
     console.log(`  the import reaches ${((copySeconds / importSeconds) * 100).toFixed(0)}% of COPY's rows/s`);
-    console.log(`export: export_records, 5,000 a page (${exported.toLocaleString("en")} rows)`.padEnd(58), exportSeconds.toFixed(1).padStart(9), rate(exported, exportSeconds).padStart(10));
   } finally {
     await direct.end();
     await stack.stop();
@@ -851,6 +842,7 @@ const sections: { name: string; postgresOnly: boolean; run: () => Promise<void> 
   { name: "link-sort", postgresOnly: true, run: () => linkSortScale({ seededPostgres, measure, printPairs, fillCustomers }, [5_000, 100_000]) },
   { name: "documents", postgresOnly: false, run: documentTransferOnBothBackends },
   { name: "imports", postgresOnly: true, run: () => importsOnPostgres(Number(process.env.BENCH_IMPORT_ROWS ?? 100_000)) },
+  { name: "exports", postgresOnly: true, run: () => exportScale({ seededPostgres, fillCustomers }, Number(process.env.BENCH_EXPORT_ROWS ?? 100_000)) },
   { name: "parse", postgresOnly: false, run: () => browserParse(Number(process.env.BENCH_IMPORT_ROWS ?? 100_000)) },
   { name: "organizations", postgresOnly: false, run: () => organizationScale(Number(process.env.BENCH_ORGANIZATIONS ?? 3000)) },
   { name: "backup", postgresOnly: true, run: () => backupScale(Number(process.env.BENCH_BACKUP_ROWS ?? 1_000_000)) },

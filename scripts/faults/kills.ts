@@ -18,6 +18,7 @@ import { freePort } from "../stack/server.ts";
 import { createTestDatabase } from "../stack/test-database.ts";
 import { rpcSuccess, signedInClient, type CrmClient } from "../../tests/support/clients.ts";
 import { undoLater } from "./cleanup.ts";
+import type { Json } from "../../src/types/database.types.ts";
 
 /** An import round: 16 batches of 250 customers, two on their way at once as the page sends them. */
 const batchRows = 250;
@@ -211,12 +212,13 @@ async function importRound(url: string, marker: string, random: () => number, ki
 /** The customers of a round (found by its marker in their names, told apart by their external ids). */
 async function markedRows(client: CrmClient, marker: string): Promise<{ id: string; external_id: string }[]> {
   const rows: { id: string; external_id: string }[] = [];
-  for (let offset: number | null = 0; offset !== null; ) {
-    const page: { records: { id: string; external_id: string | null }[]; next_offset: number | null } = await rpcSuccess(client, "export_records",
-      { p_module: "customers", p_search: marker, p_offset: offset, p_limit: 5000 });
+  let cursor: Json | null = null;
+  do {
+    const page: { records: { id: string; external_id: string | null }[]; next_cursor: Json | null } = await rpcSuccess(client, "export_records",
+      { p_module: "customers", p_search: marker, p_cursor: cursor, p_limit: 5000 });
     rows.push(...page.records.filter((row): row is { id: string; external_id: string } => row.external_id?.startsWith(`${marker}-`) ?? false));
-    offset = page.next_offset;
-  }
+    cursor = page.next_cursor;
+  } while (cursor !== null);
   return rows;
 }
 

@@ -147,7 +147,7 @@ export type Database = {
 { Args: { "p_id": string }; Returns: Json
                            },
 "export_records":
-{ Args: { "p_descending"?: boolean,"p_filters"?: Json,"p_limit"?: number,"p_module": string,"p_offset"?: number,"p_search"?: string,"p_sort"?: string }; Returns: Json
+{ Args: { "p_cursor"?: Json,"p_descending"?: boolean,"p_filters"?: Json,"p_limit"?: number,"p_module": string,"p_search"?: string,"p_sort"?: string }; Returns: Json
                            },
 "find_contact_duplicates":
 { Args: { "p_exclude"?: string,"p_values": Json }; Returns: Json
@@ -189,7 +189,7 @@ export type Database = {
 { Args: { "p_filters"?: Json,"p_per_stage"?: number }; Returns: Json
                            },
 "get_deal_board_stage":
-{ Args: { "p_filters"?: Json,"p_limit"?: number,"p_offset"?: number,"p_stage": string }; Returns: Json
+{ Args: { "p_cursor"?: Json,"p_filters"?: Json,"p_limit"?: number,"p_stage": string }; Returns: Json
                            },
 "get_deal_details":
 { Args: { "p_id": string }; Returns: Json

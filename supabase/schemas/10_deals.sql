@@ -452,12 +452,13 @@ as $$
 $$;
 
 /**
- * The cards of some stages as {stage key: [cards]}: p_limit deals from p_offset per stage,
- * most recently changed first, each with its customer's name (when the caller may see
- * that customer) and its owner's name.
+ * The cards of some stages as {stage key: [cards]}: p_limit deals per stage after the card
+ * p_after names ({"updated_at", "id"}, checked by the caller; null: from the first), most
+ * recently changed first, each with its customer's name (when the caller may see that
+ * customer) and its owner's name.
  */
 create function private.deal_board_cards(p_context private.module_context, p_filters jsonb, p_stages text[],
-                                                    p_offset integer, p_limit integer)
+                                                    p_after jsonb, p_limit integer)
 returns jsonb
 language plpgsql
 stable
@@ -475,7 +476,7 @@ begin
     into cards
     using p_context.scope, p_context.caller, private.uuid_array(p_filters -> 'owners'),
           private.uuid_array(p_filters -> 'customers'), p_filters ->> 'pattern',
-          p_stages, p_offset, p_limit, private.caller_scope('customers', 'view');
+          p_stages, p_after, p_limit, private.caller_scope('customers', 'view');
   return cards;
 end;
 $$;
@@ -552,21 +553,41 @@ begin
                  'totals', (select coalesce(jsonb_agg(jsonb_build_object('currency', g ->> 'currency', 'amount', (g ->> 'amount')::numeric)
                                                       order by g ->> 'currency' <> $10, g ->> 'currency'), '[]')
                               from jsonb_array_elements($11) g where g ->> 'stage' = k.key),
-                 'cards', coalesce(c.cards, '[]'::json)) order by k.position)
+                 'cards', coalesce(c.cards, '[]'::json),
+                 'next_cursor', private.deal_board_cursor(c.cards, $8)) order by k.position)
           from unnest($6::text[]) with ordinality k (key, position)
           cross join lateral (select private.deal_stage($12, k.key) as st) stage
           left join (%s) c on c.key = k.key))::jsonb$query$,
     private.deal_board_cards_query(context.schema_name, private.deal_board_condition(filters), stage_keys))
     into answer
     using context.scope, context.caller, private.uuid_array(filters -> 'owners'), private.uuid_array(filters -> 'customers'),
-          filters ->> 'pattern', stage_keys, 0, least(greatest(coalesce(p_per_stage, 50), 0), 200),
+          filters ->> 'pattern', stage_keys, null::jsonb, least(greatest(coalesce(p_per_stage, 50), 0), 200),
           private.caller_scope('customers', 'view'), settings.default_currency, groups, settings.deal_stages;
   return answer;
 end;
 $$;
 
-/** More cards of one stage of the board (p_offset, p_limit up to 200), with the board's scope and filters. */
-create function private.deal_board_stage(p_stage text, p_filters jsonb, p_offset integer, p_limit integer)
+/**
+ * Where the next cards of a stage start: after the last of these cards by the board's
+ * order (updated_at, id), when the page was full (p_limit cards); null when it was not.
+ */
+create function private.deal_board_cursor(p_cards json, p_limit integer)
+returns jsonb
+language sql
+immutable
+set search_path = ''
+as $$
+  select case when p_limit > 0 and json_array_length(coalesce(p_cards, '[]')) >= p_limit
+              then jsonb_build_object('updated_at', p_cards -> -1 ->> 'updated_at', 'id', p_cards -> -1 ->> 'id') end;
+$$;
+
+/**
+ * More cards of one stage of the board (up to 200 after p_cursor, the board's or the last
+ * page's next_cursor: by key, so a page reads only its own cards), with the board's scope
+ * and filters; has_more and next_cursor tell whether and from where more follow. A cursor
+ * of another shape is refused.
+ */
+create function private.deal_board_stage(p_stage text, p_filters jsonb, p_cursor jsonb, p_limit integer)
 returns jsonb
 language plpgsql
 stable
@@ -577,7 +598,9 @@ declare
   context private.module_context := private.module_context('deals', 'view');
   filters jsonb;
   page_size integer := least(greatest(coalesce(p_limit, 50), 1), 200);
+  after jsonb := nullif(p_cursor, 'null');
   cards jsonb;
+  page json;
 begin
   if context.problem is not null then
     return context.problem;
@@ -586,14 +609,24 @@ begin
   if filters ? 'problem' then
     return filters -> 'problem';
   end if;
-  if coalesce(p_stage, '') !~ '^[a-z][a-z0-9_]{0,39}$' or coalesce(p_offset, 0) < 0 then
+  if coalesce(p_stage, '') !~ '^[a-z][a-z0-9_]{0,39}$'
+     or (after is not null
+         and (jsonb_typeof(after) <> 'object'
+              or coalesce((select array_agg(k order by k) from jsonb_object_keys(after) k), '{}') <> '{id,updated_at}'
+              or private.try_uuid(after -> 'id') is null or jsonb_typeof(after -> 'updated_at') <> 'string')) then
     return private.failure('Invalid board request', 'invalid_input');
   end if;
+  begin
+    perform (after ->> 'updated_at')::timestamptz;
+  exception when invalid_datetime_format or datetime_field_overflow then
+    return private.failure('Invalid board request', 'invalid_input');
+  end;
   -- One card more than asked tells whether there are more.
-  cards := private.deal_board_cards(context, filters, array[p_stage], coalesce(p_offset, 0), page_size + 1) -> p_stage;
-  return jsonb_build_object('success', true, 'key', p_stage,
-    'cards', coalesce((select jsonb_agg(c order by n) from jsonb_array_elements(cards) with ordinality e (c, n) where n <= page_size), '[]'),
-    'has_more', jsonb_array_length(cards) > page_size);
+  cards := private.deal_board_cards(context, filters, array[p_stage], after, page_size + 1) -> p_stage;
+  page := coalesce((select json_agg(c order by n) from jsonb_array_elements(cards) with ordinality e (c, n) where n <= page_size), '[]');
+  return jsonb_build_object('success', true, 'key', p_stage, 'cards', page,
+    'has_more', jsonb_array_length(cards) > page_size,
+    'next_cursor', case when jsonb_array_length(cards) > page_size then private.deal_board_cursor(page, page_size) end);
 end;
 $$;
 
@@ -967,13 +1000,13 @@ as $$ select private.deal_board(p_filters, p_per_stage); $$;
 revoke all on function public.get_deal_board(p_filters jsonb, p_per_stage integer) from public, anon, authenticated;
 grant execute on function public.get_deal_board(p_filters jsonb, p_per_stage integer) to authenticated;
 
-/** More cards of one stage of the deals board. */
-create function public.get_deal_board_stage(p_stage text, p_filters jsonb default null, p_offset integer default 0,
+/** More cards of one stage of the deals board, after p_cursor (the stage's next_cursor, as it came). */
+create function public.get_deal_board_stage(p_stage text, p_filters jsonb default null, p_cursor jsonb default null,
                                             p_limit integer default 50)
 returns jsonb language sql stable security definer set search_path = ''
-as $$ select private.deal_board_stage(p_stage, p_filters, p_offset, p_limit); $$;
-revoke all on function public.get_deal_board_stage(p_stage text, p_filters jsonb, p_offset integer, p_limit integer) from public, anon, authenticated;
-grant execute on function public.get_deal_board_stage(p_stage text, p_filters jsonb, p_offset integer, p_limit integer) to authenticated;
+as $$ select private.deal_board_stage(p_stage, p_filters, p_cursor, p_limit); $$;
+revoke all on function public.get_deal_board_stage(p_stage text, p_filters jsonb, p_cursor jsonb, p_limit integer) from public, anon, authenticated;
+grant execute on function public.get_deal_board_stage(p_stage text, p_filters jsonb, p_cursor jsonb, p_limit integer) to authenticated;
 
 /** The weighted forecast of open deals by month of expected close, in the organization's currency. */
 create function public.get_deal_forecast(p_months integer default 6, p_owner uuid default null)
@@ -1091,8 +1124,9 @@ $$;
  * dropped it from the order and walked the updated_at index of all deals instead, reading
  * every deal changed since the stage's last one (33,000 after a bulk move; all 200,000
  * for a stage of 10 deals). Parameters as private.deal_board_cards passes them: $1 scope,
- * $2 caller, $3 owners, $4 customers, $5 pattern, $7 offset, $8 limit, $9 the caller's
- * scope of customers; p_condition from private.deal_board_condition.
+ * $2 caller, $3 owners, $4 customers, $5 pattern, $7 the cursor (the cards after
+ * {"updated_at", "id"} in the board's order, by the index; null: from the first), $8
+ * limit, $9 the caller's scope of customers; p_condition from private.deal_board_condition.
  */
 create function private.deal_board_cards_query(p_schema text, p_condition text, p_stages text[])
 returns text
@@ -1114,8 +1148,10 @@ as $$
                      t.owner_id, t.updated_at
                 from %2$I.deals t
                where t.stage >= %1$L and t.stage <= %1$L and %3$s
+                 and ($7::jsonb is null
+                      or (t.updated_at, t.id) < (($7::jsonb ->> 'updated_at')::timestamptz, ($7::jsonb ->> 'id')::uuid))
                order by t.stage, t.updated_at desc, t.id desc
-               offset $7 limit $8) d
+               limit $8) d
         left join %2$I.customers cu on cu.id = d.customer_id
         left join private.profiles p on p.id = d.owner_id) as cards$query$, s.key, p_schema, p_condition),
     ' union all ' order by s.position), 'select null::text as key, null::json as cards where false')

@@ -1419,10 +1419,16 @@ $$;
  * beyond, so no page waits on a count of a million rows. A search the planner expects to
  * match more than 20,000 rows is not counted and, when a text column was asked for, comes
  * newest first; sorted_by names the order used.
+ * The page starts after p_offset rows, or after p_after: a cursor as private.record_cursor
+ * makes it, {"sort", "descending", "value", "id"} of the row before (by key: the next page
+ * reads only its own rows through the sort index, where an offset re-reads every row before
+ * it), or {"offset": n} when the order is by a link (keyset false in the answer: its order
+ * is a linked record's name, looked up, so it has no key to start from). A cursor of another
+ * order or of another shape is refused.
  */
 create function private.record_page(p_module text, p_action text, p_search text, p_filters jsonb, p_sort text,
                                     p_descending boolean, p_limit integer, p_offset integer, p_max_limit integer,
-                                    p_whole_rows boolean)
+                                    p_whole_rows boolean, p_after jsonb default null)
 returns jsonb
 language plpgsql
 stable
@@ -1463,7 +1469,13 @@ declare
   sort_visible text;
   sort_title text;
   page_ids uuid[];
-  page_end integer := coalesce(p_offset, 0) + least(greatest(coalesce(p_limit, 50), 1), p_max_limit);
+  page_offset integer := coalesce(p_offset, 0);
+  page_end integer;
+  -- The keyset cursor's condition: the rows after the cursor's in the page's order.
+  after_condition text := '';
+  after_value text;
+  after_key text;
+  sort_nullable boolean;
   pattern text;
   source text;
   page jsonb;
@@ -1615,6 +1627,43 @@ begin
                             when sort_type = 'text' then format('private.turkish_sort_key(t.%I) collate "C"', sort_key)
                             else format('t.%I', sort_key) end;
 
+    -- Where the page starts: an offset cursor for a link's order, else the row the cursor names.
+    if p_after is not null and sort_name is not null then
+      if jsonb_typeof(p_after) <> 'object' or coalesce((select array_agg(k) from jsonb_object_keys(p_after) k), '{}') <> '{offset}'
+         or coalesce(p_after ->> 'offset', '') !~ '^[0-9]{1,9}$' or page_offset <> 0 then
+        return private.failure('Invalid list request', 'invalid_input');
+      end if;
+      page_offset := (p_after ->> 'offset')::integer;
+    elsif p_after is not null then
+      if jsonb_typeof(p_after) <> 'object'
+         or coalesce((select array_agg(k order by k) from jsonb_object_keys(p_after) k), '{}') <> '{descending,id,sort,value}'
+         or p_after -> 'sort' <> to_jsonb(sort_key) or p_after -> 'descending' <> to_jsonb(direction = 'desc')
+         or private.try_uuid(p_after -> 'id') is null or jsonb_typeof(p_after -> 'value') not in ('string', 'null')
+         or page_offset <> 0 then
+        return private.failure('Invalid list request', 'invalid_input');
+      end if;
+      -- The cursor's values are quoted literals (%L) cast to the column's type: a value that is
+      -- not one fails the cast (invalid_input below), and none is ever read as SQL.
+      after_value := p_after ->> 'value';
+      after_key := case when sort_type = 'text' then format('private.turkish_sort_key(%L::text) collate "C"', after_value)
+                        else format('%L::%s', after_value, sort_type) end;
+      select not a.attnotnull into sort_nullable
+        from pg_catalog.pg_attribute a where a.attrelid = relation and a.attname = sort_key;
+      -- Ascending puts empty values last, descending first (PostgreSQL's default, the list's order).
+      after_condition := ' and ' || case
+        when direction = 'asc' and after_value is null
+          then format('(%s) is null and t.id > %L::uuid', sort_expression, p_after ->> 'id')
+        when direction = 'asc'
+          then format('((%1$s, t.id) > (%2$s, %3$L::uuid)%4$s)', sort_expression, after_key, p_after ->> 'id',
+                      case when sort_nullable then format(' or (%s) is null', sort_expression) else '' end)
+        when after_value is null
+          then format('((%1$s) is not null or t.id < %2$L::uuid)', sort_expression, p_after ->> 'id')
+        else format('(%1$s, t.id) < (%2$s, %3$L::uuid)', sort_expression, after_key, p_after ->> 'id') end;
+      -- Cast once here, so that a value that is not of the column's type is refused as such.
+      execute format('select %s', after_key);
+    end if;
+    page_end := page_offset + least(greatest(coalesce(p_limit, 50), 1), p_max_limit);
+
     -- A search matching at most count_cap rows: fetch its matches through the trigram index,
     -- then sort them (the planner, misjudging a pattern, may walk the whole sort index
     -- instead: 190 ms at a million rows). Denser matches: the sort index finds a page fast.
@@ -1663,14 +1712,14 @@ begin
                 from %4$s t
                 left join private.profiles p on p.id = t.owner_id
                 %7$s
-               where %5$s
+               where %5$s%9$s
                order by %2$s %3$s, t.id %3$s
                limit $5 offset $6) r
         %8$s$query$,
-      projection, sort_expression, direction, source, conditions, deleted, sort_join, link_joins)
+      projection, sort_expression, direction, source, conditions, deleted, sort_join, link_joins, after_condition)
       into page
       using context.scope, context.caller, filters, pattern,
-            least(greatest(coalesce(p_limit, 50), 1), p_max_limit), coalesce(p_offset, 0);
+            least(greatest(coalesce(p_limit, 50), 1), p_max_limit), page_offset;
   exception when invalid_text_representation or invalid_datetime_format or datatype_mismatch
                  or datetime_field_overflow or numeric_value_out_of_range then
     return private.failure('Invalid list request', 'invalid_input');
@@ -1678,20 +1727,22 @@ begin
 
   return jsonb_build_object('success', true, 'scope', context.scope, 'records', page,
                             'total', least(counted, count_cap), 'total_exact', counted <= count_cap,
-                            'sorted_by', sort_key, 'descending', direction = 'desc');
+                            'sorted_by', sort_key, 'descending', direction = 'desc', 'keyset', sort_name is null);
 end;
 $$;
 
 /**
  * One page of a module's export: the module's export permission and scope, the list's
- * search, filters and sort (private.record_page), p_limit whole rows (1-5,000) from
- * p_offset; next_offset where the next page starts (null after the last). The first page
- * (offset 0) writes the audit entry <module>.export with the filters and whether a search
- * narrowed it (not the words searched, which may name a person: the audit log is
- * append-only, so it never holds what an erasure must reach).
+ * search, filters and sort (private.record_page), p_limit whole rows (1-5,000) after
+ * p_cursor (null: from the first); next_cursor where the next page starts (null after the
+ * last), to be handed back as it is: after the page's last row by key (its sort value and
+ * id), or an offset for an order by a link. One row more than asked tells whether there
+ * are more. The first page (no cursor) writes the audit entry <module>.export with the
+ * filters and whether a search narrowed it (not the words searched, which may name a
+ * person: the audit log is append-only, so it never holds what an erasure must reach).
  */
 create function private.record_export(p_module text, p_search text, p_filters jsonb, p_sort text, p_descending boolean,
-                                      p_offset integer, p_limit integer)
+                                      p_cursor jsonb, p_limit integer)
 returns jsonb
 language plpgsql
 security definer
@@ -1699,30 +1750,40 @@ set search_path = ''
 as $$
 declare
   context private.module_context := private.module_context(p_module, 'export');
+  max_rows constant integer := (private.import_limits() ->> 'export_rows')::integer;
   page jsonb;
-  fetched integer;
+  records jsonb;
+  last jsonb;
+  more boolean;
 begin
   if context.problem is not null then
     return context.problem;
   end if;
-  if p_limit is null or p_limit not between 1 and (private.import_limits() ->> 'export_rows')::integer
-     or p_offset is null or p_offset < 0 then
+  if p_limit is null or p_limit not between 1 and max_rows then
     return private.failure('Invalid export request', 'invalid_input');
   end if;
-  page := private.record_page(p_module, 'export', p_search, p_filters, p_sort, p_descending, p_limit, p_offset,
-                              (private.import_limits() ->> 'export_rows')::integer, true);
+  page := private.record_page(p_module, 'export', p_search, p_filters, p_sort, p_descending, p_limit + 1, 0,
+                              max_rows + 1, true, nullif(p_cursor, 'null'));
   if not (page ->> 'success')::boolean then
     return page;
   end if;
-  if p_offset = 0 then
+  if nullif(p_cursor, 'null') is null then
     perform private.write_audit(context.organization_id, p_module || '.export', p_module, null,
                                 jsonb_build_object('searched', btrim(coalesce(p_search, '')) <> '', 'filters', p_filters));
   end if;
-  fetched := jsonb_array_length(page -> 'records');
-  return jsonb_build_object('success', true, 'records', page -> 'records', 'total', page -> 'total',
+  records := page -> 'records';
+  more := jsonb_array_length(records) > p_limit;
+  if more then
+    records := records - p_limit;
+  end if;
+  last := records -> -1;
+  return jsonb_build_object('success', true, 'records', records, 'total', page -> 'total',
     'total_exact', page -> 'total_exact',
-    'next_offset', case when fetched = p_limit and (not (page ->> 'total_exact')::boolean or p_offset + fetched < (page ->> 'total')::integer)
-                        then p_offset + fetched end);
+    'next_cursor', case when not more then null
+                        when (page ->> 'keyset')::boolean
+                          then jsonb_build_object('sort', page -> 'sorted_by', 'descending', page -> 'descending',
+                                                  'value', last ->> (page ->> 'sorted_by'), 'id', last ->> 'id')
+                        else jsonb_build_object('offset', coalesce((p_cursor ->> 'offset')::integer, 0) + p_limit) end);
 end;
 $$;
 
@@ -1797,11 +1858,14 @@ as $$ select private.import_mapping_delete(p_id); $$;
 revoke all on function public.delete_import_mapping(p_id uuid) from public, anon, authenticated;
 grant execute on function public.delete_import_mapping(p_id uuid) to authenticated;
 
-/** One page (up to 5,000 whole rows) of a module's export, with the list's search, filters and sort. */
+/**
+ * One page (up to 5,000 whole rows) of a module's export, with the list's search, filters
+ * and sort, after p_cursor (the previous page's next_cursor, as it came).
+ */
 create function public.export_records(p_module text, p_search text default null, p_filters jsonb default null,
                                       p_sort text default null, p_descending boolean default null,
-                                      p_offset integer default 0, p_limit integer default 5000)
+                                      p_cursor jsonb default null, p_limit integer default 5000)
 returns jsonb language sql security definer set search_path = ''
-as $$ select private.record_export(p_module, p_search, p_filters, p_sort, p_descending, p_offset, p_limit); $$;
-revoke all on function public.export_records(p_module text, p_search text, p_filters jsonb, p_sort text, p_descending boolean, p_offset integer, p_limit integer) from public, anon, authenticated;
-grant execute on function public.export_records(p_module text, p_search text, p_filters jsonb, p_sort text, p_descending boolean, p_offset integer, p_limit integer) to authenticated;
+as $$ select private.record_export(p_module, p_search, p_filters, p_sort, p_descending, p_cursor, p_limit); $$;
+revoke all on function public.export_records(p_module text, p_search text, p_filters jsonb, p_sort text, p_descending boolean, p_cursor jsonb, p_limit integer) from public, anon, authenticated;
+grant execute on function public.export_records(p_module text, p_search text, p_filters jsonb, p_sort text, p_descending boolean, p_cursor jsonb, p_limit integer) to authenticated;

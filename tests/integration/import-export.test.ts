@@ -63,7 +63,7 @@ describe("import and export through supabase-js", () => {
     // Export what the list shows for the search, whole rows, then import it back by id.
     const exported = await rpc(client, "export_records", { p_module: "customers", p_search: suffix, p_sort: "name", p_descending: false });
     const records = exported.records as Exported[];
-    expect(exported).toMatchObject({ success: true, total: 2, total_exact: true, next_offset: null });
+    expect(exported).toMatchObject({ success: true, total: 2, total_exact: true, next_cursor: null });
     expect(records.map((record) => [record.name, record.owner_name, record.phone])).toEqual([
       [`Çağ Ticaret ${suffix}`, "Ayşe Yılmaz", null],
       [`İthalat Deneme ${suffix}`, "Mehmet Demir", "+902125551234"],

@@ -145,24 +145,32 @@ describe("export table", () => {
 describe("export pages", () => {
   const rowsOf = (from: number, count: number) =>
     Array.from({ length: count }, (_, index) => ({ ...row, id: `r${from + index}` }));
-  /** A server of `total` rows, answering pages as export_records does. */
+  /** Where a fake server's page starts: its own cursor (the row after which), handed back by the loop. */
+  const startOf = (args: ExportRecordsArgs) => (args.p_cursor === null ? 0 : Number((args.p_cursor as { after: string }).after.slice(1)) + 1);
+  /** A server of `total` rows, answering pages as export_records does: the next page after the last row's cursor. */
   const server = (total: number, exact = true) =>
     vi.fn(async (args: ExportRecordsArgs): Promise<ExportPage<Row>> => {
-      const count = Math.max(0, Math.min(args.p_limit, total - args.p_offset));
-      const next = args.p_offset + count;
-      return { records: rowsOf(args.p_offset, count), total: exact ? total : Math.min(total, 10_000), total_exact: exact, next_offset: next < total ? next : null };
+      const start = startOf(args);
+      const count = Math.max(0, Math.min(args.p_limit, total - start));
+      const next = start + count;
+      return {
+        records: rowsOf(start, count),
+        total: exact ? total : Math.min(total, 10_000),
+        total_exact: exact,
+        next_cursor: next < total ? { after: `r${next - 1}` } : null,
+      };
     });
 
-  it("asks page after page from next_offset until it is null, with the query", async () => {
+  it("asks page after page after the last page's next_cursor until it is null, with the query", async () => {
     const fetchPage = server(12_000);
     const progress = vi.fn();
     const result = await fetchExportRows("customers", exportPlan(source, "view").query, fetchPage, { signal: signal(), onProgress: progress });
     expect(result.rows).toHaveLength(12_000);
     expect(result.capped).toBe(false);
-    expect(fetchPage.mock.calls.map(([args]) => [args.p_offset, args.p_limit])).toEqual([
-      [0, EXPORT_PAGE_SIZE],
-      [5_000, EXPORT_PAGE_SIZE],
-      [10_000, EXPORT_PAGE_SIZE],
+    expect(fetchPage.mock.calls.map(([args]) => [args.p_cursor, args.p_limit])).toEqual([
+      [null, EXPORT_PAGE_SIZE],
+      [{ after: "r4999" }, EXPORT_PAGE_SIZE],
+      [{ after: "r9999" }, EXPORT_PAGE_SIZE],
     ]);
     expect(fetchPage.mock.calls[0][0]).toEqual({
       p_module: "customers",
@@ -170,7 +178,7 @@ describe("export pages", () => {
       p_filters: { status: "active", is_latest: true },
       p_sort: "amount",
       p_descending: true,
-      p_offset: 0,
+      p_cursor: null,
       p_limit: EXPORT_PAGE_SIZE,
     });
     expect(progress).toHaveBeenLastCalledWith({ fetched: 12_000, expected: 12_000, capped: false });
@@ -217,9 +225,9 @@ describe("export pages", () => {
   it("keeps a record a later page repeats once, and ends on a page that adds nothing", async () => {
     const fetchPage = vi
       .fn<(args: ExportRecordsArgs) => Promise<ExportPage<Row>>>()
-      .mockResolvedValueOnce({ records: rowsOf(0, 3), total: 5, total_exact: true, next_offset: 3 })
-      .mockResolvedValueOnce({ records: rowsOf(2, 3), total: 5, total_exact: true, next_offset: 5 })
-      .mockResolvedValueOnce({ records: rowsOf(3, 2), total: 5, total_exact: true, next_offset: 5 });
+      .mockResolvedValueOnce({ records: rowsOf(0, 3), total: 5, total_exact: true, next_cursor: { after: "r2" } })
+      .mockResolvedValueOnce({ records: rowsOf(2, 3), total: 5, total_exact: true, next_cursor: { after: "r4" } })
+      .mockResolvedValueOnce({ records: rowsOf(3, 2), total: 5, total_exact: true, next_cursor: { after: "r4" } });
     const result = await fetchExportRows("customers", { filters: {}, sort: "name", descending: false }, fetchPage, { signal: signal() });
     expect(result.rows.map((each) => each.id)).toEqual(["r0", "r1", "r2", "r3", "r4"]);
     expect(fetchPage).toHaveBeenCalledTimes(3);
@@ -241,7 +249,7 @@ describe("export pages", () => {
     const controller = new AbortController();
     const fetchPage = vi.fn(async (args: ExportRecordsArgs): Promise<ExportPage<Row>> => {
       controller.abort();
-      return { records: rowsOf(args.p_offset, 1), total: 2, total_exact: true, next_offset: 1 };
+      return { records: rowsOf(startOf(args), 1), total: 2, total_exact: true, next_cursor: { after: "r0" } };
     });
     const progress = vi.fn();
     await expect(

@@ -1,8 +1,9 @@
 /**
  * A list's export as pure steps: which columns a file gets (the view's or every one, the
  * record id first so the file can be imported again by id), their headers and types, each
- * row's cells, and the page loop over export_records (EXPORT_PAGE_SIZE a page until
- * next_offset is null, at most EXPORT_ROW_LIMIT rows, stopped by an AbortSignal).
+ * row's cells, and the page loop over export_records (EXPORT_PAGE_SIZE a page, each after
+ * the last one's next_cursor until it is null, at most EXPORT_ROW_LIMIT rows, stopped by an
+ * AbortSignal).
  * RecordExportButton runs them and writes the file.
  */
 import { z } from "zod";
@@ -179,18 +180,22 @@ export interface ExportRecordsArgs {
   p_filters: Json;
   p_sort: string;
   p_descending: boolean;
-  p_offset: number;
+  /** Where the page starts: the last page's next_cursor as it came (null: the first page). */
+  p_cursor: Json | null;
   p_limit: number;
 }
 
-/** export_records' answer: a page of whole rows, the total (exact up to the list's cap) and where the next page starts. */
+/**
+ * export_records' answer: a page of whole rows, the total (exact up to the list's cap) and
+ * where the next page starts (next_cursor: the server's, opaque here, null after the last).
+ */
 export function exportPageSchema<Row extends z.ZodType>(row: Row) {
   return z.object({
     success: z.literal(true),
     records: z.array(row),
     total: z.number().int().nonnegative(),
     total_exact: z.boolean(),
-    next_offset: z.number().int().nonnegative().nullable(),
+    next_cursor: z.json().nullable(),
   });
 }
 
@@ -198,7 +203,7 @@ export interface ExportPage<Row> {
   records: Row[];
   total: number;
   total_exact: boolean;
-  next_offset: number | null;
+  next_cursor: Json | null;
 }
 
 export interface ExportProgress {
@@ -215,7 +220,7 @@ export interface ExportRows<Row> {
 }
 
 /**
- * Every row of the query, page after page until next_offset is null, at most `limit`; a
+ * Every row of the query, page after page until next_cursor is null, at most `limit`; a
  * record a later page repeats (the list changed meanwhile) is kept once. Stops with the
  * signal's reason when it aborts, before the next page is asked for.
  */
@@ -227,8 +232,8 @@ export async function fetchExportRows<Row extends { id: string }>(
 ): Promise<ExportRows<Row>> {
   const rows: Row[] = [];
   const seen = new Set<string>();
-  let offset: number | null = 0;
-  while (offset !== null) {
+  let cursor: Json | null = null;
+  do {
     signal.throwIfAborted();
     const page = await fetchPage({
       p_module: module,
@@ -236,7 +241,7 @@ export async function fetchExportRows<Row extends { id: string }>(
       p_filters: query.filters,
       p_sort: query.sort,
       p_descending: query.descending,
-      p_offset: offset,
+      p_cursor: cursor,
       p_limit: Math.min(EXPORT_PAGE_SIZE, limit - rows.length),
     });
     signal.throwIfAborted();
@@ -246,12 +251,12 @@ export async function fetchExportRows<Row extends { id: string }>(
       seen.add(record.id);
       rows.push(record);
     }
-    if (rows.length === limit && page.next_offset !== null) return { rows, capped: true };
+    if (rows.length === limit && page.next_cursor !== null) return { rows, capped: true };
     const capped = page.total > limit;
     onProgress?.({ fetched: rows.length, expected: capped ? limit : page.total_exact ? page.total : null, capped });
-    // A page that adds nothing (empty, or only repeats) ends it, whatever next_offset says.
-    offset = rows.length === before ? null : page.next_offset;
-  }
+    // A page that adds nothing (empty, or only repeats) ends it, whatever next_cursor says.
+    cursor = rows.length === before ? null : page.next_cursor;
+  } while (cursor !== null);
   return { rows, capped: false };
 }
 

@@ -285,7 +285,7 @@ select public.get_deal_board() as board \gset
 select is((select array_agg(s ->> 'key' order by n) from jsonb_array_elements((:'board'::jsonb) -> 'stages') with ordinality x (s, n)),
   array['lead', 'qualified', 'proposal', 'negotiation', 'won', 'lost'], 'the board has every stage of the pipeline, in order');
 select is((select s - 'cards' from jsonb_array_elements((:'board'::jsonb) -> 'stages') s where s ->> 'key' = 'lead'),
-  '{"key": "lead", "name": "Aday", "outcome": "open", "probability": 10, "unknown": false, "count": 3,
+  '{"key": "lead", "name": "Aday", "outcome": "open", "probability": 10, "unknown": false, "next_cursor": null, "count": 3,
     "totals": [{"currency": "TRY", "amount": 1300}, {"currency": "USD", "amount": 500}]}'::jsonb,
   'a stage: its name, outcome, probability, count and totals per currency (the organization''s first)');
 select is((select jsonb_agg(c ->> 'title' order by n) from jsonb_array_elements((:'board'::jsonb) #> '{stages,0,cards}') with ordinality x (c, n)),
@@ -310,11 +310,11 @@ select is(public.get_deal_board('[]') ->> 'code', 'invalid_input', 'filters are 
 
 select public.get_deal_board(p_per_stage => 1) as small_board \gset
 select is(jsonb_array_length((:'small_board'::jsonb) #> '{stages,0,cards}'), 1, 'p_per_stage limits the cards, not the count');
-select public.get_deal_board_stage('lead', null, 1, 1) as more \gset
-select is((:'more'::jsonb) #>> '{cards,0,title}', 'Aday dolar', 'the next cards of one stage');
+select public.get_deal_board_stage('lead', null, (:'small_board'::jsonb) #> '{stages,0,next_cursor}', 1) as more \gset
+select is((:'more'::jsonb) #>> '{cards,0,title}', 'Aday dolar', 'the next cards of one stage, after the board''s cursor');
 select is((:'more'::jsonb) ->> 'has_more', 'true', 'saying there are more');
-select is(public.get_deal_board_stage('lead', null, 2, 5) ->> 'has_more', 'false', 'until the last');
-select is(public.get_deal_board_stage('lead', null, -1, 5) ->> 'code', 'invalid_input', 'a negative offset is refused');
+select is(public.get_deal_board_stage('lead', null, (:'more'::jsonb) -> 'next_cursor', 5) ->> 'has_more', 'false', 'until the last');
+select is(public.get_deal_board_stage('lead', null, '{"offset": 1}', 5) ->> 'code', 'invalid_input', 'a cursor of another shape is refused');
 select tests.reset_role();
 
 select tests.authenticate_as(:'alpha_solo', :'s_solo');
@@ -342,7 +342,7 @@ update :"alpha_schema".deals set stage = 'legacy' where id = :'b3';
 select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select public.get_deal_board() as board \gset
 select is((select s - 'cards' from jsonb_array_elements((:'board'::jsonb) -> 'stages') s where s ->> 'key' = 'legacy'),
-  '{"key": "legacy", "name": null, "outcome": null, "probability": null, "unknown": true, "count": 1,
+  '{"key": "legacy", "name": null, "outcome": null, "probability": null, "unknown": true, "next_cursor": null, "count": 1,
     "totals": [{"currency": "TRY", "amount": 2000}]}'::jsonb,
   'a stage no longer in the pipeline comes last, marked unknown, with its deals');
 select is((:'board'::jsonb) #>> '{stages,6,cards,0,id}', :'b3', 'its cards too');

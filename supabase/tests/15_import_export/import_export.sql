@@ -479,17 +479,20 @@ select tests.reset_role();
 -- Export
 -- ---------------------------------------------------------------------------------
 select pg_temp.act(:'s_admin');
-select public.export_records('customers', null, '{"status": "active"}', 'name', false, 0, 2) as page1 \gset
+select public.export_records('customers', null, '{"status": "active"}', 'name', false, null, 2) as page1 \gset
 select is((select array_agg(r ->> 'name') from jsonb_array_elements((:'page1'::jsonb) -> 'records') r),
           (select array_agg(r ->> 'name') from jsonb_array_elements(public.list_customers(null, '{"status": "active"}', 'name', false, 2, 0) -> 'records') r),
           'the export pages like the list: the same filter and sort');
 select ok(((:'page1'::jsonb) #> '{records,0}') ?& array['id', 'tax_office', 'address', 'created_by', 'external_id', 'owner_name']
           and not ((:'page1'::jsonb) #> '{records,0}') ? 'search_text', 'whole rows with the owner''s name, without the search column');
-select is((:'page1'::jsonb) ->> 'next_offset', case when ((:'page1'::jsonb) ->> 'total')::int > 2 then '2' end,
-          'next_offset points at the next page while there is one');
-select is(public.export_records('customers', null, null, null, null, 0, 5001) ->> 'code', 'invalid_input', 'a page of more than 5,000 rows is refused');
+select is((:'page1'::jsonb) ->> 'next_cursor' is not null, ((:'page1'::jsonb) ->> 'total')::int > 2,
+          'next_cursor points at the next page while there is one');
+select is(public.export_records('customers', null, null, null, null, null, 5001) ->> 'code', 'invalid_input', 'a page of more than 5,000 rows is refused');
 select is(public.export_records('customers', null, '{"colour": "red"}') ->> 'code', 'invalid_input', 'the list''s filter rules apply');
-select is(public.export_records('customers', null, '{"status": "active"}', 'name', false, 2, 2) ->> 'success', 'true', 'a later page');
+select is(public.export_records('customers', null, '{"status": "active"}', 'name', false,
+                               jsonb_build_object('sort', 'name', 'descending', false, 'value', (:'page1'::jsonb) #>> '{records,0,name}',
+                                                  'id', (:'page1'::jsonb) #>> '{records,0,id}'), 1) #>> '{records,0,id}',
+          (:'page1'::jsonb) #>> '{records,1,id}', 'a later page: after the cursor''s row');
 select tests.reset_role();
 select is((select count(*)::int from private.audit_log where action = 'customers.export' and organization_id = :'alpha'), 1,
           'the first page of an export is audited, the later pages are not');

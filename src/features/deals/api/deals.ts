@@ -98,6 +98,8 @@ export const boardStageSchema = z.object({
   count: z.number(),
   totals: z.array(z.object({ currency: z.string(), amount: money })),
   cards: z.array(boardCardSchema),
+  /** Where the stage's next cards start (the server's cursor, handed back as it came); null when none follow. */
+  next_cursor: z.json().nullable(),
 });
 export type BoardStage = z.infer<typeof boardStageSchema>;
 
@@ -140,16 +142,16 @@ export function useDealBoard(filters: BoardFilters) {
   });
 }
 
-/** The next cards of one stage, appended to the cached board. */
+/** The next cards of one stage (after its cursor: by key, not by offset), appended to the cached board with the stage's next cursor. */
 export function useLoadMoreCards(filters: BoardFilters) {
   const scope = useOrganizationScope();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ stage, offset }: { stage: string; offset: number }) =>
+    mutationFn: ({ stage, cursor }: { stage: string; cursor: Json }) =>
       rpc(
         "get_deal_board_stage",
-        { p_stage: stage, p_filters: filters as Json, p_offset: offset, p_limit: BOARD_PAGE },
-        z.object({ key: z.string(), cards: z.array(boardCardSchema), has_more: z.boolean() }),
+        { p_stage: stage, p_filters: filters as Json, p_cursor: cursor, p_limit: BOARD_PAGE },
+        z.object({ key: z.string(), cards: z.array(boardCardSchema), has_more: z.boolean(), next_cursor: z.json().nullable() }),
       ),
     onSuccess: (page) =>
       queryClient.setQueryData<Board>(dealKeys.board(scope, filters), (board) =>
@@ -157,12 +159,21 @@ export function useLoadMoreCards(filters: BoardFilters) {
           ...board,
           stages: board.stages.map((stage) =>
             stage.key === page.key
-              ? { ...stage, cards: [...stage.cards, ...page.cards.filter((card) => !stage.cards.some((known) => known.id === card.id))] }
+              ? {
+                  ...stage,
+                  cards: [...stage.cards, ...page.cards.filter((card) => !stage.cards.some((known) => known.id === card.id))],
+                  next_cursor: page.has_more ? page.next_cursor : null,
+                }
               : stage,
           ),
         },
       ),
   });
+}
+
+/** Whether a stage has cards still to load: fewer shown than it counts, and a cursor to start from. */
+export function hasMoreCards(stage: BoardStage): boolean {
+  return stage.cards.length < stage.count && stage.next_cursor !== null;
 }
 
 /** Moves a card on the cached board at once (counts and totals follow); the server then decides. */

@@ -17,11 +17,11 @@ import {
 import { ActionIcon, Anchor, Badge, Button, Group, Menu, Paper, ScrollArea, Stack, Tabs, Text, Title, Tooltip } from "@mantine/core";
 import { useMediaQuery } from "@mantine/hooks";
 import { IconArrowsExchange, IconGripVertical } from "@tabler/icons-react";
-import { useState } from "react";
+import { useEffect, useEffectEvent, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 import { formatCalendarDate, formatMoney } from "@/lib/format.ts";
-import type { Board, BoardCard, BoardStage } from "../api/deals.ts";
+import { hasMoreCards, type Board, type BoardCard, type BoardStage } from "../api/deals.ts";
 
 interface Props {
   board: Board;
@@ -188,6 +188,25 @@ function StageColumn({
   const { isOver, setNodeRef } = useDroppable({ id: stage.key, disabled: stage.unknown });
   const headingId = `stage-${stage.key}`;
   const totals = stage.totals.filter((total) => total.amount !== 0);
+  const more = hasMoreCards(stage);
+  const end = useRef<HTMLLIElement>(null);
+  const reachedEnd = useEffectEvent(() => {
+    if (!loadingMore) onLoadMore(stage);
+  });
+  // Scrolled to the column's end (its own scroll, or the page's on a phone), the next cards
+  // load; again after each page while the end stays in view. The button stays for keyboards.
+  useEffect(() => {
+    const sentinel = end.current;
+    if (!more || !sentinel || typeof IntersectionObserver === "undefined") return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) reachedEnd();
+      },
+      { root: fullWidth ? null : sentinel.parentElement, rootMargin: "0px 0px 120px 0px" },
+    );
+    observer.observe(sentinel);
+    return () => observer.disconnect();
+  }, [more, fullWidth, stage.cards.length]);
   return (
     <Paper
       component="li"
@@ -231,8 +250,9 @@ function StageColumn({
         {stage.cards.map((card) => (
           <DealCard key={card.id} card={card} stage={stage} stages={stages} movable={canMove(card)} onMove={onMove} />
         ))}
+        {more && <li ref={end} aria-hidden data-stage-end style={{ minHeight: 1 }} />}
       </Stack>
-      {stage.cards.length < stage.count && (
+      {more && (
         <Button variant="subtle" size="xs" fullWidth mt="xs" loading={loadingMore} onClick={() => onLoadMore(stage)}>
           {t("modules.deals.board.more", { count: stage.count - stage.cards.length })}
         </Button>

@@ -136,12 +136,13 @@ function BoardView() {
         canMove={canMove}
         onMove={onMove}
         loadingMore={more.isPending ? more.variables?.stage : null}
-        onLoadMore={(stage) =>
+        onLoadMore={(stage) => {
+          if (stage.next_cursor === null) return;
           more.mutate(
-            { stage: stage.key, offset: stage.cards.length },
+            { stage: stage.key, cursor: stage.next_cursor },
             { onError: (error) => notifyFailure(t("modules.deals.board.loadMoreFailed"), t(recordFailureKey(error))) },
-          )
-        }
+          );
+        }}
       />
       {losing && (
         <LostReasonModal
