@@ -391,7 +391,8 @@ end;
 $$;
 select pg_temp.act(:'s_o_admin');
 select public.get_deal_board(null, 7) as board_all \gset
-select public.get_deal_board_stage('lead', null, 7, 5) as lead_page \gset
+select public.get_deal_board_stage('lead', null,
+  (select s -> 'next_cursor' from jsonb_array_elements((:'board_all'::jsonb) -> 'stages') s where s ->> 'key' = 'lead'), 5) as lead_page \gset
 select tests.reset_role();
 select pg_temp.act(:'s_o_solo');
 select public.get_deal_board(null, 4) as board_own \gset
