@@ -39,6 +39,9 @@ export default defineConfig(({ mode }) => ({
         codeSplitting: {
           groups: [
             { name: "react", test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom)[\\/]/ },
+            // Auth alone is the first screen's (src/lib/auth-client.ts); the rest of supabase-js
+            // comes after sign-in.
+            { name: "supabase-auth", test: /node_modules[\\/]@supabase[\\/]auth-js[\\/]/, priority: 1 },
             { name: "supabase", test: /node_modules[\\/]@supabase[\\/]/ },
             { name: "icons", test: /node_modules[\\/]@tabler[\\/]icons-react[\\/]/ },
           ],

@@ -2,7 +2,6 @@ import { lazy, Suspense } from "react";
 import { createBrowserRouter, Navigate, Outlet, type RouteObject } from "react-router-dom";
 import { ErrorScreen } from "@/components/ErrorScreen.tsx";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
-import { RequireAuth } from "@/features/auth/components/RequireAuth.tsx";
 import { lazyPage, type LazyPage } from "@/lib/lazy-page.ts";
 import { salesPages, type SalesPage, type SalesPageKey } from "@/modules/registry.ts";
 import { modulePages } from "./module-pages.ts";
@@ -11,6 +10,8 @@ import { adminSections, type AdminSection } from "@/features/admin/sections.ts";
 // rather than as a second round trip; every other page loads on demand.
 import { LoginPage } from "@/features/auth/routes/LoginPage.tsx";
 
+// The guard of every signed-in page (it reads the user's context): not part of the first screen.
+const RequireAuth = lazyPage(() => import("@/features/auth/components/RequireAuth.tsx"), "RequireAuth");
 const TermsPage = lazyPage(() => import("@/features/auth/routes/TermsPage.tsx"), "TermsPage");
 const SelectOrganizationPage = lazyPage(
   () => import("@/features/auth/routes/SelectOrganizationPage.tsx"),

@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState, useSyncExternalStore, type ReactNode } from "react";
 import { clearSessionData, hasSignInRecord, signedInAt } from "@/lib/browser-storage.ts";
-import { authStorageKey, onUnauthorizedResponse, supabase } from "@/lib/supabase.ts";
+import { authClient, authStorageKey, onUnauthorizedResponse } from "@/lib/auth-client.ts";
 import { SessionActionsContext, SessionContext } from "./session-context.ts";
 import { SessionController } from "./session-controller.ts";
 
@@ -11,7 +11,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [controller] = useState(
     () =>
       new SessionController({
-        auth: supabase.auth,
+        auth: authClient,
         onUnauthorized: onUnauthorizedResponse,
         signedInAt,
         hasSessionData: hasSignInRecord,

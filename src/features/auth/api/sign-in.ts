@@ -1,23 +1,24 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { forgetSignIn, recordSignIn, writeCurrentOrganization } from "@/lib/browser-storage.ts";
-import { supabase } from "@/lib/supabase.ts";
+import { authClient, postRpc, RpcRequestError } from "@/lib/auth-client.ts";
 import { queryKeys } from "@/session/query-keys.ts";
 import { SignInError, signInTimeoutMessage, signInWithDeadline, type SignInBackend, type SignInInput } from "./sign-in-flow.ts";
 
-/** The app's backend: the one Supabase client and the browser's storage. */
+/** The app's backend: the Auth client, the Data API's RPCs and the browser's storage. */
 export const supabaseSignInBackend: SignInBackend = {
   async rpc(name, args, signal) {
-    const { data, error, status } = await supabase.rpc(name as never, args as never).abortSignal(signal);
-    if (error) {
+    try {
+      return await postRpc(name, args, signal);
+    } catch (error) {
       if (signal.aborted) throw new SignInError("timeout", signInTimeoutMessage);
-      if (status === 0) throw new SignInError("network", error.message, { cause: error });
-      throw new SignInError("login_error", `Login error: ${error.message}`, { cause: error });
+      const message = error instanceof Error ? error.message : String(error);
+      if (!(error instanceof RpcRequestError) || error.status === 0) throw new SignInError("network", message, { cause: error });
+      throw new SignInError("login_error", `Login error: ${message}`, { cause: error });
     }
-    return data;
   },
-  signInWithPassword: (credentials) => supabase.auth.signInWithPassword(credentials),
+  signInWithPassword: (credentials) => authClient.signInWithPassword(credentials),
   async signOutLocally() {
-    await supabase.auth.signOut({ scope: "local" });
+    await authClient.signOut({ scope: "local" });
   },
   recordSignIn: (userId) => recordSignIn(userId, Date.now()),
   forgetSignIn,
