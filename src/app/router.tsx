@@ -10,6 +10,8 @@ import { adminSections, type AdminSection } from "@/features/admin/sections.ts";
 // rather than as a second round trip; every other page loads on demand.
 import { LoginPage } from "@/features/auth/routes/LoginPage.tsx";
 
+// TanStack Query's provider for every route past the login page.
+const QueryLayout = lazyPage(() => import("./QueryLayout.tsx"), "QueryLayout");
 // The guard of every signed-in page (it reads the user's context): not part of the first screen.
 const RequireAuth = lazyPage(() => import("@/features/auth/components/RequireAuth.tsx"), "RequireAuth");
 const TermsPage = lazyPage(() => import("@/features/auth/routes/TermsPage.tsx"), "TermsPage");
@@ -74,24 +76,29 @@ export const routes: RouteObject[] = [
     errorElement: <ErrorScreen />,
     children: [
       { path: "/login", element: <LoginPage /> },
-      { path: "/terms", element: <TermsPage /> },
-      // Signed in but outside the main layout; the page sees to its own guard, since
-      // RequireAuth sends sessions without an organization here.
-      { path: "/select-organization", element: <SelectOrganizationPage /> },
       {
-        element: <RequireAuth />,
+        element: <QueryLayout />,
         children: [
+          { path: "/terms", element: <TermsPage /> },
+          // Signed in but outside the main layout; the page sees to its own guard, since
+          // RequireAuth sends sessions without an organization here.
+          { path: "/select-organization", element: <SelectOrganizationPage /> },
           {
-            element: <AppLayout />,
+            element: <RequireAuth />,
             children: [
               {
-                // A page that fails shows the error screen inside the layout: the sidebar stays.
-                errorElement: <ErrorScreen embedded />,
+                element: <AppLayout />,
                 children: [
-                  { index: true, element: <HomePage /> },
-                  ...salesPages.map(salesPageRoutes),
-                  { path: "/profile", element: <ProfilePage /> },
-                  adminRoutes,
+                  {
+                    // A page that fails shows the error screen inside the layout: the sidebar stays.
+                    errorElement: <ErrorScreen embedded />,
+                    children: [
+                      { index: true, element: <HomePage /> },
+                      ...salesPages.map(salesPageRoutes),
+                      { path: "/profile", element: <ProfilePage /> },
+                      adminRoutes,
+                    ],
+                  },
                 ],
               },
             ],

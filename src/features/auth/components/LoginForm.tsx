@@ -23,7 +23,7 @@ interface LoginFormProps {
 
 export function LoginForm({ endedReason, onAttempt, onSignedIn }: LoginFormProps) {
   const { t } = useTranslation();
-  const signIn = useSignIn();
+  const { state: signIn, signIn: startSignIn } = useSignIn();
   const [values, setValues] = useState<Credentials>({ email: "", password: "" });
   // The fields are checked on the first submit, and from then on as they change.
   const [submitted, setSubmitted] = useState(false);
@@ -41,8 +41,8 @@ export function LoginForm({ endedReason, onAttempt, onSignedIn }: LoginFormProps
     setValues((current) => ({ ...current, [field]: value }));
   };
 
-  const refusal = signIn.isError ? signInErrorMessage(signIn.error) : undefined;
-  const endedKey = signIn.isIdle && endedReason ? endedSessionKeys[endedReason] : undefined;
+  const refusal = signIn.status === "error" ? signInErrorMessage(signIn.error) : undefined;
+  const endedKey = signIn.status === "idle" && endedReason ? endedSessionKeys[endedReason] : undefined;
 
   // noValidate: the form checks the fields itself, so messages follow the app's language, not the browser's.
   return (
@@ -56,7 +56,7 @@ export function LoginForm({ endedReason, onAttempt, onSignedIn }: LoginFormProps
           return;
         }
         onAttempt();
-        signIn.mutate(check.credentials, { onSuccess: onSignedIn });
+        startSignIn(check.credentials, { onSuccess: onSignedIn });
       }}
       noValidate
     >
@@ -85,7 +85,7 @@ export function LoginForm({ endedReason, onAttempt, onSignedIn }: LoginFormProps
           error={fieldError("password")}
           visibilityToggleButtonProps={{ "aria-label": t("auth.login.togglePasswordVisibility") }}
         />
-        <Button type="submit" fullWidth loading={signIn.isPending}>
+        <Button type="submit" fullWidth loading={signIn.status === "pending"}>
           {t("auth.login.submit")}
         </Button>
       </Stack>
