@@ -55,7 +55,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
       defaultColorScheme="light"
     >
       <ErrorBoundary>
-        {/* TanStack Query's provider wraps the routes past the login (router.tsx, QueryLayout). */}
+        {/* TanStack Query's provider wraps the routes past the login (signed-in-routes.tsx, QueryLayout). */}
         <SessionProvider>{children}</SessionProvider>
       </ErrorBoundary>
     </MantineProvider>
