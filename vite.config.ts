@@ -34,11 +34,14 @@ export default defineConfig(({ mode }) => ({
         // Large libraries get chunks of their own: each stays under the 500 kB chunk budget and
         // stays cached across releases of the app code. Mantine is left to the per-route
         // splitting, so /login loads only the components it uses; icons come as one chunk
-        // instead of one file each (the entry needs it: the module registry the router reads
-        // names each module's icon).
+        // instead of one file each (the signed-in routes need it: the module registry names
+        // each module's icon).
         codeSplitting: {
           groups: [
             { name: "react", test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom)[\\/]/ },
+            // Auth alone is the first screen's (src/lib/auth-client.ts); the rest of supabase-js
+            // comes after sign-in.
+            { name: "supabase-auth", test: /node_modules[\\/]@supabase[\\/]auth-js[\\/]/, priority: 1 },
             { name: "supabase", test: /node_modules[\\/]@supabase[\\/]/ },
             { name: "icons", test: /node_modules[\\/]@tabler[\\/]icons-react[\\/]/ },
           ],

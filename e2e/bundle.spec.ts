@@ -21,10 +21,11 @@ const adminChunk = /\/(RequireAdmin|AdminPanelPage|UsersPage|GeneralSettingsPage
 /**
  * The first screen's budget: the JavaScript, CSS and HTML /login requests before it is usable
  * (and settled), counted gzipped. Issue 28 measured 309 KiB (337 with the Turkish texts);
- * split texts and styles and lazy charts brought it to 292.5 KiB. The goal is 160 KiB: lower
- * this bar with every cut, never raise it.
+ * split texts and styles and lazy charts brought it to 292.5 KiB; a login without zod,
+ * react-hook-form, TanStack Query, the full supabase-js (Auth alone) and the signed-in routes
+ * to 186.6 KiB. The goal is 160 KiB: lower this bar with every cut, never raise it.
  */
-export const firstScreenBudgetKiB = 300;
+export const firstScreenBudgetKiB = 190;
 
 const signedInChunk = /\/(HomePage|ProfilePage|CustomersPage)-[\w-]+\.js$/;
 

@@ -1,21 +1,16 @@
 // The first screen's share of Mantine's styles; the rest comes with the pages after it.
 import "@/lib/first-screen-styles.ts";
-import "@mantine/notifications/styles.css";
 import {
   createTheme,
   localStorageColorSchemeManager,
   MantineProvider,
-  NavLink,
-  Notification,
   type CSSVariablesResolver,
+  type MantineThemeComponent,
 } from "@mantine/core";
-import { Notifications } from "@mantine/notifications";
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useMemo, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { ErrorBoundary } from "@/components/ErrorBoundary.tsx";
 import { SessionProvider } from "@/session/SessionProvider.tsx";
-import { RpcError } from "@/lib/rpc.ts";
 
 // Mantine's default light shades put white on blue-6 and red-6 text on white, both below the
 // WCAG AA contrast of 4.5:1; the darker shades pass it. The same holds for "dimmed" text
@@ -30,13 +25,6 @@ const cssVariablesResolver: CSSVariablesResolver = () => ({
 // Light or dark, as the user chose it in the user menu; kept in this browser.
 const colorSchemeManager = localStorageColorSchemeManager({ key: "crm.color-scheme" });
 
-const queryClient = new QueryClient({
-  defaultOptions: {
-    // One retry covers a dropped connection; errors from the database will not heal by retrying.
-    queries: { retry: (failureCount, error) => !(error instanceof RpcError) && failureCount < 1 },
-  },
-});
-
 export function AppProviders({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   // A notification's close button gets a name in the interface's language (Mantine gives it
@@ -45,13 +33,15 @@ export function AppProviders({ children }: { children: ReactNode }) {
     () => ({
       ...baseTheme,
       components: {
-        Notification: Notification.extend({
+        // Plain objects rather than Notification.extend and NavLink.extend: those would bring the
+        // components' code into the first screen, which shows neither.
+        Notification: {
           defaultProps: { closeButtonProps: { "aria-label": t("shell.closeNotification") } },
           styles: { description: { color: "var(--mantine-color-dimmed)" } },
-        }),
+        } satisfies MantineThemeComponent,
         // The active link filled (white on blue-8): the light variant's blue text on its
         // hover background falls below WCAG AA contrast.
-        NavLink: NavLink.extend({ defaultProps: { variant: "filled" } }),
+        NavLink: { defaultProps: { variant: "filled" } } satisfies MantineThemeComponent,
       },
     }),
     [t],
@@ -64,13 +54,9 @@ export function AppProviders({ children }: { children: ReactNode }) {
       colorSchemeManager={colorSchemeManager}
       defaultColorScheme="light"
     >
-      {/* Top right: a form's buttons sit at the foot of its dialog or page, where a notice at
-          the bottom (Mantine's default) covered the Save button it was about. */}
-      <Notifications position="top-right" />
       <ErrorBoundary>
-        <QueryClientProvider client={queryClient}>
-          <SessionProvider>{children}</SessionProvider>
-        </QueryClientProvider>
+        {/* TanStack Query's provider wraps the routes past the login (signed-in-routes.tsx, QueryLayout). */}
+        <SessionProvider>{children}</SessionProvider>
       </ErrorBoundary>
     </MantineProvider>
   );

@@ -1,32 +1,11 @@
-import { lazy, Suspense } from "react";
+import { Suspense } from "react";
 import { createBrowserRouter, Navigate, Outlet, type RouteObject } from "react-router-dom";
 import { ErrorScreen } from "@/components/ErrorScreen.tsx";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
-import { RequireAuth } from "@/features/auth/components/RequireAuth.tsx";
-import { lazyPage, type LazyPage } from "@/lib/lazy-page.ts";
-import { salesPages, type SalesPage, type SalesPageKey } from "@/modules/registry.ts";
-import { modulePages } from "./module-pages.ts";
-import { adminSections, type AdminSection } from "@/features/admin/sections.ts";
 // The login page is the first screen of nearly every visit: it comes with the entry chunk
 // rather than as a second round trip; every other page loads on demand.
 import { LoginPage } from "@/features/auth/routes/LoginPage.tsx";
 
-const TermsPage = lazyPage(() => import("@/features/auth/routes/TermsPage.tsx"), "TermsPage");
-const SelectOrganizationPage = lazyPage(
-  () => import("@/features/auth/routes/SelectOrganizationPage.tsx"),
-  "SelectOrganizationPage",
-);
-const AppLayout = lazyPage(() => import("./shell/AppLayout.tsx"), "AppLayout");
-const HomePage = lazyPage(() => import("@/features/home/routes/HomePage.tsx"), "HomePage");
-const ProfilePage = lazyPage(() => import("@/features/profile/routes/ProfilePage.tsx"), "ProfilePage");
-
-// A module's pages open only for a role that may view it (it takes the module as a prop).
-const RequireModule = lazy(async () => ({
-  default: (await import("./RequireModule.tsx")).RequireModule,
-}));
-const RequireAdmin = lazyPage(() => import("@/features/admin/components/RequireAdmin.tsx"), "RequireAdmin");
-const RequireSuperAdmin = lazyPage(() => import("@/features/admin/components/RequireAdmin.tsx"), "RequireSuperAdmin");
-const AdminPanelPage = lazyPage(() => import("@/features/admin/routes/AdminPanelPage.tsx"), "AdminPanelPage");
 function RootLayout() {
   return (
     <Suspense fallback={<LoadingScreen />}>
@@ -35,71 +14,33 @@ function RootLayout() {
   );
 }
 
-/**
- * A sales page's routes (its list, and its records' pages if it has them) behind its permission
- * check: the registry's page with its components (module-pages.ts).
- */
-function salesPageRoutes({ key, path }: SalesPage<SalesPageKey>): RouteObject {
-  const { list: List, detail: Detail }: { list: LazyPage; detail?: LazyPage } = modulePages[key];
-  const children: RouteObject[] = [{ path, element: <List /> }];
-  if (Detail) children.push({ path: `${path}/:id`, element: <Detail /> });
-  return { element: <RequireModule module={key} />, children };
-}
-
-/** An admin page's routes: its path and further paths, and the older paths that lead to it. */
-function adminSectionRoutes({ path, page: Page, aliases = [], redirectsFrom = [] }: AdminSection): RouteObject[] {
-  return [
-    ...[path, ...aliases].map((sectionPath) => ({ path: sectionPath, element: <Page /> })),
-    ...redirectsFrom.map((from) => ({ path: from, element: <Navigate to={path} replace /> })),
-  ];
-}
-
-/** Admin group (spec §2): admins and super admins; some pages for super admins only. */
-const adminRoutes: RouteObject = {
-  element: <RequireAdmin />,
-  children: [
-    { path: "/admin", element: <AdminPanelPage /> },
-    ...adminSections.filter((section) => !section.superAdminOnly).flatMap(adminSectionRoutes),
-    {
-      element: <RequireSuperAdmin />,
-      children: adminSections.filter((section) => section.superAdminOnly).flatMap(adminSectionRoutes),
-    },
-  ],
-};
+const rootRouteId = "root";
 
 export const routes: RouteObject[] = [
   {
+    id: rootRouteId,
     element: <RootLayout />,
     errorElement: <ErrorScreen />,
+    // Shown while the signed-in routes load on a first visit to one of their paths.
+    hydrateFallbackElement: <LoadingScreen />,
     children: [
       { path: "/login", element: <LoginPage /> },
-      { path: "/terms", element: <TermsPage /> },
-      // Signed in but outside the main layout; the page sees to its own guard, since
-      // RequireAuth sends sessions without an organization here.
-      { path: "/select-organization", element: <SelectOrganizationPage /> },
-      {
-        element: <RequireAuth />,
-        children: [
-          {
-            element: <AppLayout />,
-            children: [
-              {
-                // A page that fails shows the error screen inside the layout: the sidebar stays.
-                errorElement: <ErrorScreen embedded />,
-                children: [
-                  { index: true, element: <HomePage /> },
-                  ...salesPages.map(salesPageRoutes),
-                  { path: "/profile", element: <ProfilePage /> },
-                  adminRoutes,
-                ],
-              },
-            ],
-          },
-        ],
-      },
+      // Until the signed-in routes are there (below), every other path lands here first.
       { path: "*", element: <Navigate to="/login" replace /> },
     ],
   },
 ];
 
-export const router = createBrowserRouter(routes);
+let signedInRoutesAdded = false;
+
+export const router = createBrowserRouter(routes, {
+  // Any path but /login (it matches only the catch-all until then) brings the signed-in
+  // routes (signed-in-routes.tsx) once, before the navigation goes on.
+  async patchRoutesOnNavigation({ patch }) {
+    if (signedInRoutesAdded) return;
+    const { signedInRoutes } = await import("./signed-in-routes.tsx");
+    if (signedInRoutesAdded) return;
+    signedInRoutesAdded = true;
+    patch(rootRouteId, signedInRoutes);
+  },
+});

@@ -1,5 +1,3 @@
-import { z } from "zod";
-
 /**
  * What the app keeps in the browser besides Supabase's own session (spec section 3): the
  * terms acceptance per user email, the current organization and its id, the request-forgery
@@ -30,12 +28,26 @@ function storage(): Storage | undefined {
   }
 }
 
-function read<T extends z.ZodType>(key: string, schema: T): z.output<T> | null {
+// Values are checked by hand: this module is part of the first screen, which carries no
+// schema library.
+type Check<T> = (value: unknown) => value is T;
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+const isText = (value: unknown): value is string => typeof value === "string" && value.length > 0;
+const isNumber = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
+
+/** A GUID (8-4-4-4-12 hex digits; seeded fixtures use fixed ids that are not RFC 9562 UUIDs). */
+export function isGuid(value: unknown): value is string {
+  return typeof value === "string" && /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/.test(value);
+}
+
+function read<T>(key: string, check: Check<T>): T | null {
   const raw = storage()?.getItem(key);
   if (raw == null) return null;
   try {
-    const parsed = schema.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : null;
+    const value: unknown = JSON.parse(raw);
+    return check(value) ? value : null;
   } catch {
     return null;
   }
@@ -59,14 +71,14 @@ const normalizeEmail = (email: string) => email.trim().toLowerCase();
 // Terms acceptance, per user email, on this browser
 // ---------------------------------------------------------------------------------------
 
-const emailsSchema = z.array(z.string());
+const isEmails = (value: unknown): value is string[] => Array.isArray(value) && value.every((email) => typeof email === "string");
 
 export function hasAcceptedTerms(email: string): boolean {
-  return (read(storageKeys.termsAcceptedEmails, emailsSchema) ?? []).includes(normalizeEmail(email));
+  return (read(storageKeys.termsAcceptedEmails, isEmails) ?? []).includes(normalizeEmail(email));
 }
 
 export function recordTermsAccepted(email: string): void {
-  const emails = new Set(read(storageKeys.termsAcceptedEmails, emailsSchema) ?? []);
+  const emails = new Set(read(storageKeys.termsAcceptedEmails, isEmails) ?? []);
   emails.add(normalizeEmail(email));
   write(storageKeys.termsAcceptedEmails, [...emails]);
 }
@@ -75,18 +87,19 @@ export function recordTermsAccepted(email: string): void {
 // The current organization (a copy of the server-side binding, for display only)
 // ---------------------------------------------------------------------------------------
 
-export const storedOrganizationSchema = z.object({
-  id: z.guid(),
-  slug: z.string().min(1),
-  name: z.string().min(1),
-});
+export interface StoredOrganization {
+  id: string;
+  slug: string;
+  name: string;
+}
 
-export type StoredOrganization = z.infer<typeof storedOrganizationSchema>;
+const isStoredOrganization = (value: unknown): value is StoredOrganization =>
+  isObject(value) && isGuid(value.id) && isText(value.slug) && isText(value.name);
 
 export function readCurrentOrganization(): StoredOrganization | null {
-  const organization = read(storageKeys.currentOrganization, storedOrganizationSchema);
-  const id = read(storageKeys.currentOrganizationId, z.guid());
-  return organization && organization.id === id ? organization : null;
+  const organization = read(storageKeys.currentOrganization, isStoredOrganization);
+  const id = read(storageKeys.currentOrganizationId, isGuid);
+  return organization && organization.id === id ? { id: organization.id, slug: organization.slug, name: organization.name } : null;
 }
 
 export function writeCurrentOrganization(organization: StoredOrganization): void {
@@ -99,18 +112,20 @@ export function writeCurrentOrganization(organization: StoredOrganization): void
 // The request-forgery token (spec section 9: 32 random bytes, valid 1 hour)
 // ---------------------------------------------------------------------------------------
 
-export const storedRequestTokenSchema = z.object({
-  token: z.string().min(1),
+export interface StoredRequestToken {
+  token: string;
   /** Milliseconds since the epoch. */
-  expiresAt: z.number(),
+  expiresAt: number;
   /** False once a function refused it: the next privileged call gets a new one. */
-  enabled: z.boolean(),
-});
+  enabled: boolean;
+}
 
-export type StoredRequestToken = z.infer<typeof storedRequestTokenSchema>;
+const isStoredRequestToken = (value: unknown): value is StoredRequestToken =>
+  isObject(value) && isText(value.token) && isNumber(value.expiresAt) && typeof value.enabled === "boolean";
 
 export function readRequestToken(): StoredRequestToken | null {
-  return read(storageKeys.requestToken, storedRequestTokenSchema);
+  const stored = read(storageKeys.requestToken, isStoredRequestToken);
+  return stored && { token: stored.token, expiresAt: stored.expiresAt, enabled: stored.enabled };
 }
 
 export function writeRequestToken(token: StoredRequestToken): void {
@@ -121,9 +136,13 @@ export function writeRequestToken(token: StoredRequestToken): void {
 // When this browser signed in with a password (the 24-hour limit counts from here)
 // ---------------------------------------------------------------------------------------
 
-const signInRecordSchema = z.object({ userId: z.string().min(1), signedInAt: z.number() });
+export interface SignInRecord {
+  userId: string;
+  signedInAt: number;
+}
 
-export type SignInRecord = z.infer<typeof signInRecordSchema>;
+const isSignInRecord = (value: unknown): value is SignInRecord =>
+  isObject(value) && isText(value.userId) && isNumber(value.signedInAt);
 
 export function recordSignIn(userId: string, signedInAt: number): void {
   write(storageKeys.signIn, { userId, signedInAt } satisfies SignInRecord);
@@ -131,13 +150,13 @@ export function recordSignIn(userId: string, signedInAt: number): void {
 
 /** When this user signed in on this browser, or null when nothing (valid) is recorded. */
 export function signedInAt(userId: string): number | null {
-  const record = read(storageKeys.signIn, signInRecordSchema);
+  const record = read(storageKeys.signIn, isSignInRecord);
   return record?.userId === userId ? record.signedInAt : null;
 }
 
 /** Whether a sign-in of this app is recorded (the session may since have been dropped). */
 export function hasSignInRecord(): boolean {
-  return read(storageKeys.signIn, signInRecordSchema) !== null;
+  return read(storageKeys.signIn, isSignInRecord) !== null;
 }
 
 export function forgetSignIn(): void {
@@ -148,15 +167,20 @@ export function forgetSignIn(): void {
 // The import this browser was running (its id; the server says whether it still runs)
 // ---------------------------------------------------------------------------------------
 
-const runningImportSchema = z.object({ userId: z.string().min(1), importId: z.guid() });
+interface RunningImport {
+  userId: string;
+  importId: string;
+}
+
+const isRunningImport = (value: unknown): value is RunningImport => isObject(value) && isText(value.userId) && isGuid(value.importId);
 
 export function writeRunningImport(userId: string, importId: string): void {
-  write(storageKeys.runningImport, { userId, importId } satisfies z.infer<typeof runningImportSchema>);
+  write(storageKeys.runningImport, { userId, importId } satisfies RunningImport);
 }
 
 /** The import this user started on this browser and has not finished, or null. */
 export function readRunningImport(userId: string): string | null {
-  const stored = read(storageKeys.runningImport, runningImportSchema);
+  const stored = read(storageKeys.runningImport, isRunningImport);
   return stored?.userId === userId ? stored.importId : null;
 }
 

@@ -1,4 +1,13 @@
-import { isLostConnection, RpcError } from "./rpc.ts";
+import { FunctionsFetchError, FunctionsRelayError } from "@supabase/supabase-js";
+import { RpcError } from "./rpc.ts";
+
+/** Whether a call failed because the server could not be reached (an RPC or an Edge Function). */
+export function isLostConnection(error: unknown): boolean {
+  if (error instanceof FunctionsFetchError || error instanceof FunctionsRelayError) return true;
+  // supabase.rpc answers a failed fetch with an error object whose message names the TypeError.
+  const message = typeof error === "object" && error !== null && "message" in error ? String(error.message) : "";
+  return /failed to fetch|networkerror|fetch failed|load failed/i.test(message);
+}
 
 /** What a screen shows when the server could not be reached, and for any other failure. */
 export interface FailureFallbacks<T> {

@@ -21,7 +21,6 @@ import "@mantine/core/styles/Button.css";
 import "@mantine/core/styles/Center.css";
 import "@mantine/core/styles/Container.css";
 import "@mantine/core/styles/Input.css";
-import "@mantine/core/styles/Notification.css";
 import "@mantine/core/styles/PasswordInput.css";
 import "@mantine/core/styles/SegmentedControl.css";
 import "@mantine/core/styles/Stack.css";

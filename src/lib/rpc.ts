@@ -1,5 +1,4 @@
-import { FunctionsFetchError, FunctionsRelayError } from "@supabase/supabase-js";
-import { z } from "zod";
+import type { z } from "zod";
 
 /**
  * A call the database refused: its error text from the spec's catalogue (e.g. 'User not
@@ -16,27 +15,21 @@ export class RpcError extends Error {
   }
 }
 
-// RPCs answer a refused call with `{ success: false, error, code }` (spec §7) instead of failing it.
-const rpcFailureSchema = z.looseObject({
-  success: z.literal(false),
-  error: z.string().min(1),
-  code: z.string().optional(),
-});
+/**
+ * RPCs answer a refused call with `{ success: false, error, code }` (spec §7) instead of failing
+ * it: throws that refusal as RpcError (its other fields as details). Checked by hand, so the
+ * login's calls (the first screen) need no schema library.
+ */
+export function throwIfRefused(data: unknown): void {
+  if (typeof data !== "object" || data === null || Array.isArray(data)) return;
+  const { success, error, code, ...details } = data as Record<string, unknown>;
+  if (success !== false || typeof error !== "string" || error.length === 0) return;
+  if (code !== undefined && typeof code !== "string") return;
+  throw new RpcError(error, code, { success, ...details });
+}
 
 /** Checks an RPC's JSON payload: throws RpcError for a refusal, ZodError for an unexpected shape. */
 export function parseRpcResult<T extends z.ZodType>(schema: T, data: unknown): z.output<T> {
-  const failure = rpcFailureSchema.safeParse(data);
-  if (failure.success) {
-    const { error, code, ...details } = failure.data;
-    throw new RpcError(error, code, details);
-  }
+  throwIfRefused(data);
   return schema.parse(data);
-}
-
-/** Whether a call failed because the server could not be reached (an RPC or an Edge Function). */
-export function isLostConnection(error: unknown): boolean {
-  if (error instanceof FunctionsFetchError || error instanceof FunctionsRelayError) return true;
-  // supabase.rpc answers a failed fetch with an error object whose message names the TypeError.
-  const message = typeof error === "object" && error !== null && "message" in error ? String(error.message) : "";
-  return /failed to fetch|networkerror|fetch failed|load failed/i.test(message);
 }

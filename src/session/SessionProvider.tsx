@@ -1,17 +1,16 @@
-import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState, useSyncExternalStore, type ReactNode } from "react";
 import { clearSessionData, hasSignInRecord, signedInAt } from "@/lib/browser-storage.ts";
-import { authStorageKey, onUnauthorizedResponse, supabase } from "@/lib/supabase.ts";
+import { authClient, authStorageKey, onUnauthorizedResponse } from "@/lib/auth-client.ts";
+import { clearCachedData } from "./cached-data.ts";
 import { SessionActionsContext, SessionContext } from "./session-context.ts";
 import { SessionController } from "./session-controller.ts";
 
 /** Provides the session state and sign-out to the app; the rules live in SessionController. */
 export function SessionProvider({ children }: { children: ReactNode }) {
-  const queryClient = useQueryClient();
   const [controller] = useState(
     () =>
       new SessionController({
-        auth: supabase.auth,
+        auth: authClient,
         onUnauthorized: onUnauthorizedResponse,
         signedInAt,
         hasSessionData: hasSignInRecord,
@@ -20,7 +19,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         clearSessionData: () => {
           clearSessionData();
           // Nothing cached for one user may be shown to the next one.
-          queryClient.clear();
+          clearCachedData();
         },
       }),
   );

@@ -1,5 +1,7 @@
 import { Anchor, AppShell, Burger, Group } from "@mantine/core";
 import { useDisclosure, useMediaQuery } from "@mantine/hooks";
+import { Notifications } from "@mantine/notifications";
+import "@mantine/notifications/styles.css";
 import { Suspense, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, Outlet, useLocation } from "react-router-dom";
@@ -40,6 +42,11 @@ export function AppLayout() {
       navbar={{ width: 272, breakpoint: "sm", collapsed: { mobile: !opened } }}
       padding={{ base: "sm", sm: "lg" }}
     >
+      {/* The app's notifications (src/components/notify.ts), shown only past the sign-in: here
+          rather than at the root, so the login page loads none of their code. Top right: a form's
+          buttons sit at the foot of its dialog or page, where a notice at the bottom (Mantine's
+          default) covered the Save button it was about. */}
+      <Notifications position="top-right" />
       <a
         href={`#${mainId}`}
         className={classes.skipLink}

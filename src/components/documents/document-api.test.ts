@@ -4,10 +4,12 @@ import { FunctionsHttpError } from "@supabase/supabase-js";
 import { isUploadCancelled, signedDocumentUrl, uploadDocument } from "./document-api.ts";
 import { documentFailureKey } from "./document-files.ts";
 
-const { fake, unauthorized } = vi.hoisted(() => ({
-  fake: { auth: { getSession: vi.fn() }, functions: { invoke: vi.fn() } },
+const { fake, accessToken, unauthorized } = vi.hoisted(() => ({
+  fake: { functions: { invoke: vi.fn() } },
+  accessToken: vi.fn(),
   unauthorized: vi.fn(),
 }));
+vi.mock("@/lib/auth-client.ts", () => ({ accessToken }));
 vi.mock("@/lib/supabase.ts", () => ({
   supabase: fake,
   edgeFunctionEndpoint: (name: string) => ({ url: `https://crm.test/functions/v1/${name}`, apiKey: "sb_publishable_test", unauthorized }),
@@ -70,7 +72,7 @@ const file = new Blob(["%PDF-1.4 …"], { type: "application/pdf" });
 
 beforeEach(() => {
   vi.stubGlobal("XMLHttpRequest", FakeRequest);
-  fake.auth.getSession.mockResolvedValue({ data: { session: { access_token: "access-token" } } });
+  accessToken.mockResolvedValue("access-token");
   unauthorized.mockReset();
 });
 afterEach(() => vi.unstubAllGlobals());
@@ -152,7 +154,7 @@ describe("uploadDocument", () => {
   });
 
   it("sends nothing without a session", async () => {
-    fake.auth.getSession.mockResolvedValue({ data: { session: null } });
+    accessToken.mockResolvedValue(null);
     FakeRequest.last = null;
     await expect(uploadDocument({ file, fileName: "a.pdf" })).rejects.toMatchObject({ code: "not_authenticated" });
     expect(FakeRequest.last).toBeNull();

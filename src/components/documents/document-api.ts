@@ -5,6 +5,7 @@
  * Storage URLs to download or preview a version (signed by the `documents` Edge Function).
  */
 import { FunctionsHttpError } from "@supabase/supabase-js";
+import { accessToken } from "@/lib/auth-client.ts";
 import { queryOptions, useMutation, useQuery } from "@tanstack/react-query";
 import { z } from "zod";
 import { assertRecordId, recordBaseSchema, recordKeys, recordPageSchema, useInvalidateRecords } from "@/components/records/record-api.ts";
@@ -101,8 +102,7 @@ export function isUploadCancelled(error: unknown): boolean {
 export async function uploadDocument(input: UploadDocumentInput): Promise<{ document: DocumentRow }> {
   const { file, fileName, title, module, recordId, documentId, onProgress, signal } = input;
   signal?.throwIfAborted();
-  const { data } = await supabase.auth.getSession();
-  const token = data.session?.access_token;
+  const token = await accessToken();
   if (!token) throw new RpcError("Authentication required", "not_authenticated");
 
   const form = new FormData();
@@ -125,7 +125,7 @@ export async function uploadDocument(input: UploadDocumentInput): Promise<{ docu
       if (event.lengthComputable && event.total > 0) onProgress?.(event.loaded / event.total);
     };
     request.onload = () => resolve({ status: request.status, body: request.responseText });
-    // The mapper (src/lib/rpc.ts isLostConnection) reads this message as a lost connection.
+    // The mapper (src/lib/errors.ts isLostConnection) reads this message as a lost connection.
     request.onerror = () => reject(new Error("NetworkError: the upload did not reach the server"));
     request.onabort = () => reject(new DOMException("The upload was cancelled", "AbortError"));
     request.onloadend = () => signal?.removeEventListener("abort", cancel);

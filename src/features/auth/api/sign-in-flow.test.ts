@@ -65,6 +65,32 @@ describe("the login flow (spec section 7)", () => {
     expect(backend.rememberOrganization).toHaveBeenCalledWith(demo);
   });
 
+  it.each([
+    ["an answer without its user", { ...prepared(), user: undefined }],
+    ["a user id that is not a GUID", { ...prepared(), user: { ...user, id: "7" } }],
+    ["an organization without its role", { ...prepared(), organizations: [{ ...demo, role: "" }] }],
+    ["organizations that are not a list", { ...prepared(), organizations: demo }],
+    ["no answer", null],
+  ])("stops before Auth at %s from the database (checked by hand)", async (_, answer) => {
+    const { backend, calls } = fakeBackend({ ...happyAnswers, secure_login_prepare_auth: answer });
+    await expect(signInWithDeadline(backend, credentials)).rejects.toThrow("Unexpected answer from secure_login_prepare_auth");
+    expect(calls).toEqual(["secure_login_prepare_auth"]);
+  });
+
+  it("keeps only the fields it knows from the database's answer", async () => {
+    const extra = { ...demo, plan: "gold" };
+    const { backend } = fakeBackend({ ...happyAnswers, secure_login_prepare_auth: prepared([extra]) });
+    const result = await signInWithDeadline(backend, credentials);
+    expect(result.organizations).toEqual([demo]);
+    expect(backend.rememberOrganization).toHaveBeenCalledWith(demo);
+  });
+
+  it("fails on a binding the database did not confirm, and ends the session", async () => {
+    const { backend, calls } = fakeBackend({ ...happyAnswers, bind_session_organization: { success: "yes" } });
+    await expect(signInWithDeadline(backend, credentials)).rejects.toThrow("Unexpected answer from bind_session_organization");
+    expect(calls).toContain("auth.signOut");
+  });
+
   it("records the sign-in time before Auth reports the session", async () => {
     const { backend } = fakeBackend(happyAnswers);
     backend.signInWithPassword.mockImplementationOnce(async () => {

@@ -1,10 +1,8 @@
-import { isAuthApiError, type AuthError } from "@supabase/supabase-js";
-import { z } from "zod";
-import type { StoredOrganization } from "@/lib/browser-storage.ts";
-import { parseRpcResult, RpcError } from "@/lib/rpc.ts";
-import { memberOrganizationSchema } from "@/session/schemas.ts";
+import { isAuthApiError, type AuthError } from "@supabase/auth-js";
+import { isGuid, type StoredOrganization } from "@/lib/browser-storage.ts";
+import { RpcError, throwIfRefused } from "@/lib/rpc.ts";
 import { SIGN_IN_TIMEOUT_MS } from "@/session/timing.ts";
-import type { Credentials } from "./schemas.ts";
+import type { Credentials } from "./credentials.ts";
 
 /** Failures of the flow itself, with the spec's catalogue texts (section 8). */
 export type SignInFailure = "timeout" | "session_creation_failed" | "login_error" | "network";
@@ -22,21 +20,67 @@ export class SignInError extends Error {
 
 export const signInTimeoutMessage = "Login timeout - 25 seconds exceeded. Please check your connection.";
 
-const preparedSchema = z.object({
-  success: z.literal(true),
-  user: z.object({
-    id: z.guid(),
-    email: z.string().min(1),
-    first_name: z.string().nullable(),
-    last_name: z.string().nullable(),
-  }),
-  organization: memberOrganizationSchema,
-  organizations: z.array(memberOrganizationSchema),
-});
+export interface SignInOrganization {
+  id: string;
+  slug: string;
+  name: string;
+  /** The user's role there. */
+  role: string;
+}
 
-const succeededSchema = z.looseObject({ success: z.literal(true) });
+interface PreparedUser {
+  id: string;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+}
 
-export type SignInOrganization = z.infer<typeof memberOrganizationSchema>;
+interface Prepared {
+  user: PreparedUser;
+  organization: SignInOrganization;
+  organizations: SignInOrganization[];
+}
+
+// The login's answers are checked by hand (the first screen carries no schema library): an
+// answer of another shape fails the flow like any unexpected error.
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+const isText = (value: unknown): value is string => typeof value === "string" && value.length > 0;
+const isTextOrNull = (value: unknown) => value === null || typeof value === "string";
+
+function unexpectedAnswer(name: string): Error {
+  return new Error(`Unexpected answer from ${name}`);
+}
+
+function isOrganization(value: unknown): value is SignInOrganization {
+  return isObject(value) && isGuid(value.id) && isText(value.slug) && isText(value.name) && isText(value.role);
+}
+
+/** A refusal as RpcError; otherwise the answer must be a success. */
+function succeeded(name: string, data: unknown): Json {
+  throwIfRefused(data);
+  if (!isObject(data) || data.success !== true) throw unexpectedAnswer(name);
+  return data;
+}
+
+function prepared(data: unknown): Prepared {
+  const { user, organization, organizations } = succeeded("secure_login_prepare_auth", data);
+  if (
+    isObject(user) &&
+    isGuid(user.id) &&
+    isText(user.email) &&
+    isTextOrNull(user.first_name) &&
+    isTextOrNull(user.last_name) &&
+    isOrganization(organization) &&
+    Array.isArray(organizations) &&
+    organizations.every(isOrganization)
+  ) {
+    const { id, email, first_name, last_name } = user as unknown as PreparedUser;
+    const pick = ({ id, slug, name, role }: SignInOrganization) => ({ id, slug, name, role });
+    return { user: { id, email, first_name, last_name }, organization: pick(organization), organizations: organizations.map(pick) };
+  }
+  throw unexpectedAnswer("secure_login_prepare_auth");
+}
 
 export interface SignInInput extends Credentials {
   /** Sign in to this organization (its slug) rather than to the first available one. */
@@ -85,7 +129,7 @@ function abandonIfLate(signal: AbortSignal) {
 async function signInToAuth(
   backend: SignInBackend,
   call: (name: string, args: Record<string, unknown>) => Promise<unknown>,
-  user: z.infer<typeof preparedSchema>["user"],
+  user: PreparedUser,
   password: string,
   signal: AbortSignal,
 ): Promise<void> {
@@ -96,12 +140,12 @@ async function signInToAuth(
   if (!authUserNeedsRepair(error)) throw error;
   const repairArgs = { p_email: user.email, p_password: password };
   try {
-    parseRpcResult(succeededSchema, await call("sync_user_password", repairArgs));
+    succeeded("sync_user_password", await call("sync_user_password", repairArgs));
   } catch (refusal) {
     // The password could not be synchronised: the Auth user is missing, so it is created.
     if (!(refusal instanceof RpcError) || isThrottled(refusal)) throw refusal;
-    parseRpcResult(
-      succeededSchema,
+    succeeded(
+      "create_auth_user_admin",
       await call("create_auth_user_admin", { ...repairArgs, p_first_name: user.first_name, p_last_name: user.last_name }),
     );
   }
@@ -125,15 +169,14 @@ async function runSignIn(backend: SignInBackend, input: SignInInput, signal: Abo
 
   // 1. The database checks the password and the lockout, logs the attempt and names the
   //    organization (RpcError with the refusal's code otherwise).
-  const prepared = parseRpcResult(
-    preparedSchema,
+  const answer = prepared(
     await call("secure_login_prepare_auth", {
       p_email: input.email,
       p_password: input.password,
       ...(input.organizationSlug ? { p_organization_slug: input.organizationSlug } : {}),
     }),
   );
-  const { user } = prepared;
+  const { user } = answer;
   backend.recordSignIn(user.id);
 
   // 2. Auth signs in. If it refuses the password the database accepted, the Auth user is
@@ -149,9 +192,9 @@ async function runSignIn(backend: SignInBackend, input: SignInInput, signal: Abo
     // 3. One organization (or the one asked for) is bound to the session at once; with
     //    several, the person chooses on /select-organization.
     const organization =
-      prepared.organizations.length === 1 || input.organizationSlug ? prepared.organization : null;
+      answer.organizations.length === 1 || input.organizationSlug ? answer.organization : null;
     if (organization) {
-      parseRpcResult(succeededSchema, await call("bind_session_organization", { p_organization_id: organization.id }));
+      succeeded("bind_session_organization", await call("bind_session_organization", { p_organization_id: organization.id }));
       backend.rememberOrganization(organization);
     }
 
@@ -161,7 +204,7 @@ async function runSignIn(backend: SignInBackend, input: SignInInput, signal: Abo
     } catch (lastLoginError) {
       if (lastLoginError instanceof SignInError && lastLoginError.code === "timeout") throw lastLoginError;
     }
-    return { userId: user.id, organization, organizations: prepared.organizations };
+    return { userId: user.id, organization, organizations: answer.organizations };
   } catch (failure) {
     await backend.signOutLocally();
     throw failure;

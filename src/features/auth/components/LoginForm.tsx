@@ -1,12 +1,10 @@
-import { zodResolver } from "@hookform/resolvers/zod";
 import { Alert, Button, PasswordInput, Stack, TextInput } from "@mantine/core";
 import type { ParseKeys } from "i18next";
-import { useForm } from "react-hook-form";
+import { useRef, useState, type ChangeEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { formMessage } from "@/i18n/form-message.ts";
 import { useSignIn } from "../api/sign-in.ts";
 import type { SignInResult } from "../api/sign-in-flow.ts";
-import { credentialsSchema, type Credentials } from "../api/schemas.ts";
+import { checkCredentials, type Credentials } from "../api/credentials.ts";
 import type { SignOutReason } from "@/session/session-context.ts";
 import { signInErrorMessage } from "../utils/sign-in-error.ts";
 
@@ -25,33 +23,51 @@ interface LoginFormProps {
 
 export function LoginForm({ endedReason, onAttempt, onSignedIn }: LoginFormProps) {
   const { t } = useTranslation();
-  const signIn = useSignIn();
-  const {
-    register,
-    handleSubmit,
-    formState: { errors },
-  } = useForm<Credentials>({ resolver: zodResolver(credentialsSchema), defaultValues: { email: "", password: "" } });
+  const { state: signIn, signIn: startSignIn } = useSignIn();
+  const [values, setValues] = useState<Credentials>({ email: "", password: "" });
+  // The fields are checked on the first submit, and from then on as they change.
+  const [submitted, setSubmitted] = useState(false);
+  const emailRef = useRef<HTMLInputElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
 
-  // The schema's messages are catalogue keys (see api/schemas.ts).
-  const fieldError = (field: keyof Credentials) => formMessage(t, errors[field]?.message);
+  const check = checkCredentials(values);
+  const errors = submitted && !check.ok ? check.errors : {};
+  const fieldError = (field: keyof Credentials) => {
+    const key = errors[field];
+    return key ? t(key) : undefined;
+  };
+  const onChange = (field: keyof Credentials) => (event: ChangeEvent<HTMLInputElement>) => {
+    const { value } = event.currentTarget;
+    setValues((current) => ({ ...current, [field]: value }));
+  };
 
-  const refusal = signIn.isError ? signInErrorMessage(signIn.error) : undefined;
-  const endedKey = signIn.isIdle && endedReason ? endedSessionKeys[endedReason] : undefined;
+  const refusal = signIn.status === "error" ? signInErrorMessage(signIn.error) : undefined;
+  const endedKey = signIn.status === "idle" && endedReason ? endedSessionKeys[endedReason] : undefined;
 
-  // noValidate: the schema validates, so messages follow the app's language, not the browser's.
+  // noValidate: the form checks the fields itself, so messages follow the app's language, not the browser's.
   return (
     <form
-      onSubmit={handleSubmit((credentials) => {
+      onSubmit={(event) => {
+        event.preventDefault();
+        setSubmitted(true);
+        if (!check.ok) {
+          // The first field in error gets the focus, where its message is read out.
+          (check.errors.email ? emailRef : passwordRef).current?.focus();
+          return;
+        }
         onAttempt();
-        signIn.mutate(credentials, { onSuccess: onSignedIn });
-      })}
+        startSignIn(check.credentials, { onSuccess: onSignedIn });
+      }}
       noValidate
     >
       <Stack>
         {refusal && <Alert color="red">{t(refusal.key, refusal.values ?? {})}</Alert>}
         {endedKey && <Alert color="blue">{t(endedKey)}</Alert>}
         <TextInput
-          {...register("email")}
+          ref={emailRef}
+          name="email"
+          value={values.email}
+          onChange={onChange("email")}
           type="email"
           label={t("auth.login.email")}
           autoComplete="email"
@@ -59,14 +75,17 @@ export function LoginForm({ endedReason, onAttempt, onSignedIn }: LoginFormProps
           error={fieldError("email")}
         />
         <PasswordInput
-          {...register("password")}
+          ref={passwordRef}
+          name="password"
+          value={values.password}
+          onChange={onChange("password")}
           label={t("auth.login.password")}
           autoComplete="current-password"
           required
           error={fieldError("password")}
           visibilityToggleButtonProps={{ "aria-label": t("auth.login.togglePasswordVisibility") }}
         />
-        <Button type="submit" fullWidth loading={signIn.isPending}>
+        <Button type="submit" fullWidth loading={signIn.status === "pending"}>
           {t("auth.login.submit")}
         </Button>
       </Stack>

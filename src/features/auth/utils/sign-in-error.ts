@@ -1,4 +1,4 @@
-import { isAuthApiError, isAuthRetryableFetchError } from "@supabase/supabase-js";
+import { isAuthApiError, isAuthRetryableFetchError } from "@supabase/auth-js";
 import { RpcError } from "@/lib/rpc.ts";
 import { isThrottled, SignInError, type SignInFailure } from "../api/sign-in-flow.ts";
 

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { isLostConnection } from "@/lib/rpc.ts";
+import { isLostConnection } from "@/lib/errors.ts";
 import { checkImportRows, type ImportSettings, type RowResult } from "../api/imports.ts";
 import { batchRows, rowsIn, type BatchRange } from "../utils/batches.ts";
 import { importFailureKey } from "../utils/import-errors.ts";

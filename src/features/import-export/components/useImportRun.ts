@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { forgetRunningImport, writeRunningImport } from "@/lib/browser-storage.ts";
-import { isLostConnection } from "@/lib/rpc.ts";
+import { isLostConnection } from "@/lib/errors.ts";
 import { useSignedInSession } from "@/session/session-context.ts";
 import {
   finishImport,

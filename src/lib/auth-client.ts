@@ -1,0 +1,105 @@
+import { AuthClient } from "@supabase/auth-js";
+import { storageKeys } from "./browser-storage.ts";
+import { createSessionAwareFetch } from "./supabase-fetch.ts";
+
+/**
+ * The first screen's share of Supabase: Auth alone (@supabase/auth-js, the client supabase-js
+ * itself builds on) and the login's RPCs by a plain fetch. The full client (src/lib/supabase.ts:
+ * the Data API, Storage, Functions, Realtime) loads with the first page after sign-in and takes
+ * its access token from this one: there is one session, one refresh, one storage key.
+ */
+
+// The local stack serves the app and the API on one origin; a hosted project sets the URL.
+export const supabaseUrl = import.meta.env.VITE_SUPABASE_URL || window.location.origin;
+export const publishableKey = import.meta.env.VITE_SUPABASE_PUBLISHABLE_KEY;
+
+/** Where Auth keeps the session in localStorage (fixed, so sign-out can always clear it). */
+export const authStorageKey = storageKeys.auth;
+
+const unauthorizedListeners = new Set<() => void>();
+
+/**
+ * Called when the Data API or an Edge Function answers 401 to a signed-in request (spec §4:
+ * a 401 forces logout). The session provider listens; returns the unsubscribe function.
+ */
+export function onUnauthorizedResponse(listener: () => void): () => void {
+  unauthorizedListeners.add(listener);
+  return () => unauthorizedListeners.delete(listener);
+}
+
+/** Tells the listeners that a signed-in request was answered 401. */
+export function reportUnauthorized(): void {
+  unauthorizedListeners.forEach((listener) => listener());
+}
+
+/** The fetch of every Supabase request of the app: a 401 to a signed-in request signs out. */
+export const sessionAwareFetch = createSessionAwareFetch({
+  fetch: (...args) => fetch(...args),
+  publishableKey,
+  onUnauthorized: reportUnauthorized,
+});
+
+/**
+ * The app's single Auth client (DESIGN D1, spec §1), set up as supabase-js sets up its own:
+ * the publishable key, automatic token refresh, the session kept in the browser.
+ */
+export const authClient = new AuthClient({
+  url: `${supabaseUrl}/auth/v1`,
+  headers: { Authorization: `Bearer ${publishableKey}`, apikey: publishableKey },
+  autoRefreshToken: true,
+  persistSession: true,
+  storage: globalThis.localStorage,
+  storageKey: authStorageKey,
+  detectSessionInUrl: false,
+  fetch: sessionAwareFetch,
+});
+
+/** The signed-in user's access token, or null when signed out. */
+export async function accessToken(): Promise<string | null> {
+  const { data } = await authClient.getSession();
+  return data.session?.access_token ?? null;
+}
+
+/** A failed call of `postRpc`: no answer (status 0) or an HTTP error, with the server's message. */
+export class RpcRequestError extends Error {
+  override name = "RpcRequestError";
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Calls a public RPC of the Data API as supabase-js would (POST /rest/v1/rpc/<name>, the
+ * publishable key, the session's access token if there is one) and answers its JSON. Used by
+ * the login, so the first screen does without the full client.
+ */
+export async function postRpc(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
+  const token = (await accessToken()) ?? publishableKey;
+  let response: Response;
+  try {
+    response = await sessionAwareFetch(`${supabaseUrl}/rest/v1/rpc/${name}`, {
+      method: "POST",
+      headers: { apikey: publishableKey, Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+      body: JSON.stringify(args),
+      signal,
+    });
+  } catch (error) {
+    throw new RpcRequestError(error instanceof Error ? `${error.name}: ${error.message}` : String(error), 0);
+  }
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    body = text;
+  }
+  if (!response.ok) {
+    const message =
+      typeof body === "object" && body !== null && "message" in body ? String(body.message) : text || response.statusText;
+    throw new RpcRequestError(message, response.status);
+  }
+  return body;
+}
