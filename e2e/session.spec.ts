@@ -25,9 +25,12 @@ async function expectSignedOutOnLogin(page: Page, message?: string) {
   await expect(page).toHaveURL(/\/login$/);
   await expect(page.getByRole("button", { name: "Giriş yap" })).toBeVisible();
   if (message) await expect(page.getByRole("alert")).toHaveText(message);
-  expect(await readStored(page, storageKeys.auth)).toBeNull();
-  expect(await readStored(page, storageKeys.currentOrganization)).toBeNull();
-  expect(await readStored(page, storageKeys.signIn)).toBeNull();
+  // The login page may show a moment before the sign-out has cleared the browser's copy: wait for it.
+  await expect.poll(async () => [
+    await readStored(page, storageKeys.auth),
+    await readStored(page, storageKeys.currentOrganization),
+    await readStored(page, storageKeys.signIn),
+  ]).toEqual([null, null, null]);
 }
 
 test("logging out clears the session and goes to the login page", async ({ page }) => {
