@@ -134,7 +134,8 @@ try {
     // The scheduled due-item step, run here between two calls so that its writes never land
     // in a call's checksums; and the actors' wrong-password counts cleared (a wrong current
     // password counts toward the lockout by design), so that no actor ends up locked out.
-    await sql.query("call private.run_in_each_organization('notify_due_items')");
+    const [job] = (await sql.query("select command from private.scheduled_jobs where name = 'crm-notify-due-items'")) as { command: string }[];
+    await sql.query(job.command);
     await sql.query(
       `update private.profiles set failed_login_attempts = 0, last_failed_attempt = null, locked_until = null
         where email = any ($1::text[]) and (failed_login_attempts > 0 or locked_until is not null) and not locked_by_admin`,

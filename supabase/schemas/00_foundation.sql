@@ -350,6 +350,44 @@ as $$
   select regexp_replace(p_text, '([^[:alnum:][:space:]])', '\\\1', 'g');
 $$;
 
+/**
+ * What a scheduled job runs (private.scheduled_jobs.command): the private function once, or
+ * once in every active organization that has its tables, each organization committed before
+ * the next. In one transaction a thousand organizations' tables and indexes outgrow the lock
+ * table ("out of shared memory"); so the job holds one organization's locks at a time, and
+ * an organization whose step fails is reported (a warning naming it) while the others still
+ * run. The per-organization form is a DO block, which may commit when run on its own (as
+ * pg_cron and the local stack run a job), never inside a transaction block; a function or a
+ * procedure with a fixed search_path could not commit.
+ */
+create function private.scheduled_job_command(p_function_name text, p_in_each_organization boolean)
+returns text
+language sql
+immutable
+set search_path = ''
+as $$
+  select case when not p_in_each_organization then 'select private.' || p_function_name || '()' else
+'do $job$
+declare
+  organization record;
+begin
+  for organization in
+    select o.id, o.slug from private.organizations o
+     where o.is_active and o.template_version > 0
+       and exists (select 1 from pg_catalog.pg_namespace n where n.nspname = o.schema_name)
+     order by o.created_at, o.id
+  loop
+    begin
+      perform private.' || p_function_name || '(organization.id);
+    exception when others then
+      raise warning ''scheduled step private.' || p_function_name || ' failed in organization %: %'', organization.slug, sqlerrm;
+    end;
+    commit;
+  end loop;
+end
+$job$' end;
+$$;
+
 -- The database's scheduled work, one row a job, inserted by the schema file of the
 -- function it runs. On hosted Supabase pg_cron runs it (private.sync_cron_job keeps
 -- cron.job in step); the local stack's timers read the same rows
@@ -360,9 +398,10 @@ $$;
 create table private.scheduled_jobs (
   name text primary key check (name ~ '^crm-[a-z0-9-]+$'),
   schedule text not null check (schedule = '* * * * *' or schedule ~ '^[1-5]?[0-9] \* \* \* \*$'),
-  -- A private function's call, or its call in each organization (private.run_in_each_organization).
-  command text not null check (command ~ '^select private\.[a-z_]+\(\)$'
-                               or command ~ '^call private\.run_in_each_organization\(''[a-z_]+''\)$')
+  -- The private function it runs: without arguments, or with each organization's id.
+  function_name text not null check (function_name ~ '^[a-z_]+$'),
+  in_each_organization boolean not null default false,
+  command text generated always as (private.scheduled_job_command(function_name, in_each_organization)) stored
 );
 
 alter table private.scheduled_jobs enable row level security;

@@ -348,44 +348,9 @@ end;
 $$;
 
 -- Every minute (private.scheduled_jobs).
-insert into private.scheduled_jobs (name, schedule, command)
-values ('crm-refill-tenant-spares', '* * * * *', 'select private.refill_tenant_spares()');
+insert into private.scheduled_jobs (name, schedule, function_name)
+values ('crm-refill-tenant-spares', '* * * * *', 'refill_tenant_spares');
 
-/**
- * A scheduled job's step in every active organization that has its tables, one organization
- * per transaction: each is committed before the next, so the job holds one organization's
- * locks at a time (in one transaction, a thousand organizations' tables and indexes outgrow
- * the lock table: "out of shared memory"), and an organization whose step fails is reported
- * (a warning naming it) while the others still run. p_step names a private function taking
- * the organization's id. Called on its own (`call`, by pg_cron or the local stack), never
- * inside a transaction block. A procedure that commits may be neither security definer nor
- * carry a search_path setting: it runs as its caller, and every name in it is qualified.
- */
-create procedure private.run_in_each_organization(p_step text)
-language plpgsql
-as $$
-declare
-  organization record;
-begin
-  if p_step !~ '^[a-z_]+$' or pg_catalog.to_regprocedure(pg_catalog.format('private.%s(uuid)', p_step)) is null then
-    raise exception 'private.% (taking an organization id) does not exist', p_step;
-  end if;
-  for organization in
-    select o.id, o.slug from private.organizations o
-     where o.is_active and o.template_version > 0
-       and exists (select 1 from pg_catalog.pg_namespace n where n.nspname = o.schema_name)
-     order by o.created_at, o.id
-  loop
-    begin
-      execute pg_catalog.format('select private.%I($1)', p_step) using organization.id;
-    exception when others then
-      raise warning 'scheduled step private.% failed in organization %: %', p_step, organization.slug, sqlerrm;
-    end;
-    commit;
-  end loop;
-end;
-$$;
-revoke all on procedure private.run_in_each_organization(text) from public, anon, authenticated;
 
 /**
  * Gives an organization a spare as its schema: takes the newest spare nobody else is taking,

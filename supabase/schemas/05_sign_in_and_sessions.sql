@@ -1772,8 +1772,8 @@ end;
 $$;
 
 -- Hourly, at minute 17 (private.scheduled_jobs).
-insert into private.scheduled_jobs (name, schedule, command)
-values ('crm-maintenance', '17 * * * *', 'select private.run_maintenance()');
+insert into private.scheduled_jobs (name, schedule, function_name)
+values ('crm-maintenance', '17 * * * *', 'run_maintenance');
 
 create index login_attempts_user_successes_idx on private.login_attempts (user_id, created_at desc)
   where success;

@@ -388,7 +388,7 @@ grant execute on function public.get_task_views() to authenticated;
 
 /**
  * The scheduled step in one organization (every minute, in each organization:
- * private.run_in_each_organization): open and in-progress tasks whose reminder time has come
+ * private.scheduled_jobs): open and in-progress tasks whose reminder time has come
  * (task_reminder), that fall due within the next hour (task_due) or whose due time has
  * passed (task_overdue) tell their owner, once per task and kind: the bookkeeping column is
  * set in the same statement, so concurrent runs cannot repeat one, and a member who turned
@@ -432,8 +432,8 @@ end;
 $$;
 
 -- Every minute (private.scheduled_jobs).
-insert into private.scheduled_jobs (name, schedule, command)
-values ('crm-notify-due-items', '* * * * *', 'call private.run_in_each_organization(''notify_due_items'')');
+insert into private.scheduled_jobs (name, schedule, function_name, in_each_organization)
+values ('crm-notify-due-items', '* * * * *', 'notify_due_items', true);
 
 /** How many unread notifications the member has in the organization. */
 create function private.unread_notifications(p_user_id uuid, p_organization_id uuid)

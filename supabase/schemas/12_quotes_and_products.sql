@@ -1042,7 +1042,7 @@ $$;
 
 /**
  * The scheduled expiry in one organization (hourly, in each organization:
- * private.run_in_each_organization): sent quotes whose valid_until is before today (in the
+ * private.scheduled_jobs): sent quotes whose valid_until is before today (in the
  * organization's time zone) become expired. Returns how many; none for an organization
  * without its tables.
  */
@@ -1068,8 +1068,8 @@ end;
 $$;
 
 -- Hourly, at minute 7 (private.scheduled_jobs).
-insert into private.scheduled_jobs (name, schedule, command)
-values ('crm-expire-quotes', '7 * * * *', 'call private.run_in_each_organization(''expire_quotes'')');
+insert into private.scheduled_jobs (name, schedule, function_name, in_each_organization)
+values ('crm-expire-quotes', '7 * * * *', 'expire_quotes', true);
 
 /** A product as the app reads it (money as strings). */
 create function private.product_json(p_row jsonb)

@@ -582,7 +582,7 @@ $$;
 
 /**
  * The scheduled step in one organization (hourly, in each organization:
- * private.run_in_each_organization), by the organization's own calendar day: active
+ * private.scheduled_jobs), by the organization's own calendar day: active
  * contracts whose notice date (end_date - renewal_notice_days) has come tell their owner
  * once (contract_renewal; the bookkeeping column is set in the same statement, so
  * concurrent runs cannot repeat one); active contracts whose end date has passed renew
@@ -639,8 +639,8 @@ end;
 $$;
 
 -- Hourly, at minute 7 (private.scheduled_jobs).
-insert into private.scheduled_jobs (name, schedule, command)
-values ('crm-contract-due-steps', '7 * * * *', 'call private.run_in_each_organization(''contract_due_steps'')');
+insert into private.scheduled_jobs (name, schedule, function_name, in_each_organization)
+values ('crm-contract-due-steps', '7 * * * *', 'contract_due_steps', true);
 
 /**
  * A contract the caller may see with what its page shows: the record (owner_name, locked:

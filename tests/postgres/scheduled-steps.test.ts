@@ -2,9 +2,9 @@ import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../scripts/stack/test-database.ts";
 
-// private.run_in_each_organization commits after each organization, which pgTAP (one
-// transaction per file) cannot show: here it runs against a real PostgreSQL, as pg_cron and
-// the local stack call it.
+// A job in each organization (private.scheduled_job_command) commits after each
+// organization, which pgTAP (one transaction per file) cannot show: here it runs against a
+// real PostgreSQL, on its own as pg_cron and the local stack run it.
 describe("a scheduled step in each organization, one transaction each", () => {
   let database: TestDatabase;
   let sql: postgres.Sql;
@@ -30,12 +30,17 @@ describe("a scheduled step in each organization, one transaction each", () => {
     await database?.drop();
   });
 
+  const probeJob = async () => {
+    const [{ command }] = await sql<{ command: string }[]>`select private.scheduled_job_command('probe_step', true) as command`;
+    return command;
+  };
+
   const runs = async () =>
     await sql<{ slug: string; transaction_id: string }[]>`
       select o.slug, r.transaction_id::text from private.probe_runs r join private.organizations o on o.id = r.organization_id order by o.slug`;
 
   it("runs the step in every organization, each in a transaction of its own", async () => {
-    await sql`call private.run_in_each_organization('probe_step')`;
+    await sql.unsafe(await probeJob());
     const done = await runs();
     expect(done.map((run) => run.slug)).toEqual(["acme", "demo"]);
     expect(new Set(done.map((run) => run.transaction_id)).size).toBe(2);
@@ -45,18 +50,15 @@ describe("a scheduled step in each organization, one transaction each", () => {
     await sql`delete from private.probe_runs`;
     warnings.length = 0;
     await sql`select set_config('probe.fail', 'acme', false)`;
-    await sql`call private.run_in_each_organization('probe_step')`;
+    await sql.unsafe(await probeJob());
     expect((await runs()).map((run) => run.slug)).toEqual(["demo"]);
     expect(warnings).toEqual(["scheduled step private.probe_step failed in organization acme: probe failure"]);
     await sql`select set_config('probe.fail', '', false)`;
   });
 
   it("cannot run inside a transaction block, where it could not commit", async () => {
-    await expect(sql.begin((tx) => tx`call private.run_in_each_organization('probe_step')`)).rejects.toThrow(/invalid transaction termination/);
-  });
-
-  it("refuses a step that is not a private function taking an organization id", async () => {
-    await expect(sql`call private.run_in_each_organization('organizations')`).rejects.toThrow(/does not exist/);
+    const command = await probeJob();
+    await expect(sql.begin((tx) => tx.unsafe(command))).rejects.toThrow(/invalid transaction termination/);
   });
 
   it("runs the product's jobs as scheduled: due tasks are announced in each organization", async () => {

@@ -7,14 +7,14 @@
 -- guard, private.caller_context, and every RPC answer with it), in no other function of
 -- any schema.
 begin;
-select plan(29);
+select plan(28);
 
 -- ---------------------------------------------------------------------------------
 -- Functions: search_path
 -- ---------------------------------------------------------------------------------
 create temporary table our_functions on commit drop as
   select p.oid, n.nspname as schema_name, p.proname as function_name, p.prosecdef as security_definer,
-         p.proconfig, p.proacl, p.proowner, p.prokind,
+         p.proconfig, p.proacl, p.proowner,
          format('%I.%I(%s)', n.nspname, p.proname, pg_catalog.pg_get_function_identity_arguments(p.oid)) as signature
     from pg_catalog.pg_proc p
     join pg_catalog.pg_namespace n on n.oid = p.pronamespace
@@ -65,22 +65,11 @@ select is(
 
 select is(
   array(select signature from our_functions
-         where schema_name = 'private' and prokind <> 'p'
+         where schema_name = 'private'
            and not exists (select 1 from unnest(proconfig) as setting where setting like 'search\_path=%')
          order by 1),
   '{}'::text[],
   'every function in private (definer or not) has a fixed search_path');
-
--- A procedure that commits may carry no search_path setting and may not be security definer
--- (PostgreSQL refuses its COMMIT otherwise): it runs as its caller, and only the owner may call it.
-select is(
-  array(select signature from our_functions
-         where prokind = 'p'
-           and (schema_name <> 'private' or security_definer or proacl is null
-                or exists (select 1 from aclexplode(proacl) a where a.grantee <> proowner))
-         order by 1),
-  '{}'::text[],
-  'every procedure is in private, runs as its caller, and only its owner may call it');
 
 -- ---------------------------------------------------------------------------------
 -- Functions: who may execute them

@@ -14,37 +14,32 @@ select set_eq(
 select is_empty(
   $$select name from private.scheduled_jobs j
      where not exists (select 1 from pg_catalog.pg_proc p join pg_catalog.pg_namespace n on n.oid = p.pronamespace
-                        where n.nspname = 'private'
-                          and ((p.pronargs = p.pronargdefaults and j.command = format('select private.%s()', p.proname))
-                               or (p.pronargs = 1 and p.proargtypes[0] = 'uuid'::regtype
-                                   and j.command = format('call private.run_in_each_organization(%L)', p.proname))))$$,
-  'every job calls a private function that exists, with no argument, or in each organization with its id'
+                        where n.nspname = 'private' and p.proname = j.function_name
+                          and case when j.in_each_organization
+                                   then p.pronargs >= 1 and p.proargtypes[0] = 'uuid'::regtype and p.pronargs - p.pronargdefaults <= 1
+                                   else p.pronargs = p.pronargdefaults end)$$,
+  'every job runs a private function that exists: without arguments, or with an organization''s id in each organization'
 );
 
 select throws_ok(
-  $$insert into private.scheduled_jobs values ('crm-every-five', '*/5 * * * *', 'select private.run_maintenance()')$$,
+  $$insert into private.scheduled_jobs (name, schedule, function_name) values ('crm-every-five', '*/5 * * * *', 'run_maintenance')$$,
   '23514', null, 'a schedule other than every minute or hourly is refused'
 );
 
 select throws_ok(
-  $$insert into private.scheduled_jobs values ('crm-drop', '* * * * *', 'drop table private.organizations')$$,
-  '23514', null, 'a command other than a call of a private function is refused'
+  $$insert into private.scheduled_jobs (name, schedule, function_name) values ('crm-drop', '* * * * *', 'x(); drop table private.organizations; select private.y')$$,
+  '23514', null, 'a function name that is not one is refused (no statement rides along)'
 );
 
-select throws_ok(
-  $$insert into private.scheduled_jobs values ('crm-each', '* * * * *', 'call private.run_in_each_organization(''x''); drop table private.organizations')$$,
-  '23514', null, 'and so is a second statement after the call in each organization'
-);
-
-select throws_ok(
-  $$call private.run_in_each_organization('organizations')$$,
-  'P0001', 'private.organizations (taking an organization id) does not exist',
-  'the step in each organization must be a private function taking an organization id'
-);
+select is((select command from private.scheduled_jobs where name = 'crm-maintenance'), 'select private.run_maintenance()',
+  'a job runs its function once');
+select matches((select command from private.scheduled_jobs where name = 'crm-notify-due-items'),
+  'perform private\.notify_due_items\(organization\.id\);\s+exception when others then[^$]*commit;',
+  'a job in each organization runs its function per organization and commits after each');
 
 -- Without pg_cron the rows change and nothing else happens.
 select lives_ok(
-  $$insert into private.scheduled_jobs values ('crm-test-job', '* * * * *', 'select private.run_maintenance()')$$,
+  $$insert into private.scheduled_jobs (name, schedule, function_name) values ('crm-test-job', '* * * * *', 'run_maintenance')$$,
   'without pg_cron a job is added as a row only'
 );
 
@@ -67,10 +62,10 @@ select set_eq(
   'once pg_cron is there, touching the rows schedules every job as it stands'
 );
 
-insert into private.scheduled_jobs values ('crm-another-job', '5 * * * *', 'select private.expire_quotes()');
+insert into private.scheduled_jobs (name, schedule, function_name) values ('crm-another-job', '5 * * * *', 'run_maintenance');
 select results_eq(
   $$select schedule, command from cron.job where jobname = 'crm-another-job'$$,
-  $$values ('5 * * * *'::text, 'select private.expire_quotes()'::text)$$,
+  $$values ('5 * * * *'::text, 'select private.run_maintenance()'::text)$$,
   'a new job is scheduled under its name'
 );
 

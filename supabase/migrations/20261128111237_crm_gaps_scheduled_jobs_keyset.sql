@@ -15,7 +15,7 @@ DROP FUNCTION "public"."export_records"(text, text, jsonb, text, boolean, intege
 DROP FUNCTION "public"."get_deal_board_stage"(text, jsonb, integer, integer);
 CREATE TABLE "private"."module_link_filters" ("module" text NOT NULL, "filter_column" text NOT NULL, "target_module" text NOT NULL, "link_table" text NOT NULL, "record_column" text NOT NULL, CONSTRAINT "module_link_filters_pkey" PRIMARY KEY (module, filter_column), CONSTRAINT "module_link_filters_filter_column_check" CHECK (private.is_safe_identifier(filter_column)), CONSTRAINT "module_link_filters_link_table_check" CHECK (private.is_safe_identifier(link_table)), CONSTRAINT "module_link_filters_record_column_check" CHECK (private.is_safe_identifier(record_column)));
 ALTER TABLE "private"."module_link_filters" ENABLE ROW LEVEL SECURITY;
-CREATE TABLE "private"."scheduled_jobs" ("name" text NOT NULL, "schedule" text NOT NULL, "command" text NOT NULL, CONSTRAINT "scheduled_jobs_command_check" CHECK (((command ~ '^select private\.[a-z_]+\(\)$'::text) OR (command ~ '^call private\.run_in_each_organization\(''[a-z_]+''\)$'::text))), CONSTRAINT "scheduled_jobs_name_check" CHECK ((name ~ '^crm-[a-z0-9-]+$'::text)), CONSTRAINT "scheduled_jobs_pkey" PRIMARY KEY (name), CONSTRAINT "scheduled_jobs_schedule_check" CHECK (((schedule = '* * * * *'::text) OR (schedule ~ '^[1-5]?[0-9] \* \* \* \*$'::text))));
+CREATE TABLE "private"."scheduled_jobs" ("name" text NOT NULL, "schedule" text NOT NULL, "function_name" text NOT NULL, "in_each_organization" boolean NOT NULL DEFAULT false, CONSTRAINT "scheduled_jobs_function_name_check" CHECK ((function_name ~ '^[a-z_]+$'::text)), CONSTRAINT "scheduled_jobs_name_check" CHECK ((name ~ '^crm-[a-z0-9-]+$'::text)), CONSTRAINT "scheduled_jobs_pkey" PRIMARY KEY (name), CONSTRAINT "scheduled_jobs_schedule_check" CHECK (((schedule = '* * * * *'::text) OR (schedule ~ '^[1-5]?[0-9] \* \* \* \*$'::text))));
 ALTER TABLE "private"."scheduled_jobs" ENABLE ROW LEVEL SECURITY;
 CREATE OR REPLACE FUNCTION private.batch_answer(p_count_key text, p_done integer, p_refused jsonb)
  RETURNS jsonb
@@ -1329,6 +1329,33 @@ begin
                                              from unnest(conflicted) c), '[]'));
 end;
 $function$;
+CREATE OR REPLACE FUNCTION private.scheduled_job_command(p_function_name text, p_in_each_organization boolean)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+  select case when not p_in_each_organization then 'select private.' || p_function_name || '()' else
+'do $job$
+declare
+  organization record;
+begin
+  for organization in
+    select o.id, o.slug from private.organizations o
+     where o.is_active and o.template_version > 0
+       and exists (select 1 from pg_catalog.pg_namespace n where n.nspname = o.schema_name)
+     order by o.created_at, o.id
+  loop
+    begin
+      perform private.' || p_function_name || '(organization.id);
+    exception when others then
+      raise warning ''scheduled step private.' || p_function_name || ' failed in organization %: %'', organization.slug, sqlerrm;
+    end;
+    commit;
+  end loop;
+end
+$job$' end;
+$function$;
 CREATE OR REPLACE FUNCTION private.search_module(p_module text, p_schema text, p_scope text, p_caller uuid, p_folded text, p_limit integer, p_scopes jsonb)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -1491,30 +1518,6 @@ CREATE OR REPLACE FUNCTION public.get_deal_board_stage(p_stage text, p_filters j
  STABLE SECURITY DEFINER
  SET search_path TO ''
 AS $function$ select private.deal_board_stage(p_stage, p_filters, p_cursor, p_limit); $function$;
-CREATE OR REPLACE PROCEDURE private.run_in_each_organization(IN p_step text)
- LANGUAGE plpgsql
-AS $procedure$
-declare
-  organization record;
-begin
-  if p_step !~ '^[a-z_]+$' or pg_catalog.to_regprocedure(pg_catalog.format('private.%s(uuid)', p_step)) is null then
-    raise exception 'private.% (taking an organization id) does not exist', p_step;
-  end if;
-  for organization in
-    select o.id, o.slug from private.organizations o
-     where o.is_active and o.template_version > 0
-       and exists (select 1 from pg_catalog.pg_namespace n where n.nspname = o.schema_name)
-     order by o.created_at, o.id
-  loop
-    begin
-      execute pg_catalog.format('select private.%I($1)', p_step) using organization.id;
-    exception when others then
-      raise warning 'scheduled step private.% failed in organization %: %', p_step, organization.slug, sqlerrm;
-    end;
-    commit;
-  end loop;
-end;
-$procedure$;
 ALTER TABLE "private"."module_link_filters" ADD CONSTRAINT "module_link_filters_module_fkey" FOREIGN KEY (module) REFERENCES private.modules(key) ON DELETE CASCADE;
 ALTER TABLE "private"."module_link_filters" ADD CONSTRAINT "module_link_filters_target_module_fkey" FOREIGN KEY (target_module) REFERENCES private.modules(key) ON DELETE CASCADE;
 CREATE TRIGGER scheduled_jobs_sync_cron AFTER INSERT OR DELETE OR UPDATE ON private.scheduled_jobs FOR EACH ROW EXECUTE FUNCTION private.sync_cron_job();
@@ -1539,6 +1542,8 @@ REVOKE ALL ON FUNCTION "private"."record_export"(text, text, jsonb, text, boolea
 GRANT EXECUTE ON FUNCTION "private"."record_export"(text, text, jsonb, text, boolean, jsonb, integer) TO "postgres";
 REVOKE ALL ON FUNCTION "private"."record_page"(text, text, text, jsonb, text, boolean, integer, integer, integer, boolean, jsonb) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION "private"."record_page"(text, text, text, jsonb, text, boolean, integer, integer, integer, boolean, jsonb) TO "postgres";
+REVOKE ALL ON FUNCTION "private"."scheduled_job_command"(text, boolean) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION "private"."scheduled_job_command"(text, boolean) TO "postgres";
 REVOKE ALL ON FUNCTION "private"."sync_cron_job"() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION "private"."sync_cron_job"() TO "postgres";
 REVOKE ALL ON FUNCTION "private"."withholding_rates"() FROM PUBLIC;
@@ -1547,21 +1552,20 @@ REVOKE ALL ON FUNCTION "public"."export_records"(text, text, jsonb, text, boolea
 GRANT EXECUTE ON FUNCTION "public"."export_records"(text, text, jsonb, text, boolean, jsonb, integer) TO "authenticated", "postgres", "service_role";
 REVOKE ALL ON FUNCTION "public"."get_deal_board_stage"(text, jsonb, jsonb, integer) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION "public"."get_deal_board_stage"(text, jsonb, jsonb, integer) TO "authenticated", "postgres", "service_role";
-REVOKE ALL ON PROCEDURE "private"."run_in_each_organization"(text) FROM PUBLIC;
-GRANT EXECUTE ON PROCEDURE "private"."run_in_each_organization"(text) TO "postgres";
 GRANT DELETE, INSERT, REFERENCES, SELECT, TRIGGER, TRUNCATE, UPDATE ON TABLE "private"."module_link_filters" TO "postgres";
 GRANT DELETE, INSERT, REFERENCES, SELECT, TRIGGER, TRUNCATE, UPDATE ON TABLE "private"."scheduled_jobs" TO "postgres";
+ALTER TABLE "private"."scheduled_jobs" ADD COLUMN "command" text GENERATED ALWAYS AS (private.scheduled_job_command(function_name, in_each_organization)) STORED;
 
 -- Reference data
 update "private"."modules" set "writable_columns" = '{title,customer_id,contact_id,quote_id,deal_id,contract_type,start_date,end_date,value,value_includes_vat,vat_amount,withholding_amount,withholding_rate,currency,status,customer_signed_on,company_signed_on,auto_renew,renewal_notice_days,renewal_term_months,notes}'::text[] where "key" = 'contracts'::text;
 insert into "private"."module_link_filters" ("module", "filter_column", "target_module", "link_table", "record_column") values
   ('deals'::text, 'contact_id'::text, 'contacts'::text, 'deal_contacts'::text, 'deal_id'::text);
-insert into "private"."scheduled_jobs" ("name", "schedule", "command") values
-  ('crm-refill-tenant-spares'::text, '* * * * *'::text, 'select private.refill_tenant_spares()'::text),
-  ('crm-maintenance'::text, '17 * * * *'::text, 'select private.run_maintenance()'::text),
-  ('crm-notify-due-items'::text, '* * * * *'::text, 'call private.run_in_each_organization(''notify_due_items'')'::text),
-  ('crm-expire-quotes'::text, '7 * * * *'::text, 'call private.run_in_each_organization(''expire_quotes'')'::text),
-  ('crm-contract-due-steps'::text, '7 * * * *'::text, 'call private.run_in_each_organization(''contract_due_steps'')'::text);
+insert into "private"."scheduled_jobs" ("name", "schedule", "function_name", "in_each_organization") values
+  ('crm-refill-tenant-spares'::text, '* * * * *'::text, 'refill_tenant_spares'::text, 'false'::boolean),
+  ('crm-maintenance'::text, '17 * * * *'::text, 'run_maintenance'::text, 'false'::boolean),
+  ('crm-notify-due-items'::text, '* * * * *'::text, 'notify_due_items'::text, 'true'::boolean),
+  ('crm-expire-quotes'::text, '7 * * * *'::text, 'expire_quotes'::text, 'true'::boolean),
+  ('crm-contract-due-steps'::text, '7 * * * *'::text, 'contract_due_steps'::text, 'true'::boolean);
 
 -- Organization tables: a new template step (`npm run db:migrate-tenants` brings existing organizations there)
 insert into private.tenant_template_steps (version, description, ddl) values (4, 'crm_gaps_scheduled_jobs_keyset', $template$
