@@ -68,6 +68,9 @@ export type Database = {
 "create_auth_user_admin":
 { Args: { "p_email": string,"p_first_name"?: string,"p_last_name"?: string,"p_password": string }; Returns: Json
                            },
+"count_custom_field_values":
+{ Args: { "p_key": string,"p_module": string }; Returns: Json
+                           },
 "create_contact":
 { Args: { "p_values": Json }; Returns: Json
                            },
@@ -127,6 +130,9 @@ export type Database = {
                            },
 "delete_role":
 { Args: { "p_key": string }; Returns: Json
+                           },
+"delete_custom_field":
+{ Args: { "p_key": string,"p_module": string }; Returns: Json
                            },
 "delete_saved_view":
 { Args: { "p_id": string,"p_module": string }; Returns: Json
@@ -314,6 +320,9 @@ export type Database = {
 "list_record_documents":
 { Args: { "p_module": string,"p_record_id": string }; Returns: Json
                            },
+"list_custom_fields":
+{ Args: { "p_module": string }; Returns: Json
+                           },
 "list_saved_views":
 { Args: { "p_module": string }; Returns: Json
                            },
@@ -382,6 +391,9 @@ export type Database = {
                            },
 "run_import_batch":
 { Args: { "p_batch": number,"p_import_id": string,"p_rows": Json }; Returns: Json
+                           },
+"save_custom_field":
+{ Args: { "p_field": Json,"p_module": string }; Returns: Json
                            },
 "save_document_template":
 { Args: { "p_body": string,"p_id": string,"p_is_default"?: boolean,"p_kind": string,"p_name": string }; Returns: Json

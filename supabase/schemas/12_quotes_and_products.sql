@@ -338,7 +338,7 @@ security definer
 set search_path = ''
 as $$
 declare
-  organization uuid := (select o.id from private.organizations o where o.schema_name = tg_table_schema);
+  organization uuid := private.schema_organization(tg_table_schema);
   settings private.organization_settings;
   found_rate record;
   items jsonb;

@@ -32,9 +32,8 @@ declare
   settings private.organization_settings;
 begin
   if new.contract_number is null then
-    select s.* into settings
-      from private.organizations o join private.organization_settings s on s.organization_id = o.id
-     where o.schema_name = tg_table_schema;
+    select s.* into settings from private.organization_settings s
+     where s.organization_id = private.schema_organization(tg_table_schema);
     if settings.organization_id is not null then
       new.contract_number := private.next_document_number(settings.organization_id, 'contract',
         settings.contract_number_pattern, private.organization_today(settings.organization_id));
@@ -398,7 +397,7 @@ begin
   if new.deleted_at is not null or (tg_op = 'UPDATE' and old.status = 'active') then
     return null;
   end if;
-  select o.id into organization_id from private.organizations o where o.schema_name = tg_table_schema;
+  organization_id := private.schema_organization(tg_table_schema);
   execute format('select to_jsonb(t) from %I.contracts t where t.id = $1 and t.status in (''active'', ''expired'') for update',
                  tg_table_schema)
     into previous using new.previous_contract_id;

@@ -1,0 +1,111 @@
+/**
+ * An organization's custom fields (DESIGN.md D11): what list_custom_fields answers for a module,
+ * read once per module and kept, so that every screen of the module (form, record page, list
+ * columns and filters, export, import mapping, PDF placeholders) derives the same fields from
+ * the same declarations. A custom field is a real column of the organization's table; its key
+ * (cf_…) is the column's name and the key its value travels under in p_values and in the
+ * record answers.
+ */
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { z } from "zod";
+import { rpc } from "@/lib/call-rpc.ts";
+import type { ModuleKey } from "@/modules/registry.ts";
+import { useOrganizationScope, type OrganizationScope } from "@/session/organization-scope.ts";
+import { queryKeys } from "@/session/query-keys.ts";
+
+/** The types an admin may give a custom field (private.custom_field_types). */
+export const customFieldTypes = [
+  "text",
+  "long_text",
+  "number",
+  "money",
+  "percent",
+  "date",
+  "datetime",
+  "boolean",
+  "choice",
+  "multi_choice",
+  "email",
+  "phone",
+  "url",
+  "link",
+] as const;
+export type CustomFieldType = (typeof customFieldTypes)[number];
+
+/** Types whose values are text: searchable, and length-limited. */
+export const textCustomFieldTypes = ["text", "long_text", "email", "phone", "url"] as const satisfies readonly CustomFieldType[];
+/** Types with a list of options. */
+export const choiceCustomFieldTypes = ["choice", "multi_choice"] as const satisfies readonly CustomFieldType[];
+/** Types whose values are numbers (ranges in filters). */
+export const numericCustomFieldTypes = ["number", "money", "percent"] as const satisfies readonly CustomFieldType[];
+
+/** At most this many custom fields in one module of one organization (private.custom_field_limits). */
+export const MAX_CUSTOM_FIELDS = 100;
+/** At most this many characters in a text custom field, and in a long text one. */
+export const CUSTOM_TEXT_MAX = 1000;
+export const CUSTOM_LONG_TEXT_MAX = 10000;
+
+export const customFieldOptionSchema = z.object({
+  /** What a record stores (stable: renaming the option changes its labels only). */
+  value: z.string(),
+  label_tr: z.string(),
+  label_en: z.string().nullable(),
+  /** A Mantine colour name, or none. */
+  color: z.string().nullable(),
+});
+export type CustomFieldOption = z.infer<typeof customFieldOptionSchema>;
+
+export const customFieldSchema = z.object({
+  key: z.string().regex(/^cf_[a-z][a-z0-9_]{0,39}$/),
+  type: z.enum(customFieldTypes),
+  label_tr: z.string(),
+  label_en: z.string().nullable(),
+  required: z.boolean(),
+  /** The options of a choice or multi_choice field, in order; empty for other types. */
+  options: z.array(customFieldOptionSchema),
+  /** A money field's currency (ISO 4217); null for other types. */
+  currency: z.string().nullable(),
+  /** A link field's module; null for other types. */
+  link_module: z.string().nullable(),
+  position: z.number().int(),
+  /** Hidden: kept (with its values) but shown nowhere until shown again. */
+  hidden: z.boolean(),
+  /** Shown in the list by default (else offered in the column picker). */
+  listed: z.boolean(),
+  /** Offered as a list filter (and indexed). */
+  filterable: z.boolean(),
+  /** Matched by the list's search (text types only). */
+  searchable: z.boolean(),
+  updated_at: z.string(),
+});
+export type CustomField = z.infer<typeof customFieldSchema>;
+
+const listAnswerSchema = z.object({ success: z.literal(true), fields: z.array(customFieldSchema) });
+
+export const customFieldKeys = {
+  module: (scope: OrganizationScope, module: ModuleKey) => queryKeys.organization(scope, `custom-fields:${module}`),
+};
+
+export function customFieldsQueryOptions(scope: OrganizationScope, module: ModuleKey) {
+  return queryOptions({
+    queryKey: customFieldKeys.module(scope, module),
+    queryFn: async () => (await rpc("list_custom_fields", { p_module: module }, listAnswerSchema)).fields,
+    staleTime: 60_000,
+  });
+}
+
+/** Every custom field of a module in the session's organization, hidden ones included, in order. */
+export function useCustomFields(module: ModuleKey) {
+  const scope = useOrganizationScope();
+  return useQuery(customFieldsQueryOptions(scope, module));
+}
+
+/** The fields a screen shows: not hidden, in the admin's order. */
+export function shownCustomFields(fields: readonly CustomField[] | undefined): CustomField[] {
+  return (fields ?? []).filter((field) => !field.hidden).toSorted((a, b) => a.position - b.position);
+}
+
+/** A field's label, or an option's, in the interface's language (Turkish when no English one was given). */
+export function customLabel(item: { label_tr: string; label_en: string | null }, language: string | undefined): string {
+  return language === "en" && item.label_en ? item.label_en : item.label_tr;
+}
