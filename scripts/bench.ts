@@ -4,7 +4,7 @@
  * Numbers, not pass/fail: run it before and after a change that may cost speed.
  * BENCH_ORGANIZATIONS, BENCH_CUSTOMERS, BENCH_DEALS, BENCH_TASKS (PostgreSQL) and BENCH_PGLITE_CUSTOMERS change
  * the scales. BENCH_ONLY=<section>[,<section>…] runs only those sections (names in `sections` at the
- * end: pdf, stack, data-api, records, quotes, search, link-sort, documents, imports, exports, parse, organizations, backup); BENCH_ONLY=postgres runs the PostgreSQL-only
+ * end: pdf, stack, data-api, records, quotes, search, link-sort, documents, imports, exports, custom-fields, parse, organizations, backup); BENCH_ONLY=postgres runs the PostgreSQL-only
  * ones. BENCH_IMPORT_ROWS changes the import and parse scale (100,000), BENCH_EXPORT_ROWS the export's (100,000); BENCH_BACKUP_ROWS
  * the customers behind the backup figures (1,000,000).
  */
@@ -40,15 +40,9 @@ import { join } from "node:path";
 import { openBackup, restoreBackup, writeBackup } from "./stack/backup.ts";
 import { openBackend, openSqlConnection, type SqlRunner } from "./stack/database.ts";
 import { FileStorage } from "./stack/storage-files.ts";
-import { linkSortScale } from "./bench/link-sort.ts";
+import { linkSortScale, type Sample } from "./bench/link-sort.ts";
 import { exportScale } from "./bench/exports.ts";
-
-interface Sample {
-  name: string;
-  p50: number;
-  p95: number;
-  runs: number;
-}
+import { customFieldScale } from "./bench/custom-fields.ts";
 
 function summarise(name: string, times: number[]): Sample {
   const sorted = [...times].sort((a, b) => a - b);
@@ -842,6 +836,7 @@ const sections: { name: string; postgresOnly: boolean; run: () => Promise<void> 
   { name: "link-sort", postgresOnly: true, run: () => linkSortScale({ seededPostgres, measure, printPairs, fillCustomers }, [5_000, 100_000]) },
   { name: "documents", postgresOnly: false, run: documentTransferOnBothBackends },
   { name: "imports", postgresOnly: true, run: () => importsOnPostgres(Number(process.env.BENCH_IMPORT_ROWS ?? 100_000)) },
+  { name: "custom-fields", postgresOnly: true, run: () => customFieldScale({ seededPostgres, measure, printPairs, fillCustomers }, Number(process.env.BENCH_CUSTOMERS ?? 1_000_000)) },
   { name: "exports", postgresOnly: true, run: () => exportScale({ seededPostgres, fillCustomers }, Number(process.env.BENCH_EXPORT_ROWS ?? 100_000)) },
   { name: "parse", postgresOnly: false, run: () => browserParse(Number(process.env.BENCH_IMPORT_ROWS ?? 100_000)) },
   { name: "organizations", postgresOnly: false, run: () => organizationScale(Number(process.env.BENCH_ORGANIZATIONS ?? 3000)) },

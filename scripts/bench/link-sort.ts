@@ -13,7 +13,8 @@ import type { TestDatabase } from "../stack/test-database.ts";
 import { demoOrganizationId, signedInClient } from "../../tests/support/clients.ts";
 import { testKeys } from "../../tests/support/keys.ts";
 
-interface Sample {
+/** One measurement's figures (ms). */
+export interface Sample {
   name: string;
   p50: number;
   p95: number;
