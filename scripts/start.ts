@@ -1,6 +1,6 @@
 /**
  * `npm start`: the whole product locally on one origin, with demo data.
- * PORT (default 54321), HOST (the address it listens on, default 127.0.0.1: this machine
+ * PORT (default 54321), SMTP_PORT (the local mail server's, default 54325), HOST (the address it listens on, default 127.0.0.1: this machine
  * only), LOCAL_DATA_DIR (PGlite data, default .data/pglite), DATABASE_URL (use a real
  * PostgreSQL 15+ instead of PGlite), LOCAL_STORAGE_DIR (Storage's object files, default
  * .data/storage), START_MIN_FREE_MB (the free space a start needs, default 100), the keys
@@ -10,7 +10,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { KeyError, defaultPort, installationKeys, isLoopbackHost, keyFilePath, listenHost, localData, projectRoot, publishedSecrets, type LocalKeys } from "./stack/env.ts";
+import { KeyError, defaultMailPort, defaultPort, installationKeys, isLoopbackHost, keyFilePath, listenHost, localData, projectRoot, publishedSecrets, type LocalKeys } from "./stack/env.ts";
 import { markRunning, runningProduct } from "./stack/running.ts";
 import { startStack } from "./stack/server.ts";
 
@@ -103,6 +103,7 @@ if (appProblem) {
 
 const stack = await startStack({
   port: defaultPort(),
+  mailPort: defaultMailPort(),
   host,
   keys,
   databaseUrl,
@@ -119,6 +120,7 @@ console.log(`
   Satış CRM is running at ${stack.url}  (ready in ${seconds} s)
   Database: ${databaseUrl ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${dataDir}`}
   Files (Storage): ${storageDir}
+  Mail: kept by the local mail server (SMTP 127.0.0.1:${stack.mail.port}), never delivered; read it at ${stack.url}/_stack/mail/inbox
 
   Demo accounts (password Demo.1234):
     super@demo.test   super admin

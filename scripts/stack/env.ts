@@ -211,6 +211,11 @@ export function defaultPort(): number {
   return Number(setting("PORT") ?? 54321);
 }
 
+/** The local mail server's SMTP port for `npm start` (SMTP_PORT, default 54325; on 127.0.0.1 only). */
+export function defaultMailPort(): number {
+  return Number(setting("SMTP_PORT") ?? 54325);
+}
+
 /** The address `npm start` listens on (HOST, default 127.0.0.1: this machine only). */
 export function listenHost(): string {
   return setting("HOST") ?? "127.0.0.1";

@@ -19,6 +19,7 @@ import { backupSummary, writeBackup } from "./backup.ts";
 import { openBackend, type Backend, type DatabaseOptions } from "./database.ts";
 import { isPublishedKey, projectRoot, type LocalKeys } from "./env.ts";
 import { apiOf, apiRefusal, checkRequests, sameSecret, sniffNothing } from "./request-checks.ts";
+import { startMailCatcher, type MailCatcher } from "./mail-catcher.ts";
 import { startScheduledJobs } from "./scheduled-jobs.ts";
 import { appShell, staticFiles } from "./static-files.ts";
 
@@ -37,12 +38,16 @@ export interface StackOptions extends DatabaseOptions {
    * separated by commas or spaces); default: the TRUSTED_PROXIES environment value, else none.
    */
   trustedProxies?: string;
+  /** The local mail server's SMTP port (mail-catcher.ts); default: any free one. */
+  mailPort?: number;
 }
 
 export interface RunningStack {
   url: string;
   keys: LocalKeys;
   backend: Backend;
+  /** The local mail server: every message the product sends is kept there. */
+  mail: MailCatcher;
   stop(): Promise<void>;
 }
 
@@ -206,6 +211,69 @@ async function signedDownloadProblem(c: Context, backend: Backend, jwtSecret: st
   return null;
 }
 
+/** Whether the request comes from this machine (the client's address, as identifyClients found it). */
+function fromThisMachine(c: Context): boolean {
+  return ["127.0.0.1", "::1"].includes(clientAddress(c) ?? "");
+}
+
+/** Whether the request carries the installation's secret key as its bearer token. */
+function withSecretKey(c: Context, keys: LocalKeys): boolean {
+  return sameSecret(/^Bearer (.+)$/.exec(c.req.header("authorization") ?? "")?.[1] ?? "", keys.secretKey);
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (character) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[character] ?? character);
+
+/** The caught messages as a plain page, newest first: every text escaped, no script, attachments by link. */
+function inboxPage(mail: MailCatcher): string {
+  const rows = mail.messages().map((message) => {
+    const attachments = message.attachments
+      .map((attachment, index) =>
+        `<a href="/_stack/mail/inbox/${message.id}/attachments/${index}">${escapeHtml(attachment.filename ?? `ek ${index + 1}`)}</a> (${Math.ceil(attachment.size / 1024)} KB)`)
+      .join(", ");
+    return `<article><h2>${escapeHtml(message.subject ?? "(konu yok)")}</h2>
+<p><b>Kimden:</b> ${escapeHtml(message.from ?? "")} · <b>Kime:</b> ${escapeHtml(message.envelope.to.join(", "))} · ${escapeHtml(message.receivedAt)}</p>
+${attachments ? `<p><b>Ekler:</b> ${attachments}</p>` : ""}<pre>${escapeHtml(message.text ?? "")}</pre></article>`;
+  });
+  return `<!doctype html><html lang="tr"><head><meta charset="utf-8"><title>Yerel posta kutusu</title>
+<style>body{font:15px system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}article{border-top:1px solid #ccc;padding:.5rem 0}pre{white-space:pre-wrap}</style></head>
+<body><h1>Yerel posta kutusu</h1><p>Bu makinedeki posta sunucusunun (SMTP 127.0.0.1:${mail.port}) tuttuğu iletiler, en yenisi üstte. Hiçbiri gönderilmedi.</p>
+${rows.join("\n") || "<p>Henüz ileti yok.</p>"}</body></html>`;
+}
+
+/** One attachment of a caught message, or 404. */
+function attachmentAnswer(c: Context, mail: MailCatcher): Response {
+  const found = mail.attachment(c.req.param("id") ?? "", Number(c.req.param("index")));
+  if (!found) return c.json({ message: "No such message or attachment" }, 404);
+  const name = (found.meta.filename ?? "attachment").replace(/[^\w.\-]+/g, "_");
+  return new Response(new Uint8Array(found.content), {
+    headers: { "content-type": found.meta.contentType, "content-disposition": `attachment; filename="${name}"`, "x-content-type-options": "nosniff" },
+  });
+}
+
+/**
+ * The local mail server's messages (mail-catcher.ts), for tests and for a person trying the
+ * product: GET /_stack/mail (JSON), GET /_stack/mail/:id/attachments/:index (bytes) and
+ * DELETE /_stack/mail (empties it), from this machine with the installation's secret key;
+ * GET /_stack/mail/inbox, the same as a page, from this machine only (it is what a person
+ * opens in the browser; the messages never left this machine either).
+ */
+function serveCaughtMail(front: Hono, mail: MailCatcher, keys: LocalKeys) {
+  const refusal = (c: Context, withKey: boolean) =>
+    !fromThisMachine(c) ? c.json({ message: "The local mail is read only from this machine" }, 403)
+      : withKey && !withSecretKey(c, keys) ? c.json({ message: "The secret key is required" }, 401) : null;
+  front.get("/_stack/mail", (c) => refusal(c, true) ?? c.json({ messages: mail.messages() }));
+  front.delete("/_stack/mail", (c) => refusal(c, true) ?? (mail.clear(), c.body(null, 204)));
+  front.get("/_stack/mail/:id/attachments/:index", (c) => refusal(c, true) ?? attachmentAnswer(c, mail));
+  front.get("/_stack/mail/inbox", (c) =>
+    refusal(c, false) ??
+    c.html(inboxPage(mail), 200, {
+      "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+      "X-Content-Type-Options": "nosniff",
+    }));
+  front.get("/_stack/mail/inbox/:id/attachments/:index", (c) => refusal(c, false) ?? attachmentAnswer(c, mail));
+}
+
 /**
  * POST /_stack/backup: a consistent backup of the running product, streamed back as its
  * .tar.gz (backup.ts). `npm run db:backup` asks for it because the embedded database opens
@@ -217,14 +285,11 @@ async function signedDownloadProblem(c: Context, backend: Backend, jwtSecret: st
  * and tests/integration/installation-keys.test.ts.
  */
 async function backupAnswer(c: Context, backend: Backend, keys: LocalKeys, description: string): Promise<Response> {
-  if (!["127.0.0.1", "::1"].includes(clientAddress(c) ?? "")) {
-    return c.json({ message: "Backups are taken only from this machine" }, 403);
-  }
+  if (!fromThisMachine(c)) return c.json({ message: "Backups are taken only from this machine" }, 403);
   if (isPublishedKey(keys.secretKey)) {
     return c.json({ message: "Backups are refused: this product runs on a published secret key; give it its own (README, \"Keys\")" }, 403);
   }
-  const given = /^Bearer (.+)$/.exec(c.req.header("authorization") ?? "")?.[1] ?? "";
-  if (!sameSecret(given, keys.secretKey)) return c.json({ message: "The secret key is required" }, 401);
+  if (!withSecretKey(c, keys)) return c.json({ message: "The secret key is required" }, 401);
   // mkdtemp makes its folder with mode 700.
   const folder = await mkdtemp(join(tmpdir(), "crm-backup-answer-"));
   const file = join(folder, "backup.tar.gz");
@@ -313,6 +378,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const host = options.host ?? "127.0.0.1";
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${options.port}`;
   const backend = await openBackend(options, keys);
+  const mail = await startMailCatcher({ port: options.mailPort });
   const edge = await startEdgeRuntime(url, keys, options.databaseUrl);
 
   const front = new Hono();
@@ -333,6 +399,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     (await signedDownloadProblem(c, backend, keys.jwtSecret)) ?? backend.api.fetch(clientRequest(c)));
   const description = options.databaseUrl ? "PostgreSQL" : `PGlite (${options.dataDir ?? "in memory"})`;
   front.post("/_stack/backup", (c) => backupAnswer(c, backend, keys, description));
+  serveCaughtMail(front, mail, keys);
   for (const prefix of apiPrefixes) {
     front.all(`${prefix}/*`, (c) => backend.api.fetch(clientRequest(c)));
   }
@@ -391,12 +458,14 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     url,
     keys,
     backend,
+    mail,
     async stop() {
       if (stopped) return;
       stopped = true;
       edge.child.kill("SIGTERM");
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await jobs.stop();
+      await mail.close();
       await backend.close();
     },
   };
