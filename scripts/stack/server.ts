@@ -245,7 +245,7 @@ ${rows.join("\n") || "<p>Henüz ileti yok.</p>"}</body></html>`;
 function attachmentAnswer(c: Context, mail: MailCatcher): Response {
   const found = mail.attachment(c.req.param("id") ?? "", Number(c.req.param("index")));
   if (!found) return c.json({ message: "No such message or attachment" }, 404);
-  const name = (found.meta.filename ?? "attachment").replace(/[^\w.\-]+/g, "_");
+  const name = (found.meta.filename ?? "attachment").replace(/[^\w.-]+/g, "_");
   return new Response(new Uint8Array(found.content), {
     headers: { "content-type": found.meta.contentType, "content-disposition": `attachment; filename="${name}"`, "x-content-type-options": "nosniff" },
   });
