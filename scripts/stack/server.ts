@@ -5,6 +5,7 @@
  * Auth's password routes pass the database's lockout first (auth-front.ts).
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { hkdfSync } from "node:crypto";
 import { createReadStream, existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -335,8 +336,14 @@ async function waitUntilAnswering(url: string, child: ChildProcess, timeoutMs: n
   throw new Error("Edge runtime did not start in time");
 }
 
-/** Starts Deno serving supabase/functions with the environment Supabase gives functions. */
-async function startEdgeRuntime(publicUrl: string, keys: LocalKeys, databaseUrl?: string) {
+/**
+ * Starts Deno serving supabase/functions with the environment Supabase gives functions, and
+ * the mail function's secrets: its sealing key (derived from the installation's JWT secret,
+ * so it stays the same across starts and differs between installations) and, as the
+ * installation's mail, the local mail server (an organization without SMTP settings of its
+ * own sends there). Set in the environment, SMTP_HOST and the other SMTP_* settings win.
+ */
+async function startEdgeRuntime(publicUrl: string, keys: LocalKeys, mailPort: number, databaseUrl?: string) {
   const port = await freePort();
   const deno = `${projectRoot}node_modules/.bin/deno`;
   const child = spawn(
@@ -355,6 +362,10 @@ async function startEdgeRuntime(publicUrl: string, keys: LocalKeys, databaseUrl?
         SUPABASE_SERVICE_ROLE_KEY: keys.secretKey,
         SUPABASE_SECRET_KEY: keys.secretKey,
         ...(databaseUrl ? { SUPABASE_DB_URL: databaseUrl } : {}),
+        MAIL_SETTINGS_KEY: Buffer.from(hkdfSync("sha256", keys.jwtSecret, "satis-crm", "mail-settings-key", 32)).toString("base64"),
+        ...(process.env.SMTP_HOST
+          ? {}
+          : { SMTP_HOST: "127.0.0.1", SMTP_PORT: String(mailPort), SMTP_SECURITY: "none", SMTP_FROM: "Satış CRM <no-reply@satis-crm.local>" }),
       },
     },
   );
@@ -379,7 +390,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${options.port}`;
   const backend = await openBackend(options, keys);
   const mail = await startMailCatcher({ port: options.mailPort });
-  const edge = await startEdgeRuntime(url, keys, options.databaseUrl);
+  const edge = await startEdgeRuntime(url, keys, mail.port, options.databaseUrl);
 
   const front = new Hono();
   // Who the client is, then what the front refuses before anything reads a body.

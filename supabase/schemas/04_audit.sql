@@ -21,16 +21,16 @@ comment on table private.audit_log is 'Who did what, when, in which organization
 
 alter table private.audit_log enable row level security;
 
-/** Records an admin action for the organization's audit trail. */
+/** Records an admin action for the organization's audit trail: by the caller, or by p_actor for work finished on their behalf (the mail function's result of their sending). */
 create function private.write_audit(p_organization_id uuid, p_action text, p_target_type text,
-                                    p_target_id text, p_details jsonb default '{}')
+                                    p_target_id text, p_details jsonb default '{}', p_actor uuid default null)
 returns void
 language sql
 security definer
 set search_path = ''
 as $$
   insert into private.audit_log (organization_id, actor_id, action, target_type, target_id, details)
-  values (p_organization_id, auth.uid(), p_action, p_target_type, p_target_id, coalesce(p_details, '{}'));
+  values (p_organization_id, coalesce(p_actor, auth.uid()), p_action, p_target_type, p_target_id, coalesce(p_details, '{}'));
 $$;
 
 /**

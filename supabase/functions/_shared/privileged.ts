@@ -43,6 +43,15 @@ const statusByCode: Record<string, number> = {
   transfer_failed: 500,
   server_error: 500,
   too_many_attempts: 429,
+  mail_rate_limited: 429,
+  mail_not_configured: 409,
+  mail_key_missing: 409,
+  smtp_password_unreadable: 409,
+  smtp_auth_failed: 502,
+  smtp_unreachable: 502,
+  smtp_tls_failed: 502,
+  recipient_refused: 502,
+  smtp_failed: 502,
 };
 
 export function statusFor(answer: RpcAnswer): number {
