@@ -224,6 +224,9 @@ export type Database = {
 "get_login_attempts":
 { Args: { "p_limit"?: number,"p_user_id"?: string }; Returns: Json
                            },
+"get_mail_settings":
+{ Args: Record<PropertyKey, never>; Returns: Json
+                           },
 "get_my_organizations":
 { Args: Record<PropertyKey, never>; Returns: Json
                            },
@@ -332,6 +335,15 @@ export type Database = {
 "lock_user_secure":
 { Args: { "p_user_id": string }; Returns: Json
                            },
+"mail_begin_send":
+{ Args: { "p_kind": string,"p_recipients": (string)[],"p_subject": string }; Returns: Json
+                           },
+"mail_delivery_settings":
+{ Args: { "p_mail_id": string }; Returns: Json
+                           },
+"mail_finish_send":
+{ Args: { "p_error_code"?: string,"p_mail_id": string,"p_sent": boolean }; Returns: Json
+                           },
 "mark_all_notifications_read":
 { Args: Record<PropertyKey, never>; Returns: Json
                            },
@@ -400,6 +412,9 @@ export type Database = {
                            },
 "save_import_mapping":
 { Args: { "p_kind": string,"p_mapping": Json,"p_name": string }; Returns: Json
+                           },
+"save_mail_settings":
+{ Args: { "p_settings": Json }; Returns: Json
                            },
 "save_notification_preferences":
 { Args: { "p_kinds": (string)[] }; Returns: Json

@@ -6,6 +6,8 @@ import { testKeys } from "../support/keys.ts";
 let stack: RunningStack | undefined;
 
 export async function setup(project: TestProject) {
+  // A dead mail server is given up on after 2 s here (10 s by default), so that its test is short.
+  process.env.MAIL_TIMEOUT_MS = "2000";
   stack = await startStack({ port: await freePort(), seed: true, keys: testKeys });
   // Every test client comes from one address (127.0.0.1), so the per-address sign-in
   // throttle would count the whole suite's wrong passwords together, and the suite signs
@@ -14,6 +16,7 @@ export async function setup(project: TestProject) {
   // their own with the real settings.
   await stack.backend.sql.query("update private.security_settings set client_failure_limit = 100000, account_success_limit = 100000");
   project.provide("stackUrl", stack.url);
+  project.provide("mailPort", stack.mail.port);
 }
 
 export async function teardown() {
@@ -23,5 +26,7 @@ export async function teardown() {
 declare module "vitest" {
   export interface ProvidedContext {
     stackUrl: string;
+    /** The stack's own mail server (SMTP on 127.0.0.1): the installation's mail, where organizations without settings send. */
+    mailPort: number;
   }
 }

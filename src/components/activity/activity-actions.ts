@@ -53,9 +53,10 @@ export const actionsByGroup = {
   ],
   organization: ["created", "updated", "tables_provisioned"],
   role: ["saved", "deleted"],
-  settings: ["updated", "logo_updated", "logo_removed"],
+  settings: ["updated", "logo_updated", "logo_removed", "mail"],
   template: ["saved", "deleted"],
   session: ["super_admin_entered", "super_admin_left", "super_admin_switched"],
+  mail: ["sent", "failed"],
 } as const satisfies Record<string, readonly string[]>;
 export type ActionGroup = keyof typeof actionsByGroup;
 
@@ -76,7 +77,7 @@ const ownVerbs: Partial<Record<RecordGroup, readonly string[]>> = {
   products: ["activate", "deactivate"],
 };
 
-const adminGroups = ["user", "organization", "role", "settings", "template", "session"] as const;
+const adminGroups = ["user", "organization", "role", "settings", "template", "session", "mail"] as const;
 
 function isRecordGroup(group: string): group is RecordGroup {
   return (recordGroups as readonly string[]).includes(group);

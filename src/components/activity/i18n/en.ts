@@ -70,6 +70,7 @@ export const en: typeof tr = {
         updated: "{{actor}} updated the settings",
         logo_updated: "{{actor}} changed the organization's logo",
         logo_removed: "{{actor}} removed the organization's logo",
+        mail: "{{actor}} changed the e-mail settings",
       },
       template: {
         saved: "{{actor}} saved the document template",
@@ -79,6 +80,10 @@ export const en: typeof tr = {
         super_admin_entered: "Super admin {{actor}} entered the organization",
         super_admin_left: "Super admin {{actor}} left the organization",
         super_admin_switched: "Super admin {{actor}} switched to this organization",
+      },
+      mail: {
+        sent: "{{actor}} sent an e-mail",
+        failed: "{{actor}} could not send an e-mail",
       },
     },
     labels: {
@@ -143,6 +148,7 @@ export const en: typeof tr = {
         updated: "Settings updated",
         logo_updated: "Logo changed",
         logo_removed: "Logo removed",
+        mail: "Mail settings changed",
       },
       template: {
         saved: "Template saved",
@@ -152,6 +158,10 @@ export const en: typeof tr = {
         super_admin_entered: "Super admin entered",
         super_admin_left: "Super admin left",
         super_admin_switched: "Super admin switched in",
+      },
+      mail: {
+        sent: "E-mail sent",
+        failed: "E-mail not sent",
       },
     },
     groups: {
@@ -169,6 +179,7 @@ export const en: typeof tr = {
       settings: "Settings",
       template: "Document templates",
       session: "Super admin",
+      mail: "E-mail",
     },
   },
 };

@@ -68,6 +68,7 @@ export const tr = {
         updated: "{{actor}} ayarları güncelledi",
         logo_updated: "{{actor}} şirket logosunu değiştirdi",
         logo_removed: "{{actor}} şirket logosunu kaldırdı",
+        mail: "{{actor}} e-posta ayarlarını değiştirdi",
       },
       template: {
         saved: "{{actor}} belge şablonunu kaydetti",
@@ -77,6 +78,10 @@ export const tr = {
         super_admin_entered: "Süper yönetici {{actor}} şirkete giriş yaptı",
         super_admin_left: "Süper yönetici {{actor}} şirketten ayrıldı",
         super_admin_switched: "Süper yönetici {{actor}} bu şirkete geçti",
+      },
+      mail: {
+        sent: "{{actor}} bir e-posta gönderdi",
+        failed: "{{actor}} bir e-posta gönderemedi",
       },
     },
     labels: {
@@ -141,6 +146,7 @@ export const tr = {
         updated: "Ayar güncelleme",
         logo_updated: "Logo değiştirme",
         logo_removed: "Logo kaldırma",
+        mail: "E-posta ayarı",
       },
       template: {
         saved: "Şablon kaydetme",
@@ -150,6 +156,10 @@ export const tr = {
         super_admin_entered: "Süper yönetici girişi",
         super_admin_left: "Süper yöneticinin ayrılması",
         super_admin_switched: "Süper yönetici geçişi",
+      },
+      mail: {
+        sent: "E-posta gönderme",
+        failed: "Gönderilemeyen e-posta",
       },
     },
     groups: {
@@ -167,6 +177,7 @@ export const tr = {
       settings: "Ayarlar",
       template: "Belge şablonları",
       session: "Süper yönetici",
+      mail: "E-posta",
     },
   },
 };

@@ -1,0 +1,117 @@
+/**
+ * The mail function through the local stack (issue 27, parts 2 and 3): an organization's SMTP
+ * settings with the password sealed outside the database, the admin's test e-mail through
+ * the organization's own server or the installation's (the stack's mail server), and each
+ * failure in the product's words with the mail recorded as failed: a refused login, a server
+ * that is not there, one that never answers.
+ */
+import { createServer, type Server } from "node:net";
+import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { CaughtMessage } from "../../scripts/stack/mail-catcher.ts";
+import { freePort } from "../../scripts/stack/server.ts";
+import { rpc, signedInClient } from "../support/clients.ts";
+import { invokeFunction, requestToken } from "../support/functions.ts";
+import { testKeys } from "../support/keys.ts";
+
+const url = inject("stackUrl");
+const mailPort = inject("mailPort");
+
+const caughtTo = async (address: string): Promise<CaughtMessage[]> => {
+  const answer = await fetch(`${url}/_stack/mail`, { headers: { authorization: `Bearer ${testKeys.secretKey}` } });
+  return ((await answer.json()) as { messages: CaughtMessage[] }).messages.filter((message) => message.envelope.to.includes(address));
+};
+
+/** An SMTP server that refuses every login. */
+let refusing: SMTPServer;
+let refusingPort: number;
+/** A server that takes the connection and never says a word. */
+let silent: Server;
+let silentPort: number;
+
+beforeAll(async () => {
+  refusing = new SMTPServer({
+    authOptional: false,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onAuth: (_auth, _session, callback) => callback(new Error("Invalid username or password")),
+  });
+  refusingPort = await freePort();
+  await new Promise<void>((resolve) => refusing.listen(refusingPort, "127.0.0.1", resolve));
+  silent = createServer(() => {});
+  silentPort = await freePort();
+  await new Promise<void>((resolve) => silent.listen(silentPort, "127.0.0.1", resolve));
+});
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => refusing.close(() => resolve()));
+  await new Promise<void>((resolve) => silent.close(() => resolve()));
+});
+
+async function admin(email = "admin@acme.test") {
+  const { client } = await signedInClient(url, email);
+  const token = await requestToken(client);
+  return {
+    client,
+    call: (body: unknown) => invokeFunction(client, "mail", body, token),
+  };
+}
+
+const settingsFor = (port: number) => ({
+  host: "127.0.0.1", port, security: "none", username: "satis@acme.test", sender_name: "Acme Satış", sender_address: "satis@acme.test", reply_to: "cevap@acme.test",
+});
+
+describe("the mail function", () => {
+  it("sends the admin's test e-mail through the installation's mail when the organization has none", async () => {
+    const { call } = await admin("admin@demo.test");
+    const to = `deneme-${Date.now()}@demo.test`;
+    const answer = await call({ action: "send_test", to });
+    expect(answer).toEqual({ status: 200, body: { success: true } });
+    const [message] = await caughtTo(to);
+    expect(message).toMatchObject({ subject: "Satış CRM: deneme e-postası", from: "no-reply@satis-crm.local" });
+    expect(message.text).toContain("Demo Ticaret A.Ş.");
+  });
+
+  it("keeps the password sealed: no RPC the admin may call gives it back, and the server still gets it", async () => {
+    const { client, call } = await admin();
+    const saved = await call({ action: "save_settings", settings: settingsFor(mailPort), password: "Acme.Gizli-42" });
+    expect(saved.status).toBe(200);
+    expect(JSON.stringify(saved.body)).not.toContain("Acme.Gizli-42");
+    const read = await rpc(client, "get_mail_settings");
+    expect(read.settings).toMatchObject({ host: "127.0.0.1", port: mailPort, has_password: true, sender_address: "satis@acme.test" });
+    expect(JSON.stringify(read)).not.toMatch(/Acme\.Gizli|password_sealed|v1:/);
+    // Only the mail function's secret key reads the sealed text; a signed-in admin cannot.
+    const { error } = await client.rpc("mail_delivery_settings", { p_mail_id: crypto.randomUUID() });
+    expect(error?.code).toBe("42501");
+
+    const to = `kendi-${Date.now()}@acme.test`;
+    expect(await call({ action: "send_test", to, language: "en" })).toEqual({ status: 200, body: { success: true } });
+    const [message] = await caughtTo(to);
+    expect(message).toMatchObject({ from: "satis@acme.test", replyTo: "cevap@acme.test", subject: "Satış CRM: test e-mail" });
+  });
+
+  it("says a refused login in words", async () => {
+    const { call } = await admin();
+    await call({ action: "save_settings", settings: settingsFor(refusingPort), password: "Yanlis.Sifre-1" });
+    expect(await call({ action: "send_test", to: "biri@acme.test" })).toMatchObject({ status: 502, body: { success: false, code: "smtp_auth_failed" } });
+  });
+
+  it("says a server that is not there, or never answers, is unreachable (within the timeout)", async () => {
+    const { call } = await admin();
+    await call({ action: "save_settings", settings: settingsFor(await freePort()), password: null });
+    expect(await call({ action: "send_test", to: "biri@acme.test" })).toMatchObject({ status: 502, body: { code: "smtp_unreachable" } });
+    await call({ action: "save_settings", settings: settingsFor(silentPort) });
+    const started = Date.now();
+    expect(await call({ action: "send_test", to: "biri@acme.test" })).toMatchObject({ status: 502, body: { code: "smtp_unreachable" } });
+    expect(Date.now() - started).toBeLessThan(8_000);
+    expect((await call({ action: "clear_settings" })).status).toBe(200);
+  });
+
+  it("refuses a sales member, and another organization's admin reads only their own settings", async () => {
+    const sales = await admin("satis@demo.test");
+    expect(await sales.call({ action: "send_test", to: "biri@demo.test" })).toMatchObject({ status: 403, body: { code: "admin_required" } });
+    expect(await sales.call({ action: "save_settings", settings: settingsFor(mailPort), password: "x" })).toMatchObject({ status: 403 });
+    const demoAdmin = await admin("admin@demo.test");
+    expect((await rpc(demoAdmin.client, "get_mail_settings")).settings).toBeNull();
+  });
+});
