@@ -43,7 +43,8 @@ export default defineConfig({
     // Serves the built dist/ (the test orchestrator runs `vite build --mode test-keys` first) and
     // the API on one origin, on the tests' keys (tests/support/keys.ts), given explicitly.
     command: "node --import tsx scripts/start.ts",
-    env: { PORT: String(port), HOST: "127.0.0.1", LOCAL_DATA_DIR: process.env.E2E_DATA_DIR ?? "", ...testKeyEnvironment },
+    // SMTP_PORT 0: the stack's mail server on any free port, so that runs side by side never meet there.
+    env: { PORT: String(port), SMTP_PORT: "0", HOST: "127.0.0.1", LOCAL_DATA_DIR: process.env.E2E_DATA_DIR ?? "", ...testKeyEnvironment },
     url: `${baseURL}/login`,
     timeout: 120_000,
     reuseExistingServer: false,
