@@ -36,7 +36,7 @@ beforeAll(async () => {
     disabledCommands: ["STARTTLS"],
     logger: false,
     onAuth: (auth, _session, callback) => {
-      logins.push({ username: auth.username, password: auth.password });
+      logins.push({ username: auth.username ?? undefined, password: auth.password ?? undefined });
       callback(new Error("Invalid username or password"));
     },
   });

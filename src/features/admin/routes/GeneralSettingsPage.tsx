@@ -3,6 +3,7 @@ import { OrganizationLogoCard } from "../settings/components/OrganizationLogoCar
 import { DocumentStorageCard } from "../settings/components/DocumentStorageCard.tsx";
 import { ExchangeRatesCard } from "../settings/components/ExchangeRatesCard.tsx";
 import { GeneralSettingsForm } from "../settings/components/GeneralSettingsForm.tsx";
+import { MailSettingsCard } from "../settings/components/MailSettingsCard.tsx";
 import { OrganizationDetailsForm } from "../settings/components/OrganizationDetailsForm.tsx";
 import { SettingsPageFrame } from "../settings/components/SettingsPageFrame.tsx";
 import { useOrganizationScope } from "@/session/organization-scope.ts";
@@ -10,7 +11,7 @@ import { useOrganizationScope } from "@/session/organization-scope.ts";
 /**
  * Admin page "generalSettings": the organization's name, logo, currency, KDV, locale and time
  * zone; its own details printed on documents (legal name, address, VKN, IBANs…); exchange
- * rates; its document storage (read only).
+ * rates; its mail server (SMTP); its document storage (read only).
  */
 export function GeneralSettingsPage() {
   const { t } = useTranslation();
@@ -23,6 +24,7 @@ export function GeneralSettingsPage() {
           <GeneralSettingsForm scope={scope} settings={settings} />
           <OrganizationDetailsForm scope={scope} settings={settings} />
           <ExchangeRatesCard scope={scope} settings={settings} />
+          <MailSettingsCard scope={scope} />
           <DocumentStorageCard />
         </>
       )}
