@@ -580,11 +580,17 @@ begin
   rules_sql := format('private.%I(case when t.vals ?| $9 then (t.vals - $5) || (x.refs -> ''columns'') else t.vals end,
                                   case when t.action = ''update'' then t.existing end)', p_kind.prepare_function);
   if custom_fields <> '{}' then
-    rules_sql := format('(select jsonb_build_object(''values'', (a.kind -> ''values'') || (a.custom -> ''values''),
-                                                    ''errors'', (a.kind -> ''errors'') || (a.custom -> ''errors''))
-                          from (select %s as kind,
-                                       private.prepare_custom_values(%L, %L, t.vals, case when t.action = ''update'' then t.existing end, $14)
-                                         as custom) a)',
+    -- Only for a row with custom values, or a new record when a custom field is required.
+    rules_sql := format('case when t.vals ?| %1$L::text[] %2$s
+                              then (select jsonb_build_object(''values'', (a.kind -> ''values'') || (a.custom -> ''values''),
+                                                              ''errors'', (a.kind -> ''errors'') || (a.custom -> ''errors''))
+                                      from (select %3$s as kind,
+                                                   private.prepare_custom_values(%4$L, %5$L, t.vals,
+                                                                                 case when t.action = ''update'' then t.existing end, $14)
+                                                     as custom) a)
+                              else %3$s end',
+                        array(select jsonb_object_keys(custom_fields)),
+                        case when jsonb_path_exists(custom_fields, '$.* ? (@.required == true)') then 'or t.action = ''create''' else '' end,
                         rules_sql, p_context.organization_id, p_kind.module);
   end if;
   -- The batch's lookups: owners, references, the pipeline's stages (prepared before, or

@@ -5,7 +5,7 @@
 -- see not found, the change in the field history and the audit log, and saved views that
 -- sort, filter and show custom fields.
 begin;
-select plan(49);
+select plan(50);
 
 select tests.create_organization('alpha', 'Alpha A.Ş.') as alpha \gset
 select tests.create_organization('beta', 'Beta Ltd.') as beta \gset
@@ -65,6 +65,9 @@ select is((select jsonb_build_object('note', r -> 'cf_note', 'mail', r -> 'cf_ma
 select is((public.create_customer('{"name": "Tek", "cf_count": "-42", "cf_budget": 0, "cf_rate": -1000}') -> 'record') - '{id,created_at,updated_at,owner_id,created_by,owner_name,name}'::text[]
             @> '{"cf_count": -42, "cf_budget": 0, "cf_rate": -1000}', true,
   'numbers as numeric strings, zero and the percent bound are taken');
+select is((select jsonb_build_array(r -> 'cf_since', r -> 'cf_met') from (select public.create_customer(
+             '{"name": "Artık", "cf_since": "2024-02-29", "cf_met": "2026-03-01 23:59:59.5+0530"}') -> 'record' as r) x),
+  '["2024-02-29", "2026-03-01T18:29:59.5+00:00"]', 'a leap day is a date; an instant may have a space, fractions and any offset');
 
 -- ---------------------------------------------------------------------------------
 -- Every type, invalid: its code, nothing written
