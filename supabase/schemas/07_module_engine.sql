@@ -809,7 +809,9 @@ $$;
 /**
  * A value of a record's field history in words, when it is an id: a person's name (else
  * e-mail) for owner_id and the *_by columns, the linked record's name for a link column,
- * by the rule of the lists (private.link_names_sql): null when that record is deleted or
+ * by the rule of the lists (private.link_names_sql), and for a custom link field
+ * (private.custom_fields) the title of the record it names when the caller may see it
+ * (private.record_visible): null when that record is deleted or
  * gone, or the caller may not open it (outside their view scope of its module, 'own': not
  * theirs), so its name never shows; null for any other value.
  */
@@ -824,6 +826,7 @@ declare
   value_id uuid;
   link_join text;
   link_name text;
+  link_module text;
   title text;
 begin
   if p_value is null or jsonb_typeof(p_value) <> 'string'
@@ -836,6 +839,16 @@ begin
   end if;
   select l.join_sql, l.name_sql into link_join, link_name
     from private.link_names_sql(p_module, p_schema, 'v') l where l.column_name = p_field;
+  if link_name is null and p_field like 'cf\_%' then
+    select f.link_module into link_module from private.custom_fields f
+     where f.organization_id = private.schema_organization(p_schema) and f.module = p_module and f.key = p_field and f.type = 'link';
+    if link_module is not null and private.record_visible(link_module, value_id) then
+      execute format('select private.record_title(%L, to_jsonb(t)) from %I.%I t where t.id = $1',
+                     link_module, p_schema, (select m.table_name from private.modules m where m.key = link_module))
+        into title using value_id;
+    end if;
+    return title;
+  end if;
   if link_name is null then
     return null;
   end if;

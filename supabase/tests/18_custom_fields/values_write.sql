@@ -5,7 +5,7 @@
 -- see not found, the change in the field history and the audit log, and saved views that
 -- sort, filter and show custom fields.
 begin;
-select plan(50);
+select plan(52);
 
 select tests.create_organization('alpha', 'Alpha A.Ş.') as alpha \gset
 select tests.create_organization('beta', 'Beta Ltd.') as beta \gset
@@ -166,6 +166,15 @@ select is(public.bulk_update_customers(array[:'isik']::uuid[], '{"cf_tier": "bro
   'and checks it');
 select is(public.merge_customers(:'isik', :'partner', '{"cf_vip": false, "cf_partner": null}') #>> '{record,cf_vip}', 'false',
   'a merge takes the custom value chosen for the survivor');
+
+-- The timeline names the record a custom link field points to.
+select public.create_customer('{"name": "Yeni Ortak", "cf_code": "K-9"}') #>> '{record,id}' as new_partner \gset
+select is(public.bulk_update_customers(array[:'isik']::uuid[], jsonb_build_object('cf_partner', :'new_partner')) ->> 'updated', '1',
+  'a custom link is changed');
+select is((select jsonb_agg(jsonb_build_array(e ->> 'old_label', e ->> 'new_label'))
+             from jsonb_array_elements(public.get_record_timeline('customers', :'isik') -> 'entries') e
+            where e ->> 'field' = 'cf_partner' and e ->> 'new' is not null),
+  '[[null, "Yeni Ortak"]]', 'the timeline names the linked record, not its id');
 
 -- ---------------------------------------------------------------------------------
 -- Saved views with custom fields

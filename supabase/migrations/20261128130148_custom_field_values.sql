@@ -953,6 +953,46 @@ begin
                             'sorted_by', sort_key, 'descending', direction = 'desc', 'keyset', sort_name is null);
 end;
 $function$;
+CREATE OR REPLACE FUNCTION private.timeline_value_label(p_module text, p_schema text, p_field text, p_value jsonb)
+ RETURNS text
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  value_id uuid;
+  link_join text;
+  link_name text;
+  link_module text;
+  title text;
+begin
+  if p_value is null or jsonb_typeof(p_value) <> 'string'
+     or p_value #>> '{}' !~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then
+    return null;
+  end if;
+  value_id := (p_value #>> '{}')::uuid;
+  if p_field = 'owner_id' or p_field like '%\_by' then
+    return (select coalesce(private.profile_name(p.id), p.email) from private.profiles p where p.id = value_id);
+  end if;
+  select l.join_sql, l.name_sql into link_join, link_name
+    from private.link_names_sql(p_module, p_schema, 'v') l where l.column_name = p_field;
+  if link_name is null and p_field like 'cf\_%' then
+    select f.link_module into link_module from private.custom_fields f
+     where f.organization_id = private.schema_organization(p_schema) and f.module = p_module and f.key = p_field and f.type = 'link';
+    if link_module is not null and private.record_visible(link_module, value_id) then
+      execute format('select private.record_title(%L, to_jsonb(t)) from %I.%I t where t.id = $1',
+                     link_module, p_schema, (select m.table_name from private.modules m where m.key = link_module))
+        into title using value_id;
+    end if;
+    return title;
+  end if;
+  if link_name is null then
+    return null;
+  end if;
+  execute format('select %s from (select $1 as %I) v %s', link_name, p_field, link_join) into title using value_id;
+  return title;
+end;
+$function$;
 CREATE OR REPLACE FUNCTION public.save_saved_view(p_id uuid, p_module text, p_name text, p_definition jsonb, p_is_shared boolean DEFAULT false)
  RETURNS jsonb
  LANGUAGE plpgsql
