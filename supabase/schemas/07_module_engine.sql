@@ -1291,9 +1291,10 @@ $$;
 
 /**
  * Merges p_other into p_survivor (both records of the module the caller may edit): the
- * survivor takes p_values (the value chosen per field, checked like any update), every
- * reference to the other (foreign keys in the organization's tables, notes) moves to the
- * survivor, and the other is soft-deleted with merged_into set. Audited; one transaction.
+ * survivor takes p_values (the value chosen per field, custom fields too, checked like any
+ * update), every reference to the other (foreign keys in the organization's tables, custom
+ * link fields naming this module, notes) moves to the survivor, and the other is
+ * soft-deleted with merged_into set. Audited; one transaction.
  */
 create function private.record_merge(p_module text, p_survivor uuid, p_other uuid, p_values jsonb)
 returns jsonb
@@ -1338,6 +1339,16 @@ begin
        and cardinality(c.conkey) = 1
   loop
     execute format('update %s set %I = $1 where %I = $2', reference.referencing, reference.column_name, reference.column_name)
+      using p_survivor, p_other;
+  end loop;
+  -- Custom link fields (uuid columns without a foreign key) that name a record of this module.
+  for reference in
+    select m.table_name as referencing, f.key as column_name
+      from private.custom_fields f join private.modules m on m.key = f.module
+     where f.organization_id = context.organization_id and f.type = 'link' and f.link_module = p_module
+  loop
+    execute format('update %I.%I set %I = $1 where %I = $2', context.schema_name, reference.referencing,
+                   reference.column_name, reference.column_name)
       using p_survivor, p_other;
   end loop;
   execute format('update %I.notes set entity_id = $1 where entity_type = $3 and entity_id = $2', context.schema_name)

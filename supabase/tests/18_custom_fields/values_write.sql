@@ -5,7 +5,7 @@
 -- see not found, the change in the field history and the audit log, and saved views that
 -- sort, filter and show custom fields.
 begin;
-select plan(52);
+select plan(53);
 
 select tests.create_organization('alpha', 'Alpha A.Ş.') as alpha \gset
 select tests.create_organization('beta', 'Beta Ltd.') as beta \gset
@@ -164,8 +164,10 @@ select is(public.bulk_update_customers(array[:'isik', :'partner']::uuid[], '{"cf
   'a bulk update sets a custom field');
 select is(public.bulk_update_customers(array[:'isik']::uuid[], '{"cf_tier": "bronze"}') -> 'fields', '{"cf_tier": "invalid_option"}',
   'and checks it');
+select public.create_customer(jsonb_build_object('name', 'Bağlı', 'cf_code', 'K-3', 'cf_partner', :'partner')) #>> '{record,id}' as linked \gset
 select is(public.merge_customers(:'isik', :'partner', '{"cf_vip": false, "cf_partner": null}') #>> '{record,cf_vip}', 'false',
   'a merge takes the custom value chosen for the survivor');
+select is(public.get_customer(:'linked') #>> '{record,cf_partner}', :'isik', 'and a custom link to the merged record now names the survivor');
 
 -- The timeline names the record a custom link field points to.
 select public.create_customer('{"name": "Yeni Ortak", "cf_code": "K-9"}') #>> '{record,id}' as new_partner \gset

@@ -632,6 +632,72 @@ begin
   return jsonb_build_object('success', true, 'id', new_id);
 end;
 $function$;
+CREATE OR REPLACE FUNCTION private.record_merge(p_module text, p_survivor uuid, p_other uuid, p_values jsonb)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  context private.module_context := private.module_context(p_module, 'edit');
+  module private.modules;
+  editable integer;
+  reference record;
+  written jsonb;
+begin
+  if context.problem is not null then
+    return context.problem;
+  end if;
+  select * into module from private.modules m where m.key = p_module;
+  if p_survivor is null or p_other is null or p_survivor = p_other then
+    return private.failure('Invalid input', 'invalid_input');
+  end if;
+  -- Both must be records the caller may edit (locked for the merge).
+  execute format('select count(*) from (select 1 from %I.%I t where t.id = any($1) and t.deleted_at is null
+                    and ($2 = ''all'' or t.owner_id = $3) for update) editable', context.schema_name, context.table_name)
+    into editable using array[p_survivor, p_other], context.scope, context.caller;
+  if editable <> 2 then
+    return private.failure('Record not found', 'not_found');
+  end if;
+
+  written := private.record_write(p_module, context, p_survivor, coalesce(p_values, '{}'), null, false);
+  if not (written ->> 'success')::boolean then
+    return written;
+  end if;
+
+  -- Every foreign key in the organization's schema that points at the module's table
+  -- (records merged into the other earlier follow it to the survivor too).
+  for reference in
+    select c.conrelid::regclass as referencing, a.attname as column_name
+      from pg_catalog.pg_constraint c
+      join pg_catalog.pg_attribute a on a.attrelid = c.conrelid and a.attnum = c.conkey[1]
+     where c.contype = 'f' and c.confrelid = format('%I.%I', context.schema_name, context.table_name)::regclass
+       and cardinality(c.conkey) = 1
+  loop
+    execute format('update %s set %I = $1 where %I = $2', reference.referencing, reference.column_name, reference.column_name)
+      using p_survivor, p_other;
+  end loop;
+  -- Custom link fields (uuid columns without a foreign key) that name a record of this module.
+  for reference in
+    select m.table_name as referencing, f.key as column_name
+      from private.custom_fields f join private.modules m on m.key = f.module
+     where f.organization_id = context.organization_id and f.type = 'link' and f.link_module = p_module
+  loop
+    execute format('update %I.%I set %I = $1 where %I = $2', context.schema_name, reference.referencing,
+                   reference.column_name, reference.column_name)
+      using p_survivor, p_other;
+  end loop;
+  execute format('update %I.notes set entity_id = $1 where entity_type = $3 and entity_id = $2', context.schema_name)
+    using p_survivor, p_other, module.entity_type;
+  execute format('update %I.%I set deleted_at = now(), merged_into = $1 where id = $2', context.schema_name, context.table_name)
+    using p_survivor, p_other;
+  perform private.write_audit(context.organization_id, p_module || '.merge', p_module, p_survivor::text,
+                              jsonb_build_object('merged', p_other));
+  perform private.write_audit(context.organization_id, p_module || '.merged_away', p_module, p_other::text,
+                              jsonb_build_object('into', p_survivor));
+  return private.record_get(p_module, p_survivor);
+end;
+$function$;
 CREATE OR REPLACE FUNCTION private.record_page(p_module text, p_action text, p_search text, p_filters jsonb, p_sort text, p_descending boolean, p_limit integer, p_offset integer, p_max_limit integer, p_whole_rows boolean, p_after jsonb DEFAULT NULL::jsonb)
  RETURNS jsonb
  LANGUAGE plpgsql
