@@ -200,13 +200,210 @@ end;
 $$;
 
 /**
+ * An organization's custom fields of a module (private.custom_fields), as the record engine
+ * reads them: {key: {"type", "required", "options": [option values], "link_module",
+ * "hidden", "filterable", "searchable"}}; {} when it has none. One read of the declarations:
+ * a caller that needs them several times (prepare_record, record_page, an import batch)
+ * reads them once and hands them on. PL/pgSQL, so that the table (18_custom_fields.sql,
+ * after this file) needs to exist only when it runs.
+ */
+create function private.custom_field_declarations(p_organization_id uuid, p_module text)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  return (select coalesce(jsonb_object_agg(f.key, jsonb_build_object(
+                   'type', f.type, 'required', f.required, 'link_module', f.link_module, 'hidden', f.hidden,
+                   'filterable', f.filterable, 'searchable', f.searchable,
+                   'options', (select coalesce(jsonb_agg(o -> 'value'), '[]') from jsonb_array_elements(f.options) o))), '{}')
+            from private.custom_fields f
+           where f.organization_id = p_organization_id and f.module = p_module);
+end;
+$$;
+
+/**
+ * The custom fields' columns of a module for a statement that copies a record with an
+ * explicit column list (a quote's revision, a contract's next term), so that the copy keeps
+ * the organization's custom values: '' without custom fields, else ', <key>, …' (p_alias
+ * null) or ', <p_alias>.<key>, …', to append to the insert's and the select's lists.
+ */
+create function private.custom_columns_sql(p_organization_id uuid, p_module text, p_alias text default null)
+returns text
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  return (select coalesce(string_agg(', ' || case when p_alias is null then format('%I', f.key)
+                                                  else format('%I.%I', p_alias, f.key) end, '' order by f.key), '')
+            from jsonb_object_keys(private.custom_field_declarations(p_organization_id, p_module)) f (key));
+end;
+$$;
+
+/**
+ * The custom values of a write (DESIGN.md D11): each custom field of the organization's
+ * module that p_values names, cleaned and checked by its declared type, the way the
+ * module's rules treat a standard field of that kind. Text types are trimmed (empty is
+ * null): text at most 1,000 characters and long_text 10,000 (too_long); email normalised
+ * (invalid_email), phone to E.164 (invalid_phone), url a website (invalid_website); number
+ * (|x| < 10^15, 8 decimals), money (|x| < 10^16, 2 decimals) and percent (-1,000 to 1,000, 4
+ * decimals): a JSON number or a numeric string; date 'YYYY-MM-DD' (a real date); datetime
+ * an ISO timestamp with its offset (Z or ±hh:mm), so that it names one instant; boolean;
+ * choice one of the options' values, multi_choice an array of them (each once, in the
+ * order given; empty is null), else invalid_option; link the id of a record of the
+ * field's link module the caller may see (private.record_visible), else not_found as for
+ * a record that does not exist (a value the record already holds is not checked again).
+ * Anything else of the wrong shape is invalid. A required field is required on a create
+ * (p_existing null) when missing or null, on an update when p_values sets it to null.
+ * p_fields: the declarations when the caller already read them
+ * (private.custom_field_declarations), else they are read here. Returns {"values",
+ * "errors"} as a module's rules do; keys that are not custom fields are left alone.
+ */
+create function private.prepare_custom_values(p_organization_id uuid, p_module text, p_values jsonb, p_existing jsonb,
+                                              p_fields jsonb default null)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  fields jsonb := coalesce(p_fields, private.custom_field_declarations(p_organization_id, p_module));
+  field record;
+  value jsonb;
+  cleaned jsonb;
+  code text;
+  text_value text;
+  number_value numeric;
+  chosen jsonb;
+  refused boolean;
+  parts text[];
+  values jsonb := '{}';
+  errors jsonb := '{}';
+begin
+  if fields = '{}' or jsonb_typeof(p_values) is distinct from 'object' then
+    return jsonb_build_object('values', values, 'errors', errors);
+  end if;
+  for field in select f.key, f.value ->> 'type' as type, (f.value ->> 'required')::boolean as required,
+                      f.value -> 'options' as options, f.value ->> 'link_module' as link_module
+                 from jsonb_each(fields) f
+                where p_values ? f.key or (p_existing is null and (f.value ->> 'required')::boolean) loop
+    value := coalesce(p_values -> field.key, 'null');
+    cleaned := null;
+    code := null;
+    text_value := null;
+    if field.type in ('text', 'long_text', 'email', 'phone', 'url', 'choice') and jsonb_typeof(value) = 'string' then
+      -- Text: trimmed, empty is no value.
+      text_value := nullif(btrim(value #>> '{}'), '');
+      value := coalesce(to_jsonb(text_value), 'null');
+    elsif field.type = 'multi_choice' and jsonb_typeof(value) = 'array' and jsonb_array_length(value) = 0 then
+      value := 'null';
+    end if;
+
+    if jsonb_typeof(value) = 'null' then
+      if field.required then
+        code := 'required';
+      end if;
+    elsif field.type in ('text', 'long_text', 'email', 'phone', 'url', 'choice') then
+      case
+        when text_value is null then code := 'invalid';
+        when field.type = 'text' and char_length(text_value) > 1000 then code := 'too_long';
+        when field.type = 'long_text' and char_length(text_value) > 10000 then code := 'too_long';
+        when field.type = 'email' then
+          text_value := private.normalize_email(text_value);
+          code := case when not private.is_valid_email(text_value) then 'invalid_email' end;
+        when field.type = 'phone' then
+          text_value := private.normalize_phone(text_value);
+          code := case when text_value is null then 'invalid_phone' end;
+        when field.type = 'url' then
+          code := case when not private.is_valid_website(text_value) then 'invalid_website' end;
+        when field.type = 'choice' then
+          code := case when not field.options ? text_value then 'invalid_option' end;
+        else null;
+      end case;
+      cleaned := to_jsonb(text_value);
+    elsif field.type in ('number', 'money', 'percent') then
+      number_value := private.json_numeric(value);
+      number_value := case field.type when 'number' then round(number_value, 8) when 'money' then round(number_value, 2)
+                                      else round(number_value, 4) end;
+      if number_value is null
+         or (field.type = 'number' and abs(number_value) >= 1e15)
+         or (field.type = 'money' and abs(number_value) >= 1e16)
+         or (field.type = 'percent' and number_value not between -1000 and 1000) then
+        code := 'invalid';
+      else
+        cleaned := to_jsonb(number_value);
+      end if;
+    elsif field.type in ('date', 'datetime') then
+      -- Checked by its parts, then cast: a cast that may fail needs an exception block, a
+      -- subtransaction that an import would pay for each row.
+      parts := case when jsonb_typeof(value) = 'string' then regexp_match(value #>> '{}', case field.type
+                 when 'date' then '^([1-9]\d{3})-(\d{2})-(\d{2})$'
+                 else '^([1-9]\d{3})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,6})?)?(?:[Zz]|[+-](\d{2})(?::?(\d{2}))?)$' end) end;
+      code := 'invalid';
+      if parts is not null and parts[2]::integer between 1 and 12 then
+        if parts[3]::integer between 1 and extract(day from make_date(parts[1]::integer, parts[2]::integer, 1) + interval '1 month - 1 day')
+           and (field.type = 'date' or (parts[4]::integer <= 23 and parts[5]::integer <= 59 and coalesce(parts[6]::integer, 0) <= 59
+                                        and coalesce(parts[7]::integer, 0) <= 15 and coalesce(parts[8]::integer, 0) <= 59)) then
+          code := null;
+          cleaned := case when field.type = 'date' then to_jsonb((value #>> '{}')::date) else to_jsonb((value #>> '{}')::timestamptz) end;
+        end if;
+      end if;
+    elsif field.type = 'boolean' then
+      if jsonb_typeof(value) = 'boolean' then
+        cleaned := value;
+      else
+        code := 'invalid';
+      end if;
+    elsif field.type = 'multi_choice' then
+      if jsonb_typeof(value) <> 'array' then
+        code := 'invalid';
+      else
+        select coalesce(jsonb_agg(c.item order by c.first), '[]'),
+               bool_or(jsonb_typeof(c.item) <> 'string' or not field.options @> jsonb_build_array(c.item))
+          into chosen, refused
+          from (select v.item, min(v.n) as first from jsonb_array_elements(value) with ordinality v (item, n) group by v.item) c;
+        if refused then
+          code := 'invalid_option';
+        else
+          cleaned := chosen;
+        end if;
+      end if;
+    elsif field.type = 'link' then
+      if private.try_uuid(value) is null then
+        code := 'invalid';
+      elsif private.try_uuid(value) is distinct from private.try_uuid(p_existing -> field.key)
+            and not private.record_visible(field.link_module, private.try_uuid(value)) then
+        code := 'not_found';
+      else
+        cleaned := to_jsonb(private.try_uuid(value));
+      end if;
+    end if;
+
+    if code is not null then
+      errors := errors || jsonb_build_object(field.key, code);
+    elsif p_values ? field.key then
+      values := values || jsonb_build_object(field.key, coalesce(cleaned, 'null'));
+    end if;
+  end loop;
+  return jsonb_build_object('values', values, 'errors', errors);
+end;
+$$;
+
+/**
  * What a write may set: the module's writable columns (and owner_id), checked and
- * normalised by the module's prepare function; an external id trimmed (empty clears it).
- * Returns {"values"} or, in "problem", the refusal: unknown fields or field errors
- * ({"fields": {column: code}}). An owner must be an active member of the organization;
- * with scope 'own' only the caller. A link to another module's record (a deal's customer, a
- * task's contact, a document's quote, …: private.link_errors) must be one the caller may see,
- * else it is not_found, as a record that does not exist.
+ * normalised by the module's prepare function, and the organization's custom fields of
+ * the module (private.prepare_custom_values, their declarations read once here); an
+ * external id trimmed (empty clears it). Returns {"values"} or, in "problem", the refusal:
+ * unknown fields (a custom field of another organization or module is one) or field
+ * errors ({"fields": {column: code}}). An owner must be an active member of the
+ * organization; with scope 'own' only the caller. A link to another module's record (a
+ * deal's customer, a task's contact, a document's quote, …: private.link_errors) must be
+ * one the caller may see, else it is not_found, as a record that does not exist.
  */
 create function private.prepare_record(p_module text, p_values jsonb, p_existing jsonb,
                                                   p_caller uuid, p_organization_id uuid, p_scope text)
@@ -218,6 +415,8 @@ set search_path = ''
 as $$
 declare
   module private.modules;
+  custom_fields jsonb := private.custom_field_declarations(p_organization_id, p_module);
+  custom jsonb;
   prepared jsonb;
   errors jsonb := '{}';
   unknown text;
@@ -229,7 +428,7 @@ begin
     return jsonb_build_object('problem', private.failure('Invalid input', 'invalid_input'));
   end if;
   select k into unknown from jsonb_object_keys(p_values) k
-   where not (k = any (module.writable_columns) or k = 'owner_id') limit 1;
+   where not (k = any (module.writable_columns) or k = 'owner_id' or custom_fields ? k) limit 1;
   if unknown is not null then
     return jsonb_build_object('problem', private.failure('Invalid fields', 'invalid_fields',
       jsonb_build_object('fields', jsonb_build_object(left(unknown, 63), 'unknown_field'))));
@@ -242,6 +441,10 @@ begin
   else
     prepared := p_values;
   end if;
+  -- The custom values as their types say (over whatever the module's rules passed through).
+  custom := private.prepare_custom_values(p_organization_id, p_module, p_values, p_existing, custom_fields);
+  prepared := prepared || (custom -> 'values');
+  errors := errors || (custom -> 'errors');
 
   -- Links to other modules' records: within the caller's view scope of that module.
   errors := private.link_errors(p_module, p_values, p_existing, private.tenant_schema(p_organization_id)) || errors;
@@ -606,7 +809,9 @@ $$;
 /**
  * A value of a record's field history in words, when it is an id: a person's name (else
  * e-mail) for owner_id and the *_by columns, the linked record's name for a link column,
- * by the rule of the lists (private.link_names_sql): null when that record is deleted or
+ * by the rule of the lists (private.link_names_sql), and for a custom link field
+ * (private.custom_fields) the title of the record it names when the caller may see it
+ * (private.record_visible): null when that record is deleted or
  * gone, or the caller may not open it (outside their view scope of its module, 'own': not
  * theirs), so its name never shows; null for any other value.
  */
@@ -621,6 +826,7 @@ declare
   value_id uuid;
   link_join text;
   link_name text;
+  link_module text;
   title text;
 begin
   if p_value is null or jsonb_typeof(p_value) <> 'string'
@@ -633,6 +839,16 @@ begin
   end if;
   select l.join_sql, l.name_sql into link_join, link_name
     from private.link_names_sql(p_module, p_schema, 'v') l where l.column_name = p_field;
+  if link_name is null and p_field like 'cf\_%' then
+    select f.link_module into link_module from private.custom_fields f
+     where f.organization_id = private.schema_organization(p_schema) and f.module = p_module and f.key = p_field and f.type = 'link';
+    if link_module is not null and private.record_visible(link_module, value_id) then
+      execute format('select private.record_title(%L, to_jsonb(t)) from %I.%I t where t.id = $1',
+                     link_module, p_schema, (select m.table_name from private.modules m where m.key = link_module))
+        into title using value_id;
+    end if;
+    return title;
+  end if;
   if link_name is null then
     return null;
   end if;
@@ -868,10 +1084,11 @@ grant execute on function public.add_record_note(p_module text, p_id uuid, p_bod
 
 /**
  * A view definition the module can show: only search, filters (the module's filterable
- * columns and owner_id), sort (a sortable column), descending and columns (list columns).
- * Null when it fits, else the refusal.
+ * columns, owner_id and the organization's filterable custom fields), sort (a sortable
+ * column, or a custom field that sorts: not long_text or multi_choice), descending and
+ * columns (list columns and any custom field). Null when it fits, else the refusal.
  */
-create function private.check_view_definition(p_module text, p_definition jsonb)
+create function private.check_view_definition(p_module text, p_definition jsonb, p_organization_id uuid)
 returns jsonb
 language sql
 stable
@@ -881,15 +1098,19 @@ as $$
   select case when jsonb_typeof(p_definition) is distinct from 'object'
                 or exists (select 1 from jsonb_object_keys(p_definition) k
                             where k not in ('search', 'filters', 'sort', 'descending', 'columns'))
-                or (p_definition ? 'sort' and not (p_definition ->> 'sort' = any (m.sortable_columns)))
+                or (p_definition ? 'sort' and not (p_definition ->> 'sort' = any (m.sortable_columns)
+                    or coalesce(c.fields #>> array[p_definition ->> 'sort', 'type'], 'long_text') not in ('long_text', 'multi_choice')))
                 or (p_definition ? 'filters' and (jsonb_typeof(p_definition -> 'filters') <> 'object'
                     or exists (select 1 from jsonb_object_keys(p_definition -> 'filters') f
-                                where not (f = any (m.filterable_columns) or f = 'owner_id'))))
+                                where not (f = any (m.filterable_columns) or f = 'owner_id'
+                                           or coalesce((c.fields #>> array[f, 'filterable'])::boolean, false)))))
                 or (p_definition ? 'columns' and (jsonb_typeof(p_definition -> 'columns') <> 'array'
-                    or exists (select 1 from jsonb_array_elements_text(p_definition -> 'columns') c
-                                where not (c = any (m.list_columns) or c in ('owner_name', 'created_at', 'updated_at')))))
+                    or exists (select 1 from jsonb_array_elements_text(p_definition -> 'columns') k
+                                where not (k = any (m.list_columns) or k in ('owner_name', 'created_at', 'updated_at')
+                                           or c.fields ? k))))
               then private.failure('Invalid fields', 'invalid_fields', '{"fields": {"definition": "invalid"}}') end
-    from private.modules m where m.key = p_module;
+    from private.modules m, (select private.custom_field_declarations(p_organization_id, p_module) as fields) c
+   where m.key = p_module;
 $$;
 
 /** The caller's own saved views of a module and those shared in the organization, by name. */
@@ -937,7 +1158,7 @@ begin
   if char_length(btrim(coalesce(p_name, ''))) not between 1 and 100 then
     return private.failure('Invalid fields', 'invalid_fields', '{"fields": {"name": "required"}}');
   end if;
-  problem := private.check_view_definition(p_module, p_definition);
+  problem := private.check_view_definition(p_module, p_definition, context.organization_id);
   if problem is not null then
     return problem;
   end if;
@@ -1070,9 +1291,10 @@ $$;
 
 /**
  * Merges p_other into p_survivor (both records of the module the caller may edit): the
- * survivor takes p_values (the value chosen per field, checked like any update), every
- * reference to the other (foreign keys in the organization's tables, notes) moves to the
- * survivor, and the other is soft-deleted with merged_into set. Audited; one transaction.
+ * survivor takes p_values (the value chosen per field, custom fields too, checked like any
+ * update), every reference to the other (foreign keys in the organization's tables, custom
+ * link fields naming this module, notes) moves to the survivor, and the other is
+ * soft-deleted with merged_into set. Audited; one transaction.
  */
 create function private.record_merge(p_module text, p_survivor uuid, p_other uuid, p_values jsonb)
 returns jsonb
@@ -1117,6 +1339,16 @@ begin
        and cardinality(c.conkey) = 1
   loop
     execute format('update %s set %I = $1 where %I = $2', reference.referencing, reference.column_name, reference.column_name)
+      using p_survivor, p_other;
+  end loop;
+  -- Custom link fields (uuid columns without a foreign key) that name a record of this module.
+  for reference in
+    select m.table_name as referencing, f.key as column_name
+      from private.custom_fields f join private.modules m on m.key = f.module
+     where f.organization_id = context.organization_id and f.type = 'link' and f.link_module = p_module
+  loop
+    execute format('update %I.%I set %I = $1 where %I = $2', context.schema_name, reference.referencing,
+                   reference.column_name, reference.column_name)
       using p_survivor, p_other;
   end loop;
   execute format('update %I.notes set entity_id = $1 where entity_type = $3 and entity_id = $2', context.schema_name)

@@ -974,8 +974,8 @@ $$;
 
 /**
  * A new draft revision of a sent, rejected or expired quote the caller may edit (needs
- * create rights too): the same number, the next revision, header and lines copied,
- * dated today with a fresh validity and rate; the old quote stays as history, superseded
+ * create rights too): the same number, the next revision, header (with the
+ * organization's custom fields) and lines copied, dated today with a fresh validity and rate; the old quote stays as history, superseded
  * by the new one. Answers {success, id}.
  */
 create function private.quote_revise(p_id uuid)
@@ -1013,14 +1013,15 @@ begin
   execute format($query$
     insert into %1$I.quotes (quote_number, revision, root_quote_id, customer_id, contact_id, deal_id, quote_date, valid_until,
                              currency, exchange_rate, exchange_rate_manual, prices_include_vat, document_discount_type,
-                             document_discount_value, payment_terms, notes, owner_id, created_by)
+                             document_discount_value, payment_terms, notes, owner_id, created_by%2$s)
     select q.quote_number, (select max(r.revision) + 1 from %1$I.quotes r where coalesce(r.root_quote_id, r.id) = coalesce(q.root_quote_id, q.id)),
            coalesce(q.root_quote_id, q.id), q.customer_id, q.contact_id, q.deal_id, $2,
            $2 + (select s.quote_validity_days from private.organization_settings s where s.organization_id = $3),
            q.currency, case when q.exchange_rate_manual then q.exchange_rate end, q.exchange_rate_manual, q.prices_include_vat,
-           q.document_discount_type, q.document_discount_value, q.payment_terms, q.notes, q.owner_id, $4
+           q.document_discount_type, q.document_discount_value, q.payment_terms, q.notes, q.owner_id, $4%3$s
       from %1$I.quotes q where q.id = $1
-    returning id$query$, context.schema_name)
+    returning id$query$, context.schema_name, private.custom_columns_sql(context.organization_id, 'quotes'),
+    private.custom_columns_sql(context.organization_id, 'quotes', 'q'))
     into new_id using p_id, today, context.organization_id, context.caller;
   execute format('insert into %1$I.quote_items (quote_id, position, product_id, description, quantity, unit, unit_price, discount_type,
                                                 discount_value, vat_rate, vat_exemption_reason, withholding_rate, owner_id, created_by)

@@ -329,8 +329,8 @@ $$;
 /**
  * The next term of an active or expired contract (locked by the caller): a new contract
  * with the same title, parties (customer, contact), deal, type, currency, notes, KDV
- * basis, tevkifat ratio and renewal settings, a new number, owned by the same member,
- * previous_contract_id set. p_terms (checked by the caller) may set start_date (default:
+ * basis, tevkifat ratio, renewal settings and the organization's custom fields, a new
+ * number, owned by the same member, previous_contract_id set. p_terms (checked by the caller) may set start_date (default:
  * the day after the old end), end_date (default: start + renewal_term_months months - 1
  * day), value (default: the old value) and status (default active). The old term becomes
  * renewed when the new one is active (private.contract_mark_renewed: at once for an
@@ -359,15 +359,16 @@ declare
                                   when old_value > 0 then round(old_withholding * new_value / old_value, 2) end;
 begin
   execute format($insert$
-    insert into %I.contracts (title, customer_id, contact_id, deal_id, contract_type, start_date, end_date, value,
+    insert into %1$I.contracts (title, customer_id, contact_id, deal_id, contract_type, start_date, end_date, value,
                               value_includes_vat, vat_amount, withholding_amount, withholding_rate, currency, status,
                               auto_renew, renewal_notice_days, renewal_term_months, notes, previous_contract_id, owner_id,
-                              created_by)
+                              created_by%3$s)
     select o.title, o.customer_id, o.contact_id, o.deal_id, o.contract_type, $2, $3, $4, o.value_includes_vat, $5, $8,
            o.withholding_rate, o.currency, $6::private.contract_status, o.auto_renew, o.renewal_notice_days,
-           o.renewal_term_months, o.notes, o.id, o.owner_id, coalesce($7, o.owner_id)
-      from %I.contracts o where o.id = $1
-    returning id$insert$, p_schema, p_schema)
+           o.renewal_term_months, o.notes, o.id, o.owner_id, coalesce($7, o.owner_id)%4$s
+      from %2$I.contracts o where o.id = $1
+    returning id$insert$, p_schema, p_schema, private.custom_columns_sql(p_organization_id, 'contracts'),
+    private.custom_columns_sql(p_organization_id, 'contracts', 'o'))
     into next_id using (p_existing ->> 'id')::uuid, starts, ends, new_value, new_vat,
                        coalesce(p_terms ->> 'status', 'active'), p_actor, new_withholding;
   insert into private.audit_log (organization_id, actor_id, action, target_type, target_id, details)

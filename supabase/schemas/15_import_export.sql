@@ -538,6 +538,10 @@ $$;
  * A row naming another module's record by its id column (customer_id, …) is held to the
  * caller's view scope of that module like a form (private.link_errors); one naming it by
  * text is resolved within that scope (private.import_resolve).
+ * The organization's custom fields of the kind's module are fields of the kind too, under
+ * their keys, in the shapes a form sends them (the browser reads a file's cells into them:
+ * numbers, dates, yes/no, an option's value), checked as a form's are
+ * (private.prepare_custom_values, their declarations read once per batch).
  */
 create function private.import_process(p_kind private.import_kinds, p_context private.module_context, p_mode text,
                                        p_match_key text, p_rows jsonb, p_import_id uuid,
@@ -549,6 +553,11 @@ set search_path = ''
 as $$
 declare
   columns text[] := coalesce(p_kind.columns, (select m.writable_columns from private.modules m where m.key = p_kind.module));
+  -- The organization's custom fields of the kind's module, when the kind writes that
+  -- module's table (not products): importable under their keys, read once for the batch.
+  custom_fields jsonb := case when p_kind.table_name = (select m.table_name from private.modules m where m.key = p_kind.module)
+                              then private.custom_field_declarations(p_context.organization_id, p_kind.module) else '{}' end;
+  rules_sql text;
   engine_fields text[] := '{id,external_id}'::text[] || p_kind.reference_fields;
   relation regclass := format('%I.%I', p_context.schema_name, p_kind.table_name)::regclass;
   lookups jsonb := '{}';
@@ -565,6 +574,25 @@ declare
   statement text;
   quiet text := current_setting('crm.quiet_assignments', true);
 begin
+  columns := columns || array(select jsonb_object_keys(custom_fields));
+  -- A row's rules: the kind's, and the custom fields' (private.prepare_custom_values, by
+  -- the declarations read above, $14) over what those passed through.
+  rules_sql := format('private.%I(case when t.vals ?| $9 then (t.vals - $5) || (x.refs -> ''columns'') else t.vals end,
+                                  case when t.action = ''update'' then t.existing end)', p_kind.prepare_function);
+  if custom_fields <> '{}' then
+    -- Only for a row with custom values, or a new record when a custom field is required.
+    rules_sql := format('case when t.vals ?| %1$L::text[] %2$s
+                              then (select jsonb_build_object(''values'', (a.kind -> ''values'') || (a.custom -> ''values''),
+                                                              ''errors'', (a.kind -> ''errors'') || (a.custom -> ''errors''))
+                                      from (select %3$s as kind,
+                                                   private.prepare_custom_values(%4$L, %5$L, t.vals,
+                                                                                 case when t.action = ''update'' then t.existing end, $14)
+                                                     as custom) a)
+                              else %3$s end',
+                        array(select jsonb_object_keys(custom_fields)),
+                        case when jsonb_path_exists(custom_fields, '$.* ? (@.required == true)') then 'or t.action = ''create''' else '' end,
+                        rules_sql, p_context.organization_id, p_kind.module);
+  end if;
   -- The batch's lookups: owners, references, the pipeline's stages (prepared before, or
   -- here), then the matches and the records to update.
   if p_prepared is not null then
@@ -678,9 +706,7 @@ begin
           -- The rules see the row's columns (with id and external_id, which they pass over; the
           -- engine sets both) and the references' columns.
           select case when t.action = 'update' then t.existing end as existing,
-                 case when t.action in ('create', 'update') and not t.prepared
-                      then private.%1$I(case when t.vals ?| $9 then (t.vals - $5) || (x.refs -> 'columns') else t.vals end,
-                                        case when t.action = 'update' then t.existing end) end as ruled
+                 case when t.action in ('create', 'update') and not t.prepared then %1$s end as ruled
           offset 0) r
         cross join lateral (
           select case when t.prepared then t.pre -> 'errors'
@@ -696,7 +722,7 @@ begin
                  end as errors
           offset 0) e
     )$rows$,
-    p_kind.prepare_function,
+    rules_sql,
     -- (4, 5, 6: the module's link columns, the module and the schema, for private.link_errors.)
     -- Rows after the first with the same key, and rows after the first matching the same
     -- record: only where there is a key (window functions sort the batch).
@@ -730,7 +756,7 @@ begin
                             from checked c'
       into prepared_rows
       using p_rows, lookups, p_mode, p_match_key, engine_fields, columns || engine_fields, p_context.caller, p_context.scope,
-            p_kind.reference_fields, unknown, null::uuid, keys, null::jsonb;
+            p_kind.reference_fields, unknown, null::uuid, keys, null::jsonb, custom_fields;
     return jsonb_build_object('lookups', lookups, 'unknown', unknown, 'rows', prepared_rows);
   end if;
   if p_import_id is not null then
@@ -750,7 +776,7 @@ begin
                       || format(results_sql, 'select c.n, c.line, c.action, c.reason, c.id, c.errors from checked c')
         into answer
         using p_rows, lookups, p_mode, p_match_key, engine_fields, columns || engine_fields, p_context.caller, p_context.scope,
-              p_kind.reference_fields, unknown, p_import_id, keys, p_prepared -> 'rows';
+              p_kind.reference_fields, unknown, p_import_id, keys, p_prepared -> 'rows', custom_fields;
       perform pg_catalog.set_config('crm.quiet_assignments', coalesce(quiet, ''), true);
       return answer;
     exception when integrity_constraint_violation or data_exception then
@@ -762,7 +788,7 @@ begin
                                          ::private.import_row) from checked c'
     into work
     using p_rows, lookups, p_mode, p_match_key, engine_fields, columns || engine_fields, p_context.caller, p_context.scope,
-          p_kind.reference_fields, unknown, null::uuid, keys, p_prepared -> 'rows';
+          p_kind.reference_fields, unknown, null::uuid, keys, p_prepared -> 'rows', custom_fields;
 
   -- Updates keep the columns whose value, as the table stores it, differs; none: unchanged.
   if lookups -> 'existing' <> '{}' then
@@ -1405,12 +1431,18 @@ $$;
 /**
  * A page of a module's records the caller may see for an action ('view' for the lists,
  * 'export' for the export; scope own: their own), not deleted: Turkish-folded search
- * (trigram index), filters on the module's filterable columns ({column: value | [values] |
- * {"from", "to"} | {"is_null": boolean}}, "me" for owner_id; through a link table
+ * (trigram index; the organization's searchable custom fields are or-ed in, each by
+ * private.fold_search of its column, which has a trigram index of its own), filters on the
+ * module's filterable columns and the custom fields marked filterable ({column: value |
+ * [values] | {"from", "to"} | {"is_null": boolean}}, by the column's type: an array column,
+ * such as a multi_choice field, matches any of the values; "me" for owner_id; through a link table
  * (private.module_link_filters): {column: id | [ids]}, the records linked to any of those the
- * caller may see in the other module), a sortable column (text sorts
+ * caller may see in the other module), a sortable column or custom field (any type but
+ * long_text and multi_choice; text sorts
  * in Turkish order, private.turkish_sort_key; a link column such as customer_id by the
- * linked record's name, records without one last), at most p_max_limit rows; list rows (the module's list columns) or
+ * linked record's name, records without one last), at most p_max_limit rows; list rows (the
+ * module's list columns and every custom field that is not hidden, which the list's column
+ * picker offers) or
  * whole rows (every column but the search column, with owner_name), each with the names of
  * its linked records as private.link_names_sql gives them (customer_name, deal_name, …:
  * null where the caller may not see the linked record), joined to the page's rows only. With {"deleted_at": {"is_null":
@@ -1438,6 +1470,10 @@ as $$
 declare
   context private.module_context;
   module private.modules;
+  -- The organization's custom fields of the module (private.custom_field_declarations).
+  custom_fields jsonb;
+  -- The search condition: the search column, or-ed with the searchable custom fields.
+  search_condition text;
   relation regclass;
   sort_key text;
   sort_type text;
@@ -1490,10 +1526,13 @@ begin
     return context.problem;
   end if;
   select * into module from private.modules m where m.key = p_module;
+  custom_fields := private.custom_field_declarations(context.organization_id, p_module);
   relation := format('%I.%I', context.schema_name, context.table_name)::regclass;
   sort_key := coalesce(nullif(p_sort, ''), module.default_sort);
   direction := case when coalesce(p_descending, module.default_descending and p_sort is null) then 'desc' else 'asc' end;
-  if not (sort_key = any (module.sortable_columns)) or coalesce(p_offset, 0) < 0
+  if not (sort_key = any (module.sortable_columns)
+          or coalesce(custom_fields #>> array[sort_key, 'type'], 'long_text') not in ('long_text', 'multi_choice'))
+     or coalesce(p_offset, 0) < 0
      or jsonb_typeof(filters) <> 'object' or (folded <> '' and not module.searchable) then
     return private.failure('Invalid list request', 'invalid_input');
   end if;
@@ -1523,7 +1562,8 @@ begin
                                          link_filter.filter_column, filter_values);
       continue;
     end if;
-    if not (filter_key = any (module.filterable_columns) or filter_key = 'owner_id') then
+    if not (filter_key = any (module.filterable_columns) or filter_key = 'owner_id'
+            or coalesce((custom_fields #>> array[filter_key, 'filterable'])::boolean, false)) then
       return private.failure('Invalid list request', 'invalid_input');
     end if;
     select pg_catalog.format_type(a.atttypid, a.atttypmod) into filter_type
@@ -1567,7 +1607,11 @@ begin
       else format(' and t.%I = any(%L::%s[])', filter_key, filter_values, filter_type) end;
   end loop;
   if folded <> '' then
-    conditions := conditions || ' and t.search_text like $4';
+    select '(t.search_text like $4' || coalesce(string_agg(format(' or private.fold_search(t.%I) like $4', f.key), '' order by f.key), '')
+           || ')'
+      into search_condition
+      from jsonb_each(custom_fields) f where (f.value ->> 'searchable')::boolean;
+    conditions := conditions || ' and ' || search_condition;
   end if;
 
   -- A list row: the module's list columns; a whole row: every column but the search column.
@@ -1583,6 +1627,14 @@ begin
                   '''created_at'', r.created_at, ''updated_at'', r.updated_at, %s) || %s',
                   string_agg(format('%L, r.%I', c, c), ', '), link_names)
       into projection from unnest(module.list_columns) c;
+    -- The custom fields that are not hidden (the column picker offers them), 40 to a
+    -- jsonb_build_object (a function takes at most 100 arguments).
+    select projection || coalesce(string_agg(g.pairs, ''), '')
+      into projection
+      from (select format(' || jsonb_build_object(%s)', string_agg(format('%L, r.%I', f.key, f.key), ', ' order by f.key)) as pairs
+              from (select f.key, row_number() over (order by f.key) as n from jsonb_each(custom_fields) f
+                     where not (f.value ->> 'hidden')::boolean) f
+             group by (f.n - 1) / 40) g;
   end if;
   pattern := '%' || replace(replace(replace(folded, '\', '\\'), '%', '\%'), '_', '\_') || '%';
   begin

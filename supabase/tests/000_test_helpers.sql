@@ -162,6 +162,36 @@ returns void language sql as $$
   select tests.set_request_identity('none', '', '');
 $$;
 
+/**
+ * Adds a custom field as save_custom_field does: its declaration (private.custom_fields,
+ * label = key, position after the module's others) and its column in the organization's
+ * table, typed as its type says. p_field: {"type", and any of "required", "options" (option
+ * values; labels made from them), "link_module", "currency", "hidden", "filterable",
+ * "searchable"}. As the test runner (not a member).
+ */
+create or replace function tests.add_custom_field(p_organization uuid, p_module text, p_key text, p_field jsonb)
+returns void language plpgsql as $$
+declare
+  column_type text := case p_field ->> 'type'
+    when 'number' then 'numeric' when 'money' then 'numeric(18,2)' when 'percent' then 'numeric(9,4)'
+    when 'date' then 'date' when 'datetime' then 'timestamptz' when 'boolean' then 'boolean'
+    when 'multi_choice' then 'text[]' when 'link' then 'uuid' else 'text' end;
+begin
+  insert into private.custom_fields (organization_id, module, key, type, label_tr, required, options, currency, link_module,
+                                     position, hidden, filterable, searchable)
+  values (p_organization, p_module, p_key, p_field ->> 'type', p_key, coalesce((p_field ->> 'required')::boolean, false),
+          (select coalesce(jsonb_agg(jsonb_build_object('value', o, 'label_tr', initcap(o), 'label_en', null, 'color', null)), '[]')
+             from jsonb_array_elements_text(coalesce(p_field -> 'options', '[]')) o),
+          case when p_field ->> 'type' = 'money' then coalesce(p_field ->> 'currency', 'TRY') end, p_field ->> 'link_module',
+          (select count(*) from private.custom_fields f where f.organization_id = p_organization and f.module = p_module),
+          coalesce((p_field ->> 'hidden')::boolean, false), coalesce((p_field ->> 'filterable')::boolean, false),
+          coalesce((p_field ->> 'searchable')::boolean, false));
+  execute format('alter table %I.%I add column %I %s',
+                 (select o.schema_name from private.organizations o where o.id = p_organization),
+                 (select m.table_name from private.modules m where m.key = p_module), p_key, column_type);
+end;
+$$;
+
 grant usage on schema tests to anon, authenticated;
 grant execute on all functions in schema tests to anon, authenticated;
 
