@@ -65,7 +65,7 @@ export function ImportWizard({ kinds, onShowHistory }: Props) {
   const queryClient = useQueryClient();
   const scope = useOrganizationScope();
   // The kind's module's custom fields are further fields of the kind (withCustomImportFields).
-  const customFields = useQuery({ ...customFieldsQueryOptions(scope, importKind(kind ?? kinds[0]).module), enabled: kind !== null });
+  const customFields = useQuery({ ...customFieldsQueryOptions(scope, kind ? importKind(kind).module : "customers"), enabled: kind !== null });
   const definition = useMemo(
     () => (kind ? withCustomImportFields(importKind(kind), customFields.data, language) : null),
     [kind, customFields.data, language],
