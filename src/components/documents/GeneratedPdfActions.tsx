@@ -7,7 +7,7 @@ import { notifyFailure, notifySuccess } from "@/components/notify.ts";
 import { downloadBlob } from "@/lib/download-blob.ts";
 import type { DocumentLanguage } from "@/lib/document-template/labels.ts";
 import { organizationFromSettings } from "@/lib/document-template/organization.ts";
-import type { TemplateKind } from "@/lib/document-template/placeholders.ts";
+import type { CustomPlaceholderGroup, TemplateKind } from "@/lib/document-template/placeholders.ts";
 import { defaultTemplateQueryOptions } from "@/lib/pdf/default-template.ts";
 import type { DocumentPdfInput } from "@/lib/pdf/document-definition.ts";
 import { renderDocumentPdf } from "@/lib/pdf/render-document-pdf.ts";
@@ -15,6 +15,7 @@ import { organizationLogoQueryOptions } from "@/session/organization-logo.ts";
 import { useOrganizationScope } from "@/session/organization-scope.ts";
 import { settingsQueryOptions } from "@/session/organization-settings.ts";
 import { useSignedInSession } from "@/session/session-context.ts";
+import { customPlaceholderValues, type CustomPlaceholderSource } from "@/components/records/custom-fields/custom-placeholders.ts";
 import { recordDocumentsQueryOptions, useUploadDocument } from "./document-api.ts";
 import { useDocumentAccess } from "./document-access.ts";
 import { documentFailureKey } from "./document-files.ts";
@@ -29,6 +30,8 @@ interface Props {
   title: string;
   /** What the PDF prints, from the record as read; the organization comes from here. */
   buildInput: (organization: DocumentPdfInput["organization"], language: DocumentLanguage) => DocumentPdfInput;
+  /** The records whose custom fields the template may print ({{customer.cf_…}}), as read or by id. */
+  customSources: Partial<Record<CustomPlaceholderGroup, CustomPlaceholderSource>>;
 }
 
 /**
@@ -37,7 +40,7 @@ interface Props {
  * its details from the general settings (name, legal name, address, VKN, IBANs…) and logo; saving keeps it among the record's documents, as a new version when a
  * document of the same title is already there.
  */
-export function GeneratedPdfActions({ kind, module, recordId, baseName, title, buildInput }: Props) {
+export function GeneratedPdfActions({ kind, module, recordId, baseName, title, buildInput, customSources }: Props) {
   const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
   const scope = useOrganizationScope();
@@ -49,12 +52,14 @@ export function GeneratedPdfActions({ kind, module, recordId, baseName, title, b
   const fileName = `${baseName.replace(/[\\/:*?"<>|]+/g, "-")}.pdf`;
 
   const render = async () => {
-    const [settings, logo, template] = await Promise.all([
+    const [settings, logo, template, custom] = await Promise.all([
       queryClient.fetchQuery(settingsQueryOptions(scope)),
       queryClient.fetchQuery(organizationLogoQueryOptions(session.user.id)),
       queryClient.fetchQuery(defaultTemplateQueryOptions(scope, kind)),
+      customPlaceholderValues(queryClient, scope, customSources, language),
     ]);
-    return renderDocumentPdf(buildInput(organizationFromSettings(settings, logo), language), template);
+    const input = buildInput(organizationFromSettings(settings, logo), language);
+    return renderDocumentPdf({ ...input, values: { ...custom, ...input.values } }, template);
   };
 
   const run = async (action: "download" | "save") => {

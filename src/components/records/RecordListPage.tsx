@@ -24,9 +24,12 @@ import { SearchField } from "@/components/SearchField.tsx";
 import { SortableHeader } from "@/components/SortableHeader.tsx";
 import { RpcError } from "@/lib/rpc.ts";
 import { ModuleDenied } from "@/modules/ModuleDenied.tsx";
+import { useCustomFields } from "./custom-fields/custom-fields.ts";
+import { withCustomFields } from "./custom-fields/list-cells.ts";
 import { useRecordList, type RecordBase } from "./record-api.ts";
 import type { RecordColumn, RecordListConfig } from "./record-config.ts";
-import { recordListArgs, recordPageCount, TOTAL_CAP, type RecordListState } from "./record-list-state.ts";
+import { filterQueries, recordListArgs, recordPageCount, TOTAL_CAP, type KnownKeys, type RecordListState } from "./record-list-state.ts";
+import { RangeFilter } from "./RangeFilter.tsx";
 import { MergeRecordsModal } from "./MergeRecordsModal.tsx";
 import { RecordBulkBar } from "./RecordBulkBar.tsx";
 import { RecordExportButton } from "./RecordExportButton.tsx";
@@ -37,13 +40,27 @@ const SEARCH_DEBOUNCE_MS = 300;
 const DEFAULT_PAGE_SIZE = 25;
 
 /**
- * A module's list page: search (debounced), filters, sortable headers, column choice, saved
+ * A module's list page with the organization's custom fields of the module as further columns
+ * and filters (custom-fields/list-cells.ts). The list starts once they are read, so its
+ * default columns and the saved views it applies know them; when they cannot be read (a
+ * refusal shows as the list's own), the list has the module's fields only.
+ */
+export function RecordListPage<Row extends RecordBase>({ config }: { config: RecordListConfig<Row> }) {
+  const { t, i18n } = useTranslation();
+  const custom = useCustomFields(config.module);
+  if (custom.isPending) return <LoadingScreen compact />;
+  const words = { yes: t("common.yes"), no: t("common.no"), filled: t("records.list.filled"), empty: t("records.list.empty") };
+  return <RecordList config={withCustomFields(config, custom.data, i18n.resolvedLanguage, words)} />;
+}
+
+/**
+ * A module's list: search (debounced), filters, sortable headers, column choice, saved
  * views, export (the view or everything, for whoever may export), row selection with bulk
  * actions, pages, and the loading, empty, error and denied states. On a phone the rows
  * become cards, so nothing scrolls sideways, and the filters fold behind one button, so the
  * first screen shows records.
  */
-export function RecordListPage<Row extends RecordBase>({ config }: { config: RecordListConfig<Row> }) {
+function RecordList<Row extends RecordBase>({ config }: { config: RecordListConfig<Row> }) {
   const { t, i18n } = useTranslation();
   const pageSize = config.pageSize ?? DEFAULT_PAGE_SIZE;
   const [initial] = useState<RecordListState>(() => ({
@@ -60,7 +77,12 @@ export function RecordListPage<Row extends RecordBase>({ config }: { config: Rec
   const [merging, setMerging] = useState<readonly [string, string] | null>(null);
   const narrow = useMediaQuery("(max-width: 48em)") ?? false;
   const [filtersOpen, setFiltersOpen] = useState(false);
-  const args = recordListArgs(state, pageSize, { ...config.definingFilters, ...config.baseFilters });
+  const args = recordListArgs(state, pageSize, { ...config.definingFilters, ...config.baseFilters }, filterQueries(config.filters));
+  const known: KnownKeys = {
+    columns: new Set(config.columns.map((column) => column.key)),
+    filters: new Set(config.filters.map((filter) => filter.key)),
+    sorts: new Set(config.columns.flatMap((column) => (column.sort ? [column.sort] : []))),
+  };
   const list = useRecordList(config.module, config.row, args);
 
   const applySearch = useDebouncedCallback((search: string) => {
@@ -138,7 +160,16 @@ export function RecordListPage<Row extends RecordBase>({ config }: { config: Rec
   const filterControls = (
     <>
       {config.filters.map((filter) =>
-        "picker" in filter ? (
+        "range" in filter ? (
+          <RangeFilter
+            key={filter.key}
+            filter={filter}
+            value={state.filters[filter.key] ?? ""}
+            onChange={(value) =>
+              setState((current) => ({ ...current, filters: { ...current.filters, [filter.key]: value }, page: 1 }))
+            }
+          />
+        ) : "picker" in filter ? (
           <RecordPicker
             key={filter.key}
             {...filter.picker}
@@ -167,7 +198,7 @@ export function RecordListPage<Row extends RecordBase>({ config }: { config: Rec
       )}
       <Group gap="xs">
         <ColumnChooser columns={otherColumns} chosen={state.columns} onChange={(columns) => setState((current) => ({ ...current, columns }))} />
-        <SavedViewsMenu module={config.module} state={state} initial={initial} onApply={applyState} />
+        <SavedViewsMenu module={config.module} state={state} initial={initial} known={known} onApply={applyState} />
         {config.headless && exportButton}
       </Group>
     </>

@@ -6,17 +6,19 @@ import { notifyFailure, notifySuccess } from "@/components/notify.ts";
 import { failureKey } from "@/lib/errors.ts";
 import type { ModuleKey } from "@/modules/registry.ts";
 import { useDeleteView, useSavedViews, useSaveView } from "./record-api.ts";
-import { applyView, viewOf, type RecordListState } from "./record-list-state.ts";
+import { applyView, viewOf, type KnownKeys, type RecordListState } from "./record-list-state.ts";
 
 interface Props {
   module: ModuleKey;
   state: RecordListState;
   initial: RecordListState;
+  /** The columns, filters and sorts the list has now: a view's others (custom fields deleted since) are dropped. */
+  known: KnownKeys;
   onApply(state: RecordListState): void;
 }
 
 /** The saved views of a list: apply one, save the list as it is (personal or shared), delete one's own. */
-export function SavedViewsMenu({ module, state, initial, onApply }: Props) {
+export function SavedViewsMenu({ module, state, initial, known, onApply }: Props) {
   const { t } = useTranslation();
   const views = useSavedViews(module);
   const save = useSaveView(module);
@@ -62,7 +64,7 @@ export function SavedViewsMenu({ module, state, initial, onApply }: Props) {
             <Group key={view.id} gap={4} wrap="nowrap">
               <Menu.Item
                 onClick={() => {
-                  onApply(applyView(view.definition, initial));
+                  onApply(applyView(view.definition, initial, known));
                   notifySuccess(t("records.views.applied", { name: view.name }));
                 }}
                 rightSection={

@@ -28,6 +28,15 @@ export interface RecordFilter {
   key: string;
   label: string;
   options: RecordOption[];
+  /** What list_<module> takes for the chosen option when not the option's value itself (e.g. [true] for "yes"). */
+  query?(value: string): Json;
+}
+
+/** A from–to filter on a number or date column: list_<module> takes {"from", "to"} (either end may be left out). */
+export interface RecordRangeFilter {
+  key: string;
+  label: string;
+  range: "number" | "date";
 }
 
 /** How a record picker finds and names a record of a module. */
@@ -55,7 +64,7 @@ export interface RecordListConfig<Row extends RecordBase> {
   row: z.ZodType<Row>;
   /** The first column is the record's title, always shown, a link to its page. */
   columns: RecordColumn<Row>[];
-  filters: (RecordFilter | RecordPickerFilter)[];
+  filters: (RecordFilter | RecordPickerFilter | RecordRangeFilter)[];
   /** Filters the page around the list always applies (e.g. {"customer_id": {"is_null": false}}: linked to any customer). */
   baseFilters?: Record<string, Json>;
   /** Filters that make the list what it is rather than narrow it (quotes: the latest revision of each): an empty answer is "none yet". */

@@ -1,13 +1,13 @@
-import type { ParseKeys } from "i18next";
 import { describe, expect, it } from "vitest";
 import { en } from "@/i18n/en.ts";
 import { tr } from "@/i18n/tr.ts";
 import { foldHeader } from "@/lib/spreadsheet/index.ts";
-import { importableKinds, importKindDefinitions, importKinds, importsEverything, matchKeyFields } from "./kinds.ts";
+import { importableKinds, importKindDefinitions, importKinds, importsEverything, matchKeyFields, type FieldLabel } from "./kinds.ts";
 
 
 /** A catalogue text by its dotted key. */
-function text(catalogue: object, key: ParseKeys): string {
+function text(catalogue: object, key: FieldLabel): string {
+  if (typeof key !== "string") return key.text;
   const value = key.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], catalogue);
   if (typeof value !== "string") throw new Error(`No text for ${key}`);
   return value;

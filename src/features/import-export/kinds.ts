@@ -4,7 +4,7 @@
  * fields: the value key the server takes, the label (a catalogue key), the cell's type, the
  * header names a file may use for it in Turkish and English, and what a new record needs.
  */
-import type { ParseKeys } from "i18next";
+import type { ParseKeys, TFunction } from "i18next";
 import type { MyPermissions } from "@/modules/permissions.ts";
 import type { ModuleKey } from "@/modules/registry.ts";
 
@@ -22,13 +22,22 @@ export type MatchKey = (typeof matchKeys)[number];
  * How a cell is read: text as written (trimmed); number and money from Turkish or English
  * notation; date to YYYY-MM-DD; datetime to an instant (on the organization's clock);
  * boolean from yes/no words; enum from an option's key, label or alias; tags split on , and ;
- * reference: a name, code or id the server resolves within the organization.
+ * reference: a name, code or id the server resolves within the organization; options: several
+ * options split on , and ; (a multi choice custom field).
  */
-export type FieldType = "text" | "number" | "money" | "date" | "datetime" | "boolean" | "enum" | "tags" | "reference";
+export type FieldType = "text" | "number" | "money" | "date" | "datetime" | "boolean" | "enum" | "options" | "tags" | "reference";
+
+/** A label: a catalogue key, or an organization's own words (a custom field's or its option's label in the interface's language). */
+export type FieldLabel = ParseKeys | { text: string };
+
+/** A label as the interface shows it. */
+export function labelText(label: FieldLabel, t: TFunction): string {
+  return typeof label === "string" ? t(label) : label.text;
+}
 
 export interface EnumOption {
   key: string;
-  label: ParseKeys;
+  label: FieldLabel;
   /** Other words a file may use for it (Turkish and English). */
   aliases: readonly string[];
 }
@@ -36,7 +45,7 @@ export interface EnumOption {
 export interface ImportField {
   /** The value key the server takes (contract: the module's writable columns, external_id, owner, references). */
   key: string;
-  label: ParseKeys;
+  label: FieldLabel;
   /** Other catalogue texts a header may be, e.g. the list column's title an export writes. */
   labelAliases?: readonly ParseKeys[];
   type: FieldType;

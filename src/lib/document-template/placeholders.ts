@@ -100,8 +100,31 @@ export type TextPlaceholder = Exclude<Placeholder, BlockPlaceholder>;
 /** Every placeholder name, in the list's order. */
 export const placeholders: readonly Placeholder[] = placeholderDefinitions.map((definition) => definition.name);
 
-/** Text values by placeholder; a missing one prints as nothing. */
-export type PlaceholderValues = Readonly<Partial<Record<TextPlaceholder, string>>>;
+/**
+ * The records whose custom fields (DESIGN.md D11) a document may print, by placeholder prefix:
+ * `{{customer.cf_sektor_kodu}}` is the customer's field cf_sektor_kodu.
+ */
+export const customPlaceholderGroups = ["customer", "contact", "deal", "quote", "contract"] as const;
+export type CustomPlaceholderGroup = (typeof customPlaceholderGroups)[number];
+/** A custom field's placeholder: its record's prefix and its key. */
+export type CustomPlaceholder = `${CustomPlaceholderGroup}.cf_${string}`;
+
+const customPlaceholderPattern = /^(?:customer|contact|deal|quote|contract)\.cf_[a-z][a-z0-9_]{0,39}$/;
+
+/** Whether a name is written as a custom field's placeholder (it is known only when the values have it). */
+export function isCustomPlaceholder(name: string): name is CustomPlaceholder {
+  return customPlaceholderPattern.test(name);
+}
+
+/** The placeholder of a custom field of a record. */
+export const customPlaceholder = (group: CustomPlaceholderGroup, key: string) => `${group}.${key}` as CustomPlaceholder;
+
+/**
+ * Text values by placeholder; a missing one prints as nothing. Custom fields' placeholders are
+ * known by being here: the organization's fields of the document's records, each with its
+ * formatted value ("" when the record holds none); any other stays unknown.
+ */
+export type PlaceholderValues = Readonly<Partial<Record<TextPlaceholder, string>> & Partial<Record<CustomPlaceholder, string>>>;
 
 // A Map holds only its own entries: `constructor`, `__proto__` and the like are never found.
 const byName: ReadonlyMap<string, PlaceholderDefinition> = new Map(placeholderDefinitions.map((definition) => [definition.name, definition]));
@@ -124,4 +147,4 @@ export function placeholdersByGroup(kind: TemplateKind): { group: PlaceholderGro
 }
 
 /** How a placeholder is written in a body. */
-export const placeholderToken = (name: Placeholder) => `{{${name}}}`;
+export const placeholderToken = (name: Placeholder | CustomPlaceholder) => `{{${name}}}`;

@@ -22,6 +22,25 @@ describe("renderTemplate", () => {
     for (const name of textNames) expect(Object.hasOwn(data.values, name), name).toBe(true);
   });
 
+  it("prints a custom field's placeholder the values have, and keeps any other one as written", () => {
+    const values = { ...data.values, "customer.cf_sektor_kodu": "İnşaat", "quote.cf_bos": "" };
+    expect(renderTemplate("Sektör: {{ customer.cf_sektor_kodu }}; boş: {{quote.cf_bos}}.", values)).toEqual([
+      { type: "text", text: "Sektör: İnşaat; boş: ." },
+    ]);
+    // A field deleted since (or of another record) stays as written, as any unknown placeholder.
+    expect(renderTemplate("{{customer.cf_silinen}} {{deal.cf_sektor_kodu}} {{customer.cf_}}", values)).toEqual([
+      { type: "unknown", text: "{{customer.cf_silinen}}" },
+      { type: "text", text: " " },
+      { type: "unknown", text: "{{deal.cf_sektor_kodu}}" },
+      { type: "text", text: " " },
+      { type: "unknown", text: "{{customer.cf_}}" },
+    ]);
+    // Only a field's own name counts: another name the values happen to hold is still unknown.
+    expect(renderTemplate("{{customer.sektor}}", { ...values, ["customer.sektor" as "customer.cf_x"]: "x" })).toEqual([
+      { type: "unknown", text: "{{customer.sektor}}" },
+    ]);
+  });
+
   it("prints a known placeholder without a value as nothing", () => {
     expect(renderTemplate("Vergi No: {{customer.tax_number}}.", {})).toEqual([{ type: "text", text: "Vergi No: ." }]);
   });

@@ -2,10 +2,11 @@
  * Reading a template body: plain text in which `{{name}}` is looked up in the fixed list of
  * placeholders (no expression is ever evaluated, no markup ever interpreted). A text
  * placeholder becomes its value (nothing when the data has none), a block placeholder a block
- * the renderer draws (the preview in React, the PDF with pdfmake), and a name the list does
+ * the renderer draws (the preview in React, the PDF with pdfmake), a custom field's placeholder
+ * its value when the values have it (a field of the organization's), and a name the list does
  * not know stays as written, so the editor can point it out and a PDF prints it literally.
  */
-import { placeholderDefinition, type BlockKind, type PlaceholderValues, type TextPlaceholder } from "./placeholders.ts";
+import { isCustomPlaceholder, placeholderDefinition, type BlockKind, type PlaceholderValues, type TextPlaceholder } from "./placeholders.ts";
 
 export type Segment =
   | { type: "text"; text: string }
@@ -28,16 +29,19 @@ export function renderTemplate(body: string, values: PlaceholderValues): Segment
   for (const match of body.matchAll(placeholderPattern)) {
     text += body.slice(last, match.index);
     last = match.index + match[0].length;
-    const definition = placeholderDefinition((match[1] ?? "").trim());
-    if (!definition) {
+    const name = (match[1] ?? "").trim();
+    const definition = placeholderDefinition(name);
+    if (!definition && isCustomPlaceholder(name) && Object.hasOwn(values, name)) {
+      text += values[name] ?? "";
+    } else if (!definition) {
       flush();
       segments.push({ type: "unknown", text: match[0] });
     } else if ("block" in definition && definition.block) {
       flush();
       segments.push({ type: "block", block: definition.block });
     } else {
-      const name = definition.name as TextPlaceholder;
-      text += Object.hasOwn(values, name) ? (values[name] ?? "") : "";
+      const known = definition.name as TextPlaceholder;
+      text += Object.hasOwn(values, known) ? (values[known] ?? "") : "";
     }
   }
   text += body.slice(last);

@@ -472,6 +472,14 @@ export const en: typeof tr = {
         contract: "Contract",
         general: "General",
       },
+      customGroups: {
+        customer: "Customer's custom fields",
+        contact: "Contact's custom fields",
+        deal: "Deal's custom fields",
+        quote: "Quote's custom fields",
+        contract: "Contract's custom fields",
+      },
+      customSample: "‹{{label}}›",
       submit: "Save",
     },
     preview: {

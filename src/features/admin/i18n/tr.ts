@@ -470,6 +470,14 @@ export const tr = {
         contract: "Sözleşme",
         general: "Genel",
       },
+      customGroups: {
+        customer: "Müşterinin özel alanları",
+        contact: "İlgili kişinin özel alanları",
+        deal: "Fırsatın özel alanları",
+        quote: "Teklifin özel alanları",
+        contract: "Sözleşmenin özel alanları",
+      },
+      customSample: "‹{{label}}›",
       submit: "Kaydet",
     },
     preview: {

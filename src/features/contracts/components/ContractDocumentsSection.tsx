@@ -23,6 +23,12 @@ export function ContractDocumentsSection({ details }: { details: ContractDetails
         baseName={number}
         title={t("modules.contracts.detail.pdfTitle", { number })}
         buildInput={(organization, language) => contractPdfInput(details, organization, language)}
+        customSources={{
+          contract: { record: contract },
+          customer: { id: details.customer?.id },
+          contact: { id: details.contact?.id },
+          deal: { id: details.deal?.id },
+        }}
       />
       <RecordDocuments module="contracts" recordId={contract.id} label={t("modules.contracts.detail.tabs.documents")} />
     </Stack>

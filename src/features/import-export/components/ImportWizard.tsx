@@ -1,12 +1,16 @@
 import { Button, Group, Stack, Stepper } from "@mantine/core";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { notifySuccess } from "@/components/notify.ts";
+import { customFieldsQueryOptions } from "@/components/records/custom-fields/custom-fields.ts";
 import { parseSpreadsheet, type ParsedSheet } from "@/lib/spreadsheet/index.ts";
 import { usableTimeZone } from "@/lib/zoned-time.ts";
+import { useOrganizationScope } from "@/session/organization-scope.ts";
 import { useOrganizationSettings } from "@/session/organization-settings.ts";
 import { getImport, type ImportRecord, type ImportSettings } from "../api/imports.ts";
-import { importKind, type ImportKind, type ImportKindDefinition } from "../kinds.ts";
+import { withCustomImportFields } from "../custom-import-fields.ts";
+import { importKind, labelText, type ImportKind, type ImportKindDefinition } from "../kinds.ts";
 import { planBatches, resumeMismatch, rowBytes } from "../utils/batches.ts";
 import { importFailureKey, sheetFailureMessage } from "../utils/import-errors.ts";
 import { applySavedMapping, autoMatch, defaultSettings, mappingProblems, type LabelOf, type Mapping } from "../utils/mapping.ts";
@@ -58,9 +62,22 @@ export function ImportWizard({ kinds, onShowHistory }: Props) {
   const [settings, setSettings] = useState<ImportSettings | null>(null);
   const [resumeOf, setResumeOf] = useState<ImportRecord | null>(null);
 
-  const definition = kind ? importKind(kind) : null;
-  const labelOf: LabelOf = (key) => t(key);
-  const convert = useMemo<ConvertContext>(() => ({ timeZone, optionLabel: (option) => t(option.label) }), [timeZone, t]);
+  const queryClient = useQueryClient();
+  const scope = useOrganizationScope();
+  // The kind's module's custom fields are further fields of the kind (withCustomImportFields).
+  const customFields = useQuery({ ...customFieldsQueryOptions(scope, kind ? importKind(kind).module : "customers"), enabled: kind !== null });
+  const definition = useMemo(
+    () => (kind ? withCustomImportFields(importKind(kind), customFields.data, language) : null),
+    [kind, customFields.data, language],
+  );
+  /** A kind with its custom fields, read first when they are not yet (a kind whose fields cannot be read has its own only). */
+  const definitionOf = async (target: ImportKind) => {
+    const base = importKind(target);
+    const fields = await queryClient.fetchQuery(customFieldsQueryOptions(scope, base.module)).catch(() => []);
+    return withCustomImportFields(base, fields, language);
+  };
+  const labelOf: LabelOf = (label) => labelText(label, t);
+  const convert = useMemo<ConvertContext>(() => ({ timeZone, optionLabel: (option) => labelText(option.label, t) }), [timeZone, t]);
   const problems = useMemo(() => (definition ? mappingProblems(definition, mapping) : []), [definition, mapping]);
 
   // The preview's rows and plan (only read there: the run keeps its own).
@@ -92,7 +109,7 @@ export function ImportWizard({ kinds, onShowHistory }: Props) {
   /** Resuming: the file must be the import's own; then its stored mapping and settings run on. */
   const continueImport = async (record: ImportRecord, file: File, sheet: ParsedSheet) => {
     const detail = await getImport(record.id);
-    const target = importKind(detail.kind);
+    const target = await definitionOf(detail.kind);
     if (detail.status !== "running") throw new ResumeProblem(t("modules.importExport.resume.notRunning"));
     if (sheet.sha256 !== detail.file_hash) throw new ResumeProblem(t("modules.importExport.resume.hashMismatch", { file: detail.file_name }));
     const resumedRows = markDuplicates(prepareRows(sheet, target, detail.mapping, convert), target, detail.match_key);
@@ -127,14 +144,14 @@ export function ImportWizard({ kinds, onShowHistory }: Props) {
       }
       return;
     }
+    if (kind) matchColumns(sheet, await definitionOf(kind));
     setParsing(null);
     setLoaded({ file, sheet });
-    if (definition) matchColumns(sheet, definition);
   };
 
   const chooseKind = (next: ImportKind) => {
     setKind(next);
-    if (loaded) matchColumns(loaded.sheet, importKind(next));
+    if (loaded) void definitionOf(next).then((target) => matchColumns(loaded.sheet, target));
   };
 
   const startResume = (record: ImportRecord) => {

@@ -1,7 +1,7 @@
 import { Alert, Badge, Button, Group, List, Paper, Select, Stack, Table, Text, Title } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import type { ParsedSheet } from "@/lib/spreadsheet/index.ts";
-import { findField, type ImportKindDefinition } from "../kinds.ts";
+import { findField, labelText, type ImportKindDefinition } from "../kinds.ts";
 import type { Mapping, MappingProblem } from "../utils/mapping.ts";
 import { cellText } from "../utils/prepare-rows.ts";
 import { SavedMappings } from "./SavedMappings.tsx";
@@ -38,12 +38,14 @@ export function MappingStep({ definition, sheet, mapping, autoMatched, problems,
   const required = new Set(definition.required.flat());
   const fieldOptions = definition.fields.map((field) => ({
     value: field.key,
-    label: required.has(field.key) ? t("modules.importExport.mapping.requiredField", { field: t(field.label) }) : t(field.label),
+    label: required.has(field.key)
+      ? t("modules.importExport.mapping.requiredField", { field: labelText(field.label, t) })
+      : labelText(field.label, t),
   }));
   const data = [{ value: "", label: t("modules.importExport.mapping.skip") }, ...fieldOptions];
   const fieldName = (key: string) => {
     const field = findField(definition, key);
-    return field ? t(field.label) : key;
+    return field ? labelText(field.label, t) : key;
   };
   const problemText = (problem: MappingProblem) => {
     switch (problem.type) {

@@ -41,6 +41,7 @@ export const en: typeof tr = {
         datetime: "Date and time (e.g. 31.12.2026 14:30)",
         boolean: "Yes / No",
         enum: "A value of the list (its name or code)",
+        options: "Values of the list (separated by commas or semicolons)",
         tags: "Tags (separated by commas or semicolons)",
         reference: "Its name, code or ID",
       },

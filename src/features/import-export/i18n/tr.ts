@@ -39,6 +39,7 @@ export const tr = {
         datetime: "Tarih ve saat (ör. 31.12.2026 14:30)",
         boolean: "Evet / Hayır",
         enum: "Listeden bir değer (adı ya da kodu)",
+        options: "Listeden değerler (virgül ya da noktalı virgülle ayrılmış)",
         tags: "Etiketler (virgül ya da noktalı virgülle ayrılmış)",
         reference: "Adı, kodu ya da ID'si",
       },

@@ -10,7 +10,7 @@ import { RpcError } from "@/lib/rpc.ts";
 import { formatCount } from "@/lib/format.ts";
 import { formatFileSize } from "@/components/documents/document-files.ts";
 import { importLimits, SheetError, type SheetProblem } from "@/lib/spreadsheet/index.ts";
-import type { ImportKindDefinition } from "../kinds.ts";
+import { labelText, type ImportKindDefinition } from "../kinds.ts";
 import type { OutcomeWords } from "./outcomes.ts";
 import { cellErrorCodes } from "./prepare-rows.ts";
 
@@ -122,7 +122,7 @@ export function outcomeWords(t: TFunction, definition: ImportKindDefinition): Ou
       t(`modules.importExport.cellErrors.${isOneOf<FieldErrorCode>(fieldErrorCodes, code) ? code : "invalid"}`),
     fieldName: (key) => {
       const field = definition.fields.find((candidate) => candidate.key === key);
-      return field ? t(field.label) : t("modules.importExport.preview.rowLevel");
+      return field ? labelText(field.label, t) : t("modules.importExport.preview.rowLevel");
     },
   };
 }

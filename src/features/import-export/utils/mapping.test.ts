@@ -1,4 +1,3 @@
-import type { ParseKeys } from "i18next";
 import { describe, expect, it } from "vitest";
 import { en } from "@/i18n/en.ts";
 import { tr } from "@/i18n/tr.ts";
@@ -8,8 +7,10 @@ import { applySavedMapping, autoMatch, defaultSettings, mappingProblems, usableM
 
 const labelsOf =
   (catalogue: object): LabelOf =>
-  (key: ParseKeys) =>
-    key.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], catalogue) as string;
+  (label) =>
+    typeof label === "string"
+      ? (label.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], catalogue) as string)
+      : label.text;
 const turkish = labelsOf(tr);
 const english = labelsOf(en);
 

@@ -5,15 +5,14 @@
  * being used (a required field missing, a field mapped twice, two fields that write the same
  * values).
  */
-import type { ParseKeys } from "i18next";
 import { foldHeader } from "@/lib/spreadsheet/index.ts";
-import { findField, matchKeyFields, type ImportKindDefinition, type ImportMode, type MatchKey } from "../kinds.ts";
+import { findField, matchKeyFields, type FieldLabel, type ImportKindDefinition, type ImportMode, type MatchKey } from "../kinds.ts";
 
 /** header → field key; a column left out is not imported. Stored as is with the import and in saved mappings. */
 export type Mapping = Record<string, string>;
 
 /** A field's label (or other catalogue text) in the interface's language. */
-export type LabelOf = (key: ParseKeys) => string;
+export type LabelOf = (label: FieldLabel) => string;
 
 /** Every folded name a header may have, and the field it names (the first field to claim a name keeps it). */
 export function headerNames(definition: ImportKindDefinition, labelOf: LabelOf): Map<string, string> {

@@ -1,6 +1,6 @@
 /**
  * A file's rows as the import RPCs take them: each mapped cell read as its field's type
- * (Turkish numbers and dates, yes/no words, an option's key or label, tags split on , and ;),
+ * (Turkish numbers and dates, yes/no words, an option's key or label, tags and options split on , and ;),
  * empty cells left out (an import never clears a field), what could not be read kept as a
  * cell error of that field, and rows repeating another row's match key value marked.
  */
@@ -153,6 +153,11 @@ export function convertCell(field: ImportField, raw: string | undefined, convert
     case "tags": {
       const tags = splitTags(text);
       return tags.length === 0 ? null : { value: tags };
+    }
+    case "options": {
+      const keys = splitTags(text).map((part) => readOption(field, part, convert.optionLabel));
+      if (keys.length === 0) return null;
+      return keys.some((key) => key === null) ? { error: "invalid_option" } : { value: [...new Set(keys as string[])] };
     }
   }
 }

@@ -23,6 +23,12 @@ export function QuoteDocumentsSection({ details }: { details: QuoteDetails }) {
         baseName={number}
         title={t("modules.quotes.detail.pdfTitle", { number })}
         buildInput={(organization, language) => quotePdfInput(details, organization, language)}
+        customSources={{
+          quote: { record: quote },
+          customer: { id: details.customer?.id },
+          contact: { id: details.contact?.id },
+          deal: { id: details.deal?.id },
+        }}
       />
       <RecordDocuments module="quotes" recordId={quote.id} label={t("modules.quotes.detail.tabs.documents")} />
     </Stack>

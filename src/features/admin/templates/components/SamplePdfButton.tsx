@@ -4,16 +4,17 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { notifyFailure } from "@/components/notify.ts";
 import { downloadBlob } from "@/lib/download-blob.ts";
-import type { TemplateKind } from "@/lib/document-template/placeholders.ts";
+import type { PlaceholderValues, TemplateKind } from "@/lib/document-template/placeholders.ts";
 import { sampleData } from "@/lib/document-template/sample-data.ts";
 import { renderDocumentPdf } from "@/lib/pdf/render-document-pdf.ts";
 import { usePreviewOrganization } from "./preview-organization.ts";
 
 /**
  * Downloads the body as the PDF it prints, with the preview's data: the organization's own
- * details and logo, a sample record (pdfmake loads on the first click, not with the page).
+ * details and logo, a sample record, the custom fields as their labels (pdfmake loads on the
+ * first click, not with the page).
  */
-export function SamplePdfButton({ kind, body }: { kind: TemplateKind; body: string }) {
+export function SamplePdfButton({ kind, body, customSamples }: { kind: TemplateKind; body: string; customSamples: PlaceholderValues }) {
   const { t } = useTranslation();
   const organization = usePreviewOrganization();
   const [busy, setBusy] = useState(false);
@@ -22,7 +23,7 @@ export function SamplePdfButton({ kind, body }: { kind: TemplateKind; body: stri
     setBusy(true);
     try {
       const { values, items, vatBreakdown } = sampleData(new Date(), organization);
-      const blob = await renderDocumentPdf({ kind, language: "tr", organization, values, items, vat_breakdown: vatBreakdown }, { body });
+      const blob = await renderDocumentPdf({ kind, language: "tr", organization, values: { ...customSamples, ...values }, items, vat_breakdown: vatBreakdown }, { body });
       downloadBlob(blob, t(`adminTemplates.editor.samplePdfFile.${kind}`));
     } catch {
       notifyFailure(t("adminTemplates.errors.title"), t("adminTemplates.errors.pdfFailed"));

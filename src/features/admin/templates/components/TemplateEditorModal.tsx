@@ -7,7 +7,15 @@ import { formMessage } from "@/i18n/form-message.ts";
 import { notifySuccess } from "@/components/notify.ts";
 import type { OrganizationScope } from "@/session/organization-scope.ts";
 import { useSaveTemplate } from "../api/templates.ts";
-import { placeholdersByGroup, placeholderToken, templateKinds, type Placeholder, type TemplateKind } from "@/lib/document-template/placeholders.ts";
+import { useCustomPlaceholders } from "@/components/records/custom-fields/custom-placeholders.ts";
+import {
+  placeholdersByGroup,
+  placeholderToken,
+  templateKinds,
+  type CustomPlaceholder,
+  type Placeholder,
+  type TemplateKind,
+} from "@/lib/document-template/placeholders.ts";
 import { insertAt } from "@/lib/document-template/render.ts";
 import { defaultTemplateBodies } from "@/lib/pdf/default-templates.ts";
 import { templateFormSchema, type DocumentTemplate, type TemplateFormOutput, type TemplateFormValues } from "../api/schemas.ts";
@@ -25,7 +33,7 @@ interface Props {
 
 /** Creates or edits a template, with the placeholders to insert and a live preview beside it. */
 export function TemplateEditorModal({ scope, template, kind, onClose }: Props) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const save = useSaveTemplate(scope);
   const previewTitleId = useId();
   const placeholdersTitleId = useId();
@@ -48,8 +56,13 @@ export function TemplateEditorModal({ scope, template, kind, onClose }: Props) {
   const selectedKind = useWatch({ control, name: "kind" });
   const bodyField = register("body");
   const failure = save.isError ? templateError(save.error) : undefined;
+  // The organization's custom fields of the kind's records, offered by label; the preview shows each as its label.
+  const customPlaceholders = useCustomPlaceholders(selectedKind, i18n.resolvedLanguage);
+  const customSamples = Object.fromEntries(
+    customPlaceholders.flatMap(({ names }) => names.map(({ name, label }) => [name, t("adminTemplates.editor.customSample", { label })])),
+  );
 
-  const insert = (name: Placeholder) => {
+  const insert = (name: Placeholder | CustomPlaceholder) => {
     const element = bodyRef.current;
     const current = getValues("body");
     const { text, caret } = insertAt(current, element?.selectionStart ?? current.length, element?.selectionEnd ?? current.length, placeholderToken(name));
@@ -141,6 +154,20 @@ export function TemplateEditorModal({ scope, template, kind, onClose }: Props) {
                     ))}
                   </Group>
                 ))}
+                {customPlaceholders.map(({ group, names }) => (
+                  <Stack key={`custom-${group}`} gap={4} role="group" aria-label={t(`adminTemplates.editor.customGroups.${group}`)}>
+                    <Text size="xs" c="dimmed">
+                      {t(`adminTemplates.editor.customGroups.${group}`)}
+                    </Text>
+                    <Group gap={6}>
+                      {names.map(({ name, label }) => (
+                        <Button key={name} size="compact-xs" variant="default" title={placeholderToken(name)} onClick={() => insert(name)}>
+                          {label}
+                        </Button>
+                      ))}
+                    </Group>
+                  </Stack>
+                ))}
               </Stack>
             </Stack>
             <Textarea
@@ -176,12 +203,12 @@ export function TemplateEditorModal({ scope, template, kind, onClose }: Props) {
               <Title order={3} size="h5" id={previewTitleId}>
                 {t("adminTemplates.preview.title")}
               </Title>
-              <SamplePdfButton kind={selectedKind} body={body} />
+              <SamplePdfButton kind={selectedKind} body={body} customSamples={customSamples} />
             </Group>
             <Text size="xs" c="dimmed">
               {t("adminTemplates.preview.hint")}
             </Text>
-            <TemplatePreview body={body} labelId={previewTitleId} />
+            <TemplatePreview body={body} labelId={previewTitleId} customSamples={customSamples} />
           </Stack>
         </SimpleGrid>
         <Group justify="flex-end" mt="lg">

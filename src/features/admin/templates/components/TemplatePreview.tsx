@@ -3,7 +3,7 @@ import { useDeferredValue, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { totalsRows, type DocumentData } from "@/lib/document-template/document-data.ts";
 import { documentLabels } from "@/lib/document-template/labels.ts";
-import type { BlockKind } from "@/lib/document-template/placeholders.ts";
+import type { BlockKind, PlaceholderValues } from "@/lib/document-template/placeholders.ts";
 import { renderTemplate } from "@/lib/document-template/render.ts";
 import { sampleData } from "@/lib/document-template/sample-data.ts";
 import { usePreviewOrganization } from "./preview-organization.ts";
@@ -113,15 +113,16 @@ function Block({ block, data, logo }: { block: BlockKind; data: DocumentData; lo
 /**
  * The body with the organization's own details and logo and sample record data. Plain text
  * only: every part is a React text node (escaped), line breaks are kept by CSS, unknown
- * placeholders are marked, the tables and the logo are drawn here as the PDF draws them.
+ * placeholders are marked, the tables and the logo are drawn here as the PDF draws them; the
+ * organization's custom fields show as their labels (customSamples).
  */
-export function TemplatePreview({ body, labelId }: { body: string; labelId: string }) {
+export function TemplatePreview({ body, labelId, customSamples }: { body: string; labelId: string; customSamples: PlaceholderValues }) {
   const { t } = useTranslation();
   const organization = usePreviewOrganization();
   const [today] = useState(() => new Date());
   const data = useMemo(() => sampleData(today, organization), [today, organization]);
   const deferredBody = useDeferredValue(body);
-  const segments = useMemo(() => renderTemplate(deferredBody, data.values), [deferredBody, data]);
+  const segments = useMemo(() => renderTemplate(deferredBody, { ...customSamples, ...data.values }), [deferredBody, data, customSamples]);
 
   return (
     <Box

@@ -1,0 +1,80 @@
+import { QueryClient } from "@tanstack/react-query";
+import { describe, expect, it, vi } from "vitest";
+import { rpc } from "@/lib/call-rpc.ts";
+import { RpcError } from "@/lib/rpc.ts";
+import { renderTemplate } from "@/lib/document-template/render.ts";
+import type { OrganizationScope } from "@/session/organization-scope.ts";
+import type { CustomField } from "./custom-fields.ts";
+import { customPlaceholderTexts, customPlaceholderValues } from "./custom-placeholders.ts";
+
+vi.mock("@/lib/call-rpc.ts", () => ({ rpc: vi.fn() }));
+
+const field = (key: string, type: CustomField["type"], extra: Partial<CustomField> = {}): CustomField => ({
+  key,
+  type,
+  label_tr: key,
+  label_en: null,
+  required: false,
+  options: [],
+  currency: type === "money" ? "TRY" : null,
+  link_module: type === "link" ? "customers" : null,
+  position: 0,
+  hidden: false,
+  listed: false,
+  filterable: false,
+  searchable: false,
+  updated_at: "2026-11-28T00:00:00Z",
+  ...extra,
+});
+
+const sektor = field("cf_sektor_kodu", "choice", {
+  label_tr: "Sektör kodu",
+  options: [{ value: "a", label_tr: "İnşaat", label_en: "Construction", color: null }],
+});
+const customerFields = [sektor, field("cf_bayi_no", "number", { position: 1 }), field("cf_gizli", "text", { hidden: true })];
+const quoteFields = [field("cf_ciro", "money", { position: 1 }), field("cf_ana_bayi", "link", { position: 2 })];
+
+const [C1, C2, K1] = ["11111111-1111-4111-8111-111111111111", "22222222-2222-4222-8222-222222222222", "33333333-3333-4333-8333-333333333333"];
+
+describe("custom placeholders", () => {
+  it("give every shown field of the record its text, empty when it holds none", () => {
+    expect(customPlaceholderTexts("customer", customerFields, { cf_sektor_kodu: "a", cf_bayi_no: 1234.5, cf_gizli: "x" }, "tr")).toEqual({
+      "customer.cf_sektor_kodu": "İnşaat",
+      "customer.cf_bayi_no": "1.234,5",
+    });
+    expect(customPlaceholderTexts("customer", customerFields, { cf_sektor_kodu: "a" }, "en")["customer.cf_sektor_kodu"]).toBe("Construction");
+    expect(customPlaceholderTexts("contact", customerFields, null, "tr")).toEqual({ "contact.cf_sektor_kodu": "", "contact.cf_bayi_no": "" });
+  });
+
+  it("read each record's fields and values, print links by name, and leave out what cannot be read", async () => {
+    vi.mocked(rpc).mockImplementation(async (name, args) => {
+      const { p_module: module, p_id: id } = args as { p_module?: string; p_id?: string };
+      if (name === "list_custom_fields") {
+        if (module === "customers") return { success: true, fields: customerFields } as never;
+        if (module === "quotes") return { success: true, fields: quoteFields } as never;
+        throw new RpcError("Permission denied", "permission_denied");
+      }
+      const base = { id, owner_id: "o", owner_name: null, created_at: "", updated_at: "" };
+      if (name === "get_customer" && id === C1) return { record: { ...base, name: "Acme", cf_sektor_kodu: "a", cf_bayi_no: 7 } } as never;
+      if (name === "get_customer" && id === C2) return { record: { ...base, name: "Ana Bayi A.Ş." } } as never;
+      throw new RpcError("Record not found", "not_found");
+    });
+    const values = await customPlaceholderValues(
+      new QueryClient({ defaultOptions: { queries: { retry: false } } }),
+      { organizationId: "org", sessionUserId: "u" } as unknown as OrganizationScope,
+      { quote: { record: { cf_ciro: 1500, cf_ana_bayi: C2 } }, customer: { id: C1 }, contact: { id: K1 }, deal: { id: null } },
+      "tr",
+    );
+    expect(values).toEqual({
+      "quote.cf_ciro": "₺1.500,00",
+      "quote.cf_ana_bayi": "Ana Bayi A.Ş.",
+      "customer.cf_sektor_kodu": "İnşaat",
+      "customer.cf_bayi_no": "7",
+    });
+    const printed = renderTemplate("{{customer.cf_sektor_kodu}} / {{quote.cf_ana_bayi}} / {{contact.cf_sektor_kodu}}", values);
+    expect(printed).toEqual([
+      { type: "text", text: "İnşaat / Ana Bayi A.Ş. / " },
+      { type: "unknown", text: "{{contact.cf_sektor_kodu}}" },
+    ]);
+  });
+});

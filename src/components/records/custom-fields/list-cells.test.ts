@@ -1,0 +1,132 @@
+import { describe, expect, it, vi } from "vitest";
+import { rpc } from "@/lib/call-rpc.ts";
+import { RpcError } from "@/lib/rpc.ts";
+import { exportTable } from "../record-export.ts";
+import type { CustomField } from "./custom-fields.ts";
+import { customCellText, customColumns, customFilters } from "./list-cells.ts";
+
+vi.mock("@/lib/call-rpc.ts", () => ({ rpc: vi.fn() }));
+
+const field = (key: string, type: CustomField["type"], extra: Partial<CustomField> = {}): CustomField => ({
+  key,
+  type,
+  label_tr: key,
+  label_en: null,
+  required: false,
+  options: [],
+  currency: type === "money" ? "USD" : null,
+  link_module: type === "link" ? "customers" : null,
+  position: 0,
+  hidden: false,
+  listed: false,
+  filterable: false,
+  searchable: false,
+  updated_at: "2026-11-28T00:00:00Z",
+  ...extra,
+});
+
+const options = [
+  { value: "a", label_tr: "Birinci", label_en: "First", color: "teal" },
+  { value: "b", label_tr: "İkinci", label_en: null, color: null },
+];
+const sektor = field("cf_sektor_kodu", "choice", { label_tr: "Sektör kodu", label_en: "Sector code", options, listed: true, filterable: true, position: 1 });
+const bayi = field("cf_bayi_no", "number", { label_tr: "Bayi no", filterable: true, position: 2 });
+const words = { yes: "Evet", no: "Hayır", filled: "Dolu", empty: "Boş" };
+
+describe("custom field cells", () => {
+  it("reads each type as text in the interface's language", () => {
+    expect(customCellText(field("cf_t", "money"), 1234.5, "tr")).toBe("$1.234,50");
+    expect(customCellText(field("cf_t", "money", { currency: "TRY" }), 1234.5, "tr")).toBe("₺1.234,50");
+    expect(customCellText(field("cf_t", "number"), 1234.5, "tr")).toBe("1.234,5");
+    expect(customCellText(field("cf_t", "percent"), 12.5, "tr")).toBe("%12,5");
+    expect(customCellText(field("cf_t", "percent"), 12.5, "en")).toBe("12.5%");
+    expect(customCellText(field("cf_t", "date"), "2026-03-01", "tr")).toBe("1 Mar 2026");
+    expect(customCellText(field("cf_t", "boolean"), true, "tr")).toBe("Evet");
+    expect(customCellText(field("cf_t", "boolean"), false, "en")).toBe("No");
+    expect(customCellText(sektor, "a", "tr")).toBe("Birinci");
+    expect(customCellText(sektor, "a", "en")).toBe("First");
+    expect(customCellText(sektor, "b", "en")).toBe("İkinci");
+    expect(customCellText(sektor, "gone", "tr")).toBe("gone");
+    expect(customCellText(field("cf_m", "multi_choice", { options }), ["a", "b"], "tr")).toBe("Birinci, İkinci");
+    expect(customCellText(field("cf_t", "text"), "", "tr")).toBeNull();
+    expect(customCellText(field("cf_t", "text"), null, "tr")).toBeNull();
+  });
+
+  it("adds shown fields as columns: listed ones shown, others offered; sortable where the type allows", () => {
+    const columns = customColumns([bayi, sektor, field("cf_gizli", "text", { hidden: true }), field("cf_uzun", "long_text", { position: 3 })], "tr");
+    expect(columns.map((column) => [column.key, column.label, column.sort ?? null, column.hidden ?? false])).toEqual([
+      ["cf_sektor_kodu", "Sektör kodu", "cf_sektor_kodu", false],
+      ["cf_bayi_no", "Bayi no", "cf_bayi_no", true],
+      ["cf_uzun", "cf_uzun", null, true],
+    ]);
+  });
+
+  it("exports the values as the cells read them, numbers and dates typed", async () => {
+    const columns = customColumns<{ id: string; name: string }>(
+      [sektor, bayi, field("cf_acilis", "date", { position: 3 }), field("cf_aktif", "boolean", { position: 4 })],
+      "tr",
+    );
+    const rows = [{ id: "r1", name: "Acme", cf_sektor_kodu: "a", cf_bayi_no: 42, cf_acilis: "2026-03-01", cf_aktif: true }];
+    const table = await exportTable([{ key: "name", label: "Ad" }, ...columns], rows, new AbortController().signal);
+    expect(table.columns).toEqual([
+      { header: "ID", type: "text" },
+      { header: "Ad", type: "text" },
+      { header: "Sektör kodu", type: "text" },
+      { header: "Bayi no", type: "number" },
+      { header: "cf_acilis", type: "date" },
+      { header: "cf_aktif", type: "text" },
+    ]);
+    expect(table.rows).toEqual([["r1", "Acme", "Birinci", 42, new Date(2026, 2, 1), "Evet"]]);
+  });
+
+  it("exports a link as the linked record's name, each record read once, none for one the user may not see", async () => {
+    vi.mocked(rpc).mockImplementation(async (_name, args) => {
+      const id = (args as { p_id: string }).p_id;
+      if (id === "hidden") throw new RpcError("Record not found", "not_found");
+      return { record: { id, owner_id: "o", owner_name: null, created_at: "", updated_at: "", name: `Bayi ${id}` } } as never;
+    });
+    const [column] = customColumns<{ id: string }>([field("cf_bayi", "link")], "tr");
+    const rows = [
+      { id: "r1", cf_bayi: "b1" },
+      { id: "r2", cf_bayi: "b1" },
+      { id: "r3", cf_bayi: "hidden" },
+      { id: "r4", cf_bayi: null },
+    ];
+    const table = await exportTable([column], rows, new AbortController().signal);
+    expect(table.rows.map((row) => row[1])).toEqual(["Bayi b1", "Bayi b1", null, null]);
+    expect(vi.mocked(rpc).mock.calls.map(([name, args]) => [name, args])).toEqual([
+      ["get_customer", { p_id: "b1" }],
+      ["get_customer", { p_id: "hidden" }],
+    ]);
+  });
+
+  it("offers filterable fields as filters of their type's shape", () => {
+    const filters = customFilters(
+      [
+        sektor,
+        bayi,
+        field("cf_m", "multi_choice", { options, filterable: true, position: 3 }),
+        field("cf_aktif", "boolean", { filterable: true, position: 4 }),
+        field("cf_not", "text", { filterable: true, position: 5 }),
+        field("cf_gun", "datetime", { filterable: true, position: 6 }),
+        field("cf_bayi", "link", { filterable: true, position: 7 }),
+        field("cf_yok", "text", { position: 8 }),
+      ],
+      "tr",
+      words,
+    );
+    expect(filters.map((filter) => filter.key)).toEqual(["cf_sektor_kodu", "cf_bayi_no", "cf_m", "cf_aktif", "cf_not", "cf_gun", "cf_bayi"]);
+    const [choice, number, multi, yes, text, date, link] = filters;
+    expect("options" in choice && choice.options).toEqual([
+      { value: "a", label: "Birinci" },
+      { value: "b", label: "İkinci" },
+    ]);
+    expect("options" in choice && choice.query).toBeUndefined();
+    expect(number).toEqual({ key: "cf_bayi_no", label: "Bayi no", range: "number" });
+    expect("options" in multi && multi.query?.("a")).toEqual(["a"]);
+    expect("options" in yes && [yes.query?.("true"), yes.query?.("false")]).toEqual([[true], [false]]);
+    expect("options" in text && [text.query?.("filled"), text.query?.("empty")]).toEqual([{ is_null: false }, { is_null: true }]);
+    expect(date).toEqual({ key: "cf_gun", label: "cf_gun", range: "date" });
+    expect("picker" in link && link.picker.module).toBe("customers");
+  });
+});
