@@ -11,6 +11,7 @@ CREATE OR REPLACE FUNCTION private.build_custom_fields(p_organization_id uuid)
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO ''
+ SET client_min_messages TO 'warning'
 AS $function$
 declare
   tenant text := private.tenant_schema(p_organization_id);
@@ -299,7 +300,7 @@ AS $function$
     when p_from = 'multi_choice' and p_to in ('text', 'long_text') then format('array_to_string(%I, '', '')', p_column)
     when p_from = 'multi_choice' and p_to = 'choice' then format('case when cardinality(%1$I) = 1 then %1$I[1] end', p_column)
     when p_from = 'multi_choice' and p_to <> 'multi_choice' then null
-    when p_to = 'multi_choice' and p_from <> 'multi_choice' then format('array[%I::text]', p_column)
+    when p_to = 'multi_choice' and p_from <> 'multi_choice' then format('case when %1$I is not null then array[%1$I::text] end', p_column)
     when p_to = 'email' then format('private.normalize_email(%I::text)', p_column)
     when p_to = 'phone' then format('private.normalize_phone(%I::text)', p_column)
     when private.custom_field_column_type(p_from) = private.custom_field_column_type(p_to) then format('%I', p_column)
