@@ -74,6 +74,19 @@ export const fieldNames = [
   "key", "type", "label_tr", "label_en", "options", "value", "position", "hidden", "listed", "filterable", "searchable", "link_module",
 ];
 
+/**
+ * Objects the app sends whole, whose fields must all be right together (a custom field's
+ * declaration), so that the calls taking them also succeed now and then: a field created
+ * under a key of the vocabulary, changed (a new type, fewer options), and created from a label.
+ */
+export const knownObjects = [
+  { key: "cf_sektor", label_tr: "Sektör", type: "text", filterable: true, searchable: true },
+  { key: "cf_sektor", type: "number" },
+  { key: "cf_bolge", label_tr: "Bölge", type: "choice", options: [{ value: "marmara", label_tr: "Marmara" }, { value: "ege", label_tr: "Ege" }] },
+  { key: "cf_bolge", options: [{ value: "ege", label_tr: "Ege" }], listed: true },
+  { label_tr: "Bütçe", type: "money", position: 3 },
+];
+
 const hugeText = fc.constantFrom("x".repeat(100_001), "İ".repeat(40_000), "🙂".repeat(30_000));
 const nulText = fc.constantFrom("a\u0000b", "\u0000");
 
@@ -210,7 +223,10 @@ export function plausibleArb(type: string, ids: readonly string[]): fc.Arbitrary
     case "json":
     case "jsonb":
       return fc
-        .dictionary(fc.constantFrom(...fieldNames), fc.oneof(fc.constantFrom(...vocabulary), fc.constantFrom(...ids), fc.integer({ min: 0, max: 1000 }), fc.boolean()), { maxKeys: 5 })
+        .oneof(
+          { weight: 4, arbitrary: fc.dictionary(fc.constantFrom(...fieldNames), fc.oneof(fc.constantFrom(...vocabulary), fc.constantFrom(...ids), fc.integer({ min: 0, max: 1000 }), fc.boolean()), { maxKeys: 5 }) },
+          { weight: 1, arbitrary: fc.constantFrom<object>(...knownObjects) },
+        )
         .map(typed);
     default:
       return fc.oneof(fc.constantFrom(...vocabulary), fc.string({ unit: "grapheme", minLength: 1, maxLength: 20 })).map(typed);
