@@ -647,6 +647,10 @@ begin
                               jsonb_build_object('label_tr', field.label_tr, 'changes', private.audit_changes(
                                 private.custom_field_json(existing) - 'updated_at', private.custom_field_json(field) - 'updated_at')));
   return jsonb_build_object('success', true, 'field', private.custom_field_json(field));
+exception when query_canceled then
+  -- The request's statement timeout (8 s) ran out building an index or rewriting the table
+  -- for a new type (at 1,000,000 records: an index 3-5 s, a rewrite more): nothing changed.
+  return private.failure('The change takes longer than a request may for this many records', 'too_many_records');
 end;
 $function$;
 ALTER TABLE "private"."custom_fields" ADD CONSTRAINT "custom_fields_link_module_fkey" FOREIGN KEY (link_module) REFERENCES private.modules(key) ON DELETE CASCADE;
