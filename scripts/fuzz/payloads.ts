@@ -54,13 +54,14 @@ export const hostileTexts = [
   "auth.users",
 ];
 
-/** Words the RPCs expect (modules, kinds, modes, keys, sorts, stages, roles), so calls get past their first check. */
+/** Words the RPCs expect (modules, kinds, modes, keys, sorts, stages, roles, custom field types and keys), so calls get past their first check. */
 export const vocabulary = [
   "customers", "contacts", "deals", "tasks", "quotes", "contracts", "documents", "products", "import_export", "admin",
   "customer", "contact", "deal", "task", "quote", "contract", "create", "upsert", "update", "name", "email", "tax_number",
   "external_id", "title", "created_at", "updated_at", "due_at", "amount", "lead", "active", "passive", "company", "person",
   "new", "qualified", "proposal", "negotiation", "won", "lost", "open", "done", "user", "admin", "manager", "demo", "acme",
   "TRY", "USD", "EUR", "tr", "en", "view", "edit", "delete", "export", "import", "all", "own", "sales",
+  "text", "number", "money", "boolean", "choice", "multi_choice", "link", "cf_sektor", "cf_bolge",
 ];
 
 /** Keys the RPCs and Edge Functions read, for objects whose fields matter. */
@@ -70,6 +71,20 @@ export const fieldNames = [
   "first_name", "last_name", "password", "new_password", "external_id", "values", "row", "tags", "due_at", "valid_until",
   "items", "quantity", "unit_price", "vat_rate", "discount", "search", "filters", "sort", "limit", "offset", "action", "slug",
   "permissions", "deal_stages", "mime_type", "size_bytes", "file_name", "path", "module", "record_id",
+  "key", "type", "label_tr", "label_en", "options", "value", "position", "hidden", "listed", "filterable", "searchable", "link_module",
+];
+
+/**
+ * Objects the app sends whole, whose fields must all be right together (a custom field's
+ * declaration), so that the calls taking them also succeed now and then: a field created
+ * under a key of the vocabulary, changed (a new type, fewer options), and created from a label.
+ */
+export const knownObjects = [
+  { key: "cf_sektor", label_tr: "Sektör", type: "text", filterable: true, searchable: true },
+  { key: "cf_sektor", type: "number" },
+  { key: "cf_bolge", label_tr: "Bölge", type: "choice", options: [{ value: "marmara", label_tr: "Marmara" }, { value: "ege", label_tr: "Ege" }] },
+  { key: "cf_bolge", options: [{ value: "ege", label_tr: "Ege" }], listed: true },
+  { label_tr: "Bütçe", type: "money", position: 3 },
 ];
 
 const hugeText = fc.constantFrom("x".repeat(100_001), "İ".repeat(40_000), "🙂".repeat(30_000));
@@ -208,7 +223,10 @@ export function plausibleArb(type: string, ids: readonly string[]): fc.Arbitrary
     case "json":
     case "jsonb":
       return fc
-        .dictionary(fc.constantFrom(...fieldNames), fc.oneof(fc.constantFrom(...vocabulary), fc.constantFrom(...ids), fc.integer({ min: 0, max: 1000 }), fc.boolean()), { maxKeys: 5 })
+        .oneof(
+          { weight: 4, arbitrary: fc.dictionary(fc.constantFrom(...fieldNames), fc.oneof(fc.constantFrom(...vocabulary), fc.constantFrom(...ids), fc.integer({ min: 0, max: 1000 }), fc.boolean()), { maxKeys: 5 }) },
+          { weight: 1, arbitrary: fc.constantFrom<object>(...knownObjects) },
+        )
         .map(typed);
     default:
       return fc.oneof(fc.constantFrom(...vocabulary), fc.string({ unit: "grapheme", minLength: 1, maxLength: 20 })).map(typed);

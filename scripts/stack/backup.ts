@@ -26,7 +26,8 @@
  * Restoring replays database.sql with triggers off (session_replication_role = replica, as
  * Supabase's own restore guide does), so rows come back exactly as they were: no trigger
  * stamps a new updated_at or writes an audit row twice. Every organization's tables are
- * created by the product's own template function (private.migrate_tenant), then filled.
+ * created by the product's own template function (private.migrate_tenant), given the columns
+ * of its custom fields (private.build_custom_fields), then filled.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { createReadStream, createWriteStream, type WriteStream } from "node:fs";
@@ -313,8 +314,10 @@ async function dump(tx: SqlTransaction, source: BackupSource, staging: string): 
   }
   await write(
     database,
-    "-- Every organization's tables, built by the product's own template function, then filled.\n" +
-      "select private.migrate_tenant(o.id) from private.organizations o where o.template_version > 0 order by o.id;\n\n",
+    "-- Every organization's tables, built by the product's own template function, with the columns and indexes of\n" +
+      "-- its custom fields (private.custom_fields, loaded above), then filled.\n" +
+      "select private.migrate_tenant(o.id) from private.organizations o where o.template_version > 0 order by o.id;\n\n" +
+      "select private.build_custom_fields(o.id) from private.organizations o where o.template_version > 0 order by o.id;\n\n",
   );
   for (const table of tenantTables) manifest.rows[table.name] = await writeRows(tx, table, database, quote);
   for (const name of stampedByTemplate) manifest.rows[name] = await writeRows(tx, tables.find((table) => table.name === name)!, database, quote);

@@ -65,11 +65,11 @@ export type Database = {
 "complete_task":
 { Args: { "p_id": string,"p_updated_at"?: string }; Returns: Json
                            },
-"create_auth_user_admin":
-{ Args: { "p_email": string,"p_first_name"?: string,"p_last_name"?: string,"p_password": string }; Returns: Json
-                           },
 "count_custom_field_values":
 { Args: { "p_key": string,"p_module": string }; Returns: Json
+                           },
+"create_auth_user_admin":
+{ Args: { "p_email": string,"p_first_name"?: string,"p_last_name"?: string,"p_password": string }; Returns: Json
                            },
 "create_contact":
 { Args: { "p_values": Json }; Returns: Json
@@ -110,6 +110,9 @@ export type Database = {
 "delete_contracts":
 { Args: { "p_ids": (string)[] }; Returns: Json
                            },
+"delete_custom_field":
+{ Args: { "p_key": string,"p_module": string }; Returns: Json
+                           },
 "delete_customers":
 { Args: { "p_ids": (string)[] }; Returns: Json
                            },
@@ -130,9 +133,6 @@ export type Database = {
                            },
 "delete_role":
 { Args: { "p_key": string }; Returns: Json
-                           },
-"delete_custom_field":
-{ Args: { "p_key": string,"p_module": string }; Returns: Json
                            },
 "delete_saved_view":
 { Args: { "p_id": string,"p_module": string }; Returns: Json
@@ -290,6 +290,9 @@ export type Database = {
 "list_contracts_ending":
 { Args: { "p_days"?: number }; Returns: Json
                            },
+"list_custom_fields":
+{ Args: { "p_module": string }; Returns: Json
+                           },
 "list_customers":
 { Args: { "p_descending"?: boolean,"p_filters"?: Json,"p_limit"?: number,"p_offset"?: number,"p_search"?: string,"p_sort"?: string }; Returns: Json
                            },
@@ -322,9 +325,6 @@ export type Database = {
                            },
 "list_record_documents":
 { Args: { "p_module": string,"p_record_id": string }; Returns: Json
-                           },
-"list_custom_fields":
-{ Args: { "p_module": string }; Returns: Json
                            },
 "list_saved_views":
 { Args: { "p_module": string }; Returns: Json

@@ -4,7 +4,8 @@
  * fresh embedded database, into PostgreSQL 15 with the migrations applied, and into a
  * Supabase-compatible project through its Storage API; every table's rows and every
  * object's bytes must come back as they were. A target that holds data or is at other
- * migrations is refused and left as it was. The archives are their owner's only (mode 600,
+ * migrations is refused and left as it was. An organization's custom field (its declaration, its
+ * column of the organization's table, its index and its values) comes back too. The archives are their owner's only (mode 600,
  * a folder made for them 700), the running product takes a backup only with its own secret
  * key (issue 23), and the restore takes no secret from its arguments.
  */
@@ -134,7 +135,31 @@ describe("backup → restore → compare", () => {
   let backup: OpenedBackup;
   let expected: Map<string, string>;
 
+  /** The demo organization's custom field of customers (a column of its own table), read where it is restored. */
+  const customField = async (sql: SqlRunner) => {
+    const [schema] = await sql.query<{ schema: string }>("select private.tenant_schema($1) as schema", [demoOrganizationId]);
+    const [found] = await sql.query<{ label: string; type: string; value: string; indexed: boolean }>(
+      `select f.label_tr as label, format_type(a.atttypid, a.atttypmod) as type,
+              (select c.cf_yedek_alani from ${schema.schema}.customers c where c.cf_yedek_alani is not null) as value,
+              exists (select 1 from pg_indexes i where i.schemaname = $2 and i.indexname = 'customers_cf_yedek_alani_filter_idx') as indexed
+         from private.custom_fields f
+         join pg_attribute a on a.attrelid = format('%I.customers', $2::text)::regclass and a.attname = f.key
+        where f.organization_id = $1 and f.key = 'cf_yedek_alani'`,
+      [demoOrganizationId, schema.schema],
+    );
+    return found;
+  };
+
   beforeAll(async () => {
+    // A custom field with a value: its declaration is a control row, its column exists only in demo's table.
+    const { client } = await signedInClient(source.url, "admin@demo.test");
+    const saved = await rpc(client, "save_custom_field", { p_module: "customers", p_field: { label_tr: "Yedek alanı", type: "text", filterable: true } });
+    expect(saved).toMatchObject({ success: true, field: { key: "cf_yedek_alani" } });
+    const [schema] = await source.backend.sql.query<{ schema: string }>("select private.tenant_schema($1) as schema", [demoOrganizationId]);
+    await source.backend.sql.query(
+      `update ${schema.schema}.customers set cf_yedek_alani = 'Yedekten döner' where id = (select min(id::text)::uuid from ${schema.schema}.customers)`,
+    );
+    expect(await customField(source.backend.sql)).toEqual({ label: "Yedek alanı", type: "text", value: "Yedekten döner", indexed: true });
     backup = await openBackup(await backupOf(source, "quiet.tar.gz"));
     expected = await fingerprints(source.backend.sql);
   });
@@ -158,6 +183,7 @@ describe("backup → restore → compare", () => {
     try {
       await restoreBackup(backup, target.sql, { kind: "files", storage: target.storage });
       expect(await fingerprints(target.sql)).toEqual(expected);
+      expect(await customField(target.sql)).toEqual({ label: "Yedek alanı", type: "text", value: "Yedekten döner", indexed: true });
       const { body } = await target.storage.getObject("documents", objectName, undefined);
       expect(sha256(new Uint8Array(await new Response(body).arrayBuffer()))).toBe(sha256(objectBytes));
     } finally {
@@ -174,6 +200,7 @@ describe("backup → restore → compare", () => {
       await restoreBackup(backup, target.sql, { kind: "files", storage });
       const restored = await fingerprints(target.sql);
       expect(restored).toEqual(expected);
+      expect(await customField(target.sql)).toEqual({ label: "Yedek alanı", type: "text", value: "Yedekten döner", indexed: true });
       await expect(restoreBackup(backup, target.sql, { kind: "files", storage })).rejects.toThrow(
         "This database already holds organizations or users",
       );

@@ -60,4 +60,28 @@ describe("applying a template change to every organization", () => {
     ]);
     expect(await sql`select * from private.tenant_security_findings()`).toHaveLength(0);
   });
+
+  it("leaves an organization's custom columns, their index and their values alone", async () => {
+    const [demo] = await sql`select id, schema_name from private.organizations where slug = 'demo'`;
+    // A custom field as save_custom_field leaves it: the declaration, the column and its index.
+    await sql`insert into private.custom_fields (organization_id, module, key, type, label_tr, position, filterable)
+              values (${demo.id}, 'customers', 'cf_bolge_kodu', 'text', 'Bölge kodu', 1, true)`;
+    await sql`select private.build_custom_fields(${demo.id})`;
+    await sql.unsafe(`update ${demo.schema_name}.customers set cf_bolge_kodu = 'B-' || left(id::text, 8)`);
+    const values = () => sql.unsafe(`select id, cf_bolge_kodu from ${demo.schema_name}.customers order by id`);
+    const before = await values();
+    expect(before.length).toBeGreaterThan(0);
+
+    const [{ latest }] = await sql`select private.latest_template_version() as latest`;
+    await sql`insert into private.tenant_template_steps (version, description, ddl)
+              values (${latest + 1}, 'customer notes', 'alter table customers add column region_note text;')`;
+    expect(await migrate()).toEqual({ migrated: 2, sparesMigrated: 0, failed: [] });
+
+    expect(await values()).toEqual(before);
+    const [index] = await sql`select indexdef from pg_indexes where schemaname = ${demo.schema_name} and indexname = 'customers_cf_bolge_kodu_filter_idx'`;
+    expect(index?.indexdef).toContain("(cf_bolge_kodu, id) WHERE (deleted_at IS NULL)");
+    const [declared] = await sql`select count(*)::int as n from private.custom_fields where organization_id = ${demo.id}`;
+    expect(declared.n).toBe(1);
+    expect(await sql`select * from private.tenant_security_findings()`).toHaveLength(0);
+  });
 });
