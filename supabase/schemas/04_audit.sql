@@ -35,7 +35,7 @@ $$;
 
 /**
  * What an audit entry is about, in words: a person's name (else e-mail; with the e-mail,
- * which tells two people of one name apart), an organization's,
+ * which tells two people of one name apart), a custom field's label, an organization's,
  * a role's or a document template's name, an import's file name, or a record's title
  * (private.record_title, also of a soft-deleted record) in its module; null when the target
  * no longer exists (the app then says it was deleted). {name, module, exists}: module is set
@@ -60,6 +60,17 @@ begin
   if p_target_type = 'role' then
     return (select jsonb_build_object('name', r.name, 'exists', true) from private.organization_roles r
              where r.organization_id = p_organization_id and r.key = p_target_id);
+  end if;
+  -- A custom field of a module (custom_fields.*: target the module, id the field's key): its
+  -- label, or once deleted the label its deletion recorded.
+  if p_target_id ~ '^cf_' then
+    return coalesce(
+      (select jsonb_build_object('name', f.label_tr, 'exists', true) from private.custom_fields f
+        where f.organization_id = p_organization_id and f.module = p_target_type and f.key = p_target_id),
+      (select jsonb_build_object('name', a.details ->> 'label_tr', 'exists', false) from private.audit_log a
+        where a.organization_id = p_organization_id and a.action = 'custom_fields.delete'
+          and a.target_type = p_target_type and a.target_id = p_target_id
+        order by a.id desc limit 1));
   end if;
   if p_target_id !~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then
     return null;

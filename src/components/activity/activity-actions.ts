@@ -57,6 +57,7 @@ export const actionsByGroup = {
   template: ["saved", "deleted"],
   session: ["super_admin_entered", "super_admin_left", "super_admin_switched"],
   mail: ["sent", "failed"],
+  custom_fields: ["create", "update", "delete"],
 } as const satisfies Record<string, readonly string[]>;
 export type ActionGroup = keyof typeof actionsByGroup;
 
@@ -77,7 +78,7 @@ const ownVerbs: Partial<Record<RecordGroup, readonly string[]>> = {
   products: ["activate", "deactivate"],
 };
 
-const adminGroups = ["user", "organization", "role", "settings", "template", "session", "mail"] as const;
+const adminGroups = ["user", "organization", "role", "settings", "template", "session", "mail", "custom_fields"] as const;
 
 function isRecordGroup(group: string): group is RecordGroup {
   return (recordGroups as readonly string[]).includes(group);

@@ -6,7 +6,7 @@
 -- labels, field errors, the 100-field limit, options still in use, type changes that
 -- would lose values, removal, and the audit trail.
 begin;
-select plan(115);
+select plan(117);
 
 select tests.create_organization('alpha', 'Alpha A.Ş.') as alpha \gset
 select tests.create_organization('beta', 'Beta Ltd.') as beta \gset
@@ -308,8 +308,12 @@ update :"alpha_schema".customers set deleted_at = now() where name = 'Ege Teksti
 select is(pg_temp.as_user(:'alpha_admin', :'s_admin', $$public.count_custom_field_values('customers', 'cf_sektor_kodu')$$) ->> 'count',
   '0', 'a deleted record does not count');
 update :"alpha_schema".customers set deleted_at = null where name = 'Ege Tekstil';
+select is(private.audit_target(:'alpha', 'customers', 'cf_sektor_kodu'), '{"name": "Sektör kodu", "exists": true}'::jsonb,
+  'the audit log names a custom field by its label');
 select is(pg_temp.as_user(:'alpha_admin', :'s_admin', $$public.delete_custom_field('customers', 'cf_sektor_kodu')$$), '{"success": true}'::jsonb,
   'the admin deletes a field');
+select is(private.audit_target(:'alpha', 'customers', 'cf_sektor_kodu'), '{"name": "Sektör kodu", "exists": false}'::jsonb,
+  'and, once it is deleted, by the label its deletion recorded');
 select is(pg_temp.column_type(:'alpha_schema', 'customers', 'cf_sektor_kodu'), null, 'its column is gone');
 select is(pg_temp.column_type(:'beta_schema', 'customers', 'cf_sektor_kodu'), 'numeric', 'beta''s field of the same key stays');
 select is((select count(*)::int from private.custom_fields where organization_id = :'alpha' and key = 'cf_sektor_kodu'), 0, 'its declaration is gone');

@@ -85,6 +85,11 @@ export const en: typeof tr = {
         sent: "{{actor}} sent an e-mail",
         failed: "{{actor}} could not send an e-mail",
       },
+      custom_fields: {
+        create: "{{actor}} added a custom field",
+        update: "{{actor}} changed a custom field",
+        delete: "{{actor}} deleted a custom field",
+      },
     },
     labels: {
       record: {
@@ -163,6 +168,11 @@ export const en: typeof tr = {
         sent: "E-mail sent",
         failed: "E-mail not sent",
       },
+      custom_fields: {
+        create: "Custom field added",
+        update: "Custom field changed",
+        delete: "Custom field deleted",
+      },
     },
     groups: {
       customers: "Customers",
@@ -180,6 +190,7 @@ export const en: typeof tr = {
       template: "Document templates",
       session: "Super admin",
       mail: "E-mail",
+      custom_fields: "Custom fields",
     },
   },
 };

@@ -83,6 +83,11 @@ export const tr = {
         sent: "{{actor}} bir e-posta gönderdi",
         failed: "{{actor}} bir e-posta gönderemedi",
       },
+      custom_fields: {
+        create: "{{actor}} özel alan ekledi",
+        update: "{{actor}} özel alanı değiştirdi",
+        delete: "{{actor}} özel alanı sildi",
+      },
     },
     labels: {
       record: {
@@ -161,6 +166,11 @@ export const tr = {
         sent: "E-posta gönderme",
         failed: "Gönderilemeyen e-posta",
       },
+      custom_fields: {
+        create: "Özel alan ekleme",
+        update: "Özel alan değiştirme",
+        delete: "Özel alan silme",
+      },
     },
     groups: {
       customers: "Müşteriler",
@@ -178,6 +188,7 @@ export const tr = {
       template: "Belge şablonları",
       session: "Süper yönetici",
       mail: "E-posta",
+      custom_fields: "Özel alanlar",
     },
   },
 };
