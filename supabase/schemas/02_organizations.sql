@@ -488,7 +488,9 @@ $$;
 /**
  * A description of a tenant schema's structure with the schema's own name left out:
  * columns, constraints, indexes, triggers and row level security. Two schemas built
- * from the same template have the same description.
+ * from the same template have the same description. The organization's custom fields
+ * (cf_ columns, 18_custom_fields.sql) and their indexes are its own, not the template's:
+ * left out.
  */
 create function private.tenant_schema_signature(p_schema text)
 returns text
@@ -506,7 +508,7 @@ as $$
         from pg_catalog.pg_class c
         join pg_catalog.pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
         left join pg_catalog.pg_attrdef d on d.adrelid = c.oid and d.adnum = a.attnum
-       where c.relnamespace = p_schema::regnamespace and c.relkind = 'r'
+       where c.relnamespace = p_schema::regnamespace and c.relkind = 'r' and a.attname !~ '^cf_'
       union all
       select format('table %s rls %s', c.relname, c.relrowsecurity)
         from pg_catalog.pg_class c
@@ -522,6 +524,10 @@ as $$
         from pg_catalog.pg_index i
         join pg_catalog.pg_class c on c.oid = i.indrelid
        where c.relnamespace = p_schema::regnamespace
+         and not exists (select 1 from pg_catalog.pg_depend dep
+                           join pg_catalog.pg_attribute a on a.attrelid = dep.refobjid and a.attnum = dep.refobjsubid
+                          where dep.classid = 'pg_catalog.pg_class'::regclass and dep.objid = i.indexrelid
+                            and a.attname ~ '^cf_')
       union all
       select format('trigger %s', replace(pg_catalog.pg_get_triggerdef(t.oid), quote_ident(p_schema) || '.', '@.'))
         from pg_catalog.pg_trigger t

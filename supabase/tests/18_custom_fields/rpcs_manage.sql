@@ -6,7 +6,7 @@
 -- labels, field errors, the 100-field limit, options still in use, type changes that
 -- would lose values, removal, and the audit trail.
 begin;
-select plan(117);
+select plan(118);
 
 select tests.create_organization('alpha', 'Alpha A.Ş.') as alpha \gset
 select tests.create_organization('beta', 'Beta Ltd.') as beta \gset
@@ -310,6 +310,8 @@ select is(pg_temp.as_user(:'alpha_admin', :'s_admin', $$public.count_custom_fiel
 update :"alpha_schema".customers set deleted_at = null where name = 'Ege Tekstil';
 select is(private.audit_target(:'alpha', 'customers', 'cf_sektor_kodu'), '{"name": "Sektör kodu", "exists": true}'::jsonb,
   'the audit log names a custom field by its label');
+select is((select matches_template from private.tenant_schema_drift() where organization_id = :'alpha'), true,
+  'an organization with custom fields and their indexes still matches the template (they are its own)');
 select is(pg_temp.as_user(:'alpha_admin', :'s_admin', $$public.delete_custom_field('customers', 'cf_sektor_kodu')$$), '{"success": true}'::jsonb,
   'the admin deletes a field');
 select is(private.audit_target(:'alpha', 'customers', 'cf_sektor_kodu'), '{"name": "Sektör kodu", "exists": false}'::jsonb,

@@ -12,6 +12,71 @@ CREATE TABLE "private"."mail_log" ("id" uuid NOT NULL DEFAULT gen_random_uuid(),
 ALTER TABLE "private"."mail_log" ENABLE ROW LEVEL SECURITY;
 CREATE TABLE "private"."mail_settings" ("organization_id" uuid NOT NULL, "host" text NOT NULL, "port" integer NOT NULL, "security" text NOT NULL, "username" text, "password_sealed" text, "sender_name" text, "sender_address" text NOT NULL, "reply_to" text, "updated_by" uuid, "updated_at" timestamp with time zone NOT NULL DEFAULT now(), CONSTRAINT "mail_settings_host_check" CHECK ((host ~ '^[A-Za-z0-9]([A-Za-z0-9.:-]{0,251}[A-Za-z0-9])?$'::text)), CONSTRAINT "mail_settings_password_sealed_check" CHECK ((char_length(password_sealed) <= 2000)), CONSTRAINT "mail_settings_pkey" PRIMARY KEY (organization_id), CONSTRAINT "mail_settings_port_check" CHECK (((port >= 1) AND (port <= 65535))), CONSTRAINT "mail_settings_reply_to_check" CHECK ((char_length(reply_to) <= 254)), CONSTRAINT "mail_settings_security_check" CHECK ((security = ANY (ARRAY['starttls'::text, 'tls'::text, 'none'::text]))), CONSTRAINT "mail_settings_sender_address_check" CHECK ((char_length(sender_address) <= 254)), CONSTRAINT "mail_settings_sender_name_check" CHECK (((char_length(sender_name) >= 1) AND (char_length(sender_name) <= 100))), CONSTRAINT "mail_settings_username_check" CHECK (((char_length(username) >= 1) AND (char_length(username) <= 254))));
 ALTER TABLE "private"."mail_settings" ENABLE ROW LEVEL SECURITY;
+CREATE OR REPLACE FUNCTION private.audit_target(p_organization_id uuid, p_target_type text, p_target_id text)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  tenant text;
+  target_table text;
+  target_id uuid;
+  found jsonb;
+begin
+  if p_target_type is null or p_target_id is null then
+    return null;
+  end if;
+  if p_target_type = 'role' then
+    return (select jsonb_build_object('name', r.name, 'exists', true) from private.organization_roles r
+             where r.organization_id = p_organization_id and r.key = p_target_id);
+  end if;
+  -- A custom field of a module (custom_fields.*: target the module, id the field's key): its
+  -- label, or once deleted the label its deletion recorded.
+  if p_target_id ~ '^cf_' then
+    return coalesce(
+      (select jsonb_build_object('name', f.label_tr, 'exists', true) from private.custom_fields f
+        where f.organization_id = p_organization_id and f.module = p_target_type and f.key = p_target_id),
+      (select jsonb_build_object('name', a.details ->> 'label_tr', 'exists', false) from private.audit_log a
+        where a.organization_id = p_organization_id and a.action = 'custom_fields.delete'
+          and a.target_type = p_target_type and a.target_id = p_target_id
+        order by a.id desc limit 1));
+  end if;
+  if p_target_id !~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then
+    return null;
+  end if;
+  target_id := p_target_id::uuid;
+  if p_target_type = 'user' then
+    return (select jsonb_build_object('name', coalesce(private.profile_name(p.id), p.email), 'email', p.email, 'exists', true)
+              from private.profiles p where p.id = target_id);
+  elsif p_target_type = 'organization' then
+    return (select jsonb_build_object('name', o.name, 'exists', true) from private.organizations o where o.id = target_id);
+  end if;
+  tenant := private.tenant_schema(p_organization_id);
+  if tenant is null then
+    return null;
+  end if;
+  if p_target_type = 'document_template' then
+    execute format('select jsonb_build_object(''name'', t.name, ''exists'', true) from %I.document_templates t where t.id = $1', tenant)
+      into found using target_id;
+  elsif p_target_type = 'import' then
+    execute format('select jsonb_build_object(''name'', t.file_name, ''exists'', true) from %I.imports t where t.id = $1', tenant)
+      into found using target_id;
+  elsif p_target_type = 'products' then
+    execute format('select jsonb_build_object(''name'', t.name, ''exists'', true) from %I.products t where t.id = $1', tenant)
+      into found using target_id;
+  else
+    select m.table_name into target_table from private.modules m where m.key = p_target_type;
+    if target_table is not null then
+      execute format('select jsonb_build_object(''name'', private.record_title($2, to_jsonb(t)), ''exists'', true,
+                                                ''module'', case when t.deleted_at is null then $2 end)
+                        from %I.%I t where t.id = $1', tenant, target_table)
+        into found using target_id, p_target_type;
+    end if;
+  end if;
+  return found;
+end;
+$function$;
 CREATE OR REPLACE FUNCTION private.build_custom_fields(p_organization_id uuid)
  RETURNS void
  LANGUAGE plpgsql
@@ -1571,6 +1636,53 @@ AS $function$
   select exists (select 1 from pg_catalog.pg_attribute a
                   where a.attrelid = pg_catalog.to_regclass(format('%I.%I', p_schema, p_table))
                     and a.attname = p_column and a.attnum > 0 and not a.attisdropped);
+$function$;
+CREATE OR REPLACE FUNCTION private.tenant_schema_signature(p_schema text)
+ RETURNS text
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select string_agg(line, E'\n' order by line)
+    from (
+      select format('column %s.%s %s %s default %s', c.relname, a.attname,
+                    pg_catalog.format_type(a.atttypid, a.atttypmod),
+                    case when a.attnotnull then 'not null' else 'null' end,
+                    coalesce(pg_catalog.pg_get_expr(d.adbin, d.adrelid), '-')) as line
+        from pg_catalog.pg_class c
+        join pg_catalog.pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+        left join pg_catalog.pg_attrdef d on d.adrelid = c.oid and d.adnum = a.attnum
+       where c.relnamespace = p_schema::regnamespace and c.relkind = 'r' and a.attname !~ '^cf_'
+      union all
+      select format('table %s rls %s', c.relname, c.relrowsecurity)
+        from pg_catalog.pg_class c
+       where c.relnamespace = p_schema::regnamespace and c.relkind = 'r'
+      union all
+      select format('constraint %s %s %s', c.relname, k.conname,
+                    replace(pg_catalog.pg_get_constraintdef(k.oid), quote_ident(p_schema) || '.', '@.'))
+        from pg_catalog.pg_constraint k
+        join pg_catalog.pg_class c on c.oid = k.conrelid
+       where c.relnamespace = p_schema::regnamespace
+      union all
+      select format('index %s', replace(pg_catalog.pg_get_indexdef(i.indexrelid), quote_ident(p_schema) || '.', '@.'))
+        from pg_catalog.pg_index i
+        join pg_catalog.pg_class c on c.oid = i.indrelid
+       where c.relnamespace = p_schema::regnamespace
+         and not exists (select 1 from pg_catalog.pg_depend dep
+                           join pg_catalog.pg_attribute a on a.attrelid = dep.refobjid and a.attnum = dep.refobjsubid
+                          where dep.classid = 'pg_catalog.pg_class'::regclass and dep.objid = i.indexrelid
+                            and a.attname ~ '^cf_')
+      union all
+      select format('trigger %s', replace(pg_catalog.pg_get_triggerdef(t.oid), quote_ident(p_schema) || '.', '@.'))
+        from pg_catalog.pg_trigger t
+        join pg_catalog.pg_class c on c.oid = t.tgrelid
+       where c.relnamespace = p_schema::regnamespace and not t.tgisinternal
+      union all
+      select format('policy %s %s', c.relname, p.polname)
+        from pg_catalog.pg_policy p
+        join pg_catalog.pg_class c on c.oid = p.polrelid
+       where c.relnamespace = p_schema::regnamespace
+    ) as parts;
 $function$;
 CREATE OR REPLACE FUNCTION private.timeline_value_label(p_module text, p_schema text, p_field text, p_value jsonb)
  RETURNS text
