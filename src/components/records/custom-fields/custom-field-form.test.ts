@@ -1,4 +1,4 @@
-import type { Resolver, ResolverOptions } from "react-hook-form";
+import type { Resolver, ResolverOptions, ResolverResult } from "react-hook-form";
 import { describe, expect, it, vi } from "vitest";
 import { RpcError } from "@/lib/rpc.ts";
 import { applyServerFieldErrors } from "../record-form.ts";
@@ -63,8 +63,8 @@ describe("custom field rules", () => {
 });
 
 describe("the form's resolver with custom fields", () => {
-  const base: Resolver<{ name: string }> = (values) =>
-    Promise.resolve(values.name ? { values, errors: {} } : { values: {}, errors: { name: { type: "custom", message: "required" } } });
+  const base: Resolver<{ name: string }> = async (values): Promise<ResolverResult<{ name: string }>> =>
+    values.name ? { values, errors: {} } : { values: {}, errors: { name: { type: "custom", message: "required" } } };
   const options = { fields: {}, shouldUseNativeValidation: false } as ResolverOptions<{ name: string } & CustomFormValues>;
 
   it("puts the custom fields' errors under custom.<key>, beside the module's own", async () => {
