@@ -1,4 +1,4 @@
-import { Button, Checkbox, Group, Modal, Select, SimpleGrid, Stack, TextInput } from "@mantine/core";
+import { Button, Checkbox, Group, Modal, NativeSelect, Select, SimpleGrid, Stack, TextInput } from "@mantine/core";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { notifyFailure, notifySuccess } from "@/components/notify.ts";
@@ -102,9 +102,9 @@ export function CustomFieldEditorModal({ module, field, onClose }: Props) {
             </SimpleGrid>
           )}
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <Select label={t("adminCustomFields.editor.type")} required allowDeselect={false} data={typeData} value={draft.type}
+            <NativeSelect label={t("adminCustomFields.editor.type")} required data={typeData} value={draft.type}
               description={field ? t("adminCustomFields.editor.typeChangeHint") : undefined} inputWrapperOrder={["label", "input", "description", "error"]}
-              onChange={(value) => value && changeType(value as FieldDraft["type"])} error={errorOf("type")} />
+              onChange={(event) => changeType(event.currentTarget.value as FieldDraft["type"])} error={errorOf("type")} />
             {draft.type === "money" && (
               <Select label={t("adminCustomFields.editor.currency")} required allowDeselect={false} data={currencies} value={draft.currency}
                 onChange={(value) => value && change({ currency: value })} error={errorOf("currency")} />
@@ -118,16 +118,16 @@ export function CustomFieldEditorModal({ module, field, onClose }: Props) {
           {isChoiceType(draft.type) && <OptionsEditor options={draft.options} onChange={(options) => change({ options })} error={errorOf("options")} />}
           <Stack gap="xs">
             <Checkbox label={t("adminCustomFields.editor.required")} checked={draft.required} onChange={(event) => change({ required: event.currentTarget.checked })} />
-            <Checkbox label={t("adminCustomFields.editor.listed")} checked={draft.listed} onChange={(event) => change({ listed: event.currentTarget.checked })} />
+            <Checkbox label={t("adminCustomFields.editor.listed")} description={t("adminCustomFields.editor.listedHint")} checked={draft.listed} onChange={(event) => change({ listed: event.currentTarget.checked })} />
             {canFilter(draft.type) && (
-              <Checkbox label={t("adminCustomFields.editor.filterable")} checked={draft.filterable} error={errorOf("filterable")}
+              <Checkbox label={t("adminCustomFields.editor.filterable")} description={t("adminCustomFields.editor.filterableHint")} checked={draft.filterable} error={errorOf("filterable")}
                 onChange={(event) => change({ filterable: event.currentTarget.checked })} />
             )}
             {isTextType(draft.type) && (
-              <Checkbox label={t("adminCustomFields.editor.searchable")} checked={draft.searchable} error={errorOf("searchable")}
+              <Checkbox label={t("adminCustomFields.editor.searchable")} description={t("adminCustomFields.editor.searchableHint")} checked={draft.searchable} error={errorOf("searchable")}
                 onChange={(event) => change({ searchable: event.currentTarget.checked })} />
             )}
-            <Checkbox label={t("adminCustomFields.editor.hidden")} checked={draft.hidden} onChange={(event) => change({ hidden: event.currentTarget.checked })} />
+            <Checkbox label={t("adminCustomFields.editor.hidden")} description={t("adminCustomFields.editor.hiddenHint")} checked={draft.hidden} onChange={(event) => change({ hidden: event.currentTarget.checked })} />
           </Stack>
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>

@@ -1,0 +1,117 @@
+/**
+ * Custom fields end to end (issue 26, part 3), as people use them: an admin adds "Sektör kodu"
+ * (one choice of A, B, C) and "Bayi no" (a number) to the customers on the admin console's
+ * "Özel Alanlar" page; a sales user opens a customer of theirs, fills both in its form (a
+ * number that is not one is refused on its input first) and saves; the record page shows them
+ * in its "Özel alanlar" block; deleting a field first says how many records hold a value.
+ *
+ * Needs the database part (list/save/delete/count_custom_field_values and custom values in
+ * create_/update_/get_customer) merged.
+ */
+import { expect, test, type Page } from "@playwright/test";
+import { randomUUID } from "node:crypto";
+import { rpc, signedInClient } from "../tests/support/clients.ts";
+import { enterApp } from "./shell-support.ts";
+
+const suffix = randomUUID().slice(0, 6);
+const keys = ["cf_sektor_kodu", "cf_bayi_no"];
+const h1 = (page: Page) => page.getByRole("heading", { level: 1 });
+const fieldsTable = (page: Page) => page.getByRole("table", { name: "Müşteriler özel alanları" });
+const notification = (page: Page, text: string | RegExp) => page.getByRole("alert").filter({ hasText: text });
+
+/** Drops the two fields (a run that stopped halfway leaves them behind) and the customer. */
+async function cleanUp(baseURL: string, customer?: string) {
+  const { client } = await signedInClient(baseURL, "admin@demo.test");
+  if (customer) await rpc(client, "delete_customers", { p_ids: [customer] });
+  for (const key of keys) await rpc(client, "delete_custom_field", { p_module: "customers", p_key: key }).catch(() => undefined);
+  await client.auth.signOut({ scope: "local" });
+}
+
+test.beforeAll(async ({ baseURL }) => {
+  await cleanUp(baseURL!);
+});
+
+test("an admin adds two custom fields; a sales user fills them on a customer; its page shows them", async ({ page, baseURL }) => {
+  test.setTimeout(180_000);
+  const { client: sales } = await signedInClient(baseURL!, "satis@demo.test");
+  const name = `E2E Özel Alan ${suffix}`;
+  const created = await rpc(sales, "create_customer", { p_values: { name, kind: "company", status: "active" } });
+  const customer = (created.record as { id: string }).id;
+  await sales.auth.signOut({ scope: "local" });
+  try {
+    await enterApp(page, "admin@demo.test");
+    await page.goto("/admin");
+    await page.getByRole("link", { name: /^Özel Alanlar/ }).first().click();
+    await expect(page).toHaveURL(/\/admin\/custom-fields$/);
+    await expect(h1(page)).toHaveText("Özel Alanlar");
+    await expect(page.getByRole("combobox", { name: "Bölüm" })).toHaveValue("Müşteriler");
+
+    // A choice field: the label is required, a choice needs options.
+    await page.getByRole("button", { name: "Alan ekle" }).click();
+    let dialog = page.getByRole("dialog", { name: "Alan ekle" });
+    await dialog.getByRole("combobox", { name: "Tür" }).selectOption({ label: "Tek seçim" });
+    await dialog.getByRole("button", { name: "Kaydet" }).click();
+    await expect(dialog.getByText("Bu alan zorunludur.")).toBeVisible();
+    await dialog.getByRole("textbox", { name: "Etiket (Türkçe)" }).fill("Sektör kodu");
+    await dialog.getByRole("textbox", { name: "1. seçenek", exact: true }).fill("A");
+    for (const [index, option] of ["B", "C"].entries()) {
+      await dialog.getByRole("button", { name: "Seçenek ekle" }).click();
+      await dialog.getByRole("textbox", { name: `${index + 2}. seçenek`, exact: true }).fill(option);
+    }
+    await dialog.getByRole("checkbox", { name: "Listede göster" }).check();
+    await dialog.getByRole("button", { name: "Kaydet" }).click();
+    await expect(dialog).toBeHidden();
+    await expect(notification(page, "“Sektör kodu” alanı eklendi.")).toBeVisible();
+
+    await page.getByRole("button", { name: "Alan ekle" }).click();
+    dialog = page.getByRole("dialog", { name: "Alan ekle" });
+    await dialog.getByRole("textbox", { name: "Etiket (Türkçe)" }).fill("Bayi no");
+    await dialog.getByRole("combobox", { name: "Tür" }).selectOption({ label: "Sayı" });
+    await dialog.getByRole("button", { name: "Kaydet" }).click();
+    await expect(dialog).toBeHidden();
+
+    const rows = fieldsTable(page).getByRole("row");
+    await expect(rows.filter({ hasText: "Sektör kodu" })).toContainText("Tek seçim");
+    await expect(rows.filter({ hasText: "Bayi no" })).toContainText("Sayı");
+
+    // A saved field shows its key and its document-template placeholder, not to be changed.
+    await page.getByRole("button", { name: "Sektör kodu alanını düzenle" }).click();
+    dialog = page.getByRole("dialog", { name: "Alanı düzenle" });
+    await expect(dialog.getByRole("textbox", { name: "Alan anahtarı" })).toHaveValue("cf_sektor_kodu");
+    await expect(dialog.getByRole("textbox", { name: "Belge şablonunda" })).toHaveValue("{{customer.cf_sektor_kodu}}");
+    await dialog.getByRole("button", { name: "Vazgeç" }).click();
+
+    // The sales user fills them on their customer.
+    await page.context().clearCookies();
+    await enterApp(page, "satis@demo.test");
+    await page.goto(`/customers/${customer}`);
+    await expect(h1(page)).toHaveText(name);
+    await page.getByRole("group", { name: "Kayıt işlemleri" }).getByRole("button", { name: "Düzenle" }).click();
+    const form = page.getByRole("dialog", { name: "Müşteriyi düzenle" });
+    const custom = form.getByRole("group", { name: "Özel alanlar" });
+    await custom.getByRole("textbox", { name: "Bayi no" }).fill("42,5");
+    await custom.getByLabel("Sektör kodu").click();
+    await page.getByRole("option", { name: "B", exact: true }).click();
+    await form.getByRole("button", { name: "Değişiklikleri kaydet" }).click();
+    await expect(form).toBeHidden();
+
+    const block = page.getByRole("region", { name: "Özel alanlar" });
+    await expect(block).toContainText("Sektör kodu");
+    await expect(block).toContainText("B");
+    await expect(block).toContainText("Bayi no");
+    await expect(block).toContainText("42,5");
+
+    // Deleting a field first says how many records hold a value.
+    await page.context().clearCookies();
+    await enterApp(page, "admin@demo.test");
+    await page.goto("/admin/custom-fields");
+    await page.getByRole("button", { name: "Bayi no alanını sil" }).click();
+    dialog = page.getByRole("dialog", { name: "Alanı sil" });
+    await expect(dialog).toContainText("1 kayıtta bu alanın değeri var; silinirse bu değerler de silinir.");
+    await dialog.getByRole("button", { name: "Sil" }).click();
+    await expect(notification(page, "“Bayi no” alanı silindi.")).toBeVisible();
+    await expect(fieldsTable(page).getByRole("row").filter({ hasText: "Bayi no" })).toHaveCount(0);
+  } finally {
+    await cleanUp(baseURL!, customer);
+  }
+});
