@@ -96,10 +96,9 @@ test("an admin adds two custom fields; a sales user fills them on a customer; it
     await expect(form).toBeHidden();
 
     const block = salesPage.getByRole("region", { name: "Özel alanlar" });
-    await expect(block).toContainText("Sektör kodu");
-    await expect(block).toContainText("B");
-    await expect(block).toContainText("Bayi no");
-    await expect(block).toContainText("42,5");
+    // Each value under its label: the option by its label, the number in Turkish.
+    await expect(block.getByRole("term")).toHaveText(["Sektör kodu", "Bayi no"]);
+    await expect(block.getByRole("definition")).toHaveText(["B", "42,5"]);
 
     await salesPage.context().close();
 
