@@ -114,3 +114,79 @@ test("an admin adds two custom fields; a sales user fills them on a customer; it
     await cleanUp(baseURL!, customer);
   }
 });
+
+/** A custom field of each other module (through the RPC the admin page calls), of a type whose input differs. */
+const otherFields = [
+  { module: "contacts", field: { label_tr: "E2E Not", type: "text" }, path: "/contacts", edit: "Kişiyi düzenle", save: "Değişiklikleri kaydet", shown: "Merhaba" },
+  { module: "deals", field: { label_tr: "E2E Bütçe", type: "money", currency: "EUR" }, path: "/deals", edit: "Fırsatı düzenle", save: "Kaydet", shown: "€1.250" },
+  { module: "tasks", field: { label_tr: "E2E Teslim", type: "date" }, path: "/tasks", edit: "Görevi düzenle", save: "Değişiklikleri kaydet", shown: "1 Mar 2026" },
+  { module: "contracts", field: { label_tr: "E2E Onaylı", type: "boolean" }, path: "/contracts", edit: "Sözleşmeyi düzenle", save: "Kaydet", shown: "Evet" },
+  {
+    module: "quotes",
+    field: { label_tr: "E2E Kanal", type: "multi_choice", options: [{ label_tr: "Bayi" }, { label_tr: "Web" }] },
+    path: "/quotes",
+    edit: null,
+    save: "Kaydet",
+    shown: "Web",
+  },
+] as const;
+
+test("every other module's form takes its custom field and its record page shows it", async ({ page, baseURL }) => {
+  test.setTimeout(240_000);
+  const { client } = await signedInClient(baseURL!, "admin@demo.test");
+  const made: { module: string; key: string }[] = [];
+  try {
+    const records: Record<string, string> = {};
+    for (const { module, field } of otherFields) {
+      const saved = await rpc(client, "save_custom_field", { p_module: module, p_field: field });
+      made.push({ module, key: (saved.field as { key: string }).key });
+      const list = await rpc(client, `list_${module}`, { p_filters: {}, p_sort: "updated_at", p_descending: true, p_limit: 100, p_offset: 0 });
+      // A contract or quote past its draft is no longer edited.
+      const record = (list.records as { id: string; status?: string; locked?: boolean }[]).find(
+        (row) => !row.locked && (module === "contracts" || module === "quotes" ? row.status === "draft" : true),
+      );
+      expect(record, `a ${module} record to edit`).toBeDefined();
+      records[module] = record!.id;
+    }
+
+    await enterApp(page, "admin@demo.test");
+    for (const { module, field, path, edit, save, shown } of otherFields) {
+      if (edit) {
+        await page.goto(`${path}/${records[module]}`);
+        await page.getByRole("group", { name: "Kayıt işlemleri" }).getByRole("button", { name: "Düzenle" }).click();
+      } else {
+        await page.goto(`${path}/${records[module]}?edit=1`);
+      }
+      const form = edit ? page.getByRole("dialog", { name: edit }) : page.locator("form[data-quote-editor]");
+      const custom = form.getByRole("group", { name: "Özel alanlar" });
+      switch (field.type) {
+        case "text":
+          await custom.getByRole("textbox", { name: field.label_tr }).fill("Merhaba");
+          break;
+        case "money":
+          await custom.getByRole("textbox", { name: field.label_tr }).fill("1250");
+          break;
+        case "date":
+          await custom.getByLabel(field.label_tr).fill("2026-03-01");
+          break;
+        case "boolean":
+          await custom.getByRole("switch", { name: field.label_tr }).check();
+          break;
+        case "multi_choice":
+          await custom.getByLabel(field.label_tr).click();
+          await page.getByRole("option", { name: "Web", exact: true }).click();
+          await page.keyboard.press("Escape");
+          break;
+      }
+      await form.getByRole("button", { name: save }).click();
+      if (edit) await expect(form).toBeHidden();
+      else await expect(page).toHaveURL(new RegExp(`${path}/${records[module]}$`));
+      const block = page.getByRole("region", { name: "Özel alanlar" });
+      await expect(block.getByRole("term"), module).toHaveText([field.label_tr]);
+      await expect(block.getByRole("definition"), module).toHaveText([shown]);
+    }
+  } finally {
+    for (const { module, key } of made) await rpc(client, "delete_custom_field", { p_module: module, p_key: key }).catch(() => undefined);
+    await client.auth.signOut({ scope: "local" });
+  }
+});
