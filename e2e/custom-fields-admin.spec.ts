@@ -99,6 +99,10 @@ test("an admin adds two custom fields; a sales user fills them on a customer; it
     // Each value under its label: the option by its label, the number in Turkish.
     await expect(block.getByRole("term")).toHaveText(["Sektör kodu", "Bayi no"]);
     await expect(block.getByRole("definition")).toHaveText(["B", "42,5"]);
+    // The history names the fields by their labels and the choice by its option, never by key or value.
+    await salesPage.getByRole("tab", { name: "Notlar ve geçmiş" }).click();
+    await expect(salesPage.getByText(/Sektör kodu alanını değiştirdi: boş → B$/)).toBeVisible();
+    await expect(salesPage.getByText(/Bayi no alanını değiştirdi: boş → 42,5$/)).toBeVisible();
 
     await salesPage.context().close();
 
@@ -131,10 +135,11 @@ const otherFields = [
   },
 ] as const;
 
-test("every other module's form takes its custom field and its record page shows it", async ({ page, baseURL }) => {
-  test.setTimeout(240_000);
+test("every other module's form (a document's own on its page) takes its custom field and its record page shows it", async ({ page, baseURL }) => {
+  test.setTimeout(120_000);
   const { client } = await signedInClient(baseURL!, "admin@demo.test");
   const made: { module: string; key: string }[] = [];
+  let customer: string | null = null;
   try {
     const records: Record<string, string> = {};
     for (const { module, field } of otherFields) {
@@ -150,6 +155,25 @@ test("every other module's form takes its custom field and its record page shows
     }
 
     await enterApp(page, "admin@demo.test");
+    // A document has no form of its own: its custom fields are edited on its page.
+    const document = await rpc(client, "save_custom_field", { p_module: "documents", p_field: { label_tr: "E2E Arşiv no", type: "text" } });
+    made.push({ module: "documents", key: (document.field as { key: string }).key });
+    const owner = await rpc(client, "create_customer", { p_values: { name: `E2E Belge ${suffix}`, kind: "company", status: "active" } });
+    customer = (owner.record as { id: string }).id;
+    await page.goto(`/customers/${customer}`);
+    await page.getByRole("tab", { name: "Belgeler" }).click();
+    const chooser = page.waitForEvent("filechooser");
+    await page.getByRole("button", { name: "Dosya seç" }).click();
+    await (await chooser).setFiles({ name: "arsiv.txt", mimeType: "text/plain", buffer: Buffer.from(`Arşiv ${suffix}`) });
+    await page.getByRole("list", { name: "Kaydın belgeleri" }).getByRole("link", { name: "arsiv", exact: true }).click();
+    await page.getByRole("tab", { name: "Bilgiler" }).click();
+    await page.getByRole("button", { name: "Özel alanları düzenle" }).click();
+    const documentForm = page.getByRole("dialog", { name: "Özel alanları düzenle" });
+    await documentForm.getByRole("textbox", { name: "E2E Arşiv no" }).fill("A-17");
+    await documentForm.getByRole("button", { name: "Kaydet" }).click();
+    await expect(documentForm).toBeHidden();
+    await expect(page.getByRole("region", { name: "Özel alanlar" }).getByRole("definition")).toHaveText(["A-17"]);
+
     for (const { module, field, path, edit, save, shown } of otherFields) {
       if (edit) {
         await page.goto(`${path}/${records[module]}`);
@@ -187,6 +211,7 @@ test("every other module's form takes its custom field and its record page shows
     }
   } finally {
     for (const { module, key } of made) await rpc(client, "delete_custom_field", { p_module: module, p_key: key }).catch(() => undefined);
+    if (customer) await rpc(client, "delete_customers", { p_ids: [customer] });
     await client.auth.signOut({ scope: "local" });
   }
 });
