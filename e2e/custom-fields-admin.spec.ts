@@ -52,11 +52,11 @@ test("an admin adds two custom fields; a sales user fills them on a customer; it
     await dialog.getByRole("combobox", { name: "Tür" }).selectOption({ label: "Tek seçim" });
     await dialog.getByRole("button", { name: "Kaydet" }).click();
     await expect(dialog.getByText("Bu alan zorunludur.")).toBeVisible();
+    await expect(dialog.getByText("En az bir seçenek ekleyin; her seçeneğin Türkçe etiketi olmalı.")).toBeVisible();
     await dialog.getByRole("textbox", { name: "Etiket (Türkçe)" }).fill("Sektör kodu");
-    await dialog.getByRole("textbox", { name: "1. seçenek", exact: true }).fill("A");
-    for (const [index, option] of ["B", "C"].entries()) {
+    for (const [index, option] of ["A", "B", "C"].entries()) {
       await dialog.getByRole("button", { name: "Seçenek ekle" }).click();
-      await dialog.getByRole("textbox", { name: `${index + 2}. seçenek`, exact: true }).fill(option);
+      await dialog.getByRole("textbox", { name: `${index + 1}. seçenek`, exact: true }).fill(option);
     }
     await dialog.getByRole("checkbox", { name: "Listede göster" }).check();
     await dialog.getByRole("button", { name: "Kaydet" }).click();

@@ -17,7 +17,6 @@ import {
   LABEL_MAX,
   linkModules,
   moneyCurrencies,
-  newOption,
   type DraftField,
   type FieldDraft,
 } from "../utils/field-draft.ts";
@@ -54,8 +53,6 @@ export function CustomFieldEditorModal({ module, field, onClose }: Props) {
     // A changed input's server message goes; a changed type makes every earlier message moot.
     setServerErrors((current) => ("type" in patch ? {} : Object.fromEntries(Object.entries(current).filter(([name]) => !(name in patch)))));
   };
-  const changeType = (type: FieldDraft["type"]) =>
-    change({ type, ...(isChoiceType(type) && draft.options.length === 0 ? { options: [newOption()] } : {}) });
 
   const submit = () => {
     setChecked(true);
@@ -104,7 +101,7 @@ export function CustomFieldEditorModal({ module, field, onClose }: Props) {
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <NativeSelect label={t("adminCustomFields.editor.type")} required data={typeData} value={draft.type}
               description={field ? t("adminCustomFields.editor.typeChangeHint") : undefined} inputWrapperOrder={["label", "input", "description", "error"]}
-              onChange={(event) => changeType(event.currentTarget.value as FieldDraft["type"])} error={errorOf("type")} />
+              onChange={(event) => change({ type: event.currentTarget.value as FieldDraft["type"] })} error={errorOf("type")} />
             {draft.type === "money" && (
               <Select label={t("adminCustomFields.editor.currency")} required allowDeselect={false} data={currencies} value={draft.currency}
                 onChange={(value) => value && change({ currency: value })} error={errorOf("currency")} />
