@@ -817,7 +817,7 @@ export const en: typeof tr = {
     options: {
       legend: "Options",
       labelTr: "Option {{index}}",
-      labelEn: "Option {{index}} (English)",
+      labelEn: "English label {{index}}",
       color: "Colour of option {{index}}",
       noColor: "No colour",
       add: "Add option",

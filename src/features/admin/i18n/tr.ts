@@ -815,7 +815,7 @@ export const tr = {
     options: {
       legend: "Seçenekler",
       labelTr: "{{index}}. seçenek",
-      labelEn: "{{index}}. seçenek (İngilizce)",
+      labelEn: "İngilizce etiket {{index}}",
       color: "{{index}}. seçeneğin rengi",
       noColor: "Renksiz",
       add: "Seçenek ekle",
