@@ -8,6 +8,7 @@
  * Needs the database part (list/save/delete/count_custom_field_values and custom values in
  * create_/update_/get_customer) merged.
  */
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { randomUUID } from "node:crypto";
 import { rpc, signedInClient } from "../tests/support/clients.ts";
@@ -18,6 +19,13 @@ const keys = ["cf_sektor_kodu", "cf_bayi_no"];
 const h1 = (page: Page) => page.getByRole("heading", { level: 1 });
 const fieldsTable = (page: Page) => page.getByRole("table", { name: "Müşteriler özel alanları" });
 const notification = (page: Page, text: string | RegExp) => page.getByRole("alert").filter({ hasText: text });
+
+async function seriousViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map((violation) => ({ rule: violation.id, targets: violation.nodes.map((node) => node.target.join(" ")) }));
+}
 
 /** Drops the two fields (a run that stopped halfway leaves them behind) and the customer. */
 async function cleanUp(baseURL: string, customer?: string) {
@@ -53,6 +61,7 @@ test("an admin adds two custom fields; a sales user fills them on a customer; it
     await dialog.getByRole("button", { name: "Kaydet" }).click();
     await expect(dialog.getByText("Bu alan zorunludur.")).toBeVisible();
     await expect(dialog.getByText("En az bir seçenek ekleyin; her seçeneğin Türkçe etiketi olmalı.")).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
     await dialog.getByRole("textbox", { name: "Etiket (Türkçe)" }).fill("Sektör kodu");
     for (const [index, option] of ["A", "B", "C"].entries()) {
       await dialog.getByRole("button", { name: "Seçenek ekle" }).click();
@@ -73,6 +82,7 @@ test("an admin adds two custom fields; a sales user fills them on a customer; it
     const rows = fieldsTable(page).getByRole("row");
     await expect(rows.filter({ hasText: "Sektör kodu" })).toContainText("Tek seçim");
     await expect(rows.filter({ hasText: "Bayi no" })).toContainText("Sayı");
+    expect(await seriousViolations(page)).toEqual([]);
 
     // A saved field shows its key and its document-template placeholder, not to be changed.
     await page.getByRole("button", { name: "Sektör kodu alanını düzenle" }).click();
@@ -92,6 +102,7 @@ test("an admin adds two custom fields; a sales user fills them on a customer; it
     await custom.getByRole("textbox", { name: "Bayi no" }).fill("42,5");
     await custom.getByLabel("Sektör kodu").click();
     await salesPage.getByRole("option", { name: "B", exact: true }).click();
+    expect(await seriousViolations(salesPage)).toEqual([]);
     await form.getByRole("button", { name: "Değişiklikleri kaydet" }).click();
     await expect(form).toBeHidden();
 
@@ -99,6 +110,7 @@ test("an admin adds two custom fields; a sales user fills them on a customer; it
     // Each value under its label: the option by its label, the number in Turkish.
     await expect(block.getByRole("term")).toHaveText(["Sektör kodu", "Bayi no"]);
     await expect(block.getByRole("definition")).toHaveText(["B", "42,5"]);
+    expect(await seriousViolations(salesPage)).toEqual([]);
     // The history names the fields by their labels and the choice by its option, never by key or value.
     await salesPage.getByRole("tab", { name: "Notlar ve geçmiş" }).click();
     await expect(salesPage.getByText(/Sektör kodu alanını değiştirdi: boş → B$/)).toBeVisible();
