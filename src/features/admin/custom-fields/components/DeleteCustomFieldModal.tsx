@@ -2,15 +2,10 @@ import { Alert, Button, Group, Loader, Modal, Stack, Text } from "@mantine/core"
 import { useTranslation } from "react-i18next";
 import { notifyFailure, notifySuccess } from "@/components/notify.ts";
 import { customLabel, type CustomField } from "@/components/records/custom-fields/custom-fields.ts";
-import { formatCount } from "@/lib/format.ts";
 import type { ModuleKey } from "@/modules/registry.ts";
 import { useCustomFieldValueCount, useDeleteCustomField } from "../api/custom-fields-admin.ts";
 import { customFieldFailure } from "../utils/custom-field-errors.ts";
-
-/** How many records hold a value, as the warning says it: "12", or "10.000+" past the exact count. */
-export function valueCountText(count: number, exact: boolean, language: string | undefined): string {
-  return `${formatCount(count, language)}${exact ? "" : "+"}`;
-}
+import { valueCountText } from "../utils/value-count.ts";
 
 /** Asks before a field is deleted, saying how many records hold a value that goes with it. */
 export function DeleteCustomFieldModal({ module, field, onClose }: { module: ModuleKey; field: CustomField | null; onClose(): void }) {
