@@ -1,4 +1,5 @@
 import { Grid, MultiSelect, NumberInput, Select, Switch, Textarea, TextInput } from "@mantine/core";
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { normalizePhone } from "@/lib/turkish-identifiers.ts";
 import { recordPickerSources, type PickableModule } from "../record-links.ts";
@@ -160,6 +161,6 @@ export function CustomFieldInput({ field, value, onChange, onBlur, error }: Prop
 }
 
 /** How wide a field's input is in the form's grid: long text the whole row, others half. */
-export function CustomFieldCol({ field, children }: { field: CustomField; children: React.ReactNode }) {
+export function CustomFieldCol({ field, children }: { field: CustomField; children: ReactNode }) {
   return <Grid.Col span={{ base: 12, sm: field.type === "long_text" ? 12 : 6 }}>{children}</Grid.Col>;
 }

@@ -1,4 +1,5 @@
 import { Fieldset, Grid } from "@mantine/core";
+import type { ReactNode } from "react";
 import { Controller, type Control, type Path } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { formMessage } from "@/i18n/form-message.ts";
@@ -8,7 +9,7 @@ import { CustomFieldCol, CustomFieldInput } from "./CustomFieldInput.tsx";
 import type { CustomField } from "./custom-fields.ts";
 
 /** Renders nothing when the module has no custom fields to show. */
-function CustomFieldsFrame({ fields, children }: { fields: readonly CustomField[]; children: React.ReactNode }) {
+function CustomFieldsFrame({ fields, children }: { fields: readonly CustomField[]; children: ReactNode }) {
   const { t } = useTranslation();
   if (fields.length === 0) return null;
   return (
