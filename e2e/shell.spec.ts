@@ -80,6 +80,7 @@ test.describe("the admin group", () => {
       /^Roller ve Yetkiler/,
       /^Veritabanı/,
       /^Belge Şablonları/,
+      /^Özel Alanlar/,
       /^Denetim Kaydı/,
     ]);
     await panel.getByRole("link", { name: /^Belge Şablonları/ }).click();

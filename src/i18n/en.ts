@@ -4,6 +4,7 @@ import { en as app } from "@/app/i18n/en.ts";
 import { en as auth } from "@/features/auth/i18n/en.ts";
 import { en as components } from "@/components/i18n/en.ts";
 import { en as contacts } from "@/features/contacts/i18n/en.ts";
+import { en as customFields } from "@/components/records/custom-fields/i18n/en.ts";
 import { en as contracts } from "@/features/contracts/i18n/en.ts";
 import { en as customers } from "@/features/customers/i18n/en.ts";
 import { en as deals } from "@/features/deals/i18n/en.ts";
@@ -29,6 +30,7 @@ export const en: Catalogue = mergeCatalogues(
   activity,
   taskKit,
   documentKit,
+  customFields,
   lib,
   session,
   modules,

@@ -4,6 +4,7 @@ import { tr as app } from "@/app/i18n/tr.ts";
 import { tr as auth } from "@/features/auth/i18n/tr.ts";
 import { tr as components } from "@/components/i18n/tr.ts";
 import { tr as contacts } from "@/features/contacts/i18n/tr.ts";
+import { tr as customFields } from "@/components/records/custom-fields/i18n/tr.ts";
 import { tr as contracts } from "@/features/contracts/i18n/tr.ts";
 import { tr as customers } from "@/features/customers/i18n/tr.ts";
 import { tr as deals } from "@/features/deals/i18n/tr.ts";
@@ -31,6 +32,7 @@ export const tr = mergeCatalogues(
   activity,
   taskKit,
   documentKit,
+  customFields,
   lib,
   session,
   modules,

@@ -92,6 +92,13 @@ export function normalizePhone(value: string | null | undefined): string | null 
   return INTERNATIONAL.test(international) ? `+${international}` : null;
 }
 
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** An e-mail address as the record forms check it (something@host.tld, no spaces); the database checks the same shape. */
+export function isValidEmail(value: string | null | undefined): boolean {
+  return value != null && EMAIL.test(value);
+}
+
 const LABEL_CHAR = "0-9A-Za-zÇĞİÖŞÜçğıöşü";
 const LABEL = `[${LABEL_CHAR}]([${LABEL_CHAR}-]{0,61}[${LABEL_CHAR}])?`;
 const TOP_LEVEL = "([A-Za-z]{2,63}|[Xx][Nn]--[0-9A-Za-z-]{1,59})";

@@ -9,6 +9,8 @@ import { formatDateTime } from "@/lib/format.ts";
 import type { ModuleKey } from "@/modules/registry.ts";
 import { useAddNote, useTimeline, type TimelineEntry } from "./record-api.ts";
 import { recordFailureKey } from "./record-form.ts";
+import { formatCustomValue } from "./custom-fields/custom-field-values.ts";
+import { customLabel, useCustomFields } from "./custom-fields/custom-fields.ts";
 
 interface Props {
   module: ModuleKey;
@@ -41,11 +43,16 @@ export function Timeline({ module, id, fieldLabel, formatValue, canAddNote }: Pr
   const { t, i18n } = useTranslation();
   const timeline = useTimeline(module, id);
   const addNote = useAddNote(module, id);
+  const customFields = useCustomFields(module).data ?? [];
+  /** A custom field's declaration (hidden ones too: their history stays readable). */
+  const customField = (field: string) => customFields.find((candidate) => candidate.key === field);
   const [body, setBody] = useState("");
 
   const actorOf = (entry: TimelineEntry) =>
     activityActorName({ id: entry.by, name: entry.by_name, deleted: entry.by_deleted }, (key) => t(key));
   const labelOf = (field: string) => {
+    const custom = customField(field);
+    if (custom) return customLabel(custom, i18n.resolvedLanguage);
     const label = fieldLabel(field);
     if (field === "owner_id" && label === field) return t("records.timeline.ownerField");
     // A column the module has no label for: never its key.
@@ -53,6 +60,9 @@ export function Timeline({ module, id, fieldLabel, formatValue, canAddNote }: Pr
   };
   const show = (field: string, value: unknown, label: string | null | undefined): string => {
     if (label) return label;
+    const custom = customField(field);
+    // A link's record is named by the server's label when it has one; without it, never by its id.
+    if (custom && custom.type !== "link") return formatCustomValue(custom, value, { language: i18n.resolvedLanguage, t }) ?? t("records.timeline.emptyValue");
     const formatted = formatValue?.(field, value);
     if (formatted) return formatted;
     if (looksLikeId(value)) return isPersonField(field) ? t("activity.deletedUser") : t("activity.deletedRecord");

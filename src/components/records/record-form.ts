@@ -45,9 +45,17 @@ export function isStaleRecord(error: unknown): boolean {
 }
 
 /**
- * Puts a refusal's field errors on the form's fields (the first one focused). Returns the
- * codes of fields the form does not have, so the caller can tell them another way; null
- * when the refusal was not about fields.
+ * Where a refused column's input is in a record form: a custom field's (cf_…) under the
+ * form's `custom` values (custom-fields/custom-field-form.ts), a standard field's by its name.
+ */
+export function formFieldPath(column: string): string {
+  return column.startsWith("cf_") ? `custom.${column}` : column;
+}
+
+/**
+ * Puts a refusal's field errors on the form's fields (the first one focused); formFields
+ * names them by their paths (formFieldPath). Returns the codes of fields the form does not
+ * have, so the caller can tell them another way; null when the refusal was not about fields.
  */
 export function applyServerFieldErrors<Values extends FieldValues>(
   error: unknown,
@@ -58,7 +66,8 @@ export function applyServerFieldErrors<Values extends FieldValues>(
   if (!fields) return null;
   const unplaced: string[] = [];
   let first = true;
-  for (const [field, code] of Object.entries(fields)) {
+  for (const [column, code] of Object.entries(fields)) {
+    const field = formFieldPath(column);
     if (!formFields.includes(field)) {
       unplaced.push(code);
       continue;

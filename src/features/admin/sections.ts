@@ -2,6 +2,7 @@ import {
   IconAdjustments,
   IconBuildingSkyscraper,
   IconDatabase,
+  IconForms,
   IconHistory,
   IconSettings,
   IconSwitchHorizontal,
@@ -25,6 +26,7 @@ export type AdminSectionKey =
   | "roles"
   | "database"
   | "documentTemplates"
+  | "customFields"
   | "auditLog"
   | "superAdminSwitcher"
   | "organizationManager";
@@ -89,6 +91,13 @@ export const adminSections: AdminSection[] = [
     icon: IconTemplate,
     superAdminOnly: false,
     page: lazyPage(() => import("./routes/DocumentTemplatesPage.tsx"), "DocumentTemplatesPage"),
+  },
+  {
+    key: "customFields",
+    path: "/admin/custom-fields",
+    icon: IconForms,
+    superAdminOnly: false,
+    page: lazyPage(() => import("./routes/CustomFieldsPage.tsx"), "CustomFieldsPage"),
   },
   {
     key: "auditLog",

@@ -9,6 +9,9 @@ import { notifyFailure, notifySuccess } from "@/components/notify.ts";
 import { MergeRecordsModal } from "@/components/records/MergeRecordsModal.tsx";
 import { useDuplicateCheck } from "@/components/records/record-duplicates.ts";
 import { applyServerFieldErrors, isStaleRecord, recordFailureKey } from "@/components/records/record-form.ts";
+import { customFormOf, type CustomFormValues } from "@/components/records/custom-fields/custom-field-form.ts";
+import { CustomFieldsSection } from "@/components/records/custom-fields/CustomFieldsSection.tsx";
+import { useCustomFieldsForm } from "@/components/records/custom-fields/use-custom-fields-form.ts";
 import { RecordDuplicates } from "@/components/records/RecordDuplicates.tsx";
 import { RecordPicker } from "@/components/records/RecordPicker.tsx";
 import { StaleRecordAlert } from "@/components/records/StaleRecordAlert.tsx";
@@ -27,6 +30,9 @@ import { channelLabels, consentChannels, iysChannels } from "../utils/contact-fi
 import { contactFormOf, contactFormSchema, contactValuesOf, emptyContactForm, type ContactFormValues } from "../utils/contact-form.ts";
 import { duplicateDetails } from "../utils/contact-merge.ts";
 import { useContactMerge } from "./useContactMerge.tsx";
+
+/** The form's values: the contact's own and its custom fields'. */
+type ContactForm = ContactFormValues & CustomFormValues;
 
 interface Props {
   onClose(): void;
@@ -55,6 +61,7 @@ export function ContactFormModal({ onClose, contact, customerId, customerFixed =
   const [merging, setMerging] = useState<readonly [string, string] | null>(null);
   const duplicates = useDuplicateCheck((values: ContactValues) => findContactDuplicates(values));
   const mergeConfig = useContactMerge();
+  const custom = useCustomFieldsForm("contacts");
   const {
     register,
     control,
@@ -62,9 +69,11 @@ export function ContactFormModal({ onClose, contact, customerId, customerFixed =
     reset,
     setError,
     formState: { errors },
-  } = useForm<ContactFormValues>({
-    resolver: zodResolver(contactFormSchema),
-    defaultValues: contact ? contactFormOf(contact) : { ...emptyContactForm, customer_id: customerId ?? null },
+  } = useForm<ContactForm>({
+    resolver: custom.resolver(zodResolver(contactFormSchema)),
+    defaultValues: contact
+      ? { ...contactFormOf(contact), custom: customFormOf(contact) }
+      : { ...emptyContactForm, customer_id: customerId ?? null, custom: {} },
   });
   const consent = useWatch({ control, name: "kvkk_consent" });
 
@@ -73,7 +82,7 @@ export function ContactFormModal({ onClose, contact, customerId, customerFixed =
       setStale(true);
       return;
     }
-    const unplaced = applyServerFieldErrors(error, setError, contactFields);
+    const unplaced = applyServerFieldErrors(error, setError, [...contactFields, ...custom.paths]);
     if (unplaced === null || unplaced.length > 0) notifyFailure(t("records.form.failed"), t(recordFailureKey(error)));
   };
   /** Creates the contact; given a likely duplicate, then offers to merge the two. */
@@ -104,7 +113,7 @@ export function ContactFormModal({ onClose, contact, customerId, customerFixed =
     );
 
   const onSubmit = handleSubmit(async (form) => {
-    const values = contactValuesOf(form);
+    const values = { ...contactValuesOf(form), ...custom.valuesOf(form.custom) };
     if (!base) {
       await duplicates.check(values, createNow);
       return;
@@ -124,7 +133,7 @@ export function ContactFormModal({ onClose, contact, customerId, customerFixed =
     const latest = save.error instanceof RpcError ? contactSchema.safeParse(save.error.details.record) : null;
     if (latest?.success) {
       setBase(latest.data);
-      reset(contactFormOf(latest.data));
+      reset({ ...contactFormOf(latest.data), custom: customFormOf(latest.data) });
     }
     setStale(false);
   };
@@ -212,6 +221,7 @@ export function ContactFormModal({ onClose, contact, customerId, customerFixed =
               inputWrapperOrder={["label", "input", "description", "error"]} error={error("tags")} {...register("tags")} />
             <Textarea label={t("modules.contacts.fields.description")} autosize minRows={2} maxLength={10000}
               error={error("description")} {...register("description")} />
+            <CustomFieldsSection fields={custom.fields} control={control} />
             <Fieldset legend={t("modules.contacts.form.consentTitle")}>
               <Stack gap="sm">
                 <Checkbox label={t("modules.contacts.fields.kvkk_consent")} {...register("kvkk_consent")} />
@@ -263,9 +273,9 @@ export function ContactFormModal({ onClose, contact, customerId, customerFixed =
 
 function Channels({ kind, control, register, errors }: {
   kind: "emails" | "phones";
-  control: Control<ContactFormValues>;
-  register: UseFormRegister<ContactFormValues>;
-  errors: FieldErrors<ContactFormValues>;
+  control: Control<ContactForm>;
+  register: UseFormRegister<ContactForm>;
+  errors: FieldErrors<ContactForm>;
 }) {
   const { t } = useTranslation();
   const { fields, append, remove } = useFieldArray({ control, name: kind });

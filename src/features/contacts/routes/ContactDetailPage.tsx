@@ -11,6 +11,7 @@ import { RecordDetailLayout } from "@/components/records/RecordDetailLayout.tsx"
 import { RecordUnavailable } from "@/components/records/RecordUnavailable.tsx";
 import { LinkedRecordName, useRelatedTabs } from "@/components/records/RelatedRecords.tsx";
 import { Timeline } from "@/components/records/Timeline.tsx";
+import { CustomFieldsBlock } from "@/components/records/custom-fields/CustomFieldsBlock.tsx";
 import { formatDateTime } from "@/lib/format.ts";
 import { useMyPermissions } from "@/modules/permissions.ts";
 import { contactFields, contactName, contactSchema, exportContactData, useEraseContact, type ContactChannel } from "../api/contacts.ts";
@@ -129,44 +130,47 @@ export function ContactDetailPage() {
             value: "info",
             label: t("modules.contacts.detail.tabs.info"),
             content: (
-              <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" component="dl" m={0}>
-                {item(t("modules.contacts.fields.first_name"), record.first_name ?? "—")}
-                {item(t("modules.contacts.fields.last_name"), record.last_name ?? "—")}
-                {item(t("modules.contacts.fields.title"), record.title ?? "—")}
-                {item(
-                  t("modules.contacts.fields.customer_id"),
-                  <LinkedRecordName module="customers" entity="customer" id={record.customer_id} name={record.customer_name} />,
-                )}
-                {item(t("modules.contacts.fields.emails"), channels(record.emails, "mailto:"))}
-                {item(t("modules.contacts.fields.phones"), channels(record.phones, "tel:"))}
-                {item(t("modules.contacts.fields.tags"), record.tags.length > 0 ? record.tags.join(", ") : "—")}
-                {item(t("modules.contacts.fields.description"), record.description ?? "—")}
-                {item(
-                  t("modules.contacts.fields.kvkk_consent"),
-                  record.kvkk_consent
-                    ? [
-                        t("modules.contacts.detail.granted"),
-                        record.kvkk_consent_channel && t(`modules.contacts.consentChannels.${record.kvkk_consent_channel}`),
-                        record.kvkk_consent_at && formatDateTime(record.kvkk_consent_at, i18n.resolvedLanguage),
-                        record.kvkk_consent_source,
-                      ]
-                        .filter(Boolean)
-                        .join(" · ")
-                    : t("modules.contacts.detail.notGranted"),
-                )}
-                {item(
-                  t("modules.contacts.fields.iys_consent"),
-                  <Group gap={4} component="span">
-                    {iysChannels.map((channel) => (
-                      <Badge key={channel} variant="dot" color={record.iys_consent[channel] ? "green" : "gray"} component="span">
-                        {t(`modules.contacts.iys.${channel}`)}:{" "}
-                        {record.iys_consent[channel] ? t("modules.contacts.detail.granted") : t("modules.contacts.detail.notGranted")}
-                      </Badge>
-                    ))}
-                  </Group>,
-                )}
-                {item(t("modules.contacts.fields.owner_id"), record.owner_name ?? "—")}
-              </SimpleGrid>
+              <Stack gap="lg">
+                <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" component="dl" m={0}>
+                  {item(t("modules.contacts.fields.first_name"), record.first_name ?? "—")}
+                  {item(t("modules.contacts.fields.last_name"), record.last_name ?? "—")}
+                  {item(t("modules.contacts.fields.title"), record.title ?? "—")}
+                  {item(
+                    t("modules.contacts.fields.customer_id"),
+                    <LinkedRecordName module="customers" entity="customer" id={record.customer_id} name={record.customer_name} />,
+                  )}
+                  {item(t("modules.contacts.fields.emails"), channels(record.emails, "mailto:"))}
+                  {item(t("modules.contacts.fields.phones"), channels(record.phones, "tel:"))}
+                  {item(t("modules.contacts.fields.tags"), record.tags.length > 0 ? record.tags.join(", ") : "—")}
+                  {item(t("modules.contacts.fields.description"), record.description ?? "—")}
+                  {item(
+                    t("modules.contacts.fields.kvkk_consent"),
+                    record.kvkk_consent
+                      ? [
+                          t("modules.contacts.detail.granted"),
+                          record.kvkk_consent_channel && t(`modules.contacts.consentChannels.${record.kvkk_consent_channel}`),
+                          record.kvkk_consent_at && formatDateTime(record.kvkk_consent_at, i18n.resolvedLanguage),
+                          record.kvkk_consent_source,
+                        ]
+                          .filter(Boolean)
+                          .join(" · ")
+                      : t("modules.contacts.detail.notGranted"),
+                  )}
+                  {item(
+                    t("modules.contacts.fields.iys_consent"),
+                    <Group gap={4} component="span">
+                      {iysChannels.map((channel) => (
+                        <Badge key={channel} variant="dot" color={record.iys_consent[channel] ? "green" : "gray"} component="span">
+                          {t(`modules.contacts.iys.${channel}`)}:{" "}
+                          {record.iys_consent[channel] ? t("modules.contacts.detail.granted") : t("modules.contacts.detail.notGranted")}
+                        </Badge>
+                      ))}
+                    </Group>,
+                  )}
+                  {item(t("modules.contacts.fields.owner_id"), record.owner_name ?? "—")}
+                </SimpleGrid>
+                <CustomFieldsBlock module="contacts" record={record} />
+              </Stack>
             ),
           },
           {

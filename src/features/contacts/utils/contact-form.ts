@@ -1,11 +1,10 @@
 /** The contact form: values on screen, the browser's checks (same codes as private.prepare_contact), the values sent. */
 import { z } from "zod";
 import { fieldErrorKey } from "@/components/records/record-form.ts";
-import { normalizePhone } from "@/lib/turkish-identifiers.ts";
+import { isValidEmail, normalizePhone } from "@/lib/turkish-identifiers.ts";
 import type { Contact, ContactValues } from "../api/contacts.ts";
 import { channelLabels, consentChannels } from "./contact-fields.ts";
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const channel = z.object({ label: z.enum(channelLabels), value: z.string() });
 
 export const contactFormSchema = z
@@ -28,7 +27,7 @@ export const contactFormSchema = z
       context.addIssue({ code: "custom", path: ["first_name"], message: fieldErrorKey("required") });
     }
     values.emails.forEach((entry, index) => {
-      if (entry.value.trim() !== "" && !EMAIL.test(entry.value.trim())) {
+      if (entry.value.trim() !== "" && !isValidEmail(entry.value.trim())) {
         context.addIssue({ code: "custom", path: ["emails", index, "value"], message: fieldErrorKey("invalid_email") });
       }
     });

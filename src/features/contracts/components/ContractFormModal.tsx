@@ -5,7 +5,10 @@ import { Controller, useForm, useWatch, type Path } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
 import { notifyFailure, notifySuccess } from "@/components/notify.ts";
-import { isStaleRecord, recordFailureKey, serverFieldErrors } from "@/components/records/record-form.ts";
+import { formFieldPath, isStaleRecord, recordFailureKey, serverFieldErrors } from "@/components/records/record-form.ts";
+import { customFormOf, type CustomFormValues } from "@/components/records/custom-fields/custom-field-form.ts";
+import { CustomFieldsSection } from "@/components/records/custom-fields/CustomFieldsSection.tsx";
+import { useCustomFieldsForm } from "@/components/records/custom-fields/use-custom-fields-form.ts";
 import type { LinkColumn } from "@/components/records/related-records.ts";
 import { RecordPicker } from "@/components/records/RecordPicker.tsx";
 import { StaleRecordAlert } from "@/components/records/StaleRecordAlert.tsx";
@@ -22,6 +25,9 @@ import {
   emptyContractForm,
   type ContractFormValues,
 } from "../utils/contract-form.ts";
+
+/** The form's values: the contract's own and its custom fields'. */
+type ContractForm = ContractFormValues & CustomFormValues;
 
 interface Props {
   onClose(): void;
@@ -47,7 +53,10 @@ export function ContractFormModal({ onClose, contract, links = {} }: Props) {
   const update = useUpdateContract();
   const [base, setBase] = useState<Contract | undefined>(contract);
   const [stale, setStale] = useState(false);
-  const initial = base ? contractFormOf(base) : emptyContractForm(settings.data?.default_currency ?? "TRY", { customerId: links.customer_id, contactId: links.contact_id, dealId: links.deal_id, quoteId: links.quote_id });
+  const custom = useCustomFieldsForm("contracts");
+  const initial: ContractForm = base
+    ? { ...contractFormOf(base), custom: customFormOf(base) }
+    : { ...emptyContractForm(settings.data?.default_currency ?? "TRY", { customerId: links.customer_id, contactId: links.contact_id, dealId: links.deal_id, quoteId: links.quote_id }), custom: {} };
   const {
     register,
     control,
@@ -55,7 +64,7 @@ export function ContractFormModal({ onClose, contract, links = {} }: Props) {
     reset,
     setError,
     formState: { errors },
-  } = useForm<ContractFormValues>({ resolver: zodResolver(contractFormSchema), values: initial, resetOptions: { keepDirtyValues: true } });
+  } = useForm<ContractForm>({ resolver: custom.resolver(zodResolver(contractFormSchema)), values: initial, resetOptions: { keepDirtyValues: true } });
   // The contact picker offers the chosen customer's contacts first.
   const chosenCustomer = useWatch({ control, name: "customer_id" });
 
@@ -65,15 +74,15 @@ export function ContractFormModal({ onClose, contract, links = {} }: Props) {
       return;
     }
     const fields = serverFieldErrors(error);
-    const placed = Object.entries(fields ?? {}).filter(([field]) => (contractFields as readonly string[]).includes(field));
-    placed.forEach(([field, code], index) =>
-      setError(field as Path<ContractFormValues>, { type: "server", message: contractFieldErrorKey(code) }, { shouldFocus: index === 0 }),
+    const placed = Object.entries(fields ?? {}).filter(([column]) => [...contractFields, ...custom.paths].includes(formFieldPath(column)));
+    placed.forEach(([column, code], index) =>
+      setError(formFieldPath(column) as Path<ContractForm>, { type: "server", message: contractFieldErrorKey(code) }, { shouldFocus: index === 0 }),
     );
     if (!fields || placed.length < Object.keys(fields).length) notifyFailure(t("modules.contracts.form.failed"), t(recordFailureKey(error)));
   };
 
   const onSubmit = handleSubmit((form) => {
-    const values = contractValuesOf(form, base);
+    const values = { ...contractValuesOf(form, base), ...custom.valuesOf(form.custom) };
     if (base) {
       update.mutate(
         { id: base.id, values, updatedAt: base.updated_at },
@@ -102,7 +111,7 @@ export function ContractFormModal({ onClose, contract, links = {} }: Props) {
     const latest = update.error instanceof RpcError ? contractSchema.safeParse(update.error.details.record) : null;
     if (latest?.success) {
       setBase(latest.data);
-      reset(contractFormOf(latest.data));
+      reset({ ...contractFormOf(latest.data), custom: customFormOf(latest.data) });
     }
     setStale(false);
   };
@@ -308,6 +317,7 @@ export function ContractFormModal({ onClose, contract, links = {} }: Props) {
             />
           </SimpleGrid>
           <Textarea {...field("notes")} autosize minRows={3} maxLength={10000} {...register("notes")} />
+          <CustomFieldsSection fields={custom.fields} control={control} />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               {t("records.form.cancel")}

@@ -10,6 +10,7 @@ import { RecordDetailLayout } from "@/components/records/RecordDetailLayout.tsx"
 import { RecordUnavailable } from "@/components/records/RecordUnavailable.tsx";
 import { useRelatedTabs } from "@/components/records/RelatedRecords.tsx";
 import { Timeline } from "@/components/records/Timeline.tsx";
+import { CustomFieldsBlock } from "@/components/records/custom-fields/CustomFieldsBlock.tsx";
 import { formatCalendarDate, formatDateTime, formatMoney } from "@/lib/format.ts";
 import { RpcError } from "@/lib/rpc.ts";
 import { useMyPermissions } from "@/modules/permissions.ts";
@@ -209,6 +210,7 @@ export function ContractDetailPage() {
                     </Stack>
                   ))}
                 </SimpleGrid>
+                <CustomFieldsBlock module="contracts" record={contract} />
               </Stack>
             ),
           },

@@ -10,6 +10,9 @@ import { ProvinceDistrictFields } from "@/components/ProvinceDistrictFields.tsx"
 import { MergeRecordsModal } from "@/components/records/MergeRecordsModal.tsx";
 import { useDuplicateCheck } from "@/components/records/record-duplicates.ts";
 import { applyServerFieldErrors, isStaleRecord, recordFailureKey } from "@/components/records/record-form.ts";
+import { customFormOf, type CustomFormValues } from "@/components/records/custom-fields/custom-field-form.ts";
+import { CustomFieldsSection } from "@/components/records/custom-fields/CustomFieldsSection.tsx";
+import { useCustomFieldsForm } from "@/components/records/custom-fields/use-custom-fields-form.ts";
 import { RecordDuplicates } from "@/components/records/RecordDuplicates.tsx";
 import { StaleRecordAlert } from "@/components/records/StaleRecordAlert.tsx";
 import { formMessage } from "@/i18n/form-message.ts";
@@ -27,6 +30,10 @@ import {
 import { customerKinds, customerStatuses } from "../utils/customer-fields.ts";
 import { customerFormOf, customerFormSchema, customerValuesOf, emptyCustomerForm, type CustomerFormValues } from "../utils/customer-form.ts";
 import { useCustomerMerge } from "./useCustomerMerge.ts";
+
+/** The form's values for a customer (or a new one), its custom fields' included. */
+const formOf = (customer?: Customer): CustomerFormValues & CustomFormValues =>
+  customer ? { ...customerFormOf(customer), custom: customFormOf(customer) } : { ...emptyCustomerForm, custom: {} };
 
 interface Props {
   opened: boolean;
@@ -50,6 +57,7 @@ export function CustomerFormModal({ opened, onClose, customer }: Props) {
   const [merging, setMerging] = useState<readonly [string, string] | null>(null);
   const duplicates = useDuplicateCheck((values: CustomerValues) => findCustomerDuplicates(values));
   const mergeConfig = useCustomerMerge();
+  const custom = useCustomFieldsForm("customers");
   const {
     register,
     control,
@@ -58,14 +66,14 @@ export function CustomerFormModal({ opened, onClose, customer }: Props) {
     setError,
     setValue,
     formState: { errors },
-  } = useForm<CustomerFormValues>({
-    resolver: zodResolver(customerFormSchema),
-    defaultValues: customer ? customerFormOf(customer) : emptyCustomerForm,
+  } = useForm<CustomerFormValues & CustomFormValues>({
+    resolver: custom.resolver(zodResolver(customerFormSchema)),
+    defaultValues: formOf(customer),
   });
   const kind = useWatch({ control, name: "kind" });
 
   const close = () => {
-    reset(customer ? customerFormOf(customer) : emptyCustomerForm);
+    reset(formOf(customer));
     duplicates.dismiss();
     setStale(false);
     onClose();
@@ -75,14 +83,14 @@ export function CustomerFormModal({ opened, onClose, customer }: Props) {
       setStale(true);
       return;
     }
-    const unplaced = applyServerFieldErrors(error, setError, customerFields);
+    const unplaced = applyServerFieldErrors(error, setError, [...customerFields, ...custom.paths]);
     if (unplaced === null || unplaced.length > 0) notifyFailure(t("records.form.failed"), t(recordFailureKey(error)));
   };
   const reload = (error: unknown) => {
     const latest = error instanceof RpcError ? customerSchema.safeParse(error.details.record) : null;
     if (latest?.success) {
       setBase(latest.data);
-      reset(customerFormOf(latest.data));
+      reset(formOf(latest.data));
     }
     setStale(false);
   };
@@ -107,7 +115,7 @@ export function CustomerFormModal({ opened, onClose, customer }: Props) {
     });
 
   const onSubmit = handleSubmit(async (form) => {
-    const values = customerValuesOf(form);
+    const values = { ...customerValuesOf(form), ...custom.valuesOf(form.custom) };
     if (base) {
       update.mutate(
         { id: base.id, values, updatedAt: base.updated_at },
@@ -260,6 +268,7 @@ export function CustomerFormModal({ opened, onClose, customer }: Props) {
               {...register("tags")}
             />
             <Textarea {...field("description")} autosize minRows={3} maxLength={10000} {...register("description")} />
+            <CustomFieldsSection fields={custom.fields} control={control} />
             <Group justify="flex-end">
               <Button variant="default" onClick={close}>
                 {t("records.form.cancel")}

@@ -10,6 +10,7 @@ import { RecordDetailLayout } from "@/components/records/RecordDetailLayout.tsx"
 import { RecordUnavailable } from "@/components/records/RecordUnavailable.tsx";
 import { useRelatedTabs } from "@/components/records/RelatedRecords.tsx";
 import { Timeline } from "@/components/records/Timeline.tsx";
+import { CustomFieldsBlock } from "@/components/records/custom-fields/CustomFieldsBlock.tsx";
 import { formatDateTime } from "@/lib/format.ts";
 import { useMyPermissions } from "@/modules/permissions.ts";
 import { customerFields, customerSchema, type Customer, type CustomerField } from "../api/customers.ts";
@@ -90,34 +91,37 @@ export function CustomerDetailPage() {
             value: "info",
             label: t("modules.customers.detail.tabs.info"),
             content: (
-              <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" component="dl" m={0}>
-                {customerFields.map((field) => (
-                  <Stack key={field} gap={2}>
+              <Stack gap="lg">
+                <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" component="dl" m={0}>
+                  {customerFields.map((field) => (
+                    <Stack key={field} gap={2}>
+                      <Text component="dt" size="sm" c="dimmed">
+                        {t(`modules.customers.fields.${field}`)}
+                      </Text>
+                      <Text component="dd" m={0} style={{ overflowWrap: "anywhere", whiteSpace: "pre-wrap" }}>
+                        {value(field)}
+                      </Text>
+                    </Stack>
+                  ))}
+                  <Stack gap={2}>
                     <Text component="dt" size="sm" c="dimmed">
-                      {t(`modules.customers.fields.${field}`)}
+                      {t("modules.customers.detail.owner")}
                     </Text>
-                    <Text component="dd" m={0} style={{ overflowWrap: "anywhere", whiteSpace: "pre-wrap" }}>
-                      {value(field)}
+                    <Text component="dd" m={0}>
+                      {record.owner_name ?? "—"}
                     </Text>
                   </Stack>
-                ))}
-                <Stack gap={2}>
-                  <Text component="dt" size="sm" c="dimmed">
-                    {t("modules.customers.detail.owner")}
-                  </Text>
-                  <Text component="dd" m={0}>
-                    {record.owner_name ?? "—"}
-                  </Text>
-                </Stack>
-                <Stack gap={2}>
-                  <Text component="dt" size="sm" c="dimmed">
-                    {t("modules.customers.detail.updatedAt")}
-                  </Text>
-                  <Text component="dd" m={0}>
-                    {formatDateTime(record.updated_at, i18n.resolvedLanguage)}
-                  </Text>
-                </Stack>
-              </SimpleGrid>
+                  <Stack gap={2}>
+                    <Text component="dt" size="sm" c="dimmed">
+                      {t("modules.customers.detail.updatedAt")}
+                    </Text>
+                    <Text component="dd" m={0}>
+                      {formatDateTime(record.updated_at, i18n.resolvedLanguage)}
+                    </Text>
+                  </Stack>
+                </SimpleGrid>
+                <CustomFieldsBlock module="customers" record={record} />
+              </Stack>
             ),
           },
           ...related,

@@ -5,12 +5,11 @@
  */
 import { z } from "zod";
 import { fieldErrorKey } from "@/components/records/record-form.ts";
-import { isValidTckn, isValidVkn, isValidWebsite, normalizePhone } from "@/lib/turkish-identifiers.ts";
+import { isValidEmail, isValidTckn, isValidVkn, isValidWebsite, normalizePhone } from "@/lib/turkish-identifiers.ts";
 import type { Customer, CustomerValues } from "../api/customers.ts";
 import { customerKinds, customerStatuses } from "./customer-fields.ts";
 
 const text = (max: number) => z.string().max(max, fieldErrorKey("too_long"));
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const customerFormSchema = z
   .object({
@@ -41,7 +40,7 @@ export const customerFormSchema = z
     if (values.phone.trim() !== "" && normalizePhone(values.phone) === null) {
       context.addIssue({ code: "custom", path: ["phone"], message: fieldErrorKey("invalid_phone") });
     }
-    if (values.email.trim() !== "" && !EMAIL.test(values.email.trim())) {
+    if (values.email.trim() !== "" && !isValidEmail(values.email.trim())) {
       context.addIssue({ code: "custom", path: ["email"], message: fieldErrorKey("invalid_email") });
     }
     if (values.website.trim() !== "" && !isValidWebsite(values.website.trim())) {

@@ -9,6 +9,9 @@ import { z } from "zod";
 import { notifyFailure, notifySuccess } from "@/components/notify.ts";
 import { recordBaseSchema, useRecordList } from "@/components/records/record-api.ts";
 import { applyServerFieldErrors, isStaleRecord, recordFailureKey } from "@/components/records/record-form.ts";
+import { customFormOf, type CustomFormValues } from "@/components/records/custom-fields/custom-field-form.ts";
+import { CustomFieldsSection } from "@/components/records/custom-fields/CustomFieldsSection.tsx";
+import { useCustomFieldsForm } from "@/components/records/custom-fields/use-custom-fields-form.ts";
 import { personName, pickerData, type PickerChoice } from "@/components/records/record-links.ts";
 import { RecordPicker } from "@/components/records/RecordPicker.tsx";
 import { StaleRecordAlert } from "@/components/records/StaleRecordAlert.tsx";
@@ -55,7 +58,10 @@ export function DealFormModal({ onClose, deal, contactIds = [], customerId, cont
   const setContacts = useSetDealContacts();
   const [base, setBase] = useState<Deal | undefined>(deal);
   const [stale, setStale] = useState(false);
-  const initial = deal ? dealFormOf(deal, contactIds) : { ...emptyDealForm(settings.data?.default_currency ?? "TRY", stages, customerId ?? null), ...(contactId ? { contact_ids: [contactId] } : {}) };
+  const custom = useCustomFieldsForm("deals");
+  const initial: DealFormValues & CustomFormValues = deal
+    ? { ...dealFormOf(deal, contactIds), custom: customFormOf(deal) }
+    : { ...emptyDealForm(settings.data?.default_currency ?? "TRY", stages, customerId ?? null), ...(contactId ? { contact_ids: [contactId] } : {}), custom: {} };
   const {
     register,
     control,
@@ -63,7 +69,7 @@ export function DealFormModal({ onClose, deal, contactIds = [], customerId, cont
     reset,
     setError,
     formState: { errors },
-  } = useForm<DealFormValues>({ resolver: zodResolver(dealFormSchema(stages)), values: initial, resetOptions: { keepDirtyValues: true } });
+  } = useForm<DealFormValues & CustomFormValues>({ resolver: custom.resolver(zodResolver(dealFormSchema(stages))), values: initial, resetOptions: { keepDirtyValues: true } });
   const [stageKey, customer] = useWatch({ control, name: ["stage", "customer_id"] });
   const stage = stages.find((candidate) => candidate.key === stageKey);
   // The customer's contacts first, then any contact found by name, each with its company.
@@ -91,7 +97,7 @@ export function DealFormModal({ onClose, deal, contactIds = [], customerId, cont
       setStale(true);
       return;
     }
-    const unplaced = applyServerFieldErrors(error, setError, dealFields);
+    const unplaced = applyServerFieldErrors(error, setError, [...dealFields, ...custom.paths]);
     if (unplaced === null || unplaced.length > 0) notifyFailure(t("modules.deals.form.failed"), t(recordFailureKey(error)));
   };
   const saveContacts = async (id: string, wanted: string[], before: string[]) => {
@@ -104,7 +110,7 @@ export function DealFormModal({ onClose, deal, contactIds = [], customerId, cont
   };
 
   const onSubmit = handleSubmit((form) => {
-    const values = dealValuesOf(form, stages, base);
+    const values = { ...dealValuesOf(form, stages, base), ...custom.valuesOf(form.custom) };
     if (base) {
       update.mutate(
         { id: base.id, values, updatedAt: base.updated_at },
@@ -135,7 +141,7 @@ export function DealFormModal({ onClose, deal, contactIds = [], customerId, cont
     const latest = update.error instanceof RpcError ? dealSchema.safeParse(update.error.details.record) : null;
     if (latest?.success) {
       setBase(latest.data);
-      reset(dealFormOf(latest.data, contactIds));
+      reset({ ...dealFormOf(latest.data, contactIds), custom: customFormOf(latest.data) });
     }
     setStale(false);
   };
@@ -266,6 +272,7 @@ export function DealFormModal({ onClose, deal, contactIds = [], customerId, cont
             )}
           />
           <Textarea {...field("description")} autosize minRows={3} maxLength={10000} {...register("description")} />
+          <CustomFieldsSection fields={custom.fields} control={control} />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               {t("records.form.cancel")}

@@ -11,6 +11,7 @@ import { RecordDetailLayout } from "@/components/records/RecordDetailLayout.tsx"
 import { RecordUnavailable } from "@/components/records/RecordUnavailable.tsx";
 import { useRelatedTabs } from "@/components/records/RelatedRecords.tsx";
 import { Timeline } from "@/components/records/Timeline.tsx";
+import { CustomFieldsBlock } from "@/components/records/custom-fields/CustomFieldsBlock.tsx";
 import { formatCalendarDate, formatDateTime, formatMoney } from "@/lib/format.ts";
 import { useMyPermissions } from "@/modules/permissions.ts";
 import { useOrganizationSettings } from "@/session/organization-settings.ts";
@@ -122,51 +123,54 @@ export function DealDetailPage() {
             value: "info",
             label: t("modules.deals.detail.tabs.info"),
             content: (
-              <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" component="dl" m={0}>
-                {[...shown, "closed_at" as const].map((field) => (
-                  <Stack key={field} gap={2}>
+              <Stack gap="lg">
+                <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" component="dl" m={0}>
+                  {[...shown, "closed_at" as const].map((field) => (
+                    <Stack key={field} gap={2}>
+                      <Text component="dt" size="sm" c="dimmed">
+                        {t(`modules.deals.fields.${field}`)}
+                      </Text>
+                      <Text component="dd" m={0} style={{ overflowWrap: "anywhere", whiteSpace: "pre-wrap" }}>
+                        {value(field)}
+                      </Text>
+                    </Stack>
+                  ))}
+                  <Stack gap={2}>
                     <Text component="dt" size="sm" c="dimmed">
-                      {t(`modules.deals.fields.${field}`)}
+                      {t("modules.deals.detail.weighted")}
                     </Text>
-                    <Text component="dd" m={0} style={{ overflowWrap: "anywhere", whiteSpace: "pre-wrap" }}>
-                      {value(field)}
+                    <Text component="dd" m={0}>
+                      {formatMoney((record.amount * (record.probability ?? stage?.probability ?? 0)) / 100, record.currency, language)}
                     </Text>
                   </Stack>
-                ))}
-                <Stack gap={2}>
-                  <Text component="dt" size="sm" c="dimmed">
-                    {t("modules.deals.detail.weighted")}
-                  </Text>
-                  <Text component="dd" m={0}>
-                    {formatMoney((record.amount * (record.probability ?? stage?.probability ?? 0)) / 100, record.currency, language)}
-                  </Text>
-                </Stack>
-                <Stack gap={2}>
-                  <Text component="dt" size="sm" c="dimmed">
-                    {t("modules.deals.fields.contact_ids")}
-                  </Text>
-                  <Text component="dd" m={0}>
-                    {contacts.length === 0
-                      ? t("modules.deals.detail.noContacts")
-                      : contacts.map((contact, index) => (
-                          <span key={contact.id}>
-                            {index > 0 && ", "}
-                            <Anchor component={Link} to={`/contacts/${contact.id}`}>
-                              {[contact.first_name, contact.last_name].filter(Boolean).join(" ")}
-                            </Anchor>
-                          </span>
-                        ))}
-                  </Text>
-                </Stack>
-                <Stack gap={2}>
-                  <Text component="dt" size="sm" c="dimmed">
-                    {t("modules.deals.detail.owner")}
-                  </Text>
-                  <Text component="dd" m={0}>
-                    {record.owner_name ?? "—"}
-                  </Text>
-                </Stack>
-              </SimpleGrid>
+                  <Stack gap={2}>
+                    <Text component="dt" size="sm" c="dimmed">
+                      {t("modules.deals.fields.contact_ids")}
+                    </Text>
+                    <Text component="dd" m={0}>
+                      {contacts.length === 0
+                        ? t("modules.deals.detail.noContacts")
+                        : contacts.map((contact, index) => (
+                            <span key={contact.id}>
+                              {index > 0 && ", "}
+                              <Anchor component={Link} to={`/contacts/${contact.id}`}>
+                                {[contact.first_name, contact.last_name].filter(Boolean).join(" ")}
+                              </Anchor>
+                            </span>
+                          ))}
+                    </Text>
+                  </Stack>
+                  <Stack gap={2}>
+                    <Text component="dt" size="sm" c="dimmed">
+                      {t("modules.deals.detail.owner")}
+                    </Text>
+                    <Text component="dd" m={0}>
+                      {record.owner_name ?? "—"}
+                    </Text>
+                  </Stack>
+                </SimpleGrid>
+                <CustomFieldsBlock module="deals" record={record} />
+              </Stack>
             ),
           },
           ...related,

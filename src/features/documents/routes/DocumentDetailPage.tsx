@@ -14,6 +14,8 @@ import { useDownloadVersion } from "@/components/documents/use-download-version.
 import { notifyFailure, notifySuccess } from "@/components/notify.ts";
 import { useDeleteRecords } from "@/components/records/record-api.ts";
 import { RecordDetailLayout } from "@/components/records/RecordDetailLayout.tsx";
+import { CustomFieldsBlock } from "@/components/records/custom-fields/CustomFieldsBlock.tsx";
+import { CustomFieldsFormModal } from "@/components/records/custom-fields/CustomFieldsFormModal.tsx";
 import { RecordUnavailable } from "@/components/records/RecordUnavailable.tsx";
 import { formatDateTime } from "@/lib/format.ts";
 import { recordPath } from "@/modules/registry.ts";
@@ -28,6 +30,7 @@ export function DocumentDetailPage() {
   const remove = useDeleteRecords("documents");
   const { download, pending } = useDownloadVersion();
   const [previewing, setPreviewing] = useState<DocumentVersion | null>(null);
+  const [editingCustom, setEditingCustom] = useState(false);
 
   if (!details.isSuccess) return <RecordUnavailable query={details} module="documents" />;
   const { document, versions } = details.data;
@@ -106,23 +109,31 @@ export function DocumentDetailPage() {
             value: "info",
             label: t("modules.documents.detail.tabs.info"),
             content: (
-              <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" component="dl" m={0}>
-                {fields.map((field) => (
-                  <Stack key={field.label} gap={2}>
-                    <Text component="dt" size="sm" c="dimmed">
-                      {field.label}
-                    </Text>
-                    <Text component="dd" m={0} style={{ overflowWrap: "anywhere" }}>
-                      {field.value}
-                    </Text>
-                  </Stack>
-                ))}
-              </SimpleGrid>
+              <Stack gap="lg">
+                <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" component="dl" m={0}>
+                  {fields.map((field) => (
+                    <Stack key={field.label} gap={2}>
+                      <Text component="dt" size="sm" c="dimmed">
+                        {field.label}
+                      </Text>
+                      <Text component="dd" m={0} style={{ overflowWrap: "anywhere" }}>
+                        {field.value}
+                      </Text>
+                    </Stack>
+                  ))}
+                </SimpleGrid>
+                <CustomFieldsBlock
+                  module="documents"
+                  record={document}
+                  onEdit={access.canEdit(document) ? () => setEditingCustom(true) : undefined}
+                />
+              </Stack>
             ),
           },
         ]}
       />
       <DocumentPreview version={previewing} onClose={() => setPreviewing(null)} />
+      {editingCustom && <CustomFieldsFormModal module="documents" entity="document" record={document} onClose={() => setEditingCustom(false)} />}
     </>
   );
 }

@@ -3,6 +3,10 @@ import { useDebouncedValue } from "@mantine/hooks";
 import { useReducer, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { RecordPicker } from "@/components/records/RecordPicker.tsx";
+import { customFieldError, customFormOf, type CustomFormValues } from "@/components/records/custom-fields/custom-field-form.ts";
+import { CustomFieldInputs } from "@/components/records/custom-fields/CustomFieldsSection.tsx";
+import { useCustomFieldsForm } from "@/components/records/custom-fields/use-custom-fields-form.ts";
+import { fieldErrorKey } from "@/components/records/record-form.ts";
 import { StaleRecordAlert } from "@/components/records/StaleRecordAlert.tsx";
 import { notifyFailure, notifySuccess } from "@/components/notify.ts";
 import { failureKey } from "@/lib/errors.ts";
@@ -82,6 +86,9 @@ export function QuoteEditor({ initial, quote, onSaved, onCancel, onReload, onRes
   const [serverErrors, setServerErrors] = useState<QuoteErrors>({});
   const [showRequired, setShowRequired] = useState(false);
   const [stale, setStale] = useState(false);
+  const customFields = useCustomFieldsForm("quotes");
+  // The quote's custom fields (a quote read again after a stale refusal remounts the editor with its latest values).
+  const [custom, setCustom] = useState<CustomFormValues["custom"]>(() => customFormOf(quote));
 
   const defaultVatRate = canonicalRate(String(settings.data?.default_vat_rate ?? 20));
   const organizationRates = (settings.data as { vat_rates?: unknown } | undefined)?.vat_rates;
@@ -99,7 +106,18 @@ export function QuoteEditor({ initial, quote, onSaved, onCancel, onReload, onRes
   const localErrors = Object.fromEntries(
     Object.entries(payload.errors).filter(([, code]) => showRequired || (code !== "required" && code !== "vat_exemption_required")),
   );
+  const customErrors = Object.fromEntries(
+    customFields.fields.flatMap((field) => {
+      const code = customFieldError(field, custom[field.key]);
+      return code && (showRequired || code !== "required") ? [[field.key, code]] : [];
+    }),
+  );
   const shownErrors: QuoteErrors = { ...previewErrors, ...serverErrors, ...localErrors };
+  /** A custom field's message: the browser's check first, then the server's. */
+  const customError = (key: string) => {
+    if (customErrors[key]) return t(fieldErrorKey(customErrors[key]));
+    return serverErrors[key] ? t(cellErrorKey(serverErrors[key])) : undefined;
+  };
   const headerError = (field: string) => {
     const code = headerErrors(shownErrors)[field];
     return code ? t(cellErrorKey(code)) : undefined;
@@ -124,13 +142,14 @@ export function QuoteEditor({ initial, quote, onSaved, onCancel, onReload, onRes
 
   const submit = () => {
     setShowRequired(true);
-    if (Object.keys(payload.errors).length > 0) {
+    const customChecks = customFields.fields.filter((field) => customFieldError(field, custom[field.key]) !== null);
+    if (Object.keys(payload.errors).length > 0 || customChecks.length > 0) {
       notifyFailure(t("modules.quotes.editor.failed"), t("modules.quotes.editor.checkCells"));
       focusFirstError();
       return;
     }
     save.mutate(
-      { id: quote?.id ?? null, values: payload.values, items: payload.items, updatedAt: quote?.updated_at ?? null },
+      { id: quote?.id ?? null, values: { ...payload.values, ...customFields.valuesOf(custom) }, items: payload.items, updatedAt: quote?.updated_at ?? null },
       {
         onSuccess: (saved) => {
           setServerErrors({});
@@ -282,6 +301,16 @@ export function QuoteEditor({ initial, quote, onSaved, onCancel, onReload, onRes
             />
           </SimpleGrid>
         </Paper>
+
+        <CustomFieldInputs
+          fields={customFields.fields}
+          values={custom}
+          errorOf={customError}
+          onChange={(key, value) => {
+            setCustom((current) => ({ ...current, [key]: value }));
+            setServerErrors((current) => Object.fromEntries(Object.entries(current).filter(([field]) => field !== key)));
+          }}
+        />
 
         <Stack gap="sm" component="section" aria-labelledby="quote-lines-title">
           <Title order={2} size="h4" id="quote-lines-title">

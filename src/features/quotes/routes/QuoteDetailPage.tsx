@@ -12,6 +12,7 @@ import { RecordUnavailable } from "@/components/records/RecordUnavailable.tsx";
 import { readRecordLinks } from "@/components/records/related-records.ts";
 import { useRelatedTabs } from "@/components/records/RelatedRecords.tsx";
 import { Timeline } from "@/components/records/Timeline.tsx";
+import { CustomFieldsBlock } from "@/components/records/custom-fields/CustomFieldsBlock.tsx";
 import { formatCalendarDate, formatDateTime } from "@/lib/format.ts";
 import { useMyPermissions } from "@/modules/permissions.ts";
 import { ModuleDenied } from "@/modules/ModuleDenied.tsx";
@@ -307,6 +308,7 @@ function QuoteView({ id }: { id: string }) {
         {quote.accepted_at && field(t("modules.quotes.fields.accepted_at"), formatDateTime(quote.accepted_at, language))}
         {quote.rejected_at && field(t("modules.quotes.fields.rejected_at"), formatDateTime(quote.rejected_at, language))}
       </SimpleGrid>
+      <CustomFieldsBlock module="quotes" record={quote} />
       <QuoteItemsTable details={details.data} />
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
         <Stack gap="md" component="dl" m={0}>

@@ -1,12 +1,15 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Button, Group, Modal, NativeSelect, SimpleGrid, Stack, Textarea, TextInput } from "@mantine/core";
 import { useState } from "react";
-import { Controller, useForm } from "react-hook-form";
+import { Controller, useForm, type Path } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
 import { notifyFailure, notifySuccess } from "@/components/notify.ts";
 import { memberName, useOrganizationMembers } from "@/components/records/record-api.ts";
-import { isStaleRecord, recordFailureKey, serverFieldErrors } from "@/components/records/record-form.ts";
+import { formFieldPath, isStaleRecord, recordFailureKey, serverFieldErrors } from "@/components/records/record-form.ts";
+import { changedCustomValues, customFormOf, type CustomFormValues } from "@/components/records/custom-fields/custom-field-form.ts";
+import { CustomFieldsSection } from "@/components/records/custom-fields/CustomFieldsSection.tsx";
+import { useCustomFieldsForm } from "@/components/records/custom-fields/use-custom-fields-form.ts";
 import { RecordPicker } from "@/components/records/RecordPicker.tsx";
 import { StaleRecordAlert } from "@/components/records/StaleRecordAlert.tsx";
 import { useOrganizationTimeZone } from "@/components/tasks/task-api.ts";
@@ -58,6 +61,7 @@ export function TaskFormModal({ onClose, task, related }: Props) {
   // Whoever may create or edit every task may give it to anyone; the others only to themselves.
   const scope = permissions.data?.permissions.tasks?.[base ? "edit" : "create"];
   const chooseOwner = scope === "all";
+  const custom = useCustomFieldsForm("tasks");
   const {
     register,
     control,
@@ -65,9 +69,9 @@ export function TaskFormModal({ onClose, task, related }: Props) {
     reset,
     setError,
     formState: { errors },
-  } = useForm<TaskFormValues>({
-    resolver: zodResolver(taskFormSchema),
-    defaultValues: task ? taskFormOf(task, timeZone) : emptyTaskForm(session.user.id, related),
+  } = useForm<TaskFormValues & CustomFormValues>({
+    resolver: custom.resolver(zodResolver(taskFormSchema)),
+    defaultValues: task ? { ...taskFormOf(task, timeZone), custom: customFormOf(task) } : { ...emptyTaskForm(session.user.id, related), custom: {} },
   });
 
   const failed = (error: unknown) => {
@@ -78,12 +82,13 @@ export function TaskFormModal({ onClose, task, related }: Props) {
     const fields = serverFieldErrors(error);
     let unplaced = fields === null;
     let first = true;
-    for (const [field, code] of Object.entries(fields ?? {})) {
-      if (!(taskFields as readonly string[]).includes(field)) {
+    for (const [column, code] of Object.entries(fields ?? {})) {
+      const field = formFieldPath(column);
+      if (![...taskFields, ...custom.paths].includes(field)) {
         unplaced = true;
         continue;
       }
-      setError(field as keyof TaskFormValues, { type: "server", message: taskFieldErrorKey(code) }, { shouldFocus: first });
+      setError(field as Path<TaskFormValues & CustomFormValues>, { type: "server", message: taskFieldErrorKey(code) }, { shouldFocus: first });
       first = false;
     }
     if (unplaced) notifyFailure(t("modules.tasks.form.failed"), t(recordFailureKey(error)));
@@ -91,7 +96,7 @@ export function TaskFormModal({ onClose, task, related }: Props) {
 
   const onSubmit = handleSubmit((form) => {
     if (base) {
-      const changes = taskChangesOf(form, base, timeZone, chooseOwner);
+      const changes = { ...taskChangesOf(form, base, timeZone, chooseOwner), ...changedCustomValues(custom.valuesOf(form.custom), base) };
       if (Object.keys(changes).length === 0) {
         onClose();
         return;
@@ -108,7 +113,7 @@ export function TaskFormModal({ onClose, task, related }: Props) {
       );
       return;
     }
-    create.mutate(taskValuesOf(form, timeZone, chooseOwner), {
+    create.mutate({ ...taskValuesOf(form, timeZone, chooseOwner), ...custom.valuesOf(form.custom) }, {
       onSuccess: (created) => {
         notifySuccess(t("modules.tasks.form.created", { title: created.title }));
         onClose();
@@ -122,7 +127,7 @@ export function TaskFormModal({ onClose, task, related }: Props) {
     const latest = update.error instanceof RpcError ? taskSchema.safeParse(update.error.details.record) : null;
     if (latest?.success) {
       setBase(latest.data);
-      reset(taskFormOf(latest.data, timeZone));
+      reset({ ...taskFormOf(latest.data, timeZone), custom: customFormOf(latest.data) });
     }
     setStale(false);
   };
@@ -243,6 +248,7 @@ export function TaskFormModal({ onClose, task, related }: Props) {
               )}
             />
           </SimpleGrid>
+          <CustomFieldsSection fields={custom.fields} control={control} />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               {t("records.form.cancel")}

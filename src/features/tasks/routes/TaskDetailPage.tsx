@@ -10,6 +10,7 @@ import { isStaleRecord, recordFailureKey } from "@/components/records/record-for
 import { RecordDetailLayout } from "@/components/records/RecordDetailLayout.tsx";
 import { RecordUnavailable } from "@/components/records/RecordUnavailable.tsx";
 import { Timeline } from "@/components/records/Timeline.tsx";
+import { CustomFieldsBlock } from "@/components/records/custom-fields/CustomFieldsBlock.tsx";
 import { useCanEditTask, useOrganizationTimeZone, useSetTaskDone } from "@/components/tasks/task-api.ts";
 import { TaskDue, TaskPriorityBadge, TaskStatusBadge, useNow, useTaskTypeLabel } from "@/components/tasks/TaskBits.tsx";
 import { isKnownTaskType, taskPriorities, taskStatuses, type TaskRelation } from "@/components/tasks/task-fields.ts";
@@ -133,18 +134,21 @@ export function TaskDetailPage() {
             value: "info",
             label: t("modules.tasks.detail.tabs.info"),
             content: (
-              <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" component="dl" m={0}>
-                {details.map(([label, value]) => (
-                  <Stack key={label} gap={2}>
-                    <Text component="dt" size="sm" c="dimmed">
-                      {label}
-                    </Text>
-                    <Text component="dd" m={0} style={{ overflowWrap: "anywhere", whiteSpace: "pre-wrap" }}>
-                      {value}
-                    </Text>
-                  </Stack>
-                ))}
-              </SimpleGrid>
+              <Stack gap="lg">
+                <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" component="dl" m={0}>
+                  {details.map(([label, value]) => (
+                    <Stack key={label} gap={2}>
+                      <Text component="dt" size="sm" c="dimmed">
+                        {label}
+                      </Text>
+                      <Text component="dd" m={0} style={{ overflowWrap: "anywhere", whiteSpace: "pre-wrap" }}>
+                        {value}
+                      </Text>
+                    </Stack>
+                  ))}
+                </SimpleGrid>
+                <CustomFieldsBlock module="tasks" record={record} />
+              </Stack>
             ),
           },
           {

@@ -1,0 +1,25 @@
+import { useMemo } from "react";
+import type { FieldValues, Resolver } from "react-hook-form";
+import type { ModuleKey } from "@/modules/registry.ts";
+import { formFieldPath } from "../record-form.ts";
+import { customValuesOf, withCustomFields, type CustomFormValues } from "./custom-field-form.ts";
+import { shownCustomFields, useCustomFields } from "./custom-fields.ts";
+
+/**
+ * What a module's record form needs for its custom fields: the fields it shows (hidden ones
+ * never), its resolver wrapped with their rules, the paths their server errors land on, and
+ * the p_values entries of its values. react-hook-form reads the resolver on every check, so
+ * fields that arrive after the form opened are checked too.
+ */
+export function useCustomFieldsForm(module: ModuleKey) {
+  const declared = useCustomFields(module);
+  const fields = useMemo(() => shownCustomFields(declared.data), [declared.data]);
+  return {
+    fields,
+    /** Where their server errors go (applyServerFieldErrors' formFields, beside the standard ones). */
+    paths: fields.map((field) => formFieldPath(field.key)),
+    resolver: <Values extends FieldValues, Context, Output extends FieldValues>(base: Resolver<Values, Context, Output>) =>
+      withCustomFields(base, fields),
+    valuesOf: (custom: CustomFormValues["custom"]) => customValuesOf(custom, fields),
+  };
+}
