@@ -41,8 +41,8 @@ async function cleanUp(baseURL: string, extra: { customers?: string[]; quote?: s
 
 /** Adds a custom field to the customers on the admin console's "Özel Alanlar" page. */
 async function addCustomField(page: Page, field: { label: string; type: string; options?: string[] }) {
-  await page.getByRole("button", { name: "Yeni alan" }).click();
-  const dialog = page.getByRole("dialog", { name: "Yeni alan" });
+  await page.getByRole("button", { name: "Alan ekle" }).click();
+  const dialog = page.getByRole("dialog", { name: "Alan ekle" });
   await dialog.getByRole("textbox", { name: "Etiket (Türkçe)" }).fill(field.label);
   await dialog.getByRole("combobox", { name: "Tür" }).selectOption({ label: field.type });
   for (const [index, option] of (field.options ?? []).entries()) {
