@@ -4,29 +4,15 @@ import { rpc } from "@/lib/call-rpc.ts";
 import { RpcError } from "@/lib/rpc.ts";
 import { renderTemplate } from "@/lib/document-template/render.ts";
 import type { OrganizationScope } from "@/session/organization-scope.ts";
-import type { CustomValueText } from "./custom-field-values.ts";
 import type { CustomField } from "./custom-fields.ts";
+import { enValues as en, testField, trValues as tr } from "./test-fields.ts";
 import { customFieldPlaceholder, customPlaceholderTexts, customPlaceholderValues } from "./custom-placeholders.ts";
 
 vi.mock("@/lib/call-rpc.ts", () => ({ rpc: vi.fn() }));
 
-const field = (key: string, type: CustomField["type"], extra: Partial<CustomField> = {}): CustomField => ({
-  key,
-  type,
-  label_tr: key,
-  label_en: null,
-  required: false,
-  options: [],
-  currency: type === "money" ? "TRY" : null,
-  link_module: type === "link" ? "customers" : null,
-  position: 0,
-  hidden: false,
-  listed: false,
-  filterable: false,
-  searchable: false,
-  updated_at: "2026-11-28T00:00:00Z",
-  ...extra,
-});
+/** A declaration named by its key (its Turkish label too), first in the form unless placed. */
+const field = (key: string, type: CustomField["type"], extra: Partial<CustomField> = {}): CustomField =>
+  testField(type, { key, label_tr: key, position: 0, ...extra });
 
 const sektor = field("cf_sektor_kodu", "choice", {
   label_tr: "Sektör kodu",
@@ -35,10 +21,6 @@ const sektor = field("cf_sektor_kodu", "choice", {
 const customerFields = [sektor, field("cf_bayi_no", "number", { position: 1 }), field("cf_gizli", "text", { hidden: true })];
 const quoteFields = [field("cf_ciro", "money", { position: 1 }), field("cf_ana_bayi", "link", { position: 2 })];
 
-const words: Record<string, string> = { "common.yes": "Evet", "common.no": "Hayır", "records.list.linkHidden": "Erişiminiz olmayan kayıt" };
-const t: CustomValueText = (key) => words[key];
-const tr = { language: "tr", t };
-const en = { language: "en", t };
 
 const [C1, C2, K1] = ["11111111-1111-4111-8111-111111111111", "22222222-2222-4222-8222-222222222222", "33333333-3333-4333-8333-333333333333"];
 

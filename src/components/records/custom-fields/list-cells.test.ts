@@ -2,29 +2,15 @@ import { describe, expect, it, vi } from "vitest";
 import { rpc } from "@/lib/call-rpc.ts";
 import { RpcError } from "@/lib/rpc.ts";
 import { exportTable } from "../record-export.ts";
-import type { CustomValueText } from "./custom-field-values.ts";
 import type { CustomField } from "./custom-fields.ts";
+import { enValues as en, testField, trValues as tr } from "./test-fields.ts";
 import { customColumns, customFilters } from "./list-cells.ts";
 
 vi.mock("@/lib/call-rpc.ts", () => ({ rpc: vi.fn() }));
 
-const field = (key: string, type: CustomField["type"], extra: Partial<CustomField> = {}): CustomField => ({
-  key,
-  type,
-  label_tr: key,
-  label_en: null,
-  required: false,
-  options: [],
-  currency: type === "money" ? "USD" : null,
-  link_module: type === "link" ? "customers" : null,
-  position: 0,
-  hidden: false,
-  listed: false,
-  filterable: false,
-  searchable: false,
-  updated_at: "2026-11-28T00:00:00Z",
-  ...extra,
-});
+/** A declaration named by its key (its Turkish label too), first in the form unless placed. */
+const field = (key: string, type: CustomField["type"], extra: Partial<CustomField> = {}): CustomField =>
+  testField(type, { key, label_tr: key, position: 0, ...extra });
 
 const options = [
   { value: "a", label_tr: "Birinci", label_en: "First", color: "teal" },
@@ -33,10 +19,6 @@ const options = [
 const sektor = field("cf_sektor_kodu", "choice", { label_tr: "Sektör kodu", label_en: "Sector code", options, listed: true, filterable: true, position: 1 });
 const bayi = field("cf_bayi_no", "number", { label_tr: "Bayi no", filterable: true, position: 2 });
 const words = { yes: "Evet", no: "Hayır", filled: "Dolu", empty: "Boş" };
-const texts: Record<string, string> = { "common.yes": "Evet", "common.no": "Hayır", "records.list.linkHidden": "Erişiminiz olmayan kayıt" };
-const t: CustomValueText = (key) => texts[key];
-const tr = { language: "tr", t };
-const en = { language: "en", t };
 
 /** The text of a field's list cell holding a value, in a language (the record page's formatter's text). */
 function cellText(one: CustomField, value: unknown, context = tr): unknown {
@@ -46,7 +28,7 @@ function cellText(one: CustomField, value: unknown, context = tr): unknown {
 
 describe("custom field cells", () => {
   it("reads each type as the record page does, in the interface's language", () => {
-    expect(cellText(field("cf_t", "money"), 1234.5)).toBe("$1.234,50");
+    expect(cellText(field("cf_t", "money", { currency: "USD" }), 1234.5)).toBe("$1.234,50");
     expect(cellText(field("cf_t", "money", { currency: "TRY" }), 1250)).toBe("₺1.250");
     expect(cellText(field("cf_t", "number"), 1234.5)).toBe("1.234,5");
     expect(cellText(field("cf_t", "percent"), 12.5)).toBe("%12,5");
