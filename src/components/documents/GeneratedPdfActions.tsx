@@ -56,7 +56,7 @@ export function GeneratedPdfActions({ kind, module, recordId, baseName, title, b
       queryClient.fetchQuery(settingsQueryOptions(scope)),
       queryClient.fetchQuery(organizationLogoQueryOptions(session.user.id)),
       queryClient.fetchQuery(defaultTemplateQueryOptions(scope, kind)),
-      customPlaceholderValues(queryClient, scope, customSources, language),
+      customPlaceholderValues(queryClient, scope, customSources, { language, t: i18n.getFixedT(language) }),
     ]);
     const input = buildInput(organizationFromSettings(settings, logo), language);
     return renderDocumentPdf({ ...input, values: { ...custom, ...input.values } }, template);

@@ -143,6 +143,7 @@ export const en: typeof tr = {
         duplicate: "This value is already used by another record.",
         not_found: "The selected record was not found.",
         too_long: "This field is too long.",
+        invalid_option: "Not one of the options.",
       },
       errors: {
         not_found: "The record was not found, or you have no access to it.",

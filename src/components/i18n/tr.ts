@@ -144,6 +144,7 @@ export const tr = {
         duplicate: "Bu değer başka bir kayıtta kullanılıyor.",
         not_found: "Seçilen kayıt bulunamadı.",
         too_long: "Bu alan çok uzun.",
+        invalid_option: "Listede olmayan bir seçenek.",
       },
       errors: {
         not_found: "Kayıt bulunamadı ya da erişiminiz yok.",

@@ -50,7 +50,7 @@ export function RecordListPage<Row extends RecordBase>({ config }: { config: Rec
   const custom = useCustomFields(config.module);
   if (custom.isPending) return <LoadingScreen compact />;
   const words = { yes: t("common.yes"), no: t("common.no"), filled: t("records.list.filled"), empty: t("records.list.empty") };
-  return <RecordList config={withCustomFields(config, custom.data, i18n.resolvedLanguage, words)} />;
+  return <RecordList config={withCustomFields(config, custom.data, { language: i18n.resolvedLanguage, t }, words)} />;
 }
 
 /**

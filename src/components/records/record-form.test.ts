@@ -1,5 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { RpcError } from "@/lib/rpc.ts";
+import { en } from "../i18n/en.ts";
+import { tr } from "../i18n/tr.ts";
 import { applyServerFieldErrors, fieldErrorKey, isStaleRecord, recordFailureKey } from "./record-form.ts";
 
 describe("record form refusals", () => {
@@ -23,5 +25,14 @@ describe("record form refusals", () => {
 
   it("reads an unknown code as invalid", () => {
     expect(fieldErrorKey("weird")).toBe("records.form.fieldErrors.invalid");
+  });
+
+  it("says each custom field value's code in its own words, in Turkish and English", () => {
+    // The codes private.prepare_custom_values gives a custom field's value (not_found: a link to a record the caller may not see).
+    for (const code of ["invalid", "too_long", "invalid_email", "invalid_phone", "invalid_website", "invalid_option", "required", "not_found"]) {
+      expect(fieldErrorKey(code)).toBe(`records.form.fieldErrors.${code}`);
+      expect(tr.records.form.fieldErrors[code as keyof typeof tr.records.form.fieldErrors]).toBeTruthy();
+      expect(en.records.form.fieldErrors[code as keyof typeof en.records.form.fieldErrors]).toBeTruthy();
+    }
   });
 });

@@ -23,6 +23,7 @@ export const fieldErrorCodes = [
   "duplicate",
   "not_found",
   "too_long",
+  "invalid_option",
 ] as const;
 export type FieldErrorCode = (typeof fieldErrorCodes)[number];
 

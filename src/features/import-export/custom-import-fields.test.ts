@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import type { CustomField } from "@/components/records/custom-fields/custom-fields.ts";
+import { testField } from "@/components/records/custom-fields/test-fields.ts";
 import { withCustomImportFields } from "./custom-import-fields.ts";
 import { findField, importKind, labelText, type ImportField } from "./kinds.ts";
 import { applySavedMapping, autoMatch, type LabelOf } from "./utils/mapping.ts";
@@ -7,23 +8,9 @@ import { convertCell, prepareRows, type ConvertContext } from "./utils/prepare-r
 
 vi.mock("@/lib/call-rpc.ts", () => ({ rpc: vi.fn() }));
 
-const field = (key: string, type: CustomField["type"], extra: Partial<CustomField> = {}): CustomField => ({
-  key,
-  type,
-  label_tr: key,
-  label_en: null,
-  required: false,
-  options: [],
-  currency: type === "money" ? "TRY" : null,
-  link_module: type === "link" ? "customers" : null,
-  position: 0,
-  hidden: false,
-  listed: true,
-  filterable: false,
-  searchable: false,
-  updated_at: "2026-11-28T00:00:00Z",
-  ...extra,
-});
+/** A declaration named by its key (its Turkish label too), first in the form unless placed. */
+const field = (key: string, type: CustomField["type"], extra: Partial<CustomField> = {}): CustomField =>
+  testField(type, { key, label_tr: key, position: 0, listed: true, ...extra });
 
 const options = [
   { value: "a", label_tr: "Ağır sanayi", label_en: "Heavy industry", color: null },

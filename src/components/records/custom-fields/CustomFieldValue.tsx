@@ -1,31 +1,10 @@
-import { Anchor, Badge, Group, Text } from "@mantine/core";
+import { Anchor, Text } from "@mantine/core";
 import { useTranslation } from "react-i18next";
-import { z } from "zod";
-import { recordBaseSchema, useRecord } from "../record-api.ts";
-import { linkedRecord, recordPickerSources, type PickableModule } from "../record-links.ts";
-import { LinkedRecordName } from "../LinkedRecordName.tsx";
-import { chosenCustomOptions, formatCustomValue, isBlankCustomValue } from "./custom-field-values.ts";
-import { customLabel, type CustomField } from "./custom-fields.ts";
-
-function isPickable(module: string | null): module is PickableModule {
-  return module !== null && Object.hasOwn(recordPickerSources, module);
-}
-
-/**
- * A link field's record by its name: the name the record answer gives beside the id
- * (<key>_name, as for standard links) when there is one, else the record read by its id; a
- * record the caller may not see is said to be so, never shown by its id.
- */
-function CustomLinkValue({ module, id, answered }: { module: PickableModule; id: string; answered: string | null }) {
-  const source = recordPickerSources[module];
-  const columns = [source.titleColumn, ...("labelColumns" in source ? source.labelColumns : [])];
-  const schema = recordBaseSchema.extend(Object.fromEntries(columns.map((column) => [column, z.string().nullable()])));
-  const read = useRecord(module, source.entity, id, schema, answered === null);
-  const row = read.data as Record<string, string | null> | undefined;
-  const name = answered ?? (row ? ("labelOf" in source ? source.labelOf(row) : (row[source.titleColumn] ?? null)) : null);
-  if (answered === null && read.isPending) return <>…</>;
-  return <LinkedRecordName module={module} linked={{ id, name }} />;
-}
+import { linkedRecord } from "../record-links.ts";
+import { CustomChoiceBadges, CustomLinkName } from "./CustomCells.tsx";
+import { formatCustomValue, isBlankCustomValue } from "./custom-field-values.ts";
+import type { CustomField } from "./custom-fields.ts";
+import { linkSource } from "./list-cells.ts";
 
 /**
  * A custom field's value on a record page (and in a list cell): choices as badges in their
@@ -37,20 +16,11 @@ export function CustomFieldValue({ field, record }: { field: CustomField; record
   const language = i18n.resolvedLanguage;
   const value = record[field.key];
   if (isBlankCustomValue(value)) return <>—</>;
-  if (field.type === "choice" || field.type === "multi_choice") {
-    return (
-      <Group gap={4} component="span">
-        {chosenCustomOptions(field, value).map((option) => (
-          <Badge key={option.value} variant="light" color={option.color ?? "gray"} tt="none">
-            {customLabel(option, language)}
-          </Badge>
-        ))}
-      </Group>
-    );
-  }
+  if (field.type === "choice" || field.type === "multi_choice") return <CustomChoiceBadges field={field} value={value} />;
   if (field.type === "link") {
-    if (!isPickable(field.link_module) || typeof value !== "string") return <>—</>;
-    return <CustomLinkValue module={field.link_module} id={value} answered={linkedRecord(record, field.key)?.name ?? null} />;
+    const source = linkSource(field);
+    if (!source || typeof value !== "string") return <>—</>;
+    return <CustomLinkName source={source} id={value} answered={linkedRecord(record, field.key)?.name ?? null} />;
   }
   const text = formatCustomValue(field, value, { language, t }) ?? "—";
   if (field.type === "url") {

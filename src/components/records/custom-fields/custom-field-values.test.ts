@@ -1,14 +1,10 @@
 import { describe, expect, it, vi } from "vitest";
-import { chosenCustomOptions, formatCustomValue, isBlankCustomValue, type CustomValueText } from "./custom-field-values.ts";
-import { sectorOptions, testField } from "./test-fields.ts";
+import { chosenCustomOptions, formatCustomValue, isBlankCustomValue } from "./custom-field-values.ts";
+import { enValues as en, sectorOptions, testField, trValues as tr } from "./test-fields.ts";
 
 // The declarations module reads its fields through rpc(); nothing is read here.
 vi.mock("@/lib/call-rpc.ts", () => ({ rpc: vi.fn() }));
 
-const words: Record<string, string> = { "common.yes": "Evet", "common.no": "Hayır", "records.list.linkHidden": "Erişiminiz olmayan kayıt" };
-const t: CustomValueText = (key) => words[key];
-const tr = { language: "tr", t };
-const en = { language: "en", t };
 
 describe("formatCustomValue", () => {
   it("reads every blank as empty", () => {

@@ -35,9 +35,12 @@ export async function linkedRecordName(source: RecordPickerSource, id: string): 
   }
 }
 
-/** The linked record's name in a component: undefined while it is read, null when there is none to show. */
-export function useLinkedRecordName(source: RecordPickerSource, id: string): string | null | undefined {
-  const record = useRecord(source.module, source.entity, id, nameSchema(source));
+/**
+ * The linked record's name in a component: undefined while it is read, null when there is none
+ * to show; not read at all when not `enabled` (the caller has the name already).
+ */
+export function useLinkedRecordName(source: RecordPickerSource, id: string, enabled = true): string | null | undefined {
+  const record = useRecord(source.module, source.entity, id, nameSchema(source), enabled && id !== "");
   if (record.isPending) return undefined;
   return record.data ? nameOf(source, record.data) : null;
 }

@@ -5,27 +5,14 @@ import { RpcError } from "@/lib/rpc.ts";
 import { renderTemplate } from "@/lib/document-template/render.ts";
 import type { OrganizationScope } from "@/session/organization-scope.ts";
 import type { CustomField } from "./custom-fields.ts";
-import { customPlaceholderTexts, customPlaceholderValues } from "./custom-placeholders.ts";
+import { enValues as en, testField, trValues as tr } from "./test-fields.ts";
+import { customFieldPlaceholder, customPlaceholderTexts, customPlaceholderValues } from "./custom-placeholders.ts";
 
 vi.mock("@/lib/call-rpc.ts", () => ({ rpc: vi.fn() }));
 
-const field = (key: string, type: CustomField["type"], extra: Partial<CustomField> = {}): CustomField => ({
-  key,
-  type,
-  label_tr: key,
-  label_en: null,
-  required: false,
-  options: [],
-  currency: type === "money" ? "TRY" : null,
-  link_module: type === "link" ? "customers" : null,
-  position: 0,
-  hidden: false,
-  listed: false,
-  filterable: false,
-  searchable: false,
-  updated_at: "2026-11-28T00:00:00Z",
-  ...extra,
-});
+/** A declaration named by its key (its Turkish label too), first in the form unless placed. */
+const field = (key: string, type: CustomField["type"], extra: Partial<CustomField> = {}): CustomField =>
+  testField(type, { key, label_tr: key, position: 0, ...extra });
 
 const sektor = field("cf_sektor_kodu", "choice", {
   label_tr: "Sektör kodu",
@@ -34,16 +21,23 @@ const sektor = field("cf_sektor_kodu", "choice", {
 const customerFields = [sektor, field("cf_bayi_no", "number", { position: 1 }), field("cf_gizli", "text", { hidden: true })];
 const quoteFields = [field("cf_ciro", "money", { position: 1 }), field("cf_ana_bayi", "link", { position: 2 })];
 
+
 const [C1, C2, K1] = ["11111111-1111-4111-8111-111111111111", "22222222-2222-4222-8222-222222222222", "33333333-3333-4333-8333-333333333333"];
 
 describe("custom placeholders", () => {
+  it("name the placeholder a document template prints a module's field with", () => {
+    expect(customFieldPlaceholder("customers", "cf_sektor_kodu")).toBe("{{customer.cf_sektor_kodu}}");
+    expect(customFieldPlaceholder("deals", "cf_x")).toBe("{{deal.cf_x}}");
+    expect(customFieldPlaceholder("tasks", "cf_x")).toBeNull();
+  });
+
   it("give every shown field of the record its text, empty when it holds none", () => {
-    expect(customPlaceholderTexts("customer", customerFields, { cf_sektor_kodu: "a", cf_bayi_no: 1234.5, cf_gizli: "x" }, "tr")).toEqual({
+    expect(customPlaceholderTexts("customer", customerFields, { cf_sektor_kodu: "a", cf_bayi_no: 1234.5, cf_gizli: "x" }, tr)).toEqual({
       "customer.cf_sektor_kodu": "İnşaat",
       "customer.cf_bayi_no": "1.234,5",
     });
-    expect(customPlaceholderTexts("customer", customerFields, { cf_sektor_kodu: "a" }, "en")["customer.cf_sektor_kodu"]).toBe("Construction");
-    expect(customPlaceholderTexts("contact", customerFields, null, "tr")).toEqual({ "contact.cf_sektor_kodu": "", "contact.cf_bayi_no": "" });
+    expect(customPlaceholderTexts("customer", customerFields, { cf_sektor_kodu: "a" }, en)["customer.cf_sektor_kodu"]).toBe("Construction");
+    expect(customPlaceholderTexts("contact", customerFields, null, tr)).toEqual({ "contact.cf_sektor_kodu": "", "contact.cf_bayi_no": "" });
   });
 
   it("read each record's fields and values, print links by name, and leave out what cannot be read", async () => {
@@ -63,10 +57,10 @@ describe("custom placeholders", () => {
       new QueryClient({ defaultOptions: { queries: { retry: false } } }),
       { organizationId: "org", sessionUserId: "u" } as unknown as OrganizationScope,
       { quote: { record: { cf_ciro: 1500, cf_ana_bayi: C2 } }, customer: { id: C1 }, contact: { id: K1 }, deal: { id: null } },
-      "tr",
+      tr,
     );
     expect(values).toEqual({
-      "quote.cf_ciro": "₺1.500,00",
+      "quote.cf_ciro": "₺1.500",
       "quote.cf_ana_bayi": "Ana Bayi A.Ş.",
       "customer.cf_sektor_kodu": "İnşaat",
       "customer.cf_bayi_no": "7",

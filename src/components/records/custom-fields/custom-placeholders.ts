@@ -12,13 +12,15 @@ import {
   type CustomPlaceholderGroup,
   type TemplateKind,
 } from "@/lib/document-template/placeholders.ts";
+import type { ModuleKey } from "@/modules/registry.ts";
 import type { OrganizationScope } from "@/session/organization-scope.ts";
 import { useOrganizationScope } from "@/session/organization-scope.ts";
 import { recordBaseSchema, recordQueryOptions } from "../record-api.ts";
 import { recordPickerSources } from "../record-links.ts";
 import { linkedRecordName } from "./custom-link-names.ts";
 import { customFieldsQueryOptions, customLabel, shownCustomFields, type CustomField } from "./custom-fields.ts";
-import { customCellText, linkSource } from "./list-cells.ts";
+import { formatCustomValue } from "./custom-field-values.ts";
+import { linkSource, type CustomCellContext } from "./list-cells.ts";
 
 /** Each placeholder prefix's module. */
 export const customPlaceholderModules = {
@@ -28,6 +30,16 @@ export const customPlaceholderModules = {
   quote: "quotes",
   contract: "contracts",
 } as const satisfies Record<CustomPlaceholderGroup, keyof typeof recordPickerSources>;
+
+/**
+ * The placeholder a document template prints a module's field with ({{customer.cf_sektor_kodu}}),
+ * as the admin's field editor shows it; null for a module no template reads.
+ */
+export function customFieldPlaceholder(module: ModuleKey, key: string): string | null {
+  const groups = Object.keys(customPlaceholderModules) as CustomPlaceholderGroup[];
+  const group = groups.find((candidate) => customPlaceholderModules[candidate] === module);
+  return group ? `{{${customPlaceholder(group, key)}}}` : null;
+}
 
 /** The records a kind of document prints custom fields of: its own, its customer, contact and deal. */
 export const customPlaceholderGroupsOf: Record<TemplateKind, readonly CustomPlaceholderGroup[]> = {
@@ -39,22 +51,23 @@ export const customPlaceholderGroupsOf: Record<TemplateKind, readonly CustomPlac
 export type CustomPlaceholderSource = { record: Record<string, unknown> } | { id: string | null | undefined };
 
 /**
- * The values of a record's custom fields as placeholders: every shown field, its text, or ""
- * when the record holds none or there is no record (the placeholder is known and prints
- * nothing); a link's text is the linked record's name from `linkNames`.
+ * The values of a record's custom fields as placeholders: every shown field, its text as the
+ * record page reads it (in the document's language, `context`), or "" when the record holds
+ * none or there is no record (the placeholder is known and prints nothing); a link's text is
+ * the linked record's name from `linkNames`.
  */
 export function customPlaceholderTexts(
   group: CustomPlaceholderGroup,
   fields: readonly CustomField[] | undefined,
   record: Record<string, unknown> | null,
-  language: string,
+  context: CustomCellContext,
   linkNames: ReadonlyMap<string, string | null> = new Map(),
 ): Partial<Record<CustomPlaceholder, string>> {
   return Object.fromEntries(
     shownCustomFields(fields).map((field) => {
       const value = record?.[field.key];
-      const text = field.type === "link" ? (typeof value === "string" ? (linkNames.get(value) ?? "") : "") : customCellText(field, value, language);
-      return [customPlaceholder(group, field.key), text ?? ""];
+      const linkedName = typeof value === "string" ? (linkNames.get(value) ?? null) : null;
+      return [customPlaceholder(group, field.key), formatCustomValue(field, value, { ...context, linkedName }) ?? ""];
     }),
   );
 }
@@ -69,7 +82,7 @@ export async function customPlaceholderValues(
   queryClient: QueryClient,
   scope: OrganizationScope,
   sources: Partial<Record<CustomPlaceholderGroup, CustomPlaceholderSource>>,
-  language: string,
+  context: CustomCellContext,
 ): Promise<Partial<Record<CustomPlaceholder, string>>> {
   const groups = Object.entries(sources) as [CustomPlaceholderGroup, CustomPlaceholderSource][];
   const parts = await Promise.all(
@@ -91,7 +104,7 @@ export async function customPlaceholderValues(
           linkNames.set(value, await linkedRecordName(target, value).catch(() => null));
         }
       }
-      return customPlaceholderTexts(group, fields, record, language, linkNames);
+      return customPlaceholderTexts(group, fields, record, context, linkNames);
     }),
   );
   return Object.assign({}, ...parts) as Partial<Record<CustomPlaceholder, string>>;

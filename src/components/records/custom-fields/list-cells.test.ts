@@ -3,27 +3,14 @@ import { rpc } from "@/lib/call-rpc.ts";
 import { RpcError } from "@/lib/rpc.ts";
 import { exportTable } from "../record-export.ts";
 import type { CustomField } from "./custom-fields.ts";
-import { customCellText, customColumns, customFilters } from "./list-cells.ts";
+import { enValues as en, testField, trValues as tr } from "./test-fields.ts";
+import { customColumns, customFilters } from "./list-cells.ts";
 
 vi.mock("@/lib/call-rpc.ts", () => ({ rpc: vi.fn() }));
 
-const field = (key: string, type: CustomField["type"], extra: Partial<CustomField> = {}): CustomField => ({
-  key,
-  type,
-  label_tr: key,
-  label_en: null,
-  required: false,
-  options: [],
-  currency: type === "money" ? "USD" : null,
-  link_module: type === "link" ? "customers" : null,
-  position: 0,
-  hidden: false,
-  listed: false,
-  filterable: false,
-  searchable: false,
-  updated_at: "2026-11-28T00:00:00Z",
-  ...extra,
-});
+/** A declaration named by its key (its Turkish label too), first in the form unless placed. */
+const field = (key: string, type: CustomField["type"], extra: Partial<CustomField> = {}): CustomField =>
+  testField(type, { key, label_tr: key, position: 0, ...extra });
 
 const options = [
   { value: "a", label_tr: "Birinci", label_en: "First", color: "teal" },
@@ -33,27 +20,30 @@ const sektor = field("cf_sektor_kodu", "choice", { label_tr: "Sektör kodu", lab
 const bayi = field("cf_bayi_no", "number", { label_tr: "Bayi no", filterable: true, position: 2 });
 const words = { yes: "Evet", no: "Hayır", filled: "Dolu", empty: "Boş" };
 
+/** The text of a field's list cell holding a value, in a language (the record page's formatter's text). */
+function cellText(one: CustomField, value: unknown, context = tr): unknown {
+  const [column] = customColumns<{ id: string }>([one], context);
+  return column.render?.({ id: "r1", [one.key]: value } as { id: string });
+}
+
 describe("custom field cells", () => {
-  it("reads each type as text in the interface's language", () => {
-    expect(customCellText(field("cf_t", "money"), 1234.5, "tr")).toBe("$1.234,50");
-    expect(customCellText(field("cf_t", "money", { currency: "TRY" }), 1234.5, "tr")).toBe("₺1.234,50");
-    expect(customCellText(field("cf_t", "number"), 1234.5, "tr")).toBe("1.234,5");
-    expect(customCellText(field("cf_t", "percent"), 12.5, "tr")).toBe("%12,5");
-    expect(customCellText(field("cf_t", "percent"), 12.5, "en")).toBe("12.5%");
-    expect(customCellText(field("cf_t", "date"), "2026-03-01", "tr")).toBe("1 Mar 2026");
-    expect(customCellText(field("cf_t", "boolean"), true, "tr")).toBe("Evet");
-    expect(customCellText(field("cf_t", "boolean"), false, "en")).toBe("No");
-    expect(customCellText(sektor, "a", "tr")).toBe("Birinci");
-    expect(customCellText(sektor, "a", "en")).toBe("First");
-    expect(customCellText(sektor, "b", "en")).toBe("İkinci");
-    expect(customCellText(sektor, "gone", "tr")).toBe("gone");
-    expect(customCellText(field("cf_m", "multi_choice", { options }), ["a", "b"], "tr")).toBe("Birinci, İkinci");
-    expect(customCellText(field("cf_t", "text"), "", "tr")).toBeNull();
-    expect(customCellText(field("cf_t", "text"), null, "tr")).toBeNull();
+  it("reads each type as the record page does, in the interface's language", () => {
+    expect(cellText(field("cf_t", "money", { currency: "USD" }), 1234.5)).toBe("$1.234,50");
+    expect(cellText(field("cf_t", "money", { currency: "TRY" }), 1250)).toBe("₺1.250");
+    expect(cellText(field("cf_t", "number"), 1234.5)).toBe("1.234,5");
+    expect(cellText(field("cf_t", "percent"), 12.5)).toBe("%12,5");
+    expect(cellText(field("cf_t", "percent"), 12.345, en)).toBe("12.35%");
+    expect(cellText(field("cf_t", "date"), "2026-03-01")).toBe("1 Mar 2026");
+    expect(cellText(field("cf_t", "date"), "2026-01-31", en)).toBe("31 Jan 2026");
+    expect(cellText(field("cf_t", "boolean"), true)).toBe("Evet");
+    expect(cellText(field("cf_t", "boolean"), false, en)).toBe("Hayır");
+    expect(cellText(field("cf_t", "phone"), "+902242124933")).toBe("+90 224 212 49 33");
+    expect(cellText(field("cf_t", "text"), "")).toBe("—");
+    expect(cellText(field("cf_t", "text"), null)).toBe("—");
   });
 
   it("adds shown fields as columns: listed ones shown, others offered; sortable where the type allows", () => {
-    const columns = customColumns([bayi, sektor, field("cf_gizli", "text", { hidden: true }), field("cf_uzun", "long_text", { position: 3 })], "tr");
+    const columns = customColumns([bayi, sektor, field("cf_gizli", "text", { hidden: true }), field("cf_uzun", "long_text", { position: 3 })], tr);
     expect(columns.map((column) => [column.key, column.label, column.sort ?? null, column.hidden ?? false])).toEqual([
       ["cf_sektor_kodu", "Sektör kodu", "cf_sektor_kodu", false],
       ["cf_bayi_no", "Bayi no", "cf_bayi_no", true],
@@ -64,7 +54,7 @@ describe("custom field cells", () => {
   it("exports the values as the cells read them, numbers and dates typed", async () => {
     const columns = customColumns<{ id: string; name: string }>(
       [sektor, bayi, field("cf_acilis", "date", { position: 3 }), field("cf_aktif", "boolean", { position: 4 })],
-      "tr",
+      tr,
     );
     const rows = [{ id: "r1", name: "Acme", cf_sektor_kodu: "a", cf_bayi_no: 42, cf_acilis: "2026-03-01", cf_aktif: true }];
     const table = await exportTable([{ key: "name", label: "Ad" }, ...columns], rows, new AbortController().signal);
@@ -79,13 +69,13 @@ describe("custom field cells", () => {
     expect(table.rows).toEqual([["r1", "Acme", "Birinci", 42, new Date(2026, 2, 1), "Evet"]]);
   });
 
-  it("exports a link as the linked record's name, each record read once, none for one the user may not see", async () => {
+  it("exports a link as the linked record's name, each record read once, never the id of one the user may not see", async () => {
     vi.mocked(rpc).mockImplementation(async (_name, args) => {
       const id = (args as { p_id: string }).p_id;
       if (id === "hidden") throw new RpcError("Record not found", "not_found");
       return { record: { id, owner_id: "o", owner_name: null, created_at: "", updated_at: "", name: `Bayi ${id}` } } as never;
     });
-    const [column] = customColumns<{ id: string }>([field("cf_bayi", "link")], "tr");
+    const [column] = customColumns<{ id: string }>([field("cf_bayi", "link")], tr);
     const rows = [
       { id: "r1", cf_bayi: "b1" },
       { id: "r2", cf_bayi: "b1" },
@@ -93,7 +83,7 @@ describe("custom field cells", () => {
       { id: "r4", cf_bayi: null },
     ];
     const table = await exportTable([column], rows, new AbortController().signal);
-    expect(table.rows.map((row) => row[1])).toEqual(["Bayi b1", "Bayi b1", null, null]);
+    expect(table.rows.map((row) => row[1])).toEqual(["Bayi b1", "Bayi b1", "Erişiminiz olmayan kayıt", null]);
     expect(vi.mocked(rpc).mock.calls.map(([name, args]) => [name, args])).toEqual([
       ["get_customer", { p_id: "b1" }],
       ["get_customer", { p_id: "hidden" }],

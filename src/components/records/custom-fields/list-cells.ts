@@ -2,10 +2,8 @@
  * An organization's custom fields in a module's list (DESIGN.md D11): the columns, the filters
  * and the export cells derived from the same declarations (useCustomFields), so that a field an
  * admin adds shows, sorts, filters and exports like a standard one without a line of module code.
- *
- * customCellText is the list's and the export's text of a value. It is a minimal local
- * formatter until the record pages' shared one (custom-field-values.ts, formatCustomValue)
- * lands; the two are then one.
+ * A cell's and an export's text is the record page's (formatCustomValue), so a value reads the
+ * same everywhere.
  */
 import { createElement } from "react";
 import type { Json } from "@/types/database.types.ts";
@@ -14,69 +12,9 @@ import type { RecordBase } from "../record-api.ts";
 import type { RecordColumn, RecordFilter, RecordListConfig, RecordPickerFilter, RecordRangeFilter } from "../record-config.ts";
 import { recordPickerSources, type PickableModule, type RecordPickerSource } from "../record-links.ts";
 import { CustomChoiceBadges, CustomLinkName } from "./CustomCells.tsx";
+import { formatCustomValue, type CustomValueContext } from "./custom-field-values.ts";
 import { linkedRecordName } from "./custom-link-names.ts";
 import { customLabel, shownCustomFields, textCustomFieldTypes, type CustomField, type CustomFieldType } from "./custom-fields.ts";
-
-const locales: Record<string, string> = { tr: "tr-TR", en: "en-GB" };
-const localeOf = (language: string | undefined) => locales[language ?? "tr"] ?? "tr-TR";
-const yesNo: Record<string, readonly [string, string]> = { tr: ["Evet", "Hayır"], en: ["Yes", "No"] };
-
-/** A calendar date ("2026-12-31", or a timestamp's date part) as that day, never shifted by time zones. */
-function calendarDay(text: string): Date | null {
-  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(text);
-  return match ? new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))) : null;
-}
-
-/** A choice value's option label (the value itself for an option removed since). */
-function optionLabel(field: CustomField, value: string, language: string | undefined): string {
-  const option = field.options.find((candidate) => candidate.value === value);
-  return option ? customLabel(option, language) : value;
-}
-
-/**
- * A custom value as text in the interface's language: an option's label, a number, an amount
- * with its currency, a percentage, a date, yes or no; null when there is none. A link is
- * named by its record elsewhere (CustomLinkName, the export's lookup): here it has no text.
- */
-export function customCellText(field: CustomField, value: unknown, language: string | undefined): string | null {
-  if (value === null || value === undefined || value === "") return null;
-  const locale = localeOf(language);
-  switch (field.type) {
-    case "number":
-    case "money":
-    case "percent": {
-      const number = typeof value === "number" ? value : Number(value);
-      if (!Number.isFinite(number)) return String(value);
-      if (field.type === "number") return new Intl.NumberFormat(locale, { maximumFractionDigits: 6 }).format(number);
-      if (field.type === "percent") {
-        return new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 4 }).format(number / 100);
-      }
-      return new Intl.NumberFormat(locale, { style: "currency", currency: field.currency ?? "TRY" }).format(number);
-    }
-    case "date": {
-      const day = calendarDay(String(value));
-      return day ? new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: "UTC" }).format(day) : String(value);
-    }
-    case "datetime": {
-      const instant = new Date(String(value));
-      return Number.isNaN(instant.getTime())
-        ? String(value)
-        : new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }).format(instant);
-    }
-    case "boolean":
-      return (yesNo[language ?? "tr"] ?? yesNo.tr)[value === true ? 0 : 1];
-    case "choice":
-      return optionLabel(field, String(value), language);
-    case "multi_choice": {
-      const values = Array.isArray(value) ? value.map(String) : [String(value)];
-      return values.length === 0 ? null : values.map((item) => optionLabel(field, item, language)).join(", ");
-    }
-    case "link":
-      return null;
-    default:
-      return String(value);
-  }
-}
 
 /** The module whose records a link field points to, when the app can name and pick them. */
 export function linkSource(field: CustomField): RecordPickerSource | null {
@@ -97,13 +35,17 @@ const exportTypes: Partial<Record<CustomFieldType, ExportColumn["type"]>> = {
   datetime: "datetime",
 };
 
+/** What the list's cells are written with: the interface's language and texts (a link's name is each cell's own). */
+export type CustomCellContext = Omit<CustomValueContext, "linkedName">;
+
 /**
  * The list columns of a module's shown custom fields, after the module's own: listed ones shown
  * by default, the others offered in the column picker; sortable by their key where the type
  * allows; each cell as its type reads (options as their coloured labels, a link as the
  * record's name), and the export's cell the same text, with numbers and dates typed.
  */
-export function customColumns<Row extends { id: string }>(fields: readonly CustomField[] | undefined, language: string | undefined): RecordColumn<Row>[] {
+export function customColumns<Row extends { id: string }>(fields: readonly CustomField[] | undefined, context: CustomCellContext): RecordColumn<Row>[] {
+  const { language } = context;
   return shownCustomFields(fields).map((field) => {
     const valueOf = (row: Row): unknown => (row as Record<string, unknown>)[field.key];
     const source = field.type === "link" ? linkSource(field) : null;
@@ -122,15 +64,15 @@ export function customColumns<Row extends { id: string }>(fields: readonly Custo
         if (field.type === "url" && typeof value === "string" && /^https?:\/\//i.test(value)) {
           return createElement("a", { href: value, target: "_blank", rel: "noopener noreferrer" }, value);
         }
-        return customCellText(field, value, language) ?? "—";
+        return formatCustomValue(field, value, context) ?? "—";
       },
       ...(exportType
         ? { exportType, exportValue: (row: Row) => (valueOf(row) ?? null) as string | number | null }
         : field.type === "link"
           ? source
-            ? { exportLookup: (rows: Row[], signal: AbortSignal) => linkNameLookup(source, rows, valueOf, signal) }
+            ? { exportLookup: (rows: Row[], signal: AbortSignal) => linkNameLookup(field, source, rows, valueOf, context, signal) }
             : { exportValue: () => null }
-          : { exportValue: (row: Row) => customCellText(field, valueOf(row), language) }),
+          : { exportValue: (row: Row) => formatCustomValue(field, valueOf(row), context) }),
     } satisfies RecordColumn<Row>;
   });
 }
@@ -215,13 +157,15 @@ const LOOKUP_CONCURRENCY = 8;
 
 /**
  * The names of the records a link column points to, each record read once (get_<entity>) for
- * all the exported rows, a few at a time: a record the user may not see has no name (the cell
- * stays empty, never its id).
+ * all the exported rows, a few at a time, each cell as the record page reads it: a record the
+ * user may not see is said to be one, never named by its id.
  */
 async function linkNameLookup<Row>(
+  field: CustomField,
   source: RecordPickerSource,
   rows: Row[],
   valueOf: (row: Row) => unknown,
+  context: CustomCellContext,
   signal: AbortSignal,
 ): Promise<(row: Row) => string | null> {
   const idOf = (row: Row) => {
@@ -238,7 +182,7 @@ async function linkNameLookup<Row>(
   }
   return (row) => {
     const id = idOf(row);
-    return id === null ? null : (names.get(id) ?? null);
+    return id === null ? null : formatCustomValue(field, id, { ...context, linkedName: names.get(id) ?? null });
   };
 }
 
@@ -246,12 +190,12 @@ async function linkNameLookup<Row>(
 export function withCustomFields<Row extends RecordBase>(
   config: RecordListConfig<Row>,
   fields: readonly CustomField[] | undefined,
-  language: string | undefined,
+  context: CustomCellContext,
   words: CustomFilterWords,
 ): RecordListConfig<Row> {
   return {
     ...config,
-    columns: [...config.columns, ...customColumns<Row>(fields, language)],
-    filters: [...config.filters, ...customFilters(fields, language, words)],
+    columns: [...config.columns, ...customColumns<Row>(fields, context)],
+    filters: [...config.filters, ...customFilters(fields, context.language, words)],
   };
 }

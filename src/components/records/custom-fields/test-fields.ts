@@ -1,4 +1,5 @@
-/** Custom-field declarations for the unit tests of this folder: one of each kind that behaves differently. */
+/** Custom-field declarations and the formatter's texts for the unit tests of custom fields (this folder's, the import's). */
+import type { CustomValueContext, CustomValueText } from "./custom-field-values.ts";
 import type { CustomField, CustomFieldType } from "./custom-fields.ts";
 
 export function testField(type: CustomFieldType, overrides: Partial<CustomField> = {}): CustomField {
@@ -26,3 +27,14 @@ export const sectorOptions = [
   { value: "b", label_tr: "B sınıfı", label_en: null, color: null },
   { value: "c", label_tr: "C sınıfı", label_en: null, color: "red" },
 ];
+
+const valueWords: Record<Parameters<CustomValueText>[0], string> = {
+  "common.yes": "Evet",
+  "common.no": "Hayır",
+  "records.list.linkHidden": "Erişiminiz olmayan kayıt",
+};
+
+/** The formatter's texts (the Turkish catalogue's), and contexts of the interface in Turkish and in English. */
+export const testValueText: CustomValueText = (key) => valueWords[key];
+export const trValues = { language: "tr", t: testValueText } satisfies CustomValueContext;
+export const enValues = { language: "en", t: testValueText } satisfies CustomValueContext;

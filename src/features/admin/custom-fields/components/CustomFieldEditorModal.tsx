@@ -3,12 +3,12 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { notifyFailure, notifySuccess } from "@/components/notify.ts";
 import { customFieldTypes, type CustomField } from "@/components/records/custom-fields/custom-fields.ts";
+import { customFieldPlaceholder } from "@/components/records/custom-fields/custom-placeholders.ts";
 import type { ModuleKey } from "@/modules/registry.ts";
 import { useSaveCustomField } from "../api/custom-fields-admin.ts";
 import { customFieldFailure, fieldErrorMessage, type FieldErrorMessage } from "../utils/custom-field-errors.ts";
 import {
   canFilter,
-  customFieldPlaceholder,
   draftErrors,
   draftOf,
   fieldPayload,

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { customFieldPlaceholder, draftErrors, draftOf, fieldPayload, newOption } from "./field-draft.ts";
+import { draftErrors, draftOf, fieldPayload, newOption } from "./field-draft.ts";
 
 // The declarations module reads its fields through rpc(); nothing is read here.
 vi.mock("@/lib/call-rpc.ts", () => ({ rpc: vi.fn() }));
@@ -67,11 +67,5 @@ describe("the custom field editor's draft", () => {
     expect(draftErrors({ ...draftOf(null), label_tr: "Bayi", type: "choice", options: [newOption()] })).toEqual({ options: "required" });
     expect(draftErrors({ ...draftOf(null), label_tr: "Bayi", type: "link" })).toEqual({ link_module: "required" });
     expect(draftErrors({ ...draftOf(null), label_tr: "Bayi", type: "link", link_module: "customers" })).toEqual({});
-  });
-
-  it("names the placeholder a document template prints the field with", () => {
-    expect(customFieldPlaceholder("customers", "cf_sektor_kodu")).toBe("{{customer.cf_sektor_kodu}}");
-    expect(customFieldPlaceholder("deals", "cf_x")).toBe("{{deal.cf_x}}");
-    expect(customFieldPlaceholder("tasks", "cf_x")).toBeNull();
   });
 });

@@ -10,7 +10,6 @@ import {
 } from "@/components/records/custom-fields/custom-fields.ts";
 import { recordPickerSources, type PickableModule } from "@/components/records/record-links.ts";
 import type { Json } from "@/types/database.types.ts";
-import type { ModuleKey } from "@/modules/registry.ts";
 
 /** At most this many characters in a field's or an option's label (private.custom_field_limits' label_max). */
 export const LABEL_MAX = 60;
@@ -135,10 +134,4 @@ export function draftErrors(draft: FieldDraft): Partial<Record<DraftField, strin
   if (draft.type === "money" && !/^[A-Z]{3}$/.test(draft.currency)) errors.currency = "invalid";
   if (draft.type === "link" && draft.link_module === null) errors.link_module = "required";
   return errors;
-}
-
-/** The placeholder a document template prints the field with ({{customer.cf_sektor_kodu}}); none for a module templates do not read. */
-export function customFieldPlaceholder(module: ModuleKey, key: string): string | null {
-  const source = (recordPickerSources as Partial<Record<ModuleKey, { entity: string }>>)[module];
-  return source ? `{{${source.entity}.${key}}}` : null;
 }
