@@ -34,7 +34,7 @@ test("an admin sends a test e-mail, enters a mail server, and is told in words w
   await section.getByRole("textbox", { name: "Kullanıcı adı" }).fill("satis@demo.test");
   await section.getByLabel("Şifre", { exact: true }).fill("Posta.Sifresi-1");
   await section.getByRole("textbox", { name: "Gönderen adresi" }).fill("satis@demo.test");
-  await section.getByRole("button", { name: "Kaydet" }).click();
+  await section.getByRole("button", { name: "E-posta Ayarlarını Kaydet" }).click();
   await expect(page.getByText("E-posta ayarları kaydedildi.")).toBeVisible();
   await expect(section.getByText("Kayıtlı bir şifre var; değiştirmek için yenisini yazın.")).toBeVisible();
   await expect(section.getByLabel("Şifre", { exact: true })).toHaveValue("");
@@ -44,7 +44,7 @@ test("an admin sends a test e-mail, enters a mail server, and is told in words w
 
   // A bad sender address is told under its field, and nothing is saved.
   await section.getByRole("textbox", { name: "Gönderen adresi" }).fill("satis@");
-  await section.getByRole("button", { name: "Kaydet" }).click();
+  await section.getByRole("button", { name: "E-posta Ayarlarını Kaydet" }).click();
   await expect(section.getByText("Geçerli bir e-posta adresi girin.")).toBeVisible();
 
   await section.getByRole("button", { name: "Ayarları kaldır" }).click();

@@ -633,6 +633,7 @@ export const en: typeof tr = {
       senderName: "Sender name",
       senderAddress: "Sender address",
       replyTo: "Reply-to address",
+      save: "Save E-mail Settings",
       clear: "Remove the settings",
       saved: "The e-mail settings were saved.",
       cleared: "The e-mail settings were removed.",

@@ -631,6 +631,7 @@ export const tr = {
       senderName: "Gönderen adı",
       senderAddress: "Gönderen adresi",
       replyTo: "Yanıt adresi",
+      save: "E-posta Ayarlarını Kaydet",
       clear: "Ayarları kaldır",
       saved: "E-posta ayarları kaydedildi.",
       cleared: "E-posta ayarları kaldırıldı.",

@@ -143,7 +143,7 @@ function MailSettingsForm({ scope, settings }: { scope: OrganizationScope; setti
               </Button>
             )}
             <Button type="submit" disabled={!isDirty} loading={save.isPending && save.variables !== "clear"}>
-              {t("adminSettings.save")}
+              {t("adminSettings.mail.save")}
             </Button>
           </Group>
         </Stack>
