@@ -194,7 +194,10 @@ function StageColumn({
     if (!loadingMore) onLoadMore(stage);
   });
   // Scrolled to the column's end (its own scroll, or the page's on a phone), the next cards
-  // load; again after each page while the end stays in view. The button stays for keyboards.
+  // load; again after each page while the end stays in view. An observer tells only when the
+  // end comes into view, so it is made anew whenever the cards change (a page added, the
+  // board read again) or a load ends: an end reached while a load ran, or just before the
+  // cards were replaced, is then seen again. The button stays for keyboards.
   useEffect(() => {
     const sentinel = end.current;
     if (!more || !sentinel || typeof IntersectionObserver === "undefined") return;
@@ -206,7 +209,7 @@ function StageColumn({
     );
     observer.observe(sentinel);
     return () => observer.disconnect();
-  }, [more, fullWidth, stage.cards.length]);
+  }, [more, fullWidth, stage.cards, loadingMore]);
   return (
     <Paper
       component="li"
