@@ -227,6 +227,9 @@ export type Database = {
 "get_mail_settings":
 { Args: Record<PropertyKey, never>; Returns: Json
                            },
+"get_mail_template":
+{ Args: { "p_kind": string,"p_language": string }; Returns: Json
+                           },
 "get_my_organizations":
 { Args: Record<PropertyKey, never>; Returns: Json
                            },

@@ -29,10 +29,21 @@ comment on table private.mail_settings is
 create table private.mail_log (
   id uuid primary key default gen_random_uuid(),
   organization_id uuid not null references private.organizations (id) on delete cascade,
-  -- What was sent: test (the admin's test e-mail).
-  kind text not null check (kind in ('test')),
+  -- What was sent: test (the admin's test e-mail), quote or contract (from the record, with its
+  -- PDF), contract_renewal (the renewal reminder), password_reset (a reset link),
+  -- notification_digest (a user's notifications by e-mail).
+  kind text not null check (kind in ('test', 'quote', 'contract', 'contract_renewal', 'password_reset', 'notification_digest')),
   recipients text[] not null check (cardinality(recipients) between 1 and 50),
+  cc text[] not null default '{}' check (cardinality(cc) <= 50),
   subject text not null check (char_length(subject) <= 300),
+  -- The text as sent (records' e-mails, on their timelines); null for messages that carry a secret (reset links).
+  body text check (char_length(body) <= 20000),
+  -- The record it was sent from (module key and id), its customer (for the customer's timeline)
+  -- and the kept document attached (its latest version when sent).
+  module text check (module ~ '^[a-z_]{1,40}$'),
+  record_id uuid,
+  customer_id uuid,
+  document_id uuid,
   status text not null default 'sending' check (status in ('sending', 'sent', 'failed')),
   -- Why it failed (smtp_auth_failed, smtp_unreachable, recipient_refused, smtp_failed, …).
   error_code text check (error_code ~ '^[a-z_]{1,40}$'),
@@ -42,6 +53,8 @@ create table private.mail_log (
 );
 
 create index mail_log_organization_created_idx on private.mail_log (organization_id, created_at desc);
+create index mail_log_record_idx on private.mail_log (organization_id, record_id) where record_id is not null;
+create index mail_log_customer_idx on private.mail_log (organization_id, customer_id) where customer_id is not null;
 
 alter table private.mail_log enable row level security;
 
@@ -208,6 +221,40 @@ revoke all on function public.save_mail_settings(p_settings jsonb) from public, 
 grant execute on function public.save_mail_settings(p_settings jsonb) to authenticated;
 
 /**
+ * Every sending starts here, whoever asks for it (the record's sender, the admin's test, a
+ * reset link, a digest): the organization's hourly limit (private.mail_limits: every sending
+ * of the last hour counts, failed ones too), then the row p_mail (organization_id, kind,
+ * recipients, cc, subject, body, module, record_id, customer_id, document_id, created_by as
+ * the caller checked them) in state sending. Returns {success, mail_id} or mail_rate_limited.
+ */
+create function private.mail_start(p_mail private.mail_log)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  sent_last_hour integer;
+  mail_id uuid;
+begin
+  -- One organization's sendings one at a time, so that two at once cannot both pass the limit.
+  perform pg_advisory_xact_lock(hashtextextended('mail:' || p_mail.organization_id::text, 0));
+  select count(*) into sent_last_hour from private.mail_log l
+   where l.organization_id = p_mail.organization_id and l.created_at > now() - interval '1 hour';
+  if sent_last_hour >= (private.mail_limits() ->> 'per_hour')::integer then
+    return private.failure('Too many e-mails this hour', 'mail_rate_limited',
+                           jsonb_build_object('limit', private.mail_limits() -> 'per_hour'));
+  end if;
+  insert into private.mail_log (organization_id, kind, recipients, cc, subject, body, module, record_id, customer_id,
+                                document_id, created_by)
+  values (p_mail.organization_id, p_mail.kind, p_mail.recipients, coalesce(p_mail.cc, '{}'), p_mail.subject, p_mail.body,
+          p_mail.module, p_mail.record_id, p_mail.customer_id, p_mail.document_id, p_mail.created_by)
+  returning id into mail_id;
+  return jsonb_build_object('success', true, 'mail_id', mail_id);
+end;
+$$;
+
+/**
  * Starts one sending for the caller (the mail function calls it as the caller): who may send
  * this kind (test: the organization's admin), to at most 50 valid addresses, and the
  * organization's hourly limit (private.mail_limits: every sending of the last hour counts,
@@ -223,8 +270,6 @@ as $$
 declare
   caller private.caller_context := private.caller_context('admin');
   recipients text[];
-  sent_last_hour integer;
-  mail_id uuid;
 begin
   if caller.problem is not null then
     return caller.problem;
@@ -237,18 +282,9 @@ begin
      or exists (select 1 from unnest(recipients) r where r is null or not private.is_valid_email(r)) then
     return private.failure('Invalid fields', 'invalid_fields', '{"fields": {"to": "invalid_email"}}');
   end if;
-  -- One organization's sendings one at a time, so that two at once cannot both pass the limit.
-  perform pg_advisory_xact_lock(hashtextextended('mail:' || caller.organization_id::text, 0));
-  select count(*) into sent_last_hour from private.mail_log l
-   where l.organization_id = caller.organization_id and l.created_at > now() - interval '1 hour';
-  if sent_last_hour >= (private.mail_limits() ->> 'per_hour')::integer then
-    return private.failure('Too many e-mails this hour', 'mail_rate_limited',
-                           jsonb_build_object('limit', private.mail_limits() -> 'per_hour'));
-  end if;
-  insert into private.mail_log (organization_id, kind, recipients, subject, created_by)
-  values (caller.organization_id, p_kind, recipients, p_subject, caller.user_id)
-  returning id into mail_id;
-  return jsonb_build_object('success', true, 'mail_id', mail_id);
+  return private.mail_start(jsonb_populate_record(null::private.mail_log, jsonb_build_object(
+    'organization_id', caller.organization_id, 'kind', p_kind, 'recipients', recipients,
+    'subject', p_subject, 'created_by', caller.user_id)));
 end;
 $$;
 

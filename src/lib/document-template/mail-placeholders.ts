@@ -1,0 +1,36 @@
+/**
+ * The placeholders an e-mail template (private.mail_templates) may use, by kind: a record's
+ * e-mail offers the text placeholders of its document kind (the quote's or the contract's,
+ * custom fields' included) and the sender's; a reset link its own. Filled by whoever sends:
+ * the record's composer in the browser, the mail function for a reset link.
+ */
+import { placeholdersByGroup, type PlaceholderGroup, type TemplateKind } from "./placeholders.ts";
+
+export const mailTemplateKinds = ["quote", "contract", "contract_renewal", "password_reset"] as const;
+export type MailTemplateKind = (typeof mailTemplateKinds)[number];
+
+/** The e-mail's own placeholders (not in a PDF): who sends it, and a reset link's. */
+export const senderPlaceholders = ["sender.name", "sender.email", "sender.phone"] as const;
+export const resetPlaceholders = ["user.name", "reset.link", "reset.minutes", "organization.name"] as const;
+export type MailPlaceholder = (typeof senderPlaceholders)[number] | (typeof resetPlaceholders)[number];
+
+/** The document kind whose placeholders a record's e-mail fills (a renewal reminder is about a contract). */
+export const mailDocumentKind: Record<Exclude<MailTemplateKind, "password_reset">, TemplateKind> = {
+  quote: "quote",
+  contract: "contract",
+  contract_renewal: "contract",
+};
+
+// Tables, the logo and long legal parts have no place in an e-mail's text.
+const notInMail: ReadonlySet<PlaceholderGroup> = new Set(["items"]);
+
+/** The placeholders offered for an e-mail template of a kind, grouped (the sender's last). */
+export function mailPlaceholdersByGroup(kind: MailTemplateKind): { group: string; names: string[] }[] {
+  if (kind === "password_reset") return [{ group: "reset", names: [...resetPlaceholders] }];
+  return [
+    ...placeholdersByGroup(mailDocumentKind[kind])
+      .filter((entry) => !notInMail.has(entry.group))
+      .map((entry) => ({ group: entry.group, names: entry.names.filter((name) => name !== "organization.logo") })),
+    { group: "sender", names: [...senderPlaceholders] },
+  ];
+}
