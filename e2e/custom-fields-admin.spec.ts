@@ -234,3 +234,40 @@ test("every other module's form (a document's own on its page) takes its custom 
     await client.auth.signOut({ scope: "local" });
   }
 });
+
+test("a quote becomes a contract when contracts have a required custom field: the field is asked for first", async ({ page, baseURL }) => {
+  test.setTimeout(120_000);
+  const { client } = await signedInClient(baseURL!, "admin@demo.test");
+  const customers = (await rpc(client, "list_customers", { p_limit: 1 })).records as { id: string }[];
+  let key: string | null = null;
+  let contractId: string | null = null;
+  try {
+    const saved = await rpc(client, "save_quote", {
+      p_id: null,
+      p_values: { customer_id: customers[0].id },
+      p_items: [{ description: `Kurulum ${suffix}`, quantity: "1", unit_price: "2500", vat_rate: 20 }],
+    });
+    const quoteId = saved.id as string;
+    await rpc(client, "send_quote", { p_id: quoteId, p_updated_at: saved.updated_at });
+    const field = await rpc(client, "save_custom_field", { p_module: "contracts", p_field: { label_tr: `E2E Onaylayan ${suffix}`, type: "text", required: true } });
+    key = (field.field as { key: string }).key;
+
+    await enterApp(page, "admin@demo.test");
+    await page.goto(`/quotes/${quoteId}`);
+    await page.getByRole("button", { name: "Sözleşmeye dönüştür" }).click();
+    const dialog = page.getByRole("dialog", { name: "Sözleşmenin alanları" });
+    await expect(dialog.getByText("Sözleşmelerin doldurulması gereken alanları var")).toBeVisible();
+    await dialog.getByRole("button", { name: "Sözleşmeye dönüştür" }).click();
+    await expect(dialog.getByRole("textbox", { name: `E2E Onaylayan ${suffix}` })).toHaveAttribute("aria-invalid", "true");
+    await dialog.getByRole("textbox", { name: `E2E Onaylayan ${suffix}` }).fill("Ayşe Yönetici");
+    await dialog.getByRole("button", { name: "Sözleşmeye dönüştür" }).click();
+    await expect(page).toHaveURL(/\/contracts\/[0-9a-f-]{36}$/);
+    contractId = page.url().split("/").pop()!;
+    const block = page.getByRole("region", { name: "Özel alanlar" });
+    await expect(block.getByRole("definition")).toContainText(["Ayşe Yönetici"]);
+  } finally {
+    if (key) await rpc(client, "delete_custom_field", { p_module: "contracts", p_key: key }).catch(() => undefined);
+    if (contractId) await rpc(client, "delete_contracts", { p_ids: [contractId] }).catch(() => undefined);
+    await client.auth.signOut({ scope: "local" });
+  }
+});

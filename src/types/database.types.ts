@@ -78,7 +78,7 @@ export type Database = {
 { Args: { "p_values": Json }; Returns: Json
                            },
 "create_contract_from_quote":
-{ Args: { "p_quote_id": string }; Returns: Json
+{ Args: { "p_quote_id": string,"p_values"?: Json }; Returns: Json
                            },
 "create_customer":
 { Args: { "p_values": Json }; Returns: Json

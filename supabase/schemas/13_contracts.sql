@@ -781,7 +781,7 @@ $$;
  * payable total is the quote's grand total; its currency, titled after the quote's number.
  * {success, id, record}.
  */
-create function private.contract_from_quote(p_quote_id uuid)
+create function private.contract_from_quote(p_quote_id uuid, p_values jsonb default null)
 returns jsonb
 language plpgsql
 security definer
@@ -795,6 +795,11 @@ declare
 begin
   if context.problem is not null then
     return context.problem;
+  end if;
+  -- Only the contract's custom fields come from the caller (its required ones, which a quote cannot fill).
+  if p_values is not null and (jsonb_typeof(p_values) <> 'object'
+                               or exists (select 1 from jsonb_object_keys(p_values) k where k not like 'cf\_%')) then
+    return private.failure('Invalid input', 'invalid_input');
   end if;
   if not private.record_visible('quotes', p_quote_id) then
     return private.failure('Record not found', 'not_found');
@@ -815,7 +820,7 @@ begin
     'quote_id', quote -> 'id', 'value', quote ->> 'net_total', 'value_includes_vat', false,
     'vat_amount', quote ->> 'vat_total', 'withholding_amount', nullif((quote ->> 'withholding_total')::numeric, 0)::text,
     'withholding_rate', case when (quote ->> 'withholding_total')::numeric > 0 then withholding_rate end,
-    'currency', quote -> 'currency', 'status', 'draft'));
+    'currency', quote -> 'currency', 'status', 'draft') || coalesce(p_values, '{}'));
   if not (created ->> 'success')::boolean then
     return created;
   end if;
@@ -859,9 +864,14 @@ as $$ select private.contracts_ending(p_days); $$;
 revoke all on function public.list_contracts_ending(p_days integer) from public, anon, authenticated;
 grant execute on function public.list_contracts_ending(p_days integer) to authenticated;
 
-/** A draft contract from a sent or accepted quote (customer, contact, deal, value = net total with its KDV and tevkifat stated apart, currency). */
-create function public.create_contract_from_quote(p_quote_id uuid)
+/**
+ * A draft contract from a sent or accepted quote (customer, contact, deal, value = net total
+ * with its KDV and tevkifat stated apart, currency), with the values of the contract's custom
+ * fields in p_values (cf_… keys only: a required one the quote cannot fill is asked for and
+ * refused as required when missing, as on any create).
+ */
+create function public.create_contract_from_quote(p_quote_id uuid, p_values jsonb default null)
 returns jsonb language sql security definer set search_path = ''
-as $$ select private.contract_from_quote(p_quote_id); $$;
-revoke all on function public.create_contract_from_quote(p_quote_id uuid) from public, anon, authenticated;
-grant execute on function public.create_contract_from_quote(p_quote_id uuid) to authenticated;
+as $$ select private.contract_from_quote(p_quote_id, p_values); $$;
+revoke all on function public.create_contract_from_quote(p_quote_id uuid, p_values jsonb) from public, anon, authenticated;
+grant execute on function public.create_contract_from_quote(p_quote_id uuid, p_values jsonb) to authenticated;

@@ -1,8 +1,9 @@
 -- Custom field values in the records the product copies (issue 26): a quote's revision
 -- copies the quote's custom values, a contract's next term (renew_contract, and the
--- scheduled auto-renewal's row) the contract's; save_quote takes and checks custom values.
+-- scheduled auto-renewal's row) the contract's; save_quote takes and checks custom values;
+-- a contract made from a quote is given the contract's required custom fields by its caller.
 begin;
-select plan(7);
+select plan(12);
 
 select tests.create_organization('alpha', 'Alpha A.Ş.') as alpha \gset
 select private.migrate_tenant(:'alpha');
@@ -55,6 +56,28 @@ select private.contract_renew_row(:'alpha', :'alpha_schema', :'c2_row'::jsonb, n
 select is((select jsonb_build_array(cf_sla, cf_tags) from :"alpha_schema".contracts where id = :'c3_id'), '["4 saat", ["b"]]',
   'and so does the scheduled step''s');
 select is((select count(*)::integer from :"alpha_schema".contracts where cf_sla = '4 saat'), 3, 'three terms, each with the value');
+
+-- ---------------------------------------------------------------------------------
+-- A contract from a quote, when contracts have a required custom field
+-- ---------------------------------------------------------------------------------
+select tests.add_custom_field(:'alpha', 'contracts', 'cf_approver', '{"type": "text", "required": true}');
+select tests.authenticate_as(:'alpha_admin', :'s_admin');
+select public.save_quote(null, jsonb_build_object('customer_id', :'isik'),
+  '[{"description": "Lisans", "quantity": 2, "unit_price": 50, "vat_rate": 20}]') as q3 \gset
+select public.send_quote(((:'q3'::jsonb) ->> 'id')::uuid, ((:'q3'::jsonb) ->> 'updated_at')::timestamptz) ->> 'success' as q3_sent \gset
+select is(public.create_contract_from_quote(((:'q3'::jsonb) ->> 'id')::uuid) -> 'fields', '{"cf_approver": "required"}',
+  'a contract from a quote needs the contract''s required custom field');
+select is(public.create_contract_from_quote(((:'q3'::jsonb) ->> 'id')::uuid, '{"value": 1}') ->> 'code', 'invalid_input',
+  'only custom fields come from the caller: the quote gives the rest');
+select is(public.create_contract_from_quote(((:'q3'::jsonb) ->> 'id')::uuid, '{"cf_nope": "x"}') -> 'fields', '{"cf_nope": "unknown_field"}',
+  'and only the organization''s own');
+select public.create_contract_from_quote(((:'q3'::jsonb) ->> 'id')::uuid, '{"cf_approver": "Ayşe Yönetici"}') as from_quote \gset
+select is((select jsonb_build_object('approver', r ->> 'cf_approver', 'value', r ->> 'value', 'status', r ->> 'status')
+             from (select public.get_contract(((:'from_quote'::jsonb) ->> 'id')::uuid) -> 'record' as r) x),
+  '{"approver": "Ayşe Yönetici", "value": "100.00", "status": "draft"}', 'given, the draft contract holds it beside the quote''s values');
+select tests.reset_role();
+select is((select count(*)::integer from :"alpha_schema".contracts where quote_id = ((:'q3'::jsonb) ->> 'id')::uuid), 1,
+  'the refused tries made no contract');
 
 select * from finish();
 rollback;

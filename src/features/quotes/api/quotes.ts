@@ -303,11 +303,16 @@ export function useReviseQuote() {
   });
 }
 
-/** A draft contract from an accepted or sent quote; answers the contract's id. */
+/**
+ * A draft contract from an accepted or sent quote, with values for the contract's custom fields
+ * when contracts have required ones (asked for after a first try refuses them); answers the
+ * contract's id.
+ */
 export function useCreateContractFromQuote() {
   const invalidate = useInvalidateRecords("contracts");
   return useMutation({
-    mutationFn: (quoteId: string) => rpc("create_contract_from_quote", { p_quote_id: quoteId }, idSchema),
+    mutationFn: ({ quoteId, values }: { quoteId: string; values?: Record<string, Json> }) =>
+      rpc("create_contract_from_quote", { p_quote_id: quoteId, ...(values ? { p_values: values } : {}) }, idSchema),
     onSuccess: invalidate,
   });
 }

@@ -177,6 +177,10 @@ export const en: typeof tr = {
         cancel: "Cancel",
         failed: "The action could not be completed",
       },
+      contractFields: {
+        title: "The contract's fields",
+        description: "Contracts have fields that must be filled, which the quote does not give. Fill them in and the draft contract is created with them.",
+      },
       errors: {
         quote_locked: "The quote is locked: a sent or accepted quote cannot be changed.",
         invalid_transition: "The quote is not in a state that allows this.",

@@ -175,6 +175,10 @@ export const tr = {
         cancel: "Vazgeç",
         failed: "İşlem yapılamadı",
       },
+      contractFields: {
+        title: "Sözleşmenin alanları",
+        description: "Sözleşmelerin doldurulması gereken alanları var; teklif bunları vermiyor. Doldurun, sözleşme taslağı bu değerlerle oluşturulsun.",
+      },
       errors: {
         quote_locked: "Teklif kilitli: gönderilmiş ya da kabul edilmiş teklif değiştirilemez.",
         invalid_transition: "Teklif bu işlem için uygun durumda değil.",

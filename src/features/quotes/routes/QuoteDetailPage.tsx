@@ -13,6 +13,8 @@ import { readRecordLinks } from "@/components/records/related-records.ts";
 import { useRelatedTabs } from "@/components/records/RelatedRecords.tsx";
 import { Timeline } from "@/components/records/Timeline.tsx";
 import { CustomFieldsBlock } from "@/components/records/custom-fields/CustomFieldsBlock.tsx";
+import { CustomValuesModal } from "@/components/records/custom-fields/CustomFieldsFormModal.tsx";
+import { RpcError } from "@/lib/rpc.ts";
 import { formatCalendarDate, formatDateTime } from "@/lib/format.ts";
 import { useMyPermissions } from "@/modules/permissions.ts";
 import { ModuleDenied } from "@/modules/ModuleDenied.tsx";
@@ -138,7 +140,7 @@ function EditQuote({ id }: { id: string }) {
   );
 }
 
-type Dialog = "accept" | "reject" | null;
+type Dialog = "accept" | "reject" | "contractFields" | null;
 
 function QuoteView({ id }: { id: string }) {
   const { t, i18n } = useTranslation();
@@ -175,6 +177,10 @@ function QuoteView({ id }: { id: string }) {
   const number = quote.quote_number ?? t("modules.quotes.untitled");
   const title = t("modules.quotes.numberWithRevision", { number, revision: quote.revision });
   const failed = (error: unknown) => notifyFailure(t("modules.quotes.actions.failed"), t(quoteFailureKey(error)));
+  const contractCreated = (created: { id: string }) => {
+    notifySuccess(t("modules.quotes.actions.contractCreated"));
+    void navigate(`/contracts/${created.id}`);
+  };
   const done = (message: string) => () => {
     setDialog(null);
     notifySuccess(message);
@@ -216,12 +222,10 @@ function QuoteView({ id }: { id: string }) {
       {canCreateContract && (quote.status === "accepted" || quote.status === "sent") && (
         <Button variant="default" leftSection={<IconFileCertificate size={16} aria-hidden />} loading={toContract.isPending} disabled={busy}
           onClick={() =>
-            toContract.mutate(id, {
-              onSuccess: (created) => {
-                notifySuccess(t("modules.quotes.actions.contractCreated"));
-                void navigate(`/contracts/${created.id}`);
-              },
-              onError: failed,
+            toContract.mutate({ quoteId: id }, {
+              onSuccess: contractCreated,
+              // Contracts with required custom fields a quote cannot fill: they are asked for.
+              onError: (error) => (customFieldsRefused(error) ? setDialog("contractFields") : failed(error)),
             })
           }>
           {t("modules.quotes.actions.toContract")}
@@ -393,6 +397,17 @@ function QuoteView({ id }: { id: string }) {
           }
         />
       )}
+      {dialog === "contractFields" && (
+        <CustomValuesModal
+          module="contracts"
+          title={t("modules.quotes.contractFields.title")}
+          description={t("modules.quotes.contractFields.description")}
+          submitLabel={t("modules.quotes.actions.toContract")}
+          submit={(values) => toContract.mutateAsync({ quoteId: id, values })}
+          onSaved={contractCreated}
+          onClose={() => setDialog(null)}
+        />
+      )}
       {dialog === "reject" && (
         <RejectQuoteModal
           saving={reject.isPending}
@@ -402,6 +417,13 @@ function QuoteView({ id }: { id: string }) {
       )}
     </>
   );
+}
+
+/** A refusal that names only custom fields (cf_…): the contract's own fields, which the caller can give. */
+function customFieldsRefused(error: unknown): boolean {
+  if (!(error instanceof RpcError) || error.code !== "invalid_fields") return false;
+  const fields = Object.keys((error.details.fields as Record<string, unknown> | undefined) ?? {});
+  return fields.length > 0 && fields.every((key) => key.startsWith("cf_"));
 }
 
 /** The saved lines with the database's per-line amounts. */
