@@ -135,7 +135,7 @@ test("an admin adds two custom fields; a sales user fills them on a customer; it
 const otherFields = [
   { module: "contacts", field: { label_tr: "E2E Not", type: "text" }, path: "/contacts", edit: "Kişiyi düzenle", save: "Değişiklikleri kaydet", shown: "Merhaba" },
   { module: "deals", field: { label_tr: "E2E Bütçe", type: "money", currency: "EUR" }, path: "/deals", edit: "Fırsatı düzenle", save: "Kaydet", shown: "€1.250" },
-  { module: "tasks", field: { label_tr: "E2E Teslim", type: "date" }, path: "/tasks", edit: "Görevi düzenle", save: "Değişiklikleri kaydet", shown: "1 Mar 2026" },
+  { module: "tasks", field: { label_tr: "E2E Teslim", type: "date", listed: true }, path: "/tasks", edit: "Görevi düzenle", save: "Değişiklikleri kaydet", shown: "1 Mar 2026" },
   { module: "contracts", field: { label_tr: "E2E Onaylı", type: "boolean" }, path: "/contracts", edit: "Sözleşmeyi düzenle", save: "Kaydet", shown: "Evet" },
   {
     module: "quotes",
@@ -148,7 +148,7 @@ const otherFields = [
 ] as const;
 
 test("every other module's form (a document's own on its page) takes its custom field and its record page shows it", async ({ page, baseURL }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   const { client } = await signedInClient(baseURL!, "admin@demo.test");
   const made: { module: string; key: string }[] = [];
   let customer: string | null = null;
@@ -221,6 +221,13 @@ test("every other module's form (a document's own on its page) takes its custom 
       await expect(block.getByRole("term"), module).toHaveText([field.label_tr]);
       await expect(block.getByRole("definition"), module).toHaveText([shown]);
     }
+    // A field shown in lists is a column of the task list too, with the value as the record page reads it.
+    const task = await rpc(client, "get_task", { p_id: records.tasks });
+    await page.goto(`/tasks?view=all`);
+    await page.getByRole("searchbox", { name: "Ara" }).fill((task.record as { title: string }).title);
+    const tasks = page.getByRole("table", { name: "Görev listesi" });
+    await expect(tasks.getByRole("columnheader", { name: "E2E Teslim" })).toBeVisible();
+    await expect(tasks.getByRole("row").filter({ has: page.locator(`a[href="/tasks/${records.tasks}"]`) })).toContainText("1 Mar 2026");
   } finally {
     for (const { module, key } of made) await rpc(client, "delete_custom_field", { p_module: module, p_key: key }).catch(() => undefined);
     if (customer) await rpc(client, "delete_customers", { p_ids: [customer] });

@@ -40,7 +40,8 @@ import { join } from "node:path";
 import { openBackup, restoreBackup, writeBackup } from "./stack/backup.ts";
 import { openBackend, openSqlConnection, type SqlRunner } from "./stack/database.ts";
 import { FileStorage } from "./stack/storage-files.ts";
-import { linkSortScale, type Sample } from "./bench/link-sort.ts";
+import { linkSortScale } from "./bench/link-sort.ts";
+import type { Sample } from "./bench/demo-stack.ts";
 import { exportScale } from "./bench/exports.ts";
 import { customFieldScale } from "./bench/custom-fields.ts";
 

@@ -8,21 +8,12 @@
  * BENCH_CUSTOMERS changes the scale (1,000,000).
  */
 import { performance } from "node:perf_hooks";
-import postgres from "postgres";
-import { freePort, startStack } from "../stack/server.ts";
-import { demoOrganizationId, rpcSuccess, signedInClient } from "../../tests/support/clients.ts";
-import { testKeys } from "../../tests/support/keys.ts";
-import type { BenchTools, Sample } from "./link-sort.ts";
+import { rpcSuccess } from "../../tests/support/clients.ts";
+import { withDemoStack, type BenchTools, type Sample } from "./demo-stack.ts";
 
 export async function customFieldScale(tools: BenchTools, rows: number): Promise<void> {
-  const database = await tools.seededPostgres("crm_bench_custom_fields", "custom fields at scale");
-  if (!database) return;
-  const stack = await startStack({ port: await freePort(), keys: testKeys, databaseUrl: database.url });
-  const sql = postgres(database.url, { max: 1, onnotice: () => {} });
-  try {
-    const [{ schema }] = await sql`select private.tenant_schema(${demoOrganizationId}) as schema`;
-    await tools.fillCustomers({ query: (text, params) => sql.unsafe(text, params as never[]) }, schema, rows);
-    const { client } = await signedInClient(stack.url, "admin@demo.test");
+  await withDemoStack(tools, "crm_bench_custom_fields", "custom fields at scale", async ({ sql, schema, client, fillCustomers }) => {
+    await fillCustomers(rows);
 
     const timedSave = async (field: Record<string, unknown>) => {
       const started = performance.now();
@@ -69,9 +60,5 @@ export async function customFieldScale(tools: BenchTools, rows: number): Promise
     console.log(`save_custom_field, the number field made filterable (its index)        ${filterableNumber.ms.toFixed(0)} ms`);
     console.log(`(values given to every customer by SQL, then VACUUM ANALYZE: ${fillSeconds.toFixed(1)} s)`);
     tools.printPairs("lists filtered by a custom field", pairs);
-  } finally {
-    await sql.end();
-    await stack.stop();
-    await database.drop();
-  }
+  });
 }

@@ -8,24 +8,15 @@
  * the section "exports"; BENCH_EXPORT_ROWS changes the scale (100,000).
  */
 import { performance } from "node:perf_hooks";
-import postgres from "postgres";
-import { freePort, startStack } from "../stack/server.ts";
-import { demoOrganizationId, rpcSuccess, signedInClient } from "../../tests/support/clients.ts";
-import { testKeys } from "../../tests/support/keys.ts";
-import type { BenchTools } from "./link-sort.ts";
+import { rpcSuccess } from "../../tests/support/clients.ts";
+import { withDemoStack, type BenchTools } from "./demo-stack.ts";
 
 const PAGE = 5_000;
 
 export async function exportScale(tools: Pick<BenchTools, "seededPostgres" | "fillCustomers">, rows: number): Promise<void> {
-  const database = await tools.seededPostgres("crm_bench_exports", "exports by key");
-  if (!database) return;
-  const stack = await startStack({ port: await freePort(), keys: testKeys, databaseUrl: database.url });
-  const sql = postgres(database.url, { max: 1, onnotice: () => {} });
-  try {
-    const [{ schema }] = await sql`select private.tenant_schema(${demoOrganizationId}) as schema`;
-    await tools.fillCustomers({ query: (text, params) => sql.unsafe(text, params as never[]) }, schema, rows);
+  await withDemoStack(tools, "crm_bench_exports", "exports by key", async ({ sql, schema, client, fillCustomers }) => {
+    await fillCustomers(rows);
     const [{ total }] = await sql.unsafe(`select count(*)::int as total from "${schema}".customers where deleted_at is null`);
-    const { client } = await signedInClient(stack.url, "admin@demo.test");
 
     const timedRun = async (work: () => Promise<number>) => {
       const started = performance.now();
@@ -89,9 +80,5 @@ export async function exportScale(tools: Pick<BenchTools, "seededPostgres" | "fi
       console.log(name.padEnd(62), result.seconds.toFixed(1).padStart(9), Math.round(rate(result)).toLocaleString("en").padStart(10),
         `${(rate(result) / rate(results[0][1])).toFixed(2)}x`.padStart(12));
     }
-  } finally {
-    await sql.end();
-    await stack.stop();
-    await database.drop();
-  }
+  });
 }

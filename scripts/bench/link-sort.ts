@@ -7,27 +7,8 @@
  * sort index. Goal: no slower than a list sorted by the contact's own name (p95 <= 50 ms).
  * Registered in scripts/bench.ts as the section "link-sort".
  */
-import postgres from "postgres";
-import { freePort, startStack } from "../stack/server.ts";
-import type { TestDatabase } from "../stack/test-database.ts";
-import { demoOrganizationId, signedInClient } from "../../tests/support/clients.ts";
-import { testKeys } from "../../tests/support/keys.ts";
-
-/** One measurement's figures (ms). */
-export interface Sample {
-  name: string;
-  p50: number;
-  p95: number;
-  runs: number;
-}
-
-/** What the bench's other sections already have: a seeded database, the measurement and its table, the customers' fill. */
-export interface BenchTools {
-  seededPostgres(prefix: string, section: string): Promise<TestDatabase | null>;
-  measure(name: string, runs: number, work: (run: number) => Promise<unknown>, warmups?: number): Promise<Sample>;
-  printPairs(title: string, pairs: [Sample, Sample][]): void;
-  fillCustomers(sql: { query(text: string, params?: unknown[]): Promise<unknown[]> }, schema: string, count: number): Promise<void>;
-}
+import type postgres from "postgres";
+import { withDemoStack, type BenchTools, type Sample } from "./demo-stack.ts";
 
 /** Fills the demo organization's contacts up to `count`, each linked to a customer (every tenth to none). */
 async function fillContacts(sql: postgres.Sql, schema: string, count: number) {
@@ -45,13 +26,7 @@ async function fillContacts(sql: postgres.Sql, schema: string, count: number) {
 }
 
 export async function linkSortScale(tools: BenchTools, sizes: number[]): Promise<void> {
-  const database = await tools.seededPostgres("crm_bench_link_sort", "sort by a linked record's name");
-  if (!database) return;
-  const stack = await startStack({ port: await freePort(), keys: testKeys, databaseUrl: database.url });
-  const sql = postgres(database.url, { max: 1, onnotice: () => {} });
-  try {
-    const [{ schema }] = await sql`select private.tenant_schema(${demoOrganizationId}) as schema`;
-    const { client } = await signedInClient(stack.url, "admin@demo.test");
+  await withDemoStack(tools, "crm_bench_link_sort", "sort by a linked record's name", async ({ sql, schema, client, fillCustomers }) => {
     const list = async (sort: string, descending: boolean, offset: number) => {
       const { data, error } = await client.rpc("list_contacts", {
         p_filters: {}, p_sort: sort, p_descending: descending, p_limit: 50, p_offset: offset,
@@ -67,7 +42,7 @@ export async function linkSortScale(tools: BenchTools, sizes: number[]): Promise
           limit 50 offset ${offset}`,
       );
     for (const size of sizes) {
-      await tools.fillCustomers({ query: (text, params) => sql.unsafe(text, params as never[]) }, schema, size);
+      await fillCustomers(size);
       await fillContacts(sql, schema, size);
       const first = await list("customer_id", false, 0);
       if (first.length !== 50 || first.some((row) => row.customer_name === null)) throw new Error("the first page sorted by customer has rows without a customer");
@@ -85,9 +60,5 @@ export async function linkSortScale(tools: BenchTools, sizes: number[]): Promise
       ]);
       tools.printPairs(`sort by a linked record's name (PostgreSQL 15 via the local stack, ${size.toLocaleString("en")} contacts and customers)`, pairs);
     }
-  } finally {
-    await sql.end();
-    await stack.stop();
-    await database.drop();
-  }
+  });
 }

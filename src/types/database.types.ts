@@ -314,6 +314,9 @@ export type Database = {
 "list_imports":
 { Args: { "p_kind"?: string,"p_limit"?: number }; Returns: Json
                            },
+"list_mail_templates":
+{ Args: Record<PropertyKey, never>; Returns: Json
+                           },
 "list_organization_members":
 { Args: Record<PropertyKey, never>; Returns: Json
                            },
@@ -380,6 +383,9 @@ export type Database = {
 "renew_contract":
 { Args: { "p_end_date"?: string,"p_id": string,"p_increase_percent"?: number,"p_start_date"?: string,"p_updated_at": string,"p_value"?: number }; Returns: Json
                            },
+"reset_mail_template":
+{ Args: { "p_kind": string,"p_language": string }; Returns: Json
+                           },
 "resolve_table_name_bypass":
 { Args: { "base_table_name": string,"org_slug": string }; Returns: Json
                            },
@@ -424,6 +430,9 @@ export type Database = {
                            },
 "save_mail_settings":
 { Args: { "p_settings": Json }; Returns: Json
+                           },
+"save_mail_template":
+{ Args: { "p_body": string,"p_kind": string,"p_language": string,"p_subject": string }; Returns: Json
                            },
 "save_notification_preferences":
 { Args: { "p_kinds": (string)[] }; Returns: Json

@@ -809,11 +809,9 @@ $$;
 /**
  * A value of a record's field history in words, when it is an id: a person's name (else
  * e-mail) for owner_id and the *_by columns, the linked record's name for a link column,
- * by the rule of the lists (private.link_names_sql), and for a custom link field
- * (private.custom_fields) the title of the record it names when the caller may see it
- * (private.record_visible): null when that record is deleted or
- * gone, or the caller may not open it (outside their view scope of its module, 'own': not
- * theirs), so its name never shows; null for any other value.
+ * by the rule of the lists (private.link_names_sql, custom link fields included): null
+ * when that record is deleted or gone, or the caller may not open it (outside their view
+ * scope of its module, 'own': not theirs), so its name never shows; null for any other value.
  */
 create function private.timeline_value_label(p_module text, p_schema text, p_field text, p_value jsonb)
 returns text
@@ -826,7 +824,6 @@ declare
   value_id uuid;
   link_join text;
   link_name text;
-  link_module text;
   title text;
 begin
   if p_value is null or jsonb_typeof(p_value) <> 'string'
@@ -839,16 +836,6 @@ begin
   end if;
   select l.join_sql, l.name_sql into link_join, link_name
     from private.link_names_sql(p_module, p_schema, 'v') l where l.column_name = p_field;
-  if link_name is null and p_field like 'cf\_%' then
-    select f.link_module into link_module from private.custom_fields f
-     where f.organization_id = private.schema_organization(p_schema) and f.module = p_module and f.key = p_field and f.type = 'link';
-    if link_module is not null and private.record_visible(link_module, value_id) then
-      execute format('select private.record_title(%L, to_jsonb(t)) from %I.%I t where t.id = $1',
-                     link_module, p_schema, (select m.table_name from private.modules m where m.key = link_module))
-        into title using value_id;
-    end if;
-    return title;
-  end if;
   if link_name is null then
     return null;
   end if;
@@ -1485,7 +1472,9 @@ $$;
  * no view permission in that module there is no join and the name is null. Also the
  * linked table (target_sql) and the rule as a condition over its rows aliased n
  * (visible_sql; null without view permission), for queries that walk the linked table
- * itself (sorting by a link, private.record_page). This is the one home of that rule
+ * itself (sorting by a link, private.record_page). The organization's custom link fields
+ * (private.custom_fields, type link) come after the module's own links, named the same way
+ * (cf_bayi: cf_bayi_name). This is the one home of that rule
  * (private.timeline_value_label and private.search_module name records through it).
  * p_scopes: the caller's view scopes ({module: 'all'|'own'}, a module left out: none) when
  * the caller already looked them up, else private.caller_scopes('view').
@@ -1509,15 +1498,19 @@ begin
                             v.visible_sql, 'name_' || v.column_name) end,
            case when v.visible_sql is null then 'null::text' else format('%I.name', 'name_' || v.column_name) end,
            v.target_sql, v.visible_sql
-      from (select l.column_name, l.target_module, target.position,
+      from (select l.column_name, l.target_module, l.custom, target.position,
                    regexp_replace(l.column_name, '_id$', '') || '_name' as name_key,
                    format('%I.%I', p_schema, target.table_name) as target_sql,
                    case when scopes ->> l.target_module = 'all' then 'n.deleted_at is null'
                         when scopes ->> l.target_module is not null
                           then format('n.deleted_at is null and n.owner_id = %L::uuid', auth.uid()) end as visible_sql
-              from private.module_links(p_module, p_schema) l
+              from (select ml.column_name, ml.target_module, false as custom from private.module_links(p_module, p_schema) ml
+                    union all
+                    select f.key, f.link_module, true from private.custom_fields f
+                     where f.organization_id = private.schema_organization(p_schema) and f.module = p_module
+                       and f.type = 'link' and f.link_module is not null) l
               join private.modules target on target.key = l.target_module) v
-     order by v.position, v.column_name;
+     order by v.custom, v.position, v.column_name;
 end;
 $$;
 

@@ -626,7 +626,8 @@ grant execute on function public.list_custom_fields(p_module text) to authentica
 /**
  * The admin of the session's organization creates a custom field of a sales module, or
  * changes one: {success, field}. Without a key, or with one the module does not have yet
- * (^cf_[a-z][a-z0-9_]{0,39}$; reserved when the table already has such a column), a new
+ * (^cf_[a-z][a-z0-9_]{0,39}$; reserved when the table already has such a column, or when
+ * it is, or as a link would take, the name key of a link: cf_bayi's cf_bayi_name), a new
  * field: its key from its Turkish label (private.custom_field_key) unless given, at most
  * private.custom_field_limits' fields per module (too_many_fields), placed last unless a
  * position is given, and its column added to the organization's table (no default: no
@@ -702,6 +703,13 @@ begin
       'position', coalesce((cleaned #>> '{field,position}')::integer,
                            (select coalesce(max(f.position), 0) + 1 from private.custom_fields f
                              where f.organization_id = caller.organization_id and f.module = p_module))));
+    -- A link's name travels beside it as <key without _id>_name (private.link_names_sql): no field may take that key.
+    if exists (select 1 from private.custom_fields f
+                where f.organization_id = caller.organization_id and f.module = p_module and f.type = 'link'
+                  and regexp_replace(f.key, '_id$', '') || '_name' = field.key)
+       or (field.type = 'link' and private.table_has_column(tenant, target_table, regexp_replace(field.key, '_id$', '') || '_name')) then
+      return private.custom_field_errors('{"key": "reserved"}');
+    end if;
     begin
       execute format('alter table %I.%I add column %I %s', tenant, target_table, field.key,
                      private.custom_field_column_type(field.type));

@@ -121,3 +121,116 @@ $$;
 
 revoke all on function public.get_mail_template(p_kind text, p_language text) from public, anon, authenticated;
 grant execute on function public.get_mail_template(p_kind text, p_language text) to authenticated;
+
+/**
+ * Every e-mail template of the caller's organization (admin): each kind in each language,
+ * {success, templates: [{kind, language, subject, body, customized, updated_at}]}, the
+ * product's text where the organization has not written its own (customized false).
+ */
+create function public.list_mail_templates()
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  caller private.caller_context := private.caller_context('admin');
+begin
+  if caller.problem is not null then
+    return caller.problem;
+  end if;
+  return jsonb_build_object('success', true, 'templates', (
+    select jsonb_agg(private.mail_template(caller.organization_id, k.kind, l.language)
+                       || jsonb_build_object('updated_at', t.updated_at) order by k.position, l.position)
+      from unnest(array['quote', 'contract', 'contract_renewal', 'password_reset']) with ordinality k (kind, position)
+     cross join unnest(array['tr', 'en']) with ordinality l (language, position)
+      left join private.mail_templates t
+        on t.organization_id = caller.organization_id and t.kind = k.kind and t.language = l.language));
+end;
+$$;
+
+revoke all on function public.list_mail_templates() from public, anon, authenticated;
+grant execute on function public.list_mail_templates() to authenticated;
+
+/**
+ * Saves the caller's organization's own subject and body of a kind in a language (admin).
+ * The subject is one line of 1–300 characters, the body 1–20000 characters; placeholders stay
+ * as written (text, filled when sending). Refusals: invalid_kind, invalid_language,
+ * invalid_subject, invalid_body, nothing saved. Audited (mail_templates.updated) with the kind
+ * and language. Returns {success, template}.
+ */
+create function public.save_mail_template(p_kind text, p_language text, p_subject text, p_body text)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  caller private.caller_context := private.caller_context('admin');
+  clean_subject text := btrim(p_subject);
+begin
+  if caller.problem is not null then
+    return caller.problem;
+  end if;
+  if private.default_mail_template(p_kind, 'tr') is null then
+    return private.failure('Invalid template kind', 'invalid_kind');
+  end if;
+  if p_language is null or p_language not in ('tr', 'en') then
+    return private.failure('Invalid language', 'invalid_language');
+  end if;
+  -- One header line: a line break in a subject could add headers to the e-mail.
+  if clean_subject is null or char_length(clean_subject) not between 1 and 300 or clean_subject ~ '[[:cntrl:]]' then
+    return private.failure('The subject is required: one line, at most 300 characters', 'invalid_subject');
+  end if;
+  if p_body is null or p_body !~ '[^[:space:]]' or char_length(p_body) > 20000 then
+    return private.failure('The body is required (at most 20000 characters)', 'invalid_body');
+  end if;
+  insert into private.mail_templates (organization_id, kind, language, subject, body, updated_by, updated_at)
+  values (caller.organization_id, p_kind, p_language, clean_subject, p_body, auth.uid(), now())
+  on conflict (organization_id, kind, language)
+  do update set subject = excluded.subject, body = excluded.body, updated_by = excluded.updated_by, updated_at = excluded.updated_at;
+  perform private.write_audit(caller.organization_id, 'mail_templates.updated', 'mail_template', p_kind || ':' || p_language,
+                              jsonb_build_object('kind', p_kind, 'language', p_language));
+  return jsonb_build_object('success', true, 'template', private.mail_template(caller.organization_id, p_kind, p_language));
+end;
+$$;
+
+revoke all on function public.save_mail_template(p_kind text, p_language text, p_subject text, p_body text) from public, anon, authenticated;
+grant execute on function public.save_mail_template(p_kind text, p_language text, p_subject text, p_body text) to authenticated;
+
+/**
+ * Puts a kind in a language back to the product's own text (admin): the organization's
+ * template is removed. Refusals: invalid_kind, invalid_language. Audited
+ * (mail_templates.reset) when there was one to remove. Returns {success, template}.
+ */
+create function public.reset_mail_template(p_kind text, p_language text)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  caller private.caller_context := private.caller_context('admin');
+begin
+  if caller.problem is not null then
+    return caller.problem;
+  end if;
+  if private.default_mail_template(p_kind, 'tr') is null then
+    return private.failure('Invalid template kind', 'invalid_kind');
+  end if;
+  if p_language is null or p_language not in ('tr', 'en') then
+    return private.failure('Invalid language', 'invalid_language');
+  end if;
+  delete from private.mail_templates t
+   where t.organization_id = caller.organization_id and t.kind = p_kind and t.language = p_language;
+  if found then
+    perform private.write_audit(caller.organization_id, 'mail_templates.reset', 'mail_template', p_kind || ':' || p_language,
+                                jsonb_build_object('kind', p_kind, 'language', p_language));
+  end if;
+  return jsonb_build_object('success', true, 'template', private.mail_template(caller.organization_id, p_kind, p_language));
+end;
+$$;
+
+revoke all on function public.reset_mail_template(p_kind text, p_language text) from public, anon, authenticated;
+grant execute on function public.reset_mail_template(p_kind text, p_language text) to authenticated;

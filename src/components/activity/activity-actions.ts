@@ -56,6 +56,7 @@ export const actionsByGroup = {
   role: ["saved", "deleted"],
   settings: ["updated", "logo_updated", "logo_removed", "mail"],
   template: ["saved", "deleted"],
+  mail_templates: ["updated", "reset"],
   session: ["super_admin_entered", "super_admin_left", "super_admin_switched"],
   mail: ["sent", "failed"],
   custom_fields: ["create", "update", "delete"],
@@ -79,7 +80,7 @@ const ownVerbs: Partial<Record<RecordGroup, readonly string[]>> = {
   products: ["activate", "deactivate"],
 };
 
-const adminGroups = ["user", "organization", "role", "settings", "template", "session", "mail", "custom_fields"] as const;
+const adminGroups = ["user", "organization", "role", "settings", "template", "mail_templates", "session", "mail", "custom_fields"] as const;
 
 function isRecordGroup(group: string): group is RecordGroup {
   return (recordGroups as readonly string[]).includes(group);

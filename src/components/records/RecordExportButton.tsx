@@ -76,7 +76,7 @@ export function RecordExportButton<Row extends RecordBase>({ module, row, title,
         onProgress: (progress) => update(controller, { progress }),
       });
       update(controller, { writing: true });
-      const blob = await writeExport(format, await exportTable(plan.columns, rows, controller.signal), title);
+      const blob = await writeExport(format, exportTable(plan.columns, rows), title);
       controller.signal.throwIfAborted();
       downloadBlob(blob, exportFileName(title, format, new Date()));
       notifySuccess(capped ? t("records.export.doneCapped", { count: number(rows.length) }) : t("records.export.done", { count: number(rows.length) }));

@@ -81,7 +81,7 @@ describe("export plan", () => {
 
 describe("export table", () => {
   it("puts the id first under ID and each column under the list's header, with its type", async () => {
-    const table = await exportTable(columns, [row], signal());
+    const table = exportTable(columns, [row]);
     expect(table.columns).toEqual([
       { header: "ID", type: "text" },
       { header: "Ad", type: "text" },
@@ -95,7 +95,7 @@ describe("export table", () => {
   });
 
   it("writes labels, numbers, dates and joined tags, never the screen's markup", async () => {
-    const [cells] = (await exportTable(columns, [row], signal())).rows;
+    const [cells] = exportTable(columns, [row]).rows;
     expect(cells.slice(0, 4)).toEqual([row.id, "=HYPERLINK(\"x\")", "Aktif", 1250.5]);
     const [date, instant] = cells.slice(4, 6) as Date[];
     expect(date).toBeInstanceOf(Date);
@@ -105,40 +105,11 @@ describe("export table", () => {
   });
 
   it("leaves empty values empty and keeps a value that is not what its type expects as text", async () => {
-    const [cells] = (await exportTable(columns, [{ ...row, amount: "çok", close_date: null, tags: [], updated_at: "dün" }], signal())).rows;
+    const [cells] = exportTable(columns, [{ ...row, amount: "çok", close_date: null, tags: [], updated_at: "dün" }]).rows;
     expect(cells.slice(3)).toEqual(["çok", null, "dün", "EUR", null]);
-    const [empty] = (await exportTable(columns, [{ ...row, amount: null, name: "" }], signal())).rows;
+    const [empty] = exportTable(columns, [{ ...row, amount: null, name: "" }]).rows;
     expect(empty[1]).toBeNull();
     expect(empty[3]).toBeNull();
-  });
-
-  it("runs a column's lookup once for all the rows and uses its answer per row", async () => {
-    const lookup = vi.fn(async (rows: Row[]) => {
-      const names = new Map(rows.map((each) => [each.customer_id, `Müşteri ${each.customer_id}`]));
-      return (each: Row) => (each.customer_id ? (names.get(each.customer_id) ?? null) : null);
-    });
-    const customer: RecordColumn<Row> = { key: "customer_id", label: "Müşteri", exportLookup: lookup };
-    const rows = [row, { ...row, id: "2", customer_id: "c2" }, { ...row, id: "3", customer_id: null }];
-    const table = await exportTable([customer], rows, signal());
-    expect(lookup).toHaveBeenCalledTimes(1);
-    expect(table.rows).toEqual([
-      [row.id, "Müşteri c1"],
-      ["2", "Müşteri c2"],
-      ["3", null],
-    ]);
-  });
-
-  it("stops when cancelled during a lookup", async () => {
-    const controller = new AbortController();
-    const customer: RecordColumn<Row> = {
-      key: "customer_id",
-      label: "Müşteri",
-      exportLookup: async () => {
-        controller.abort();
-        return () => "x";
-      },
-    };
-    await expect(exportTable([customer], [row], controller.signal)).rejects.toThrow();
   });
 });
 
@@ -275,7 +246,7 @@ describe("export file", () => {
   });
 
   it("writes Excel with the module's sheet, or CSV", async () => {
-    const table = await exportTable(columns.slice(0, 2), [row], signal());
+    const table = exportTable(columns.slice(0, 2), [row]);
     const xlsx = new Blob(["xlsx"]);
     const csv = new Blob(["csv"]);
     vi.mocked(writeXlsxFile).mockResolvedValue(xlsx);

@@ -31,12 +31,6 @@ export interface ExportableColumn<Row> {
    * raw value (a list of tags joined with ", ").
    */
   exportValue?(row: Row): ExportCell;
-  /**
-   * A cell the rows alone do not hold: reads what it needs once for all the exported rows,
-   * then gives each row's cell (in place of exportValue). Linked records' names come with
-   * the rows (record-links' linkColumn), so they need no lookup.
-   */
-  exportLookup?(rows: Row[], signal: AbortSignal): Promise<(row: Row) => ExportCell>;
   /** The cell's type in the file: by default datetime for an `…_at` column, else text. */
   exportType?: ExportColumn["type"];
   /** The key of the column with this amount's currency: an export with this column has that one beside it. */
@@ -152,17 +146,9 @@ export interface ExportTable {
   rows: ExportCell[][];
 }
 
-/** The fetched rows as the file's table, the columns' lookups done first (each once for all the rows). */
-export async function exportTable<Row extends { id: string }>(
-  columns: ExportableColumn<Row>[],
-  rows: Row[],
-  signal: AbortSignal,
-): Promise<ExportTable> {
-  const resolved = await Promise.all(
-    columns.map(async (column) => (column.exportLookup ? { ...column, exportValue: await column.exportLookup(rows, signal) } : column)),
-  );
-  signal.throwIfAborted();
-  return { columns: exportColumns(resolved), rows: rows.map((row) => exportRow(resolved, row)) };
+/** The fetched rows as the file's table (linked records' names come with the rows). */
+export function exportTable<Row extends { id: string }>(columns: ExportableColumn<Row>[], rows: Row[]): ExportTable {
+  return { columns: exportColumns(columns), rows: rows.map((row) => exportRow(columns, row)) };
 }
 
 /** The table as an Excel file (one sheet named `sheetName`, written in a worker) or a CSV file. */

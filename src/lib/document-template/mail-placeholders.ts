@@ -24,8 +24,10 @@ export const mailDocumentKind: Record<Exclude<MailTemplateKind, "password_reset"
 // Tables, the logo and long legal parts have no place in an e-mail's text.
 const notInMail: ReadonlySet<PlaceholderGroup> = new Set(["items"]);
 
+export type MailPlaceholderGroup = PlaceholderGroup | "sender" | "reset";
+
 /** The placeholders offered for an e-mail template of a kind, grouped (the sender's last). */
-export function mailPlaceholdersByGroup(kind: MailTemplateKind): { group: string; names: string[] }[] {
+export function mailPlaceholdersByGroup(kind: MailTemplateKind): { group: MailPlaceholderGroup; names: string[] }[] {
   if (kind === "password_reset") return [{ group: "reset", names: [...resetPlaceholders] }];
   return [
     ...placeholdersByGroup(mailDocumentKind[kind])
@@ -33,4 +35,9 @@ export function mailPlaceholdersByGroup(kind: MailTemplateKind): { group: string
       .map((entry) => ({ group: entry.group, names: entry.names.filter((name) => name !== "organization.logo") })),
     { group: "sender", names: [...senderPlaceholders] },
   ];
+}
+
+/** Every placeholder an e-mail template of a kind may use (the names the editor and the sender know). */
+export function mailPlaceholderNames(kind: MailTemplateKind): ReadonlySet<string> {
+  return new Set(mailPlaceholdersByGroup(kind).flatMap((entry) => entry.names));
 }

@@ -12,13 +12,18 @@ export type Segment =
   | { type: "text"; text: string }
   | { type: "unknown"; text: string }
   | { type: "block"; block: BlockKind };
+/** A segment that is not a block: filled text or an unknown placeholder. */
+export type TextSegment = Exclude<Segment, { type: "block" }>;
 
 // {{ name }}: a name is anything but braces, so `{{constructor.constructor('x')()}}` is one
 // (unknown) placeholder, kept literally.
 const placeholderPattern = /\{\{([^{}]*)\}\}/g;
 
-/** Splits a body into text (values filled in), unknown placeholders and blocks. */
-export function renderTemplate(body: string, values: PlaceholderValues): Segment[] {
+/** A placeholder as read: text to put in its place, or a block the renderer draws, or null for an unknown name. */
+type Resolved = { text: string } | { block: BlockKind } | null;
+
+/** Splits a body at its `{{name}}`s, each resolved by `resolve` (its trimmed name). */
+function splitPlaceholders(body: string, resolve: (name: string) => Resolved): Segment[] {
   const segments: Segment[] = [];
   let text = "";
   let last = 0;
@@ -29,24 +34,42 @@ export function renderTemplate(body: string, values: PlaceholderValues): Segment
   for (const match of body.matchAll(placeholderPattern)) {
     text += body.slice(last, match.index);
     last = match.index + match[0].length;
-    const name = (match[1] ?? "").trim();
-    const definition = placeholderDefinition(name);
-    if (!definition && isCustomPlaceholder(name) && Object.hasOwn(values, name)) {
-      text += values[name] ?? "";
-    } else if (!definition) {
+    const resolved = resolve((match[1] ?? "").trim());
+    if (resolved === null) {
       flush();
       segments.push({ type: "unknown", text: match[0] });
-    } else if ("block" in definition && definition.block) {
+    } else if ("block" in resolved) {
       flush();
-      segments.push({ type: "block", block: definition.block });
+      segments.push({ type: "block", block: resolved.block });
     } else {
-      const known = definition.name as TextPlaceholder;
-      text += Object.hasOwn(values, known) ? (values[known] ?? "") : "";
+      text += resolved.text;
     }
   }
   text += body.slice(last);
   flush();
   return segments;
+}
+
+/** Splits a body into text (values filled in), unknown placeholders and blocks. */
+export function renderTemplate(body: string, values: PlaceholderValues): Segment[] {
+  return splitPlaceholders(body, (name) => {
+    const definition = placeholderDefinition(name);
+    if (!definition && isCustomPlaceholder(name) && Object.hasOwn(values, name)) return { text: values[name] ?? "" };
+    if (!definition) return null;
+    if ("block" in definition && definition.block) return { block: definition.block };
+    const known = definition.name as TextPlaceholder;
+    return { text: Object.hasOwn(values, known) ? (values[known] ?? "") : "" };
+  });
+}
+
+/**
+ * Splits an e-mail's subject or body: a name among `offered` (the kind's, mailPlaceholdersByGroup)
+ * becomes its value (nothing when the values have none), any other stays as written, unknown.
+ * An e-mail is text only: it has no blocks.
+ */
+export function renderMailText(text: string, values: Readonly<Record<string, string | undefined>>, offered: ReadonlySet<string>): TextSegment[] {
+  // The resolver never gives a block, so every segment is text or unknown.
+  return splitPlaceholders(text, (name) => (offered.has(name) ? { text: Object.hasOwn(values, name) ? (values[name] ?? "") : "" } : null)) as TextSegment[];
 }
 
 /** The text with `insert` put in place of the selection; `caret` is where the cursor goes next. */

@@ -9,6 +9,7 @@ import { amountInWordsTr } from "@/lib/money/amount-in-words.ts";
 import { partyClause, signatoryClause, termClause, valueClause } from "./contract-clauses.ts";
 import type { DocumentData } from "./document-data.ts";
 import { organizationValues, type OrganizationDetails } from "./organization.ts";
+import type { MailPlaceholder } from "./mail-placeholders.ts";
 import type { TextPlaceholder } from "./placeholders.ts";
 
 const day = new Intl.DateTimeFormat("tr-TR", { dateStyle: "long" });
@@ -126,5 +127,18 @@ export function sampleData(today: Date, organization: OrganizationDetails = samp
       },
     ],
     vatBreakdown: [{ rate: "%20", base: "₺57.500,00", vat: "₺11.500,00" }],
+  };
+}
+
+/** The e-mail templates' preview values: the sample record's, with a sample sender and reset link. */
+export function sampleMailValues(today: Date, organization: OrganizationDetails = sampleOrganization): Readonly<Record<TextPlaceholder | MailPlaceholder, string>> {
+  return {
+    ...sampleData(today, organization).values,
+    "sender.name": "Selim Satış",
+    "sender.email": organization.email || "selim.satis@demoyazilim.com.tr",
+    "sender.phone": "+90 532 555 12 34",
+    "user.name": "Ayşe Yılmaz",
+    "reset.link": "https://crm.example.com/reset-password#token=ornek",
+    "reset.minutes": "30",
   };
 }

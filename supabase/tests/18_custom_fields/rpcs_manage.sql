@@ -6,7 +6,7 @@
 -- labels, field errors, the 100-field limit, options still in use, type changes that
 -- would lose values, removal, and the audit trail.
 begin;
-select plan(118);
+select plan(121);
 
 select tests.create_organization('alpha', 'Alpha A.Ş.') as alpha \gset
 select tests.create_organization('beta', 'Beta Ltd.') as beta \gset
@@ -121,6 +121,15 @@ select is(pg_temp.as_user(:'alpha_admin', :'s_admin',
   $$public.save_custom_field('deals', '{"label_tr": "Bağlı firma", "type": "link", "link_module": "customers", "filterable": true}')$$)
   #>> '{field,link_module}', 'customers', 'a link field names its module');
 select is(pg_temp.column_type(:'alpha_schema', 'deals', 'cf_bagli_firma'), 'uuid', 'a link column is a uuid');
+select is(pg_temp.as_user(:'alpha_admin', :'s_admin',
+  $$public.save_custom_field('deals', '{"key": "cf_bagli_firma_name", "label_tr": "Ad", "type": "text"}')$$) -> 'fields',
+  '{"key": "reserved"}', 'a key that is a link''s name key is reserved (the answer carries the linked name under it)');
+select is(pg_temp.as_user(:'alpha_admin', :'s_admin',
+  $$public.save_custom_field('customers', '{"key": "cf_ortak_name", "label_tr": "Ortak adı", "type": "text"}')$$) #>> '{field,key}',
+  'cf_ortak_name', 'a text field cf_ortak_name');
+select is(pg_temp.as_user(:'alpha_admin', :'s_admin',
+  $$public.save_custom_field('customers', '{"key": "cf_ortak", "label_tr": "Ortak", "type": "link", "link_module": "deals"}')$$)
+  -> 'fields', '{"key": "reserved"}', 'then a link cf_ortak, whose name key that field holds, is refused');
 -- Index names stay within 63 characters.
 select is(pg_temp.as_user(:'alpha_admin', :'s_admin',
   $$public.save_custom_field('contracts', '{"key": "cf_a234567890123456789012345678901234567890", "label_tr": "Uzun", "type": "text", "filterable": true, "searchable": true}')$$)
@@ -131,7 +140,7 @@ select is((select count(*)::int from private.tenant_security_findings()), 0, 'th
 
 select is(pg_temp.as_user(:'alpha_sales', :'s_sales', $$public.list_custom_fields('customers')$$) -> 'fields' -> 0 ->> 'key', 'cf_sektor_kodu',
   'a sales member who may view customers lists the fields, in order');
-select is(jsonb_array_length(pg_temp.as_user(:'alpha_sales', :'s_sales', $$public.list_custom_fields('customers')$$) -> 'fields'), 9,
+select is(jsonb_array_length(pg_temp.as_user(:'alpha_sales', :'s_sales', $$public.list_custom_fields('customers')$$) -> 'fields'), 10,
   'every field of the module');
 select is(pg_temp.as_user(:'alpha_admin', :'s_admin', $$public.list_custom_fields('nope')$$) ->> 'code', 'invalid_input',
   'an unknown module is invalid input');

@@ -5,7 +5,7 @@
 -- see not found, the change in the field history and the audit log, and saved views that
 -- sort, filter and show custom fields.
 begin;
-select plan(53);
+select plan(58);
 
 select tests.create_organization('alpha', 'Alpha A.Ş.') as alpha \gset
 select tests.create_organization('beta', 'Beta Ltd.') as beta \gset
@@ -122,6 +122,10 @@ select is(public.create_customer(jsonb_build_object('name', 'Satışın', 'cf_pa
 select public.create_customer('{"name": "Satışın"}') -> 'record' as own \gset
 select is(public.create_customer(jsonb_build_object('name', 'Satışın 2', 'cf_partner', (:'own'::jsonb) ->> 'id')) #>> '{record,cf_partner}',
   (:'own'::jsonb) ->> 'id', 'a link to one they see is taken');
+select is(public.create_customer(jsonb_build_object('name', 'Satışın 3', 'cf_partner', (:'own'::jsonb) ->> 'id')) #>> '{record,cf_partner_name}',
+  'Satışın', 'a record answer names the record a custom link points to (private.link_names_sql)');
+select is((select count(*)::integer from jsonb_array_elements(public.list_customers() -> 'records') r
+            where r ->> 'cf_partner_name' = 'Satışın'), 2, 'and so does every list row');
 
 -- ---------------------------------------------------------------------------------
 -- Required fields
@@ -168,6 +172,17 @@ select public.create_customer(jsonb_build_object('name', 'Bağlı', 'cf_code', '
 select is(public.merge_customers(:'isik', :'partner', '{"cf_vip": false, "cf_partner": null}') #>> '{record,cf_vip}', 'false',
   'a merge takes the custom value chosen for the survivor');
 select is(public.get_customer(:'linked') #>> '{record,cf_partner}', :'isik', 'and a custom link to the merged record now names the survivor');
+select is(public.get_customer(:'linked') #>> '{record,cf_partner_name}', 'Işık Yazılım', 'by its name');
+select tests.reset_role();
+select tests.authenticate_as(:'alpha_sales', :'s_sales');
+select is(public.create_customer(jsonb_build_object('name', 'Satışın 4', 'cf_code', 'K-4')) #>> '{record,id}' <> '', true, 'a sales user''s own customer');
+select tests.reset_role();
+update :"alpha_schema".customers set cf_partner = :'isik', owner_id = :'alpha_sales' where name = 'Satışın 4';
+select tests.authenticate_as(:'alpha_sales', :'s_sales');
+select is((select r -> 'cf_partner_name' from jsonb_array_elements(public.list_customers() -> 'records') r where r ->> 'name' = 'Satışın 4'),
+  'null'::jsonb, 'a linked record the caller may not see has no name in their list');
+select tests.reset_role();
+select tests.authenticate_as(:'alpha_admin', :'s_admin');
 
 -- The timeline names the record a custom link field points to.
 select public.create_customer('{"name": "Yeni Ortak", "cf_code": "K-9"}') #>> '{record,id}' as new_partner \gset

@@ -77,6 +77,10 @@ export const en: typeof tr = {
         saved: "{{actor}} saved the document template",
         deleted: "{{actor}} deleted the document template",
       },
+      mail_templates: {
+        updated: "{{actor}} changed an e-mail template",
+        reset: "{{actor}} reset an e-mail template to the default",
+      },
       session: {
         super_admin_entered: "Super admin {{actor}} entered the organization",
         super_admin_left: "Super admin {{actor}} left the organization",
@@ -161,6 +165,10 @@ export const en: typeof tr = {
         saved: "Template saved",
         deleted: "Template deleted",
       },
+      mail_templates: {
+        updated: "E-mail template changed",
+        reset: "E-mail template reset",
+      },
       session: {
         super_admin_entered: "Super admin entered",
         super_admin_left: "Super admin left",
@@ -190,6 +198,7 @@ export const en: typeof tr = {
       role: "Roles",
       settings: "Settings",
       template: "Document templates",
+      mail_templates: "E-mail templates",
       session: "Super admin",
       mail: "E-mail",
       custom_fields: "Custom fields",

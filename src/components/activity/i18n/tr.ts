@@ -75,6 +75,10 @@ export const tr = {
         saved: "{{actor}} belge şablonunu kaydetti",
         deleted: "{{actor}} belge şablonunu sildi",
       },
+      mail_templates: {
+        updated: "{{actor}} e-posta şablonunu değiştirdi",
+        reset: "{{actor}} e-posta şablonunu varsayılana döndürdü",
+      },
       session: {
         super_admin_entered: "Süper yönetici {{actor}} şirkete giriş yaptı",
         super_admin_left: "Süper yönetici {{actor}} şirketten ayrıldı",
@@ -159,6 +163,10 @@ export const tr = {
         saved: "Şablon kaydetme",
         deleted: "Şablon silme",
       },
+      mail_templates: {
+        updated: "E-posta şablonu değiştirme",
+        reset: "E-posta şablonunu varsayılana döndürme",
+      },
       session: {
         super_admin_entered: "Süper yönetici girişi",
         super_admin_left: "Süper yöneticinin ayrılması",
@@ -188,6 +196,7 @@ export const tr = {
       role: "Roller",
       settings: "Ayarlar",
       template: "Belge şablonları",
+      mail_templates: "E-posta şablonları",
       session: "Süper yönetici",
       mail: "E-posta",
       custom_fields: "Özel alanlar",

@@ -6,7 +6,6 @@ import { Badge, Group } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import type { RecordPickerSource } from "../record-config.ts";
 import { LinkedRecordName } from "../LinkedRecordName.tsx";
-import { useLinkedRecordName } from "./custom-link-names.ts";
 import { chosenCustomOptions } from "./custom-field-values.ts";
 import { customLabel, type CustomField } from "./custom-fields.ts";
 
@@ -27,14 +26,10 @@ export function CustomChoiceBadges({ field, value }: { field: CustomField; value
 }
 
 /**
- * A link field's record by its name, as a link to its page: the name the record answer gives
- * beside the id (<key>_name, on a record page) when there is one, else the record read by its
- * id (a list row carries the id only); a record the caller may not see is said to be so,
- * never shown by its id.
+ * A link field's record by its name, as a link to its page: the name that record answers and
+ * list rows give beside the id (<key>_name, private.link_names_sql); a record the caller may
+ * not see is said to be so, never shown by its id.
  */
-export function CustomLinkName({ source, id, answered = null }: { source: RecordPickerSource; id: string; answered?: string | null }) {
-  const read = useLinkedRecordName(source, id, answered === null);
-  const name = answered ?? read;
-  if (name === undefined) return <>…</>;
-  return <LinkedRecordName module={source.module} linked={{ id, name }} />;
+export function CustomLinkName({ source, linked }: { source: RecordPickerSource; linked: { id: string; name: string | null } }) {
+  return <LinkedRecordName module={source.module} linked={linked} />;
 }

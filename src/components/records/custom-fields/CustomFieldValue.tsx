@@ -19,8 +19,8 @@ export function CustomFieldValue({ field, record }: { field: CustomField; record
   if (field.type === "choice" || field.type === "multi_choice") return <CustomChoiceBadges field={field} value={value} />;
   if (field.type === "link") {
     const source = linkSource(field);
-    if (!source || typeof value !== "string") return <>—</>;
-    return <CustomLinkName source={source} id={value} answered={linkedRecord(record, field.key)?.name ?? null} />;
+    const linked = linkedRecord(record, field.key);
+    return source && linked ? <CustomLinkName source={source} linked={linked} /> : <>—</>;
   }
   const text = formatCustomValue(field, value, { language, t }) ?? "—";
   if (field.type === "url") {

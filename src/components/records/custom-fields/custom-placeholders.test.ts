@@ -40,7 +40,7 @@ describe("custom placeholders", () => {
     expect(customPlaceholderTexts("contact", customerFields, null, tr)).toEqual({ "contact.cf_sektor_kodu": "", "contact.cf_bayi_no": "" });
   });
 
-  it("read each record's fields and values, print links by name, and leave out what cannot be read", async () => {
+  it("read each record's fields and values, print links by the name the record carries, and leave out what cannot be read", async () => {
     vi.mocked(rpc).mockImplementation(async (name, args) => {
       const { p_module: module, p_id: id } = args as { p_module?: string; p_id?: string };
       if (name === "list_custom_fields") {
@@ -50,13 +50,12 @@ describe("custom placeholders", () => {
       }
       const base = { id, owner_id: "o", owner_name: null, created_at: "", updated_at: "" };
       if (name === "get_customer" && id === C1) return { record: { ...base, name: "Acme", cf_sektor_kodu: "a", cf_bayi_no: 7 } } as never;
-      if (name === "get_customer" && id === C2) return { record: { ...base, name: "Ana Bayi A.Ş." } } as never;
       throw new RpcError("Record not found", "not_found");
     });
     const values = await customPlaceholderValues(
       new QueryClient({ defaultOptions: { queries: { retry: false } } }),
       { organizationId: "org", sessionUserId: "u" } as unknown as OrganizationScope,
-      { quote: { record: { cf_ciro: 1500, cf_ana_bayi: C2 } }, customer: { id: C1 }, contact: { id: K1 }, deal: { id: null } },
+      { quote: { record: { cf_ciro: 1500, cf_ana_bayi: C2, cf_ana_bayi_name: "Ana Bayi A.Ş." } }, customer: { id: C1 }, contact: { id: K1 }, deal: { id: null } },
       tr,
     );
     expect(values).toEqual({

@@ -16,11 +16,10 @@ import type { ModuleKey } from "@/modules/registry.ts";
 import type { OrganizationScope } from "@/session/organization-scope.ts";
 import { useOrganizationScope } from "@/session/organization-scope.ts";
 import { recordBaseSchema, recordQueryOptions } from "../record-api.ts";
-import { recordPickerSources } from "../record-links.ts";
-import { linkedRecordName } from "./custom-link-names.ts";
+import { linkedRecord, recordPickerSources } from "../record-links.ts";
 import { customFieldsQueryOptions, customLabel, shownCustomFields, type CustomField } from "./custom-fields.ts";
 import { formatCustomValue } from "./custom-field-values.ts";
-import { linkSource, type CustomCellContext } from "./list-cells.ts";
+import type { CustomCellContext } from "./list-cells.ts";
 
 /** Each placeholder prefix's module. */
 export const customPlaceholderModules = {
@@ -54,20 +53,18 @@ export type CustomPlaceholderSource = { record: Record<string, unknown> } | { id
  * The values of a record's custom fields as placeholders: every shown field, its text as the
  * record page reads it (in the document's language, `context`), or "" when the record holds
  * none or there is no record (the placeholder is known and prints nothing); a link's text is
- * the linked record's name from `linkNames`.
+ * the linked record's name as the record answer gives it beside the id (private.link_names_sql).
  */
 export function customPlaceholderTexts(
   group: CustomPlaceholderGroup,
   fields: readonly CustomField[] | undefined,
   record: Record<string, unknown> | null,
   context: CustomCellContext,
-  linkNames: ReadonlyMap<string, string | null> = new Map(),
 ): Partial<Record<CustomPlaceholder, string>> {
   return Object.fromEntries(
     shownCustomFields(fields).map((field) => {
-      const value = record?.[field.key];
-      const linkedName = typeof value === "string" ? (linkNames.get(value) ?? null) : null;
-      return [customPlaceholder(group, field.key), formatCustomValue(field, value, { ...context, linkedName }) ?? ""];
+      const linkedName = record ? (linkedRecord(record, field.key)?.name ?? null) : null;
+      return [customPlaceholder(group, field.key), formatCustomValue(field, record?.[field.key], { ...context, linkedName }) ?? ""];
     }),
   );
 }
@@ -96,15 +93,7 @@ export async function customPlaceholderValues(
         const { entity } = recordPickerSources[module];
         record = await queryClient.fetchQuery(recordQueryOptions(scope, module, entity, source.id, recordBaseSchema)).catch(() => null);
       }
-      const linkNames = new Map<string, string | null>();
-      for (const field of shownCustomFields(fields)) {
-        const value = record?.[field.key];
-        const target = linkSource(field);
-        if (target && typeof value === "string" && value !== "" && !linkNames.has(value)) {
-          linkNames.set(value, await linkedRecordName(target, value).catch(() => null));
-        }
-      }
-      return customPlaceholderTexts(group, fields, record, context, linkNames);
+      return customPlaceholderTexts(group, fields, record, context);
     }),
   );
   return Object.assign({}, ...parts) as Partial<Record<CustomPlaceholder, string>>;

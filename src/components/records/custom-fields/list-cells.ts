@@ -10,10 +10,10 @@ import type { Json } from "@/types/database.types.ts";
 import type { ExportColumn } from "@/lib/spreadsheet/write.ts";
 import type { RecordBase } from "../record-api.ts";
 import type { RecordColumn, RecordFilter, RecordListConfig, RecordPickerFilter, RecordRangeFilter } from "../record-config.ts";
-import { recordPickerSources, type PickableModule, type RecordPickerSource } from "../record-links.ts";
+import { linkedRecord, recordPickerSources, type PickableModule } from "../record-links.ts";
+import type { RecordPickerSource } from "../record-config.ts";
 import { CustomChoiceBadges, CustomLinkName } from "./CustomCells.tsx";
 import { formatCustomValue, type CustomValueContext } from "./custom-field-values.ts";
-import { linkedRecordName } from "./custom-link-names.ts";
 import { customLabel, shownCustomFields, textCustomFieldTypes, type CustomField, type CustomFieldType } from "./custom-fields.ts";
 
 /** The module whose records a link field points to, when the app can name and pick them. */
@@ -59,7 +59,8 @@ export function customColumns<Row extends { id: string }>(fields: readonly Custo
         const value = valueOf(row);
         if (field.type === "choice" || field.type === "multi_choice") return createElement(CustomChoiceBadges, { field, value });
         if (field.type === "link") {
-          return typeof value === "string" && value !== "" && source ? createElement(CustomLinkName, { source, id: value }) : "—";
+          const linked = linkedRecord(row, field.key);
+          return linked && source ? createElement(CustomLinkName, { source, linked }) : "—";
         }
         if (field.type === "url" && typeof value === "string" && /^https?:\/\//i.test(value)) {
           return createElement("a", { href: value, target: "_blank", rel: "noopener noreferrer" }, value);
@@ -69,9 +70,10 @@ export function customColumns<Row extends { id: string }>(fields: readonly Custo
       ...(exportType
         ? { exportType, exportValue: (row: Row) => (valueOf(row) ?? null) as string | number | null }
         : field.type === "link"
-          ? source
-            ? { exportLookup: (rows: Row[], signal: AbortSignal) => linkNameLookup(field, source, rows, valueOf, context, signal) }
-            : { exportValue: () => null }
+          ? {
+              exportValue: (row: Row) =>
+                source ? formatCustomValue(field, valueOf(row), { ...context, linkedName: linkedRecord(row, field.key)?.name ?? null }) : null,
+            }
           : { exportValue: (row: Row) => formatCustomValue(field, valueOf(row), context) }),
     } satisfies RecordColumn<Row>;
   });
@@ -150,40 +152,6 @@ export function customFilters(fields: readonly CustomField[] | undefined, langua
           ];
       }
     });
-}
-
-/** How many linked records an export names at once. */
-const LOOKUP_CONCURRENCY = 8;
-
-/**
- * The names of the records a link column points to, each record read once (get_<entity>) for
- * all the exported rows, a few at a time, each cell as the record page reads it: a record the
- * user may not see is said to be one, never named by its id.
- */
-async function linkNameLookup<Row>(
-  field: CustomField,
-  source: RecordPickerSource,
-  rows: Row[],
-  valueOf: (row: Row) => unknown,
-  context: CustomCellContext,
-  signal: AbortSignal,
-): Promise<(row: Row) => string | null> {
-  const idOf = (row: Row) => {
-    const value = valueOf(row);
-    return typeof value === "string" && value !== "" ? value : null;
-  };
-  const ids = [...new Set(rows.map(idOf).filter((id) => id !== null))];
-  const names = new Map<string, string | null>();
-  for (let start = 0; start < ids.length; start += LOOKUP_CONCURRENCY) {
-    signal.throwIfAborted();
-    const batch = ids.slice(start, start + LOOKUP_CONCURRENCY);
-    const found = await Promise.all(batch.map((id) => linkedRecordName(source, id)));
-    batch.forEach((id, index) => names.set(id, found[index]));
-  }
-  return (row) => {
-    const id = idOf(row);
-    return id === null ? null : formatCustomValue(field, id, { ...context, linkedName: names.get(id) ?? null });
-  };
 }
 
 /** A module's list with its organization's custom fields: their columns after the module's, their filters after its filters. */

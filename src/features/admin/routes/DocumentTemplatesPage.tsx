@@ -10,13 +10,14 @@ import type { DocumentTemplate } from "../templates/api/schemas.ts";
 import { useDocumentTemplates, useSaveTemplate } from "../templates/api/templates.ts";
 import { DeleteTemplateModal } from "../templates/components/DeleteTemplateModal.tsx";
 import { TemplateEditorModal } from "../templates/components/TemplateEditorModal.tsx";
+import { MailTemplatesCard } from "../templates/components/MailTemplatesCard.tsx";
 import { TemplatesTable, type TemplateAction } from "../templates/components/TemplatesTable.tsx";
 import { notifyTemplateFailure } from "../templates/utils/notify.ts";
 import { LoadError } from "@/components/LoadError.tsx";
 
 type Editing = { template: DocumentTemplate | null } | null;
 
-/** Admin page "documentTemplates": the organization's quote and contract templates. */
+/** Admin page "documentTemplates": the organization's quote and contract templates, and its e-mail templates. */
 export function DocumentTemplatesPage() {
   const { t } = useTranslation();
   const scope = useOrganizationScope();
@@ -87,6 +88,8 @@ export function DocumentTemplatesPage() {
           ))}
         </Tabs>
       </Card>
+
+      <MailTemplatesCard scope={scope} />
 
       {editing && (
         <TemplateEditorModal scope={scope} template={editing.template} kind={kind} onClose={() => setEditing(null)} />

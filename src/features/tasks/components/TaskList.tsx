@@ -8,6 +8,8 @@ import { ListPagination } from "@/components/ListPagination.tsx";
 import { LoadError } from "@/components/LoadError.tsx";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
 import { useRecordList } from "@/components/records/record-api.ts";
+import { useCustomFields } from "@/components/records/custom-fields/custom-fields.ts";
+import { customColumns } from "@/components/records/custom-fields/list-cells.ts";
 import type { RecordColumn } from "@/components/records/record-config.ts";
 import { linkColumn, linkedRecord, recordPickerSources } from "@/components/records/record-links.ts";
 import { RecordPicker } from "@/components/records/RecordPicker.tsx";
@@ -38,7 +40,8 @@ import { noChosenFilters, taskListFilters, taskViews, type ChosenTaskFilters, ty
 
 const PAGE_SIZE = 25;
 const SEARCH_DEBOUNCE_MS = 300;
-type SortKey = "title" | "due_at" | "priority" | "status" | "updated_at";
+/** The task's own sortable columns, or a custom field's key (cf_…). */
+type SortKey = "title" | "due_at" | "priority" | "status" | "updated_at" | `cf_${string}`;
 
 /** The records a task is about, in the order a list names them. */
 const relatedLinks = [
@@ -76,8 +79,10 @@ interface Props {
  * views as a segmented control (mine, overdue, today, this week, all; days in the
  * organization's time zone), filters on status, priority and type, a search, and per row
  * a "done" tick (complete_task with the row's updated_at), and the kit's export (the view,
- * or every task the role may see). Overdue rows carry a red bar and say "overdue". On a
- * phone the rows become cards, so nothing scrolls sideways.
+ * or every task the role may see). The organization's custom fields of tasks: those shown in
+ * lists as columns after the task's own (sortable where their type is), every one in the
+ * export. Overdue rows carry a red bar and say "overdue". On a phone the rows become cards,
+ * so nothing scrolls sideways.
  */
 export function TaskList({ view, onViewChange }: Props) {
   const { t, i18n } = useTranslation();
@@ -85,6 +90,7 @@ export function TaskList({ view, onViewChange }: Props) {
   const settings = useOrganizationSettings();
   const typeLabel = useTaskTypeLabel();
   const canEdit = useCanEditTask();
+  const custom = useCustomFields("tasks");
   const now = useNow();
   const narrow = useMediaQuery("(max-width: 48em)") ?? false;
   const [chosen, setChosen] = useState<ChosenTaskFilters>(noChosenFilters);
@@ -136,6 +142,8 @@ export function TaskList({ view, onViewChange }: Props) {
     },
     { key: "owner_name", label: t("modules.tasks.fields.owner_id") },
   ];
+  const allCustom = customColumns<TaskRow>(custom.data, { language: i18n.resolvedLanguage, t });
+  const listedCustom = allCustom.filter((column) => !column.hidden);
   // An export of everything has these too.
   const exportOnly: RecordColumn<TaskRow>[] = [
     ...relatedLinks.map(([key, module]) => linkColumn<TaskRow>({ key, module, label: t(`modules.tasks.fields.${key}`) })),
@@ -143,6 +151,7 @@ export function TaskList({ view, onViewChange }: Props) {
     { key: "completed_at", label: t("modules.tasks.fields.completed_at") },
     { key: "created_at", label: t("records.list.createdAt") },
     { key: "updated_at", label: t("modules.tasks.fields.updated_at") },
+    ...allCustom.filter((column) => column.hidden),
   ];
   const title = (row: TaskRow, size: "sm" | "md") => (
     <Anchor component={Link} to={`/tasks/${row.id}`} size={size} fw={600} className={row.status === "done" ? taskClasses.done : undefined}
@@ -211,13 +220,13 @@ export function TaskList({ view, onViewChange }: Props) {
           row={taskRowSchema}
           title={t("modules.tasks.title")}
           source={{
-            columns: [...columns, ...exportOnly],
+            columns: [...columns, ...listedCustom, ...exportOnly],
             view: {
               ...(search === "" ? {} : { search }),
               filters: filters as Json,
               sort: order.sort,
               descending: order.descending,
-              columns: columns.slice(1).map((column) => column.key),
+              columns: [...columns.slice(1), ...listedCustom].map((column) => column.key),
             },
           }}
         />
@@ -260,6 +269,11 @@ export function TaskList({ view, onViewChange }: Props) {
                           {t("modules.tasks.fields.owner_id")}: {row.owner_name}
                         </Text>
                       )}
+                      {listedCustom.map((column) => (
+                        <Text key={column.key} size="sm" c="dimmed" style={{ overflowWrap: "anywhere" }}>
+                          {column.label}: {column.render?.(row)}
+                        </Text>
+                      ))}
                     </Stack>
                   </Group>
                 </Paper>
@@ -276,6 +290,15 @@ export function TaskList({ view, onViewChange }: Props) {
                     {columns.map((column) =>
                       column.sort ? (
                         <SortableHeader key={column.key} column={column.sort} label={column.label} state={order} onSort={sortBy} />
+                      ) : (
+                        <Table.Th key={column.key} scope="col">
+                          {column.label}
+                        </Table.Th>
+                      ),
+                    )}
+                    {listedCustom.map((column) =>
+                      column.sort ? (
+                        <SortableHeader key={column.key} column={column.sort as SortKey} label={column.label} state={order} onSort={sortBy} />
                       ) : (
                         <Table.Th key={column.key} scope="col">
                           {column.label}
@@ -305,6 +328,11 @@ export function TaskList({ view, onViewChange }: Props) {
                         <TaskRelated task={row} empty="—" />
                       </Table.Td>
                       <Table.Td style={{ overflowWrap: "anywhere" }}>{row.owner_name ?? "—"}</Table.Td>
+                      {listedCustom.map((column) => (
+                        <Table.Td key={column.key} style={{ overflowWrap: "anywhere" }}>
+                          {column.render?.(row)}
+                        </Table.Td>
+                      ))}
                     </Table.Tr>
                   ))}
                 </Table.Tbody>

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { totalsRows, type DocumentData } from "@/lib/document-template/document-data.ts";
 import { documentLabels } from "@/lib/document-template/labels.ts";
 import type { BlockKind, PlaceholderValues } from "@/lib/document-template/placeholders.ts";
-import { renderTemplate } from "@/lib/document-template/render.ts";
+import { renderTemplate, type TextSegment as TextSegmentData } from "@/lib/document-template/render.ts";
 import { sampleData } from "@/lib/document-template/sample-data.ts";
 import { usePreviewOrganization } from "./preview-organization.ts";
 
@@ -110,6 +110,20 @@ function Block({ block, data, logo }: { block: BlockKind; data: DocumentData; lo
   }
 }
 
+/** A text part of a preview: filled text, or an unknown placeholder marked as written. */
+export function TextSegment({ segment }: { segment: TextSegmentData }) {
+  const { t } = useTranslation();
+  return segment.type === "unknown" ? (
+    <Mark color="orange" title={t("adminTemplates.preview.unknown")}>
+      {segment.text}
+    </Mark>
+  ) : (
+    <Text span size="sm">
+      {segment.text}
+    </Text>
+  );
+}
+
 /**
  * The body with the organization's own details and logo and sample record data. Plain text
  * only: every part is a React text node (escaped), line breaks are kept by CSS, unknown
@@ -142,14 +156,8 @@ export function TemplatePreview({ body, labelId, customSamples }: { body: string
         segments.map((segment, index) =>
           segment.type === "block" ? (
             <Block key={index} block={segment.block} data={data} logo={organization.logo} />
-          ) : segment.type === "unknown" ? (
-            <Mark key={index} color="orange" title={t("adminTemplates.preview.unknown")}>
-              {segment.text}
-            </Mark>
           ) : (
-            <Text key={index} span size="sm">
-              {segment.text}
-            </Text>
+            <TextSegment key={index} segment={segment} />
           ),
         )
       )}
