@@ -1,16 +1,8 @@
 import { expect, test, type Page } from "@playwright/test";
-import type { CaughtMessage } from "../scripts/stack/mail-catcher.ts";
-import { testKeys } from "../tests/support/keys.ts";
+import { caughtFor } from "./mail-support.ts";
 import { enterApp } from "./shell-support.ts";
 
 const mailSection = (page: Page) => page.getByRole("region", { name: "E-posta (SMTP)" });
-
-/** The messages the stack's mail server kept for an address (GET /_stack/mail with the secret key). */
-async function caughtFor(page: Page, address: string): Promise<CaughtMessage[]> {
-  const answer = await page.request.get("/_stack/mail", { headers: { authorization: `Bearer ${testKeys.secretKey}` } });
-  expect(answer.status()).toBe(200);
-  return ((await answer.json()) as { messages: CaughtMessage[] }).messages.filter((message) => message.envelope.to.includes(address));
-}
 
 test("an admin sends a test e-mail, enters a mail server, and is told in words why it cannot be reached", async ({ page }) => {
   await enterApp(page, "admin@demo.test");

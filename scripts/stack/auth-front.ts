@@ -127,8 +127,9 @@ const authError = (status: number, code: string, message: string, headers: Recor
 
 /**
  * Auth's code routes (sign-up, e-mail codes and links, password recovery, verification,
- * resending, reauthentication codes): the product has no e-mail sign-in, no self-service
- * password reset and no sign-up, and no mailer, so they arm no code and create no user.
+ * resending, reauthentication codes): the product has no e-mail sign-in and no sign-up, and
+ * Auth has no mailer, so they arm no code and create no user. A forgotten password is reset
+ * through the product's own link instead (the password-reset function, 21_password_reset.sql).
  * The path is compared as lite's router could still route it: percent-decoded, any case,
  * repeated or trailing slashes.
  */
@@ -156,7 +157,7 @@ export function refuseCodeRoutes(front: Hono): void {
     return authError(
       403,
       "feature_disabled",
-      "Sign-up, e-mail codes and links and password recovery by e-mail are turned off: an administrator resets passwords",
+      "Sign-up and Auth's own e-mail codes and links are turned off: a forgotten password is reset through the app's own link (/forgot-password)",
     );
   });
 }

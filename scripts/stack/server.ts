@@ -342,6 +342,8 @@ async function waitUntilAnswering(url: string, child: ChildProcess, timeoutMs: n
  * so it stays the same across starts and differs between installations) and, as the
  * installation's mail, the local mail server (an organization without SMTP settings of its
  * own sends there). Set in the environment, SMTP_HOST and the other SMTP_* settings win.
+ * SITE_URL, the app's address that password-reset links open, is the stack's own address
+ * unless set in the environment.
  */
 async function startEdgeRuntime(publicUrl: string, keys: LocalKeys, mailPort: number, databaseUrl?: string) {
   const port = await freePort();
@@ -362,6 +364,7 @@ async function startEdgeRuntime(publicUrl: string, keys: LocalKeys, mailPort: nu
         SUPABASE_SERVICE_ROLE_KEY: keys.secretKey,
         SUPABASE_SECRET_KEY: keys.secretKey,
         ...(databaseUrl ? { SUPABASE_DB_URL: databaseUrl } : {}),
+        SITE_URL: process.env.SITE_URL ?? publicUrl,
         MAIL_SETTINGS_KEY: Buffer.from(hkdfSync("sha256", keys.jwtSecret, "satis-crm", "mail-settings-key", 32)).toString("base64"),
         ...(process.env.SMTP_HOST
           ? {}

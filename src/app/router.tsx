@@ -5,6 +5,11 @@ import { LoadingScreen } from "@/components/LoadingScreen.tsx";
 // The login page is the first screen of nearly every visit: it comes with the entry chunk
 // rather than as a second round trip; every other page loads on demand.
 import { LoginPage } from "@/features/auth/routes/LoginPage.tsx";
+import { lazyPage } from "@/lib/lazy-page.ts";
+
+// "Şifremi unuttum": public, each page its own chunk.
+const ForgotPasswordPage = lazyPage(() => import("@/features/auth/routes/ForgotPasswordPage.tsx"), "ForgotPasswordPage");
+const ResetPasswordPage = lazyPage(() => import("@/features/auth/routes/ResetPasswordPage.tsx"), "ResetPasswordPage");
 
 function RootLayout() {
   return (
@@ -25,6 +30,8 @@ export const routes: RouteObject[] = [
     hydrateFallbackElement: <LoadingScreen />,
     children: [
       { path: "/login", element: <LoginPage /> },
+      { path: "/forgot-password", element: <ForgotPasswordPage /> },
+      { path: "/reset-password", element: <ResetPasswordPage /> },
       // Until the signed-in routes are there (below), every other path lands here first.
       { path: "*", element: <Navigate to="/login" replace /> },
     ],
@@ -34,7 +41,7 @@ export const routes: RouteObject[] = [
 let signedInRoutesAdded = false;
 
 export const router = createBrowserRouter(routes, {
-  // Any path but /login (it matches only the catch-all until then) brings the signed-in
+  // Any path but the public ones (the others match only the catch-all until then) brings the signed-in
   // routes (signed-in-routes.tsx) once, before the navigation goes on.
   async patchRoutesOnNavigation({ patch }) {
     if (signedInRoutesAdded) return;

@@ -16,8 +16,9 @@ const failureReasons = [
   "throttled",
   "password_too_long",
   "sign_in_method_refused",
+  "reset_link_invalid",
 ] as const;
-const sources = ["login", "auth_hook", "auth", "password_change", "repair", "session"] as const;
+const sources = ["login", "auth_hook", "auth", "password_change", "repair", "session", "password_reset"] as const;
 
 function isOneOf<T extends string>(values: readonly T[], value: string | null | undefined): value is T {
   return values.includes(value as T);

@@ -16,6 +16,7 @@ import "@mantine/core/styles/Group.css";
 import "@mantine/core/styles/Loader.css";
 import "@mantine/core/styles/ActionIcon.css";
 import "@mantine/core/styles/Alert.css";
+import "@mantine/core/styles/Anchor.css";
 import "@mantine/core/styles/Badge.css";
 import "@mantine/core/styles/Button.css";
 import "@mantine/core/styles/Center.css";

@@ -64,6 +64,16 @@ export async function invokePrivileged<T = unknown>(name: string, body?: Record<
   return result.data as T;
 }
 
+/**
+ * Calls an Edge Function that needs no session (password-reset: for people who cannot sign
+ * in). A refusal in the `{success: false, error, code}` shape is thrown as an RpcError.
+ */
+export async function invokePublic<T = unknown>(name: string, body: Record<string, unknown>): Promise<T> {
+  const result = await supabase.functions.invoke<T>(name, { body });
+  if (result.error) throw refusal(await errorBody(result.error)) ?? result.error;
+  return result.data as T;
+}
+
 /** The function's `{success: false, error, code}` answer as an RpcError, if that is what it is. */
 function refusal(body: unknown): RpcError | undefined {
   try {

@@ -365,6 +365,12 @@ export type Database = {
 "move_deal":
 { Args: { "p_id": string,"p_lost_reason"?: string,"p_stage": string,"p_updated_at": string }; Returns: Json
                            },
+"password_reset_begin":
+{ Args: { "p_client_address": string,"p_email": string,"p_installation_mail": boolean,"p_language": string }; Returns: Json
+                           },
+"password_reset_complete":
+{ Args: { "p_client_address": string,"p_password": string,"p_token": string }; Returns: Json
+                           },
 "preview_quote_totals":
 { Args: { "p_items": Json,"p_values": Json }; Returns: Json
                            },

@@ -48,14 +48,15 @@ create table private.login_attempts (
   success boolean not null,
   failure_reason text check (failure_reason in (
     'invalid_credentials', 'account_locked', 'admin_locked', 'account_disabled', 'no_organization',
-    'throttled', 'password_too_long', 'sign_in_method_refused')),
+    'throttled', 'password_too_long', 'sign_in_method_refused', 'reset_link_invalid')),
   -- Where the attempt was checked. login: the login RPC; auth_hook: the Auth password hook;
   -- auth: a direct Auth sign-in reported by the local stack's front; password_change: the
   -- current password checked by change_my_password; repair: a login-flow repair RPC
   -- (create_auth_user_admin, sync_user_password); session: an Auth session binding to an
-  -- organization (bind_session_organization).
+  -- organization (bind_session_organization); password_reset: a new password set through an
+  -- e-mailed reset link (password_reset_complete, 21_password_reset.sql).
   source text not null default 'login'
-    check (source in ('login', 'auth_hook', 'auth', 'password_change', 'repair', 'session')),
+    check (source in ('login', 'auth_hook', 'auth', 'password_change', 'repair', 'session', 'password_reset')),
   created_at timestamptz not null default now(),
   -- Who is asking: the client's address, when known.
   client_address inet,

@@ -161,7 +161,7 @@ describe("Auth's code routes (item 1)", () => {
               body: {
                 code: 403,
                 error_code: "feature_disabled",
-                msg: "Sign-up, e-mail codes and links and password recovery by e-mail are turned off: an administrator resets passwords",
+                msg: "Sign-up and Auth's own e-mail codes and links are turned off: a forgotten password is reset through the app's own link (/forgot-password)",
               },
             });
           }

@@ -46,6 +46,7 @@ export const actionsByGroup = {
     "locked",
     "unlocked",
     "password_reset",
+    "password_reset_by_email",
     "password_changed",
     "password_synced",
     "records_transferred",

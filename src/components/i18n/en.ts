@@ -324,6 +324,7 @@ export const en: typeof tr = {
         throttled: "Too many attempts",
         password_too_long: "Password too long",
         sign_in_method_refused: "Sign-in without a password refused",
+        reset_link_invalid: "Invalid password reset link",
       },
       sources: {
         login: "Sign-in screen",
@@ -332,6 +333,7 @@ export const en: typeof tr = {
         password_change: "Password change",
         repair: "Sign-in repair",
         session: "Session start",
+        password_reset: "Password reset link",
       },
     },
   },

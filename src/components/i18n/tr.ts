@@ -325,6 +325,7 @@ export const tr = {
         throttled: "Çok fazla deneme",
         password_too_long: "Şifre çok uzun",
         sign_in_method_refused: "Şifresiz giriş reddedildi",
+        reset_link_invalid: "Geçersiz şifre yenileme bağlantısı",
       },
       sources: {
         login: "Giriş ekranı",
@@ -333,6 +334,7 @@ export const tr = {
         password_change: "Şifre değiştirme",
         repair: "Giriş onarımı",
         session: "Oturum başlatma",
+        password_reset: "Şifre yenileme bağlantısı",
       },
     },
   },

@@ -45,6 +45,7 @@ const statusByCode: Record<string, number> = {
   too_many_attempts: 429,
   mail_rate_limited: 429,
   mail_not_configured: 409,
+  password_reset_unavailable: 409,
   mail_key_missing: 409,
   smtp_password_unreadable: 409,
   smtp_auth_failed: 502,

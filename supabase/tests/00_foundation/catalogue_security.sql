@@ -93,13 +93,16 @@ select bag_eq(
   'anon may execute exactly the sign-in allow-list (one function of each name, nothing in private)');
 
 -- The mail function's two steps that only its secret key may take (19_mail.sql): reading the
--- sealed SMTP password of a started mail, and recording that mail's result.
+-- sealed SMTP password of a started mail, and recording that mail's result; and the
+-- password-reset function's two (21_password_reset.sql): beginning and completing a reset.
 select set_eq(
   $$select signature from our_functions where has_function_privilege('authenticated', oid, 'execute')$$,
   $$select signature from our_functions where schema_name = 'public'
      and signature not in ('public.mail_delivery_settings(p_mail_id uuid)',
-                           'public.mail_finish_send(p_mail_id uuid, p_sent boolean, p_error_code text)')$$,
-  'authenticated may execute exactly the public facade: every function in public but the mail function''s own two, none in private');
+                           'public.mail_finish_send(p_mail_id uuid, p_sent boolean, p_error_code text)',
+                           'public.password_reset_begin(p_email text, p_client_address text, p_language text, p_installation_mail boolean)',
+                           'public.password_reset_complete(p_token text, p_password text, p_client_address text)')$$,
+  'authenticated may execute exactly the public facade: every function in public but the mail and password-reset functions'' own, none in private');
 
 select is(
   array(select f.signature || ' to ' || case when a.grantee = 0 then 'PUBLIC' else a.grantee::regrole::text end

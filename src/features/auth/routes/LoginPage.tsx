@@ -1,12 +1,17 @@
-import { Container, Group, Paper, Text, Title } from "@mantine/core";
+import { Alert, Anchor, Group } from "@mantine/core";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Navigate, useLocation, useNavigate } from "react-router-dom";
-import { LanguageSwitcher } from "@/components/LanguageSwitcher.tsx";
+import { Link, Navigate, useLocation, useNavigate } from "react-router-dom";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
+import { AuthCard } from "../components/AuthCard.tsx";
 import { LoginForm } from "../components/LoginForm.tsx";
 import { useSession } from "@/session/session-context.ts";
 import { returnPath } from "@/session/return-to.ts";
+
+/** Whether the page was opened right after a password reset (ResetPasswordPage says so in the state). */
+function afterPasswordReset(state: unknown): boolean {
+  return typeof state === "object" && state !== null && (state as { passwordReset?: unknown }).passwordReset === true;
+}
 
 export function LoginPage() {
   const { t } = useTranslation();
@@ -24,31 +29,27 @@ export function LoginPage() {
   if (state.status === "signedIn" && !attempted) return <Navigate to={destination} replace />;
 
   return (
-    <Container component="main" size={440} py="xl">
-      <Group justify="flex-end" mb="md">
-        <LanguageSwitcher />
+    <AuthCard title={t("auth.login.title")} subtitle={t("auth.login.subtitle")}>
+      {afterPasswordReset(location.state) && !attempted && (
+        <Alert color="green" mb="md">
+          {t("auth.login.passwordReset")}
+        </Alert>
+      )}
+      <LoginForm
+        endedReason={state.status === "signedOut" ? state.reason : undefined}
+        onAttempt={() => setAttempted(true)}
+        onSignedIn={({ organization }) =>
+          navigate(organization ? destination : "/select-organization", {
+            replace: true,
+            state: organization ? undefined : { from: destination },
+          })
+        }
+      />
+      <Group justify="center" mt="md">
+        <Anchor component={Link} to="/forgot-password" size="sm">
+          {t("auth.login.forgotPassword")}
+        </Anchor>
       </Group>
-      <Title order={1} ta="center">
-        {t("app.title")}
-      </Title>
-      <Paper withBorder shadow="sm" radius="md" p="lg" mt="lg">
-        <Title order={2} size="h3">
-          {t("auth.login.title")}
-        </Title>
-        <Text size="sm" mt={4} mb="md">
-          {t("auth.login.subtitle")}
-        </Text>
-        <LoginForm
-          endedReason={state.status === "signedOut" ? state.reason : undefined}
-          onAttempt={() => setAttempted(true)}
-          onSignedIn={({ organization }) =>
-            navigate(organization ? destination : "/select-organization", {
-              replace: true,
-              state: organization ? undefined : { from: destination },
-            })
-          }
-        />
-      </Paper>
-    </Container>
+    </AuthCard>
   );
 }
