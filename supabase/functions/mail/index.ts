@@ -23,5 +23,9 @@ Deno.serve(
         }
         : null,
     send: (settings, message) => sendMessage(settings, message, timeoutMs),
+    download: async (objectPath) => {
+      const { data, error } = await serviceClient().storage.from("documents").download(objectPath);
+      return error || !data ? null : new Uint8Array(await data.arrayBuffer());
+    },
   }),
 );
