@@ -4,7 +4,7 @@
 -- quote only one that send_quote could mark sent now; within the hourly limit. The e-mail
 -- is on the record's timeline and its customer's, and its result is audited about the record.
 begin;
-select plan(26);
+select plan(27);
 
 select tests.create_organization('alpha', 'Alpha A.Ş.') as alpha \gset
 select tests.create_organization('beta', 'Beta Ltd.') as beta \gset
@@ -57,6 +57,13 @@ select jsonb_build_object('module', 'quotes', 'record_id', :'quote', 'document_i
 select ok(has_function_privilege('authenticated', 'public.mail_begin_send(text, text[], text, jsonb)', 'execute')
           and not has_function_privilege('anon', 'public.mail_begin_send(text, text[], text, jsonb)', 'execute'),
   'a signed-in member may ask to start a sending; anon may not');
+
+-- The composer starts from the organization's template: every record kind reads in both languages.
+select tests.reset_role();
+select tests.authenticate_as(:'alpha_sales', :'s_sales');
+select is((select count(*)::int from unnest(array['quote', 'contract', 'contract_renewal']) k, unnest(array['tr', 'en']) l
+            where (public.get_mail_template(k, l) #>> '{template,body}') like '%{{sender.name}}%'),
+  6, 'a record''s e-mail template (the product''s default) reads for each kind and language');
 
 -- ---------------------------------------------------------------------------------
 -- Denied: a viewer, a sales member on someone else's record, another organization, anon

@@ -5,6 +5,53 @@
 set local search_path = pg_catalog;
 set local check_function_bodies = off;
 DROP FUNCTION "public"."mail_begin_send"(text, text[], text);
+CREATE OR REPLACE FUNCTION private.default_mail_template(p_kind text, p_language text)
+ RETURNS jsonb
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+  select case p_kind || ':' || case when p_language = 'en' then 'en' else 'tr' end
+    when 'quote:tr' then jsonb_build_object(
+      'subject', '{{quote.number}} numaralı teklifimiz – {{organization.name}}',
+      'body', E'Sayın {{contact.name}},\n\n{{quote.number}} numaralı teklifimizi ekte bilgilerinize sunarız. '
+              'Teklifimiz {{quote.valid_until}} tarihine kadar geçerlidir; genel toplam {{totals.total}}.\n\n'
+              || E'Sorularınız için bu e-postayı yanıtlayabilirsiniz.\n\nSaygılarımızla,\n{{sender.name}}\n{{organization.name}}\n{{sender.phone}}')
+    when 'quote:en' then jsonb_build_object(
+      'subject', 'Our quote {{quote.number}} – {{organization.name}}',
+      'body', E'Dear {{contact.name}},\n\nPlease find attached our quote {{quote.number}}. '
+              'It is valid until {{quote.valid_until}}; the grand total is {{totals.total}}.\n\n'
+              || E'Simply reply to this e-mail with any questions.\n\nKind regards,\n{{sender.name}}\n{{organization.name}}\n{{sender.phone}}')
+    when 'contract:tr' then jsonb_build_object(
+      'subject', '{{contract.number}} numaralı sözleşme: {{contract.title}}',
+      'body', E'Sayın {{contact.name}},\n\n{{contract.title}} sözleşmesini ({{contract.number}}) ekte bilgilerinize sunarız. '
+              || E'Sözleşme {{contract.start_date}} – {{contract.end_date}} dönemini kapsar.\n\n'
+              || E'Saygılarımızla,\n{{sender.name}}\n{{organization.name}}\n{{sender.phone}}')
+    when 'contract:en' then jsonb_build_object(
+      'subject', 'Contract {{contract.number}}: {{contract.title}}',
+      'body', E'Dear {{contact.name}},\n\nPlease find attached the contract {{contract.title}} ({{contract.number}}). '
+              || E'It covers {{contract.start_date}} to {{contract.end_date}}.\n\n'
+              || E'Kind regards,\n{{sender.name}}\n{{organization.name}}\n{{sender.phone}}')
+    when 'contract_renewal:tr' then jsonb_build_object(
+      'subject', '{{contract.title}} sözleşmesinin yenilenmesi',
+      'body', E'Sayın {{contact.name}},\n\n{{contract.number}} numaralı {{contract.title}} sözleşmemiz {{contract.end_date}} tarihinde sona eriyor. '
+              || E'Yenileme koşullarını birlikte görüşmek isteriz.\n\n'
+              || E'Saygılarımızla,\n{{sender.name}}\n{{organization.name}}\n{{sender.phone}}')
+    when 'contract_renewal:en' then jsonb_build_object(
+      'subject', 'Renewing the contract {{contract.title}}',
+      'body', E'Dear {{contact.name}},\n\nOur contract {{contract.title}} ({{contract.number}}) ends on {{contract.end_date}}. '
+              || E'We would like to agree its renewal with you.\n\n'
+              || E'Kind regards,\n{{sender.name}}\n{{organization.name}}\n{{sender.phone}}')
+    when 'password_reset:tr' then jsonb_build_object(
+      'subject', '{{organization.name}}: şifre yenileme',
+      'body', E'Merhaba {{user.name}},\n\nŞifrenizi yenilemek için bu bağlantıyı açın (bir kez, {{reset.minutes}} dakika geçerli):\n\n{{reset.link}}\n\n'
+              'Bu isteği siz yapmadıysanız bu e-postayı yok sayın; şifreniz değişmez.')
+    when 'password_reset:en' then jsonb_build_object(
+      'subject', '{{organization.name}}: reset your password',
+      'body', E'Hello {{user.name}},\n\nOpen this link to set a new password (once, within {{reset.minutes}} minutes):\n\n{{reset.link}}\n\n'
+              'If you did not ask for this, ignore this e-mail; your password stays as it is.')
+  end;
+$function$;
 CREATE OR REPLACE FUNCTION private.mail_addresses(p_addresses text[])
  RETURNS text[]
  LANGUAGE sql
