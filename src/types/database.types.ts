@@ -342,7 +342,7 @@ export type Database = {
 { Args: { "p_user_id": string }; Returns: Json
                            },
 "mail_begin_send":
-{ Args: { "p_kind": string,"p_recipients": (string)[],"p_subject": string }; Returns: Json
+{ Args: { "p_kind": string,"p_recipients": (string)[],"p_record"?: Json,"p_subject": string }; Returns: Json
                            },
 "mail_delivery_settings":
 { Args: { "p_mail_id": string }; Returns: Json

@@ -893,6 +893,26 @@ end;
 $$;
 
 /**
+ * A refused step of a quote as people are told it: a refusal about the status itself with
+ * that code (invalid_transition, items_required, quote_expired, quote_superseded), a missing
+ * exchange rate as exchange_rate_required; any other answer as it is. Shared by the steps
+ * and by whoever checks a step before taking it (a quote's e-mail, private.mail_begin_record).
+ */
+create function private.quote_step_failure(p_answer jsonb)
+returns jsonb
+language sql
+stable
+set search_path = ''
+as $$
+  select case
+    when p_answer ->> 'code' = 'invalid_fields' and p_answer #>> '{fields,status}' is not null then
+      private.failure('The quote cannot take this step', p_answer #>> '{fields,status}', jsonb_build_object('fields', p_answer -> 'fields'))
+    when p_answer ->> 'code' = 'invalid_fields' and p_answer #>> '{fields,exchange_rate}' = 'required' then
+      private.failure('The quote needs an exchange rate', 'exchange_rate_required', jsonb_build_object('fields', p_answer -> 'fields'))
+    else p_answer end;
+$$;
+
+/**
  * Changes a quote's status through the record engine (scope edit, stale check against
  * p_updated_at, private.prepare_quote's workflow, field history, audit). A refusal about
  * the status itself answers with that code (invalid_transition, items_required,
@@ -912,14 +932,8 @@ begin
     return context.problem;
   end if;
   answer := private.record_write('quotes', context, p_id, p_values, p_updated_at, true);
-  if answer ->> 'code' = 'invalid_fields' and answer #>> '{fields,status}' is not null then
-    return private.failure('The quote cannot take this step', answer #>> '{fields,status}', jsonb_build_object('fields', answer -> 'fields'));
-  end if;
-  if answer ->> 'code' = 'invalid_fields' and answer #>> '{fields,exchange_rate}' = 'required' then
-    return private.failure('The quote needs an exchange rate', 'exchange_rate_required', jsonb_build_object('fields', answer -> 'fields'));
-  end if;
   if not (answer ->> 'success')::boolean then
-    return answer;
+    return private.quote_step_failure(answer);
   end if;
   return jsonb_build_object('success', true, 'id', p_id, 'status', answer #>> '{record,status}',
                             'updated_at', answer #>> '{record,updated_at}');

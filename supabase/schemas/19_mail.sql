@@ -254,32 +254,171 @@ begin
 end;
 $$;
 
+/** Addresses as sent: each normalized, in their order; null when one is not a valid e-mail address. */
+create function private.mail_addresses(p_addresses text[])
+returns text[]
+language sql
+stable
+set search_path = ''
+as $$
+  select case when bool_and(coalesce(private.is_valid_email(a.address), false)) is not false
+              then coalesce(array_agg(a.address order by a.position), '{}') end
+    from (select private.normalize_email(r) as address, o as position from unnest(p_addresses) with ordinality t (r, o)) a;
+$$;
+
 /**
- * Starts one sending for the caller (the mail function calls it as the caller): who may send
- * this kind (test: the organization's admin), to at most 50 valid addresses, and the
- * organization's hourly limit (private.mail_limits: every sending of the last hour counts,
- * failed ones too), then a mail_log row in state sending. Returns {success, mail_id}, or the
- * refusal (mail_rate_limited, invalid_fields {"to": "invalid_email"}).
+ * A record's e-mail (kind quote, contract or contract_renewal), checked before anything is
+ * sent: p_record {module (quotes for a quote, contracts for a contract's), record_id, cc,
+ * body, document_id, updated_at (a quote's, as read)}. The caller may edit the record
+ * (module edit scope: own records only with scope own); to 1 to 50 and cc at most 50 valid
+ * addresses; a subject of 1 to 300 and a body of at most 20,000 characters; the document,
+ * when named, is one the caller may see that belongs to this record; a quote can be marked
+ * sent now (a draft read at updated_at that send_quote would take: private.prepare_quote's
+ * rules, answered as send_quote answers them), so nothing goes out for a quote that cannot
+ * be marked. Then private.mail_start (the hourly limit) with the record's customer. Returns
+ * {success, mail_id, attachment: {object_path, file_name, mime_type, title} | null}.
  */
-create function public.mail_begin_send(p_kind text, p_recipients text[], p_subject text)
+create function private.mail_begin_record(p_kind text, p_recipients text[], p_subject text, p_record jsonb)
 returns jsonb
 language plpgsql
 security definer
 set search_path = ''
 as $$
 declare
-  caller private.caller_context := private.caller_context('admin');
+  module text := p_record ->> 'module';
+  kind_module text := case when p_kind = 'quote' then 'quotes' else 'contracts' end;
+  record_id uuid := private.try_uuid(p_record -> 'record_id');
+  document_id uuid := private.try_uuid(p_record -> 'document_id');
+  context private.module_context;
+  documents_scope text;
+  found_record jsonb;
+  prepared jsonb;
+  expected timestamptz;
+  recipients text[] := private.mail_addresses(p_recipients);
+  cc text[];
+  body text := p_record ->> 'body';
+  attachment jsonb;
+  errors jsonb := '{}';
+  started jsonb;
+begin
+  if jsonb_typeof(p_record) is distinct from 'object'
+     or module is distinct from kind_module
+     or record_id is null
+     or (p_record ? 'document_id' and jsonb_typeof(p_record -> 'document_id') <> 'null' and document_id is null)
+     or (p_record ? 'cc' and jsonb_typeof(p_record -> 'cc') not in ('array', 'null'))
+     or (p_record ? 'body' and jsonb_typeof(p_record -> 'body') not in ('string', 'null')) then
+    return private.failure('Invalid input', 'invalid_input');
+  end if;
+  context := private.module_context(module, 'edit');
+  if context.problem is not null then
+    return context.problem;
+  end if;
+  execute format('select to_jsonb(t) from %I.%I t where t.id = $1 and t.deleted_at is null and ($2 = ''all'' or t.owner_id = $3)',
+                 context.schema_name, context.table_name)
+    into found_record using record_id, context.scope, context.caller;
+  if found_record is null then
+    return private.failure('Record not found', 'not_found');
+  end if;
+
+  begin
+    cc := private.mail_addresses(array(select jsonb_array_elements_text(coalesce(p_record -> 'cc', '[]'))));
+  exception when others then
+    return private.failure('Invalid input', 'invalid_input');
+  end;
+  if coalesce(cardinality(recipients), 0) not between 1 and 50 then
+    errors := errors || '{"to": "invalid_email"}';
+  end if;
+  if cc is null or cardinality(cc) > 50 then
+    errors := errors || '{"cc": "invalid_email"}';
+  end if;
+  if btrim(coalesce(p_subject, '')) = '' then
+    errors := errors || '{"subject": "required"}';
+  elsif char_length(p_subject) > 300 then
+    errors := errors || '{"subject": "too_long"}';
+  end if;
+  if char_length(body) > 20000 then
+    errors := errors || '{"body": "too_long"}';
+  end if;
+  if errors <> '{}' then
+    return private.failure('Invalid fields', 'invalid_fields', jsonb_build_object('fields', errors));
+  end if;
+
+  if p_kind = 'quote' then
+    begin
+      expected := (p_record ->> 'updated_at')::timestamptz;
+    exception when others then
+      expected := null;
+    end;
+    if expected is null or (found_record ->> 'updated_at')::timestamptz <> expected then
+      return private.failure('The record was changed by someone else', 'stale_record',
+                             jsonb_build_object('current_updated_at', found_record -> 'updated_at'));
+    end if;
+    prepared := private.prepare_quote('{"status": "sent"}', found_record);
+    if prepared -> 'errors' <> '{}' then
+      return private.quote_step_failure(private.failure('Invalid fields', 'invalid_fields', jsonb_build_object('fields', prepared -> 'errors')));
+    end if;
+  end if;
+
+  if document_id is not null then
+    documents_scope := private.caller_scope('documents', 'view');
+    if documents_scope is not null then
+      execute format($query$
+        select jsonb_build_object('object_path', v.object_path, 'file_name', v.file_name, 'mime_type', v.mime_type, 'title', d.title)
+          from %1$I.documents d
+          join %1$I.document_versions v on v.document_id = d.id and v.version = d.current_version
+         where d.id = $1 and d.deleted_at is null and d.%2$I = $2 and ($3 = 'all' or d.owner_id = $4)$query$,
+        context.schema_name, private.document_link_column(module))
+        into attachment using document_id, record_id, documents_scope, context.caller;
+    end if;
+    if attachment is null then
+      return private.failure('Document not found', 'document_not_found');
+    end if;
+  end if;
+
+  started := private.mail_start(jsonb_populate_record(null::private.mail_log, jsonb_build_object(
+    'organization_id', context.organization_id, 'kind', p_kind, 'recipients', recipients, 'cc', cc,
+    'subject', p_subject, 'body', body, 'module', module, 'record_id', record_id,
+    'customer_id', found_record -> 'customer_id', 'document_id', document_id, 'created_by', context.caller)));
+  if not (started ->> 'success')::boolean then
+    return started;
+  end if;
+  return started || jsonb_build_object('attachment', attachment);
+end;
+$$;
+
+/**
+ * Starts one sending for the caller (the mail function calls it as the caller). The
+ * admin's test (p_kind test): the organization's admin, to at most 50 valid addresses. A
+ * record's e-mail (quote, contract, contract_renewal, with p_record: private.mail_begin_record
+ * checks the record, its editor, the addresses, the document and, for a quote, that it can
+ * be marked sent). Then the organization's hourly limit (private.mail_start: every sending
+ * of the last hour counts, failed ones too) and a mail_log row in state sending. Returns
+ * {success, mail_id} (a record's: with its attachment's object path), or the refusal
+ * (mail_rate_limited, invalid_fields {"to": "invalid_email"}, not_found, document_not_found,
+ * stale_record, the quote's step refusal, permission_denied).
+ */
+create function public.mail_begin_send(p_kind text, p_recipients text[], p_subject text, p_record jsonb default null)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  caller private.caller_context;
   recipients text[];
 begin
+  if p_kind in ('quote', 'contract', 'contract_renewal') then
+    return private.mail_begin_record(p_kind, p_recipients, p_subject, p_record);
+  end if;
+  caller := private.caller_context('admin');
   if caller.problem is not null then
     return caller.problem;
   end if;
-  if p_kind is distinct from 'test' or p_subject is null or char_length(p_subject) > 300 then
+  if p_kind is distinct from 'test' or p_subject is null or char_length(p_subject) > 300 or p_record is not null then
     return private.failure('Invalid input', 'invalid_input');
   end if;
-  select array_agg(private.normalize_email(r) order by o) into recipients from unnest(p_recipients) with ordinality t (r, o);
-  if coalesce(cardinality(recipients), 0) not between 1 and 50
-     or exists (select 1 from unnest(recipients) r where r is null or not private.is_valid_email(r)) then
+  recipients := private.mail_addresses(p_recipients);
+  if coalesce(cardinality(recipients), 0) not between 1 and 50 then
     return private.failure('Invalid fields', 'invalid_fields', '{"fields": {"to": "invalid_email"}}');
   end if;
   return private.mail_start(jsonb_populate_record(null::private.mail_log, jsonb_build_object(
@@ -288,8 +427,8 @@ begin
 end;
 $$;
 
-revoke all on function public.mail_begin_send(p_kind text, p_recipients text[], p_subject text) from public, anon, authenticated;
-grant execute on function public.mail_begin_send(p_kind text, p_recipients text[], p_subject text) to authenticated;
+revoke all on function public.mail_begin_send(p_kind text, p_recipients text[], p_subject text, p_record jsonb) from public, anon, authenticated;
+grant execute on function public.mail_begin_send(p_kind text, p_recipients text[], p_subject text, p_record jsonb) to authenticated;
 
 /**
  * The mail function only (secret key): the settings to send a started mail with, the sealed
@@ -321,7 +460,7 @@ grant execute on function public.mail_delivery_settings(p_mail_id uuid) to servi
  * The mail function only (secret key): the result of a started mail, sent or failed with
  * why; a mail is finished once. Audited as mail.sent or mail.failed with its kind and how
  * many recipients (not their addresses: the audit log is append-only, erasure reaches the
- * mail log).
+ * mail log), about the record it was sent from (a test: the organization).
  */
 create function public.mail_finish_send(p_mail_id uuid, p_sent boolean, p_error_code text default null)
 returns jsonb
@@ -342,8 +481,10 @@ begin
     return private.failure('Mail not found', 'not_found');
   end if;
   perform private.write_audit(finished.organization_id, case when p_sent then 'mail.sent' else 'mail.failed' end,
-                              'organization', finished.organization_id::text,
-                              jsonb_build_object('kind', finished.kind, 'recipients', cardinality(finished.recipients),
+                              coalesce(finished.module, 'organization'),
+                              coalesce(finished.record_id, finished.organization_id)::text,
+                              jsonb_build_object('kind', finished.kind, 'recipients', cardinality(finished.recipients)
+                                                                                      + cardinality(finished.cc),
                                                  'error_code', finished.error_code),
                               finished.created_by);
   return jsonb_build_object('success', true);

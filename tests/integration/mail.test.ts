@@ -121,3 +121,61 @@ describe("the mail function", () => {
     expect((await rpc(demoAdmin.client, "get_mail_settings")).settings).toBeNull();
   });
 });
+
+describe("a quote's e-mail (send_record)", () => {
+  /** A draft quote of acme with one KDV line, for a new customer. */
+  async function draftQuote(client: Awaited<ReturnType<typeof admin>>["client"]) {
+    const customer = await rpc(client, "create_customer", { p_values: { name: `Işık Yazılım ${Date.now()}` } });
+    const saved = await rpc(client, "save_quote", {
+      p_id: null,
+      p_values: { customer_id: (customer.record as { id: string }).id },
+      p_items: [{ description: "Kurulum", quantity: "1", unit_price: "1000", vat_rate: 20 }],
+    });
+    return { id: saved.id as string, updated_at: saved.updated_at as string };
+  }
+
+  const mailOf = (quote: { id: string; updated_at: string }) => ({
+    action: "send_record", module: "quotes", record_id: quote.id, kind: "quote", to: ["ali@isik.test"], cc: [],
+    subject: "Teklifimiz – ğüşıöç", body: "Teklifimiz ekte.", document_id: null, updated_at: quote.updated_at,
+  });
+
+  async function expectDraftWithFailedMail(client: Awaited<ReturnType<typeof admin>>["client"], id: string, code: string) {
+    const details = await rpc(client, "get_quote_details", { p_id: id });
+    expect(details.quote).toMatchObject({ status: "draft", locked: false });
+    const timeline = await rpc(client, "get_record_timeline", { p_module: "quotes", p_id: id });
+    expect((timeline.entries as { kind: string }[]).filter((entry) => entry.kind === "mail")).toMatchObject([
+      { subject: "Teklifimiz – ğüşıöç", to: ["ali@isik.test"], status: "failed", error_code: code },
+    ]);
+  }
+
+  it("a wrong SMTP password: smtp_auth_failed, the quote stays a draft, the failed e-mail on its timeline", async () => {
+    const { client, call } = await admin();
+    await call({ action: "save_settings", settings: settingsFor(refusingPort), password: "Yanlis.Sifre-1" });
+    const quote = await draftQuote(client);
+    expect(await call(mailOf(quote))).toMatchObject({ status: 502, body: { success: false, code: "smtp_auth_failed" } });
+    await expectDraftWithFailedMail(client, quote.id, "smtp_auth_failed");
+  });
+
+  it("an unreachable server: smtp_unreachable within the timeout, the quote stays a draft", async () => {
+    const { client, call } = await admin();
+    await call({ action: "save_settings", settings: settingsFor(silentPort), password: null });
+    const quote = await draftQuote(client);
+    const started = Date.now();
+    expect(await call(mailOf(quote))).toMatchObject({ status: 502, body: { success: false, code: "smtp_unreachable" } });
+    expect(Date.now() - started).toBeLessThan(8_000);
+    await expectDraftWithFailedMail(client, quote.id, "smtp_unreachable");
+  });
+
+  it("an accepted message: caught as written, the quote then sent and locked", async () => {
+    const { client, call } = await admin();
+    await call({ action: "save_settings", settings: settingsFor(mailPort), password: "Acme.Gizli-42" });
+    const quote = await draftQuote(client);
+    const to = `ali-${Date.now()}@isik.test`;
+    expect(await call({ ...mailOf(quote), to: [to], cc: ["muhasebe@isik.test"] })).toEqual({ status: 200, body: expect.objectContaining({ success: true }) });
+    const [message] = await caughtTo(to);
+    expect(message).toMatchObject({ subject: "Teklifimiz – ğüşıöç", cc: ["muhasebe@isik.test"] });
+    expect(message.text?.trim()).toBe("Teklifimiz ekte.");
+    expect((await rpc(client, "get_quote_details", { p_id: quote.id })).quote).toMatchObject({ status: "sent", locked: true });
+    expect((await call({ action: "clear_settings" })).status).toBe(200);
+  });
+});

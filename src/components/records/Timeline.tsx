@@ -7,6 +7,7 @@ import { notifyFailure, notifySuccess } from "@/components/notify.ts";
 import { activityActorName, activitySentence, looksLikeId } from "@/components/activity/activity-actions.ts";
 import { formatDateTime } from "@/lib/format.ts";
 import type { ModuleKey } from "@/modules/registry.ts";
+import { mailErrorCodeKey } from "@/components/documents/mail-text.ts";
 import { useAddNote, useTimeline, type TimelineEntry } from "./record-api.ts";
 import { recordFailureKey } from "./record-form.ts";
 import { formatCustomValue } from "./custom-fields/custom-field-values.ts";
@@ -35,8 +36,9 @@ function isPersonField(field: string): boolean {
 }
 
 /**
- * A record's notes, field changes and events, newest first, each a sentence with who did it
- * ("Ayşe Yılmaz changed Customer: Işık → Çınar", "Ayşe Yılmaz renewed the contract"); linked
+ * A record's notes, field changes, events and e-mails, newest first, each a sentence with who did it
+ * ("Ayşe Yılmaz changed Customer: Işık → Çınar", "Ayşe Yılmaz renewed the contract", "E-posta
+ * gönderildi: … → a@b.com" with its attachment's title; a failed one in red with why); linked
  * records and people by name, never by id. With a box for a new note.
  */
 export function Timeline({ module, id, fieldLabel, formatValue, canAddNote }: Props) {
@@ -86,6 +88,27 @@ export function Timeline({ module, id, fieldLabel, formatValue, canAddNote }: Pr
         );
       case "event":
         return <Text size="sm">{activitySentence(entry.action, actorOf(entry), (key, options) => t(key, options ?? {}))}</Text>;
+      case "mail":
+        return (
+          <Stack gap={2}>
+            <Text size="sm" c={entry.status === "failed" ? "red" : undefined} style={{ overflowWrap: "anywhere" }}>
+              {t(`records.timeline.mail.${entry.status}`, { subject: entry.subject, to: entry.to.join(", ") })}
+            </Text>
+            {entry.status === "failed" && (
+              <Text size="sm" c="red">
+                {t(mailErrorCodeKey(entry.error_code))}
+              </Text>
+            )}
+            {entry.cc.length > 0 && <Text size="xs" c="dimmed">{t("records.timeline.mail.cc", { cc: entry.cc.join(", ") })}</Text>}
+            {entry.document_title && <Text size="xs" c="dimmed">{t("records.timeline.mail.attachment", { title: entry.document_title })}</Text>}
+            <Text size="xs" c="dimmed">{t("records.timeline.mail.by", { actor: actorOf(entry) })}</Text>
+            {entry.body && (
+              <Text size="sm" c="dimmed" lineClamp={4} style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>
+                {entry.body}
+              </Text>
+            )}
+          </Stack>
+        );
     }
   };
 
@@ -134,7 +157,7 @@ export function Timeline({ module, id, fieldLabel, formatValue, canAddNote }: Pr
                 key={`${entry.kind}-${entry.at}-${index}`}
                 title={
                   <Group gap="xs">
-                    <Badge size="xs" variant="dot" color={entry.kind === "note" ? "blue" : entry.kind === "change" ? "grape" : "gray"}>
+                    <Badge size="xs" variant="dot" color={{ note: "blue", change: "grape", event: "gray", mail: entry.kind === "mail" && entry.status === "failed" ? "red" : "teal" }[entry.kind]}>
                       {t(`records.timeline.kinds.${entry.kind}`)}
                     </Badge>
                     <Text size="xs" c="dimmed">

@@ -284,6 +284,20 @@ export const timelineEntrySchema = z.discriminatedUnion("kind", [
     ...entryBase,
   }),
   z.object({ kind: z.literal("event"), action: z.string(), ...entryBase }),
+  /** An e-mail sent from the record (or, on a customer, from its quotes and contracts). */
+  z.object({
+    kind: z.literal("mail"),
+    id: z.string(),
+    to: z.array(z.string()),
+    cc: z.array(z.string()).catch([]),
+    subject: z.string(),
+    body: z.string().nullable(),
+    /** The attached document's title, when the reader may see it. */
+    document_title: z.string().nullable(),
+    status: z.enum(["sending", "sent", "failed"]),
+    error_code: z.string().nullable(),
+    ...entryBase,
+  }),
 ]);
 export type TimelineEntry = z.infer<typeof timelineEntrySchema>;
 

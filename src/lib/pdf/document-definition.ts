@@ -57,7 +57,7 @@ export function acceptedLogo(logo: string | null | undefined): string | null {
 const present = (value: string | null | undefined): value is string => typeof value === "string" && value.trim() !== "";
 
 /** The values with the organization's own fields and the totals object filled in where the values lack them. */
-function completeValues(input: DocumentPdfInput): PlaceholderValues {
+export function completeValues(input: DocumentPdfInput): PlaceholderValues {
   const fromOrganization: PlaceholderValues = organizationValues(input.organization);
   const fromTotals = Object.fromEntries(Object.entries(input.totals ?? {}).map(([key, value]) => [`totals.${key}`, value]));
   return { ...fromOrganization, ...fromTotals, ...input.values };

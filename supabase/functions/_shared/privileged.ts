@@ -53,6 +53,12 @@ const statusByCode: Record<string, number> = {
   smtp_tls_failed: 502,
   recipient_refused: 502,
   smtp_failed: 502,
+  permission_denied: 403,
+  not_found: 404,
+  document_not_found: 404,
+  stale_record: 409,
+  attachment_unreadable: 409,
+  quote_not_marked: 409,
 };
 
 export function statusFor(answer: RpcAnswer): number {

@@ -1,7 +1,8 @@
 /**
  * The sending environment of a deployed function (mail, password-reset): the secret-key
  * client, the seal key (MAIL_SETTINGS_KEY), the installation's mail (SMTP_HOST and the other
- * SMTP_* secrets; none without SMTP_HOST) and nodemailer with MAIL_TIMEOUT_MS.
+ * SMTP_* secrets; none without SMTP_HOST), nodemailer with MAIL_TIMEOUT_MS and the
+ * documents bucket's files read with the secret key.
  */
 import { serviceClient } from "../_shared/supabase.ts";
 import type { MailEnvironment } from "./delivery.ts";
@@ -28,5 +29,9 @@ export function mailEnvironment(): MailEnvironment {
     key: () => key,
     installation: () => installation,
     send: (settings, message) => sendMessage(settings, message, timeoutMs),
+    download: async (objectPath) => {
+      const { data, error } = await serviceClient().storage.from("documents").download(objectPath);
+      return error || !data ? null : new Uint8Array(await data.arrayBuffer());
+    },
   };
 }

@@ -4,6 +4,7 @@
  * the connection and the greeting, twice that for any later silence.
  */
 // @ts-types="npm:@types/nodemailer@8.0.2"
+import { Buffer } from "node:buffer";
 import { createTransport } from "nodemailer";
 
 export interface SmtpSettings {
@@ -14,12 +15,21 @@ export interface SmtpSettings {
   password: string | null;
 }
 
+/** A file sent with a message (a record's PDF). */
+export interface Attachment {
+  filename: string;
+  content: Uint8Array;
+  contentType: string;
+}
+
 export interface Message {
   from: { name: string; address: string };
   replyTo?: string | null;
   to: string[];
+  cc?: string[];
   subject: string;
   text: string;
+  attachments?: Attachment[];
 }
 
 /** Why a sending failed, as the app words it (src/features/admin/mail/utils/mail-errors.ts). */
@@ -52,8 +62,10 @@ export async function sendMessage(settings: SmtpSettings, message: Message, time
       from: { name: message.from.name, address: message.from.address },
       replyTo: message.replyTo ?? undefined,
       to: message.to,
+      cc: message.cc?.length ? message.cc : undefined,
       subject: message.subject,
       text: message.text,
+      attachments: message.attachments?.map((file) => ({ ...file, content: Buffer.from(file.content) })),
     });
   } finally {
     transport.close();

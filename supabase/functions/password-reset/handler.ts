@@ -78,11 +78,13 @@ async function requestLink(environment: ResetEnvironment, request: Request, emai
   if (mail) {
     const values = { ...mail.values, "reset.link": `${environment.siteUrl}/reset-password#token=${mail.token}` };
     environment.background(() =>
-      deliver(environment.mail, mail.mail_id, [mail.to], () => ({
-        // One line: a name with a line break cannot add a header.
-        subject: fillTemplate(mail.subject, values).replace(/[\r\n]+/g, " "),
-        text: fillTemplate(mail.body, values),
-      })),
+      deliver(environment.mail, mail.mail_id, () =>
+        Promise.resolve({
+          to: [mail.to],
+          // One line: a name with a line break cannot add a header.
+          subject: fillTemplate(mail.subject, values).replace(/[\r\n]+/g, " "),
+          text: fillTemplate(mail.body, values),
+        })),
     );
   }
   return { success: true };

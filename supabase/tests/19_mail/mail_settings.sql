@@ -99,7 +99,7 @@ select is(public.mail_begin_send('test', array['a@alpha.test'], 'Deneme') ->> 'c
 select tests.reset_role();
 select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select is(public.mail_begin_send('test', array['not-an-address'], 'Deneme') -> 'fields', '{"to": "invalid_email"}', 'a bad recipient is refused');
-select is(public.mail_begin_send('quote', array['a@alpha.test'], 'Deneme') ->> 'code', 'invalid_input', 'an unknown kind is refused');
+select is(public.mail_begin_send('password_reset', array['a@alpha.test'], 'Deneme') ->> 'code', 'invalid_input', 'a kind not started here is refused');
 select public.mail_begin_send('test', array[' Ben@Alpha.test '], 'Deneme') ->> 'mail_id' as mail_id \gset
 select tests.reset_role();
 select is((select array[status, array_to_string(recipients, ','), created_by::text] from private.mail_log where id = :'mail_id'),

@@ -8,6 +8,7 @@ import { useDeleteRecords } from "@/components/records/record-api.ts";
 import { recordFailureKey } from "@/components/records/record-form.ts";
 import { RecordDetailLayout } from "@/components/records/RecordDetailLayout.tsx";
 import { RecordUnavailable } from "@/components/records/RecordUnavailable.tsx";
+import { RecordMailComposer } from "@/components/documents/RecordMailComposer.tsx";
 import { useRelatedTabs } from "@/components/records/RelatedRecords.tsx";
 import { Timeline } from "@/components/records/Timeline.tsx";
 import { CustomFieldsBlock } from "@/components/records/custom-fields/CustomFieldsBlock.tsx";
@@ -18,6 +19,7 @@ import { useSignedInSession } from "@/session/session-context.ts";
 import { useContractDetails, useRenewContract, useTerminateContract, type ContractDetails, type ContractTerm } from "../api/contracts.ts";
 import { contractFields, contractStatuses, contractTypes } from "../utils/contract-fields.ts";
 import { ContractDocumentsSection } from "../components/ContractDocumentsSection.tsx";
+import { contractPdfSource } from "../utils/contract-pdf.ts";
 import { ContractFormModal } from "../components/ContractFormModal.tsx";
 import { ContractStatusBadge } from "../components/ContractBits.tsx";
 import { RenewContractModal } from "../components/RenewContractModal.tsx";
@@ -156,6 +158,14 @@ export function ContractDetailPage() {
         back={{ to: "/contracts", label: t("modules.contracts.backToList") }}
         extraActions={
           <>
+            {mayEdit && (
+              <RecordMailComposer
+                source={contractPdfSource(details.data, t)}
+                kinds={["contract", "contract_renewal"]}
+                customerId={contract.customer_id}
+                contactEmail={details.data.contact?.email ?? null}
+              />
+            )}
             {canRenew && (
               <Button variant="light" leftSection={<IconRefresh size={16} aria-hidden />} onClick={() => setRenewing(true)}>
                 {t("modules.contracts.detail.renew")}

@@ -10,6 +10,7 @@ import { recordBaseSchema, useDeleteRecords, useRecord } from "@/components/reco
 import { RecordDetailLayout } from "@/components/records/RecordDetailLayout.tsx";
 import { RecordUnavailable } from "@/components/records/RecordUnavailable.tsx";
 import { readRecordLinks } from "@/components/records/related-records.ts";
+import { RecordMailComposer } from "@/components/documents/RecordMailComposer.tsx";
 import { useRelatedTabs } from "@/components/records/RelatedRecords.tsx";
 import { Timeline } from "@/components/records/Timeline.tsx";
 import { CustomFieldsBlock } from "@/components/records/custom-fields/CustomFieldsBlock.tsx";
@@ -36,6 +37,7 @@ import {
   type QuoteStatus,
 } from "../api/quotes.ts";
 import { QuoteDocumentsSection } from "../components/QuoteDocumentsSection.tsx";
+import { quotePdfSource } from "../utils/quote-pdf.ts";
 import { quoteFailureKey, QuoteEditor } from "../components/QuoteEditor.tsx";
 import { QuoteStatusBadge } from "../components/QuoteStatusBadge.tsx";
 import { QuoteTotals } from "../components/QuoteTotals.tsx";
@@ -190,7 +192,16 @@ function QuoteView({ id }: { id: string }) {
   const workflow = (
     <>
       {canEdit && current && quote.status === "draft" && (
-        <Button leftSection={<IconSend size={16} aria-hidden />} loading={send.isPending} disabled={busy}
+        <RecordMailComposer
+          source={quotePdfSource(details.data, t)}
+          kinds={["quote"]}
+          customerId={quote.customer_id}
+          contactEmail={contact?.email ?? null}
+          updatedAt={quote.updated_at}
+        />
+      )}
+      {canEdit && current && quote.status === "draft" && (
+        <Button variant="default" leftSection={<IconSend size={16} aria-hidden />} loading={send.isPending} disabled={busy}
           onClick={() => send.mutate({ id, updatedAt: quote.updated_at }, { onSuccess: done(t("modules.quotes.actions.sent")), onError: failed })}>
           {t("modules.quotes.actions.send")}
         </Button>
