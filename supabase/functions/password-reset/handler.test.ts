@@ -29,6 +29,7 @@ function setup(answers: Record<string, { data: unknown; error: unknown }>, { sit
       key: () => Promise.resolve(null),
       installation: () => installation,
       send: (settings, message) => Promise.resolve(void sent.push({ settings, message })),
+      download: () => Promise.resolve(null),
     },
     siteUrl,
     background: (task) => void tasks.push(task),
