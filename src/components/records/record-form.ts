@@ -110,3 +110,8 @@ export function staleLatest<Record_>(error: unknown, schema: z.ZodType<Record_>)
   const latest = schema.safeParse((error as RpcError).details.record);
   return latest.success ? latest.data : null;
 }
+
+/** What closing a record form does: with unsaved changes (and no save under way) it asks first. */
+export function closeAction(dirty: boolean, saving: boolean): "ask" | "close" {
+  return dirty && !saving ? "ask" : "close";
+}

@@ -15,7 +15,7 @@ import { notifyFailure, notifySuccess } from "@/components/notify.ts";
 import { changedCustomValues, customFormOf, type CustomFormValues } from "./custom-fields/custom-field-form.ts";
 import { useCustomFieldsForm } from "./custom-fields/use-custom-fields-form.ts";
 import { useSaveRecord, type SavedVersion } from "./record-api.ts";
-import { recordFailureKey, settleRefusal, staleLatest } from "./record-form.ts";
+import { closeAction, recordFailureKey, settleRefusal, staleLatest } from "./record-form.ts";
 
 /** The modules whose create and edit go through the record form (their `modules.<module>.form` texts). */
 export type FormModule = "customers" | "contacts" | "deals" | "tasks" | "contracts";
@@ -87,7 +87,7 @@ export function useRecordForm<Record_ extends SavedVersion, Form extends FieldVa
   };
   /** Closes, asking first when the form holds unsaved changes. */
   const requestClose = () => {
-    if (form.formState.isDirty && !save.isPending) setAsking(true);
+    if (closeAction(form.formState.isDirty, save.isPending) === "ask") setAsking(true);
     else close();
   };
   const refused = (error: unknown) => {
