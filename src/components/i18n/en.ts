@@ -129,6 +129,12 @@ export const en: typeof tr = {
       staleTitle: "Someone else changed this record while you were editing it",
       staleDescription: "Your changes were not saved. Load the latest version and make your changes again.",
       reload: "Load latest version",
+      unsaved: {
+        title: "Discard your changes?",
+        description: "This form has changes that were not saved. If you close it, they are lost.",
+        keep: "Keep editing",
+        discard: "Discard changes",
+      },
       fieldErrors: {
         required: "This field is required.",
         invalid: "Invalid value.",

@@ -130,6 +130,12 @@ export const tr = {
       staleTitle: "Bu kayıt siz düzenlerken başka biri tarafından değiştirildi",
       staleDescription: "Değişiklikleriniz kaydedilmedi. Kaydın son halini yükleyip değişikliklerinizi yeniden yapın.",
       reload: "Son hali yükle",
+      unsaved: {
+        title: "Değişiklikler atılsın mı?",
+        description: "Bu formda kaydedilmemiş değişiklikler var. Kapatırsanız kaybolacak.",
+        keep: "Düzenlemeye devam et",
+        discard: "Değişiklikleri at",
+      },
       fieldErrors: {
         required: "Bu alan zorunludur.",
         invalid: "Geçersiz değer.",

@@ -155,6 +155,39 @@ export function useInvalidateRecords(module: ModuleKey) {
   return () => queryClient.invalidateQueries({ queryKey: recordKeys.all(scope, module) });
 }
 
+/** What a record form saves over: the record as read (its id, and its version for the optimistic check). */
+export interface SavedVersion {
+  id: string;
+  updated_at: string;
+}
+
+/**
+ * Creates a record (`create_<entity>(p_values)`) or, given the version it was read at,
+ * changes it (`update_<entity>(p_id, p_values, p_updated_at)`: refused as stale_record when
+ * someone else changed it since); answers the saved record read with the module's schema.
+ */
+export async function saveRecord<Row extends z.ZodType>(
+  entity: string,
+  row: Row,
+  values: object,
+  base?: SavedVersion,
+): Promise<z.output<Row>> {
+  const answer = z.object({ record: row });
+  const saved = base
+    ? await callRecordRpc(`update_${entity}`, { p_id: base.id, p_values: values, p_updated_at: base.updated_at }, answer)
+    : await callRecordRpc(`create_${entity}`, { p_values: values }, answer);
+  return (saved as { record: z.output<Row> }).record;
+}
+
+/** Every record form's save (saveRecord); the module's lists, records and timelines are read again after it. */
+export function useSaveRecord<Row extends z.ZodType>(module: ModuleKey, entity: string, row: Row) {
+  const invalidate = useInvalidateRecords(module);
+  return useMutation({
+    mutationFn: ({ values, base }: { values: object; base?: SavedVersion }) => saveRecord(entity, row, values, base),
+    onSuccess: invalidate,
+  });
+}
+
 /**
  * The same change for many records (`bulk_update_<module>`): what was updated and, by reason,
  * what was refused (record-refusals.ts). When none was updated the call throws the refusal

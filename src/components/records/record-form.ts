@@ -5,6 +5,7 @@
  * message from the one error mapper.
  */
 import type { FieldValues, Path, UseFormSetError } from "react-hook-form";
+import type { z } from "zod";
 import { failureKey } from "@/lib/errors.ts";
 import { RpcError } from "@/lib/rpc.ts";
 
@@ -41,6 +42,7 @@ export function serverFieldErrors(error: unknown): Record<string, string> | null
   return Object.fromEntries(Object.entries(fields).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
 }
 
+/** Whether the save was refused because someone else changed the record first (optimistic version check). */
 export function isStaleRecord(error: unknown): boolean {
   return error instanceof RpcError && error.code === "stale_record";
 }
@@ -55,13 +57,15 @@ export function formFieldPath(column: string): string {
 
 /**
  * Puts a refusal's field errors on the form's fields (the first one focused); formFields
- * names them by their paths (formFieldPath). Returns the codes of fields the form does not
- * have, so the caller can tell them another way; null when the refusal was not about fields.
+ * names them by their paths (formFieldPath), errorKey says a code in the module's words.
+ * Returns the codes of fields the form does not have, so the caller can tell them another
+ * way; null when the refusal was not about fields.
  */
 export function applyServerFieldErrors<Values extends FieldValues>(
   error: unknown,
   setError: UseFormSetError<Values>,
   formFields: readonly string[],
+  errorKey: (code: string) => string = fieldErrorKey,
 ): string[] | null {
   const fields = serverFieldErrors(error);
   if (!fields) return null;
@@ -73,7 +77,7 @@ export function applyServerFieldErrors<Values extends FieldValues>(
       unplaced.push(code);
       continue;
     }
-    setError(field as Path<Values>, { type: "server", message: fieldErrorKey(code) }, { shouldFocus: first });
+    setError(field as Path<Values>, { type: "server", message: errorKey(code) }, { shouldFocus: first });
     first = false;
   }
   return unplaced;
@@ -82,4 +86,32 @@ export function applyServerFieldErrors<Values extends FieldValues>(
 /** The catalogue key of a refusal that is neither about fields nor stale. */
 export function recordFailureKey(error: unknown) {
   return failureKey(error, "records.form.errors", ["not_found", "not_record_owner", "permission_denied", "invalid_input"]);
+}
+
+/**
+ * What a refused save leaves a record form with: "stale" (someone else changed the record:
+ * offer its latest version), "placed" (every field error is on its input) or "notify" (the
+ * refusal, or a field the form does not have, is said in a notification).
+ */
+export function settleRefusal<Values extends FieldValues>(
+  error: unknown,
+  setError: UseFormSetError<Values>,
+  formFields: readonly string[],
+  errorKey: (code: string) => string = fieldErrorKey,
+): "stale" | "placed" | "notify" {
+  if (isStaleRecord(error)) return "stale";
+  const unplaced = applyServerFieldErrors(error, setError, formFields, errorKey);
+  return unplaced === null || unplaced.length > 0 ? "notify" : "placed";
+}
+
+/** The latest version a stale_record refusal carries (its details' record), read as the module's record; null without one. */
+export function staleLatest<Record_>(error: unknown, schema: z.ZodType<Record_>): Record_ | null {
+  if (!isStaleRecord(error)) return null;
+  const latest = schema.safeParse((error as RpcError).details.record);
+  return latest.success ? latest.data : null;
+}
+
+/** What closing a record form does: with unsaved changes (and no save under way) it asks first. */
+export function closeAction(dirty: boolean, saving: boolean): "ask" | "close" {
+  return dirty && !saving ? "ask" : "close";
 }

@@ -67,19 +67,6 @@ export function contactName(contact: { first_name: string | null; last_name: str
   return [contact.first_name, contact.last_name].filter(Boolean).join(" ").trim() || "—";
 }
 
-const recordAnswer = z.object({ record: contactSchema });
-
-export function useSaveContact() {
-  const invalidate = useInvalidateRecords("contacts");
-  return useMutation({
-    mutationFn: async ({ values, existing }: { values: ContactValues; existing?: Contact }) =>
-      existing
-        ? (await rpc("update_contact", { p_id: existing.id, p_values: values as never, p_updated_at: existing.updated_at }, recordAnswer)).record
-        : (await rpc("create_contact", { p_values: values as never }, recordAnswer)).record,
-    onSuccess: invalidate,
-  });
-}
-
 const duplicateSchema = recordDuplicateSchema({
   first_name: z.string().nullable(),
   last_name: z.string().nullable(),

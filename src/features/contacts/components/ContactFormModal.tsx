@@ -1,31 +1,19 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { ActionIcon, Button, Checkbox, Fieldset, Group, Modal, NativeSelect, SimpleGrid, Stack, Text, Textarea, TextInput } from "@mantine/core";
+import { ActionIcon, Button, Checkbox, Fieldset, Group, NativeSelect, SimpleGrid, Stack, Text, Textarea, TextInput } from "@mantine/core";
 import { IconPlus, IconTrash } from "@tabler/icons-react";
 import { useState } from "react";
-import { Controller, useFieldArray, useForm, useWatch, type Control, type UseFormRegister, type FieldErrors } from "react-hook-form";
+import { Controller, useFieldArray, useWatch, type Control, type UseFormRegister, type FieldErrors } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
-import { notifyFailure, notifySuccess } from "@/components/notify.ts";
+import type { CustomFormValues } from "@/components/records/custom-fields/custom-field-form.ts";
 import { MergeRecordsModal } from "@/components/records/MergeRecordsModal.tsx";
 import { useDuplicateCheck } from "@/components/records/record-duplicates.ts";
-import { applyServerFieldErrors, isStaleRecord, recordFailureKey } from "@/components/records/record-form.ts";
-import { customFormOf, type CustomFormValues } from "@/components/records/custom-fields/custom-field-form.ts";
-import { CustomFieldsSection } from "@/components/records/custom-fields/CustomFieldsSection.tsx";
-import { useCustomFieldsForm } from "@/components/records/custom-fields/use-custom-fields-form.ts";
 import { RecordDuplicates } from "@/components/records/RecordDuplicates.tsx";
+import { RecordFormModal } from "@/components/records/RecordFormModal.tsx";
 import { RecordPicker } from "@/components/records/RecordPicker.tsx";
-import { StaleRecordAlert } from "@/components/records/StaleRecordAlert.tsx";
+import { useRecordForm } from "@/components/records/use-record-form.ts";
 import { formMessage } from "@/i18n/form-message.ts";
-import { RpcError } from "@/lib/rpc.ts";
-import {
-  contactFields,
-  contactName,
-  contactSchema,
-  findContactDuplicates,
-  useSaveContact,
-  type Contact,
-  type ContactValues,
-} from "../api/contacts.ts";
+import { contactFields, contactName, contactSchema, findContactDuplicates, type Contact, type ContactValues } from "../api/contacts.ts";
 import { channelLabels, consentChannels, iysChannels } from "../utils/contact-fields.ts";
 import { contactFormOf, contactFormSchema, contactValuesOf, emptyContactForm, type ContactFormValues } from "../utils/contact-form.ts";
 import { duplicateDetails } from "../utils/contact-merge.ts";
@@ -55,88 +43,42 @@ interface Props {
 export function ContactFormModal({ onClose, contact, customerId, customerFixed = false, onCreated }: Props) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const save = useSaveContact();
-  const [base, setBase] = useState<Contact | undefined>(contact);
-  const [stale, setStale] = useState(false);
   const [merging, setMerging] = useState<readonly [string, string] | null>(null);
   const duplicates = useDuplicateCheck((values: ContactValues) => findContactDuplicates(values));
   const mergeConfig = useContactMerge();
-  const custom = useCustomFieldsForm("contacts");
+  const record = useRecordForm({
+    module: "contacts",
+    entity: "contact",
+    schema: contactSchema,
+    fields: contactFields,
+    resolver: zodResolver(contactFormSchema),
+    formOf: (saved?: Contact): ContactFormValues => (saved ? contactFormOf(saved) : { ...emptyContactForm, customer_id: customerId ?? null }),
+    valuesOf: contactValuesOf,
+    notice: (saved) => ({ name: contactName(saved) }),
+    record: contact,
+    onClose,
+    beforeCreate: (values, create) => duplicates.check(values as ContactValues, create),
+    onCreated,
+    onRefused: duplicates.dismiss,
+  });
   const {
     register,
     control,
-    handleSubmit,
-    reset,
-    setError,
     formState: { errors },
-  } = useForm<ContactForm>({
-    resolver: custom.resolver(zodResolver(contactFormSchema)),
-    defaultValues: contact
-      ? { ...contactFormOf(contact), custom: customFormOf(contact) }
-      : { ...emptyContactForm, customer_id: customerId ?? null, custom: {} },
-  });
+  } = record.form;
   const consent = useWatch({ control, name: "kvkk_consent" });
-
-  const failed = (error: unknown) => {
-    if (isStaleRecord(error)) {
-      setStale(true);
-      return;
-    }
-    const unplaced = applyServerFieldErrors(error, setError, [...contactFields, ...custom.paths]);
-    if (unplaced === null || unplaced.length > 0) notifyFailure(t("records.form.failed"), t(recordFailureKey(error)));
-  };
   /** Creates the contact; given a likely duplicate, then offers to merge the two. */
   const createNow = (values: ContactValues, mergeWith?: string) =>
-    save.mutate(
-      { values },
-      {
-        onSuccess: (created) => {
-          notifySuccess(t("modules.contacts.form.created", { name: contactName(created) }));
-          duplicates.dismiss();
-          if (mergeWith) {
+    record.create(
+      values,
+      mergeWith
+        ? (created) => {
             // The form gives way to the merge dialog (closing it would unmount both).
+            duplicates.dismiss();
             setMerging([mergeWith, created.id]);
-            return;
           }
-          if (onCreated) {
-            onCreated(created);
-            return;
-          }
-          onClose();
-          void navigate(`/contacts/${created.id}`);
-        },
-        onError: (error) => {
-          duplicates.dismiss();
-          failed(error);
-        },
-      },
+        : undefined,
     );
-
-  const onSubmit = handleSubmit(async (form) => {
-    const values = { ...contactValuesOf(form), ...custom.valuesOf(form.custom) };
-    if (!base) {
-      await duplicates.check(values, createNow);
-      return;
-    }
-    save.mutate(
-      { values, existing: base },
-      {
-        onSuccess: (saved) => {
-          notifySuccess(t("modules.contacts.form.saved", { name: contactName(saved) }));
-          onClose();
-        },
-        onError: failed,
-      },
-    );
-  });
-  const reload = () => {
-    const latest = save.error instanceof RpcError ? contactSchema.safeParse(save.error.details.record) : null;
-    if (latest?.success) {
-      setBase(latest.data);
-      reset({ ...contactFormOf(latest.data), custom: customFormOf(latest.data) });
-    }
-    setStale(false);
-  };
   const error = (name: keyof ContactFormValues) => formMessage(t, errors[name]?.message);
   const found = duplicates.found;
 
@@ -160,114 +102,98 @@ export function ContactFormModal({ onClose, contact, customerId, customerFixed =
   }
 
   return (
-    <Modal
-      opened
-      onClose={onClose}
-      size="xl"
-      title={base ? t("modules.contacts.form.editTitle") : t("modules.contacts.form.createTitle")}
-      closeButtonProps={{ "aria-label": t("records.form.close") }}
+    <RecordFormModal
+      record={record}
+      busy={duplicates.checking}
+      instead={
+        found && (
+          <RecordDuplicates
+            title={t("modules.contacts.duplicates.title")}
+            description={t("modules.contacts.duplicates.description")}
+            listLabel={t("modules.contacts.duplicates.listLabel")}
+            duplicates={found.duplicates.map((duplicate) => ({
+              id: duplicate.id,
+              title: contactName(duplicate),
+              details: duplicateDetails(duplicate),
+              reasons: duplicate.reasons,
+            }))}
+            detailPath={(id) => `/contacts/${id}`}
+            creating={record.saving}
+            onOpen={record.close}
+            onBack={duplicates.dismiss}
+            onCreateAnyway={() => createNow(found.values)}
+            onCreateAndMerge={(id) => createNow(found.values, id)}
+          />
+        )
+      }
     >
-      {found ? (
-        <RecordDuplicates
-          title={t("modules.contacts.duplicates.title")}
-          description={t("modules.contacts.duplicates.description")}
-          listLabel={t("modules.contacts.duplicates.listLabel")}
-          duplicates={found.duplicates.map((duplicate) => ({
-            id: duplicate.id,
-            title: contactName(duplicate),
-            details: duplicateDetails(duplicate),
-            reasons: duplicate.reasons,
-          }))}
-          detailPath={(id) => `/contacts/${id}`}
-          creating={save.isPending}
-          onOpen={onClose}
-          onBack={duplicates.dismiss}
-          onCreateAnyway={() => createNow(found.values)}
-          onCreateAndMerge={(id) => createNow(found.values, id)}
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <TextInput label={t("modules.contacts.fields.first_name")} error={error("first_name")} maxLength={100}
+          autoComplete="given-name" data-autofocus {...register("first_name")} />
+        <TextInput label={t("modules.contacts.fields.last_name")} error={error("last_name")} maxLength={100}
+          autoComplete="family-name" {...register("last_name")} />
+        <TextInput label={t("modules.contacts.fields.title")} error={error("title")} maxLength={100}
+          autoComplete="organization-title" {...register("title")} />
+        <Controller
+          control={control}
+          name="customer_id"
+          render={({ field }) => (
+            <RecordPicker
+              module="customers"
+              entity="customer"
+              titleColumn="name"
+              label={t("modules.contacts.fields.customer_id")}
+              placeholder={t("modules.contacts.form.customerPlaceholder")}
+              nothingFound={t("modules.contacts.form.noCustomer")}
+              value={field.value}
+              onChange={field.onChange}
+              error={error("customer_id")}
+              readOnly={customerFixed}
+            />
+          )}
         />
-      ) : (
-        <form onSubmit={(event) => void onSubmit(event)} noValidate>
-          <Stack>
-            {stale && <StaleRecordAlert onReload={reload} />}
+      </SimpleGrid>
+      <Channels kind="emails" control={control} register={register} errors={errors} />
+      <Channels kind="phones" control={control} register={register} errors={errors} />
+      <TextInput label={t("modules.contacts.fields.tags")} description={t("modules.contacts.form.tagsHint")}
+        inputWrapperOrder={["label", "input", "description", "error"]} error={error("tags")} {...register("tags")} />
+      <Textarea label={t("modules.contacts.fields.description")} autosize minRows={2} maxLength={10000}
+        error={error("description")} {...register("description")} />
+      <Fieldset legend={t("modules.contacts.form.consentTitle")}>
+        <Stack gap="sm">
+          <Checkbox label={t("modules.contacts.fields.kvkk_consent")} {...register("kvkk_consent")} />
+          {consent && (
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <TextInput label={t("modules.contacts.fields.first_name")} error={error("first_name")} maxLength={100}
-                autoComplete="given-name" data-autofocus {...register("first_name")} />
-              <TextInput label={t("modules.contacts.fields.last_name")} error={error("last_name")} maxLength={100}
-                autoComplete="family-name" {...register("last_name")} />
-              <TextInput label={t("modules.contacts.fields.title")} error={error("title")} maxLength={100}
-                autoComplete="organization-title" {...register("title")} />
-              <Controller
-                control={control}
-                name="customer_id"
-                render={({ field }) => (
-                  <RecordPicker
-                    module="customers"
-                    entity="customer"
-                    titleColumn="name"
-                    label={t("modules.contacts.fields.customer_id")}
-                    placeholder={t("modules.contacts.form.customerPlaceholder")}
-                    nothingFound={t("modules.contacts.form.noCustomer")}
-                    value={field.value}
-                    onChange={field.onChange}
-                    error={error("customer_id")}
-                    readOnly={customerFixed}
-                  />
-                )}
+              <NativeSelect
+                label={t("modules.contacts.fields.kvkk_consent_channel")}
+                required
+                error={error("kvkk_consent_channel")}
+                data={[
+                  { value: "", label: "—" },
+                  ...consentChannels.map((value) => ({ value, label: t(`modules.contacts.consentChannels.${value}`) })),
+                ]}
+                {...register("kvkk_consent_channel")}
               />
+              <TextInput label={t("modules.contacts.fields.kvkk_consent_source")} maxLength={200}
+                error={error("kvkk_consent_source")} {...register("kvkk_consent_source")} />
             </SimpleGrid>
-            <Channels kind="emails" control={control} register={register} errors={errors} />
-            <Channels kind="phones" control={control} register={register} errors={errors} />
-            <TextInput label={t("modules.contacts.fields.tags")} description={t("modules.contacts.form.tagsHint")}
-              inputWrapperOrder={["label", "input", "description", "error"]} error={error("tags")} {...register("tags")} />
-            <Textarea label={t("modules.contacts.fields.description")} autosize minRows={2} maxLength={10000}
-              error={error("description")} {...register("description")} />
-            <CustomFieldsSection fields={custom.fields} control={control} />
-            <Fieldset legend={t("modules.contacts.form.consentTitle")}>
-              <Stack gap="sm">
-                <Checkbox label={t("modules.contacts.fields.kvkk_consent")} {...register("kvkk_consent")} />
-                {consent && (
-                  <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                    <NativeSelect
-                      label={t("modules.contacts.fields.kvkk_consent_channel")}
-                      required
-                      error={error("kvkk_consent_channel")}
-                      data={[
-                        { value: "", label: "—" },
-                        ...consentChannels.map((value) => ({ value, label: t(`modules.contacts.consentChannels.${value}`) })),
-                      ]}
-                      {...register("kvkk_consent_channel")}
-                    />
-                    <TextInput label={t("modules.contacts.fields.kvkk_consent_source")} maxLength={200}
-                      error={error("kvkk_consent_source")} {...register("kvkk_consent_source")} />
-                  </SimpleGrid>
-                )}
-                <Stack gap={4} role="group" aria-labelledby="iys-consent-label">
-                  <Text id="iys-consent-label" size="sm" fw={500}>
-                    {t("modules.contacts.fields.iys_consent")}
-                  </Text>
-                  <Text size="xs" c="dimmed">
-                    {t("modules.contacts.form.iysHint")}
-                  </Text>
-                  <Group mt={4}>
-                    {iysChannels.map((channel) => (
-                      <Checkbox key={channel} label={t(`modules.contacts.iys.${channel}`)} {...register(`iys_consent.${channel}`)} />
-                    ))}
-                  </Group>
-                </Stack>
-              </Stack>
-            </Fieldset>
-            <Group justify="flex-end">
-              <Button variant="default" onClick={onClose}>
-                {t("records.form.cancel")}
-              </Button>
-              <Button type="submit" loading={duplicates.checking || save.isPending}>
-                {base ? t("modules.contacts.form.save") : t("modules.contacts.form.create")}
-              </Button>
+          )}
+          <Stack gap={4} role="group" aria-labelledby="iys-consent-label">
+            <Text id="iys-consent-label" size="sm" fw={500}>
+              {t("modules.contacts.fields.iys_consent")}
+            </Text>
+            <Text size="xs" c="dimmed">
+              {t("modules.contacts.form.iysHint")}
+            </Text>
+            <Group mt={4}>
+              {iysChannels.map((channel) => (
+                <Checkbox key={channel} label={t(`modules.contacts.iys.${channel}`)} {...register(`iys_consent.${channel}`)} />
+              ))}
             </Group>
           </Stack>
-        </form>
-      )}
-    </Modal>
+        </Stack>
+      </Fieldset>
+    </RecordFormModal>
   );
 }
 

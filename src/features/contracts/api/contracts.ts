@@ -10,7 +10,6 @@ import { z } from "zod";
 import { assertRecordId, recordBaseSchema, recordKeys, useInvalidateRecords } from "@/components/records/record-api.ts";
 import { rpc } from "@/lib/call-rpc.ts";
 import { useOrganizationScope } from "@/session/organization-scope.ts";
-import type { Json } from "@/types/database.types.ts";
 import { contractStatuses, contractTypes, type ContractType } from "../utils/contract-fields.ts";
 
 /** An exact decimal from SQL (a JSON number or string) kept as its text, e.g. "120000.5". */
@@ -128,25 +127,9 @@ export function useContractDetails(id: string) {
   });
 }
 
-const recordAnswer = z.object({ record: contractSchema.partial({ locked: true }) });
-
-export function useCreateContract() {
-  const invalidate = useInvalidateRecords("contracts");
-  return useMutation({
-    mutationFn: async (values: ContractValues) =>
-      (await rpc("create_contract", { p_values: values as unknown as Json }, recordAnswer)).record,
-    onSuccess: invalidate,
-  });
-}
-
-export function useUpdateContract() {
-  const invalidate = useInvalidateRecords("contracts");
-  return useMutation({
-    mutationFn: async ({ id, values, updatedAt }: { id: string; values: Partial<ContractValues>; updatedAt: string }) =>
-      (await rpc("update_contract", { p_id: id, p_values: values as unknown as Json, p_updated_at: updatedAt }, recordAnswer)).record,
-    onSuccess: invalidate,
-  });
-}
+/** A contract as its save answers it (without `locked`). */
+export const savedContractSchema = contractSchema.partial({ locked: true });
+const recordAnswer = z.object({ record: savedContractSchema });
 
 /** The new term's choices: dates as "YYYY-MM-DD", the value as a decimal string and the increase in percent (e.g. "44.38"); null: the default. */
 export interface RenewalTerms {

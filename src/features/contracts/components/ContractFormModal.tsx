@@ -1,33 +1,20 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Button, Group, Modal, NumberInput, Select, SimpleGrid, Stack, Switch, Textarea, TextInput } from "@mantine/core";
-import { useState } from "react";
-import { Controller, useForm, useWatch, type Path } from "react-hook-form";
+import { NumberInput, Select, SimpleGrid, Switch, Textarea, TextInput } from "@mantine/core";
+import { Controller, useWatch } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { useNavigate } from "react-router-dom";
-import { notifyFailure, notifySuccess } from "@/components/notify.ts";
-import { formFieldPath, isStaleRecord, recordFailureKey, serverFieldErrors } from "@/components/records/record-form.ts";
-import { customFormOf, type CustomFormValues } from "@/components/records/custom-fields/custom-field-form.ts";
-import { CustomFieldsSection } from "@/components/records/custom-fields/CustomFieldsSection.tsx";
-import { useCustomFieldsForm } from "@/components/records/custom-fields/use-custom-fields-form.ts";
+import type { z } from "zod";
 import type { LinkColumn } from "@/components/records/related-records.ts";
+import { RecordFormModal } from "@/components/records/RecordFormModal.tsx";
 import { RecordPicker } from "@/components/records/RecordPicker.tsx";
-import { StaleRecordAlert } from "@/components/records/StaleRecordAlert.tsx";
+import { useRecordForm } from "@/components/records/use-record-form.ts";
 import { formMessage } from "@/i18n/form-message.ts";
-import { RpcError } from "@/lib/rpc.ts";
 import { useOrganizationSettings } from "@/session/organization-settings.ts";
-import { contractSchema, useCreateContract, useUpdateContract, type Contract } from "../api/contracts.ts";
+import { savedContractSchema, type Contract } from "../api/contracts.ts";
 import { contractFields, contractTypes, withholdingRates } from "../utils/contract-fields.ts";
-import {
-  contractFieldErrorKey,
-  contractFormOf,
-  contractFormSchema,
-  contractValuesOf,
-  emptyContractForm,
-  type ContractFormValues,
-} from "../utils/contract-form.ts";
+import { contractFieldErrorKey, contractFormOf, contractFormSchema, contractValuesOf, emptyContractForm, type ContractFormValues } from "../utils/contract-form.ts";
 
-/** The form's values: the contract's own and its custom fields'. */
-type ContractForm = ContractFormValues & CustomFormValues;
+/** A contract as its save answers it. */
+type SavedContract = z.infer<typeof savedContractSchema>;
 
 interface Props {
   onClose(): void;
@@ -47,74 +34,32 @@ const contactName = (contact: Record<string, string | null>) => [contact.first_n
  */
 export function ContractFormModal({ onClose, contract, links = {} }: Props) {
   const { t, i18n } = useTranslation();
-  const navigate = useNavigate();
   const settings = useOrganizationSettings();
-  const create = useCreateContract();
-  const update = useUpdateContract();
-  const [base, setBase] = useState<Contract | undefined>(contract);
-  const [stale, setStale] = useState(false);
-  const custom = useCustomFieldsForm("contracts");
-  const initial: ContractForm = base
-    ? { ...contractFormOf(base), custom: customFormOf(base) }
-    : { ...emptyContractForm(settings.data?.default_currency ?? "TRY", { customerId: links.customer_id, contactId: links.contact_id, dealId: links.deal_id, quoteId: links.quote_id }), custom: {} };
+  const record = useRecordForm({
+    module: "contracts",
+    entity: "contract",
+    schema: savedContractSchema,
+    fields: contractFields,
+    resolver: zodResolver(contractFormSchema),
+    formOf: (saved?: SavedContract) =>
+      saved
+        ? contractFormOf(saved as Contract)
+        : emptyContractForm(settings.data?.default_currency ?? "TRY", { customerId: links.customer_id, contactId: links.contact_id, dealId: links.deal_id, quoteId: links.quote_id }),
+    valuesOf: (form, base) => contractValuesOf(form, base as Contract | undefined),
+    fieldErrorKey: contractFieldErrorKey,
+    failedTitle: t("modules.contracts.form.failed"),
+    notice: (saved) => ({ title: saved.title }),
+    record: contract,
+    onClose,
+  });
+  const base = record.base;
   const {
     register,
     control,
-    handleSubmit,
-    reset,
-    setError,
     formState: { errors },
-  } = useForm<ContractForm>({ resolver: custom.resolver(zodResolver(contractFormSchema)), values: initial, resetOptions: { keepDirtyValues: true } });
+  } = record.form;
   // The contact picker offers the chosen customer's contacts first.
   const chosenCustomer = useWatch({ control, name: "customer_id" });
-
-  const failed = (error: unknown) => {
-    if (isStaleRecord(error)) {
-      setStale(true);
-      return;
-    }
-    const fields = serverFieldErrors(error);
-    const placed = Object.entries(fields ?? {}).filter(([column]) => [...contractFields, ...custom.paths].includes(formFieldPath(column)));
-    placed.forEach(([column, code], index) =>
-      setError(formFieldPath(column) as Path<ContractForm>, { type: "server", message: contractFieldErrorKey(code) }, { shouldFocus: index === 0 }),
-    );
-    if (!fields || placed.length < Object.keys(fields).length) notifyFailure(t("modules.contracts.form.failed"), t(recordFailureKey(error)));
-  };
-
-  const onSubmit = handleSubmit((form) => {
-    const values = { ...contractValuesOf(form, base), ...custom.valuesOf(form.custom) };
-    if (base) {
-      update.mutate(
-        { id: base.id, values, updatedAt: base.updated_at },
-        {
-          onSuccess: (saved) => {
-            notifySuccess(t("modules.contracts.form.saved"));
-            setBase({ ...base, ...saved });
-            onClose();
-          },
-          onError: failed,
-        },
-      );
-      return;
-    }
-    create.mutate(values as Parameters<typeof create.mutate>[0], {
-      onSuccess: (created) => {
-        notifySuccess(t("modules.contracts.form.created", { title: created.title }));
-        onClose();
-        void navigate(`/contracts/${created.id}`);
-      },
-      onError: failed,
-    });
-  });
-
-  const reload = () => {
-    const latest = update.error instanceof RpcError ? contractSchema.safeParse(update.error.details.record) : null;
-    if (latest?.success) {
-      setBase(latest.data);
-      reset({ ...contractFormOf(latest.data), custom: customFormOf(latest.data) });
-    }
-    setStale(false);
-  };
 
   const error = (name: keyof ContractFormValues) => formMessage(t, errors[name]?.message);
   const field = (name: keyof ContractFormValues) => ({ label: t(`modules.contracts.fields.${name}`), error: error(name) });
@@ -184,150 +129,130 @@ export function ContractFormModal({ onClose, contract, links = {} }: Props) {
   );
 
   return (
-    <Modal
-      opened
-      onClose={onClose}
-      size="xl"
-      title={base ? t("modules.contracts.form.editTitle") : t("modules.contracts.form.createTitle")}
-      closeButtonProps={{ "aria-label": t("records.form.close") }}
-    >
-      <form onSubmit={(event) => void onSubmit(event)} noValidate>
-        <Stack>
-          {stale && <StaleRecordAlert onReload={reload} />}
-          <TextInput {...field("title")} required maxLength={300} {...register("title")} data-autofocus />
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <Controller
-              control={control}
-              name="contract_type"
-              render={({ field: input }) => (
-                <Select
-                  {...field("contract_type")}
-                  required
-                  allowDeselect={false}
-                  data={contractTypes.map((type) => ({ value: type, label: t(`modules.contracts.types.${type}`) }))}
-                  value={input.value}
-                  onChange={(value) => value && input.onChange(value)}
-                />
-              )}
+    <RecordFormModal record={record}>
+      <TextInput {...field("title")} required maxLength={300} {...register("title")} data-autofocus />
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <Controller
+          control={control}
+          name="contract_type"
+          render={({ field: input }) => (
+            <Select
+              {...field("contract_type")}
+              required
+              allowDeselect={false}
+              data={contractTypes.map((type) => ({ value: type, label: t(`modules.contracts.types.${type}`) }))}
+              value={input.value}
+              onChange={(value) => value && input.onChange(value)}
             />
-            {(!base || base.status === "draft") && (
-              <Controller
-                control={control}
-                name="status"
-                render={({ field: input }) => (
-                  <Select
-                    {...field("status")}
-                    description={t("modules.contracts.form.statusHint")}
-                    allowDeselect={false}
-                    data={(["draft", "active"] as const).map((status) => ({ value: status, label: t(`modules.contracts.statuses.${status}`) }))}
-                    value={input.value}
-                    onChange={(value) => value && input.onChange(value)}
-                  />
-                )}
-              />
-            )}
-            {picker("customer_id")}
-            {picker("contact_id")}
-            {picker("deal_id")}
-            {picker("quote_id")}
-            {dateInput("start_date")}
-            {dateInput("end_date")}
-            {amountInput("value")}
-            {amountInput("vat_amount", "vatHint")}
-            {amountInput("withholding_amount", "withholdingHint")}
-            <Controller
-              control={control}
-              name="withholding_rate"
-              render={({ field: input }) => (
-                <Select
-                  {...field("withholding_rate")}
-                  placeholder={t("modules.contracts.form.noWithholding")}
-                  clearable
-                  data={withholdingRates.map((rate) => ({ value: rate, label: rate }))}
-                  value={input.value}
-                  onChange={(value) => input.onChange(value)}
-                />
-              )}
-            />
-            <Controller
-              control={control}
-              name="value_includes_vat"
-              render={({ field: input }) => (
-                <Switch
-                  mt={{ sm: "xl" }}
-                  label={t("modules.contracts.fields.value_includes_vat")}
-                  checked={input.value}
-                  onChange={(event) => input.onChange(event.currentTarget.checked)}
-                />
-              )}
-            />
-            <Controller
-              control={control}
-              name="currency"
-              render={({ field: input }) => (
-                <Select {...field("currency")} allowDeselect={false} data={currencies} value={input.value} onChange={(value) => value && input.onChange(value)} />
-              )}
-            />
-            {dateInput("customer_signed_on")}
-            {dateInput("company_signed_on")}
-          </SimpleGrid>
+          )}
+        />
+        {(!base || base.status === "draft") && (
           <Controller
             control={control}
-            name="auto_renew"
+            name="status"
             render={({ field: input }) => (
-              <Switch
-                label={t("modules.contracts.fields.auto_renew")}
-                description={t("modules.contracts.form.autoRenewHint")}
-                checked={input.value}
-                onChange={(event) => input.onChange(event.currentTarget.checked)}
+              <Select
+                {...field("status")}
+                description={t("modules.contracts.form.statusHint")}
+                allowDeselect={false}
+                data={(["draft", "active"] as const).map((status) => ({ value: status, label: t(`modules.contracts.statuses.${status}`) }))}
+                value={input.value}
+                onChange={(value) => value && input.onChange(value)}
               />
             )}
           />
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <Controller
-              control={control}
-              name="renewal_notice_days"
-              render={({ field: input }) => (
-                <NumberInput
-                  {...field("renewal_notice_days")}
-                  description={t("modules.contracts.form.noticeHint")}
-                  min={0}
-                  max={365}
-                  allowDecimal={false}
-                  clampBehavior="none"
-                  value={input.value}
-                  onChange={(value) => input.onChange(value === "" ? "" : Number(value))}
-                />
-              )}
+        )}
+        {picker("customer_id")}
+        {picker("contact_id")}
+        {picker("deal_id")}
+        {picker("quote_id")}
+        {dateInput("start_date")}
+        {dateInput("end_date")}
+        {amountInput("value")}
+        {amountInput("vat_amount", "vatHint")}
+        {amountInput("withholding_amount", "withholdingHint")}
+        <Controller
+          control={control}
+          name="withholding_rate"
+          render={({ field: input }) => (
+            <Select
+              {...field("withholding_rate")}
+              placeholder={t("modules.contracts.form.noWithholding")}
+              clearable
+              data={withholdingRates.map((rate) => ({ value: rate, label: rate }))}
+              value={input.value}
+              onChange={(value) => input.onChange(value)}
             />
-            <Controller
-              control={control}
-              name="renewal_term_months"
-              render={({ field: input }) => (
-                <NumberInput
-                  {...field("renewal_term_months")}
-                  min={1}
-                  max={120}
-                  allowDecimal={false}
-                  clampBehavior="none"
-                  value={input.value}
-                  onChange={(value) => input.onChange(value === "" ? "" : Number(value))}
-                />
-              )}
+          )}
+        />
+        <Controller
+          control={control}
+          name="value_includes_vat"
+          render={({ field: input }) => (
+            <Switch
+              mt={{ sm: "xl" }}
+              label={t("modules.contracts.fields.value_includes_vat")}
+              checked={input.value}
+              onChange={(event) => input.onChange(event.currentTarget.checked)}
             />
-          </SimpleGrid>
-          <Textarea {...field("notes")} autosize minRows={3} maxLength={10000} {...register("notes")} />
-          <CustomFieldsSection fields={custom.fields} control={control} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t("records.form.cancel")}
-            </Button>
-            <Button type="submit" loading={create.isPending || update.isPending}>
-              {base ? t("modules.contracts.form.save") : t("modules.contracts.form.create")}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+          )}
+        />
+        <Controller
+          control={control}
+          name="currency"
+          render={({ field: input }) => (
+            <Select {...field("currency")} allowDeselect={false} data={currencies} value={input.value} onChange={(value) => value && input.onChange(value)} />
+          )}
+        />
+        {dateInput("customer_signed_on")}
+        {dateInput("company_signed_on")}
+      </SimpleGrid>
+      <Controller
+        control={control}
+        name="auto_renew"
+        render={({ field: input }) => (
+          <Switch
+            label={t("modules.contracts.fields.auto_renew")}
+            description={t("modules.contracts.form.autoRenewHint")}
+            checked={input.value}
+            onChange={(event) => input.onChange(event.currentTarget.checked)}
+          />
+        )}
+      />
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <Controller
+          control={control}
+          name="renewal_notice_days"
+          render={({ field: input }) => (
+            <NumberInput
+              {...field("renewal_notice_days")}
+              description={t("modules.contracts.form.noticeHint")}
+              min={0}
+              max={365}
+              allowDecimal={false}
+              clampBehavior="none"
+              value={input.value}
+              onChange={(value) => input.onChange(value === "" ? "" : Number(value))}
+            />
+          )}
+        />
+        <Controller
+          control={control}
+          name="renewal_term_months"
+          render={({ field: input }) => (
+            <NumberInput
+              {...field("renewal_term_months")}
+              min={1}
+              max={120}
+              allowDecimal={false}
+              clampBehavior="none"
+              value={input.value}
+              onChange={(value) => input.onChange(value === "" ? "" : Number(value))}
+            />
+          )}
+        />
+      </SimpleGrid>
+      <Textarea {...field("notes")} autosize minRows={3} maxLength={10000} {...register("notes")} />
+    </RecordFormModal>
   );
 }

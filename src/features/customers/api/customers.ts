@@ -1,8 +1,6 @@
-import { useMutation } from "@tanstack/react-query";
 import { z } from "zod";
-import { findDuplicates, recordBaseSchema, useInvalidateRecords } from "@/components/records/record-api.ts";
+import { findDuplicates, recordBaseSchema } from "@/components/records/record-api.ts";
 import { recordDuplicateSchema } from "@/components/records/record-duplicates.ts";
-import { rpc } from "@/lib/call-rpc.ts";
 import { customerKinds, customerStatuses } from "../utils/customer-fields.ts";
 
 /** A customer's row in the list (the module's list columns). */
@@ -49,25 +47,6 @@ export const customerFields = [
 export type CustomerField = (typeof customerFields)[number];
 /** Tags go as null when there are none (the database reads an empty array as invalid, null as none). */
 export type CustomerValues = { [Field in CustomerField]: Field extends "tags" ? string[] | null : Field extends "name" ? string : string | null };
-
-const recordAnswer = z.object({ record: customerSchema });
-
-export function useCreateCustomer() {
-  const invalidate = useInvalidateRecords("customers");
-  return useMutation({
-    mutationFn: async (values: CustomerValues) => (await rpc("create_customer", { p_values: values }, recordAnswer)).record,
-    onSuccess: invalidate,
-  });
-}
-
-export function useUpdateCustomer() {
-  const invalidate = useInvalidateRecords("customers");
-  return useMutation({
-    mutationFn: async ({ id, values, updatedAt }: { id: string; values: Partial<CustomerValues>; updatedAt: string }) =>
-      (await rpc("update_customer", { p_id: id, p_values: values, p_updated_at: updatedAt }, recordAnswer)).record,
-    onSuccess: invalidate,
-  });
-}
 
 const duplicateSchema = recordDuplicateSchema({
   name: z.string(),

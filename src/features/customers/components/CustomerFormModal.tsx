@@ -1,39 +1,22 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Button, Group, Modal, Select, SimpleGrid, Stack, Textarea, TextInput } from "@mantine/core";
+import { Select, SimpleGrid, Textarea, TextInput } from "@mantine/core";
 import { useState } from "react";
-import { Controller, useForm, useWatch } from "react-hook-form";
+import { Controller, useWatch } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
 import { formatPhone } from "@/lib/phone.ts";
-import { notifyFailure, notifySuccess } from "@/components/notify.ts";
 import { ProvinceDistrictFields } from "@/components/ProvinceDistrictFields.tsx";
 import { MergeRecordsModal } from "@/components/records/MergeRecordsModal.tsx";
 import { useDuplicateCheck } from "@/components/records/record-duplicates.ts";
-import { applyServerFieldErrors, isStaleRecord, recordFailureKey } from "@/components/records/record-form.ts";
-import { customFormOf, type CustomFormValues } from "@/components/records/custom-fields/custom-field-form.ts";
-import { CustomFieldsSection } from "@/components/records/custom-fields/CustomFieldsSection.tsx";
-import { useCustomFieldsForm } from "@/components/records/custom-fields/use-custom-fields-form.ts";
 import { RecordDuplicates } from "@/components/records/RecordDuplicates.tsx";
-import { StaleRecordAlert } from "@/components/records/StaleRecordAlert.tsx";
+import { RecordFormModal } from "@/components/records/RecordFormModal.tsx";
+import { useRecordForm } from "@/components/records/use-record-form.ts";
 import { formMessage } from "@/i18n/form-message.ts";
-import { RpcError } from "@/lib/rpc.ts";
 import { normalizePhone } from "@/lib/turkish-identifiers.ts";
-import {
-  customerFields,
-  customerSchema,
-  findCustomerDuplicates,
-  useCreateCustomer,
-  useUpdateCustomer,
-  type Customer,
-  type CustomerValues,
-} from "../api/customers.ts";
+import { customerFields, customerSchema, findCustomerDuplicates, type Customer, type CustomerValues } from "../api/customers.ts";
 import { customerKinds, customerStatuses } from "../utils/customer-fields.ts";
 import { customerFormOf, customerFormSchema, customerValuesOf, emptyCustomerForm, type CustomerFormValues } from "../utils/customer-form.ts";
 import { useCustomerMerge } from "./useCustomerMerge.ts";
-
-/** The form's values for a customer (or a new one), its custom fields' included. */
-const formOf = (customer?: Customer): CustomerFormValues & CustomFormValues =>
-  customer ? { ...customerFormOf(customer), custom: customFormOf(customer) } : { ...emptyCustomerForm, custom: {} };
 
 interface Props {
   opened: boolean;
@@ -50,92 +33,45 @@ interface Props {
 export function CustomerFormModal({ opened, onClose, customer }: Props) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const create = useCreateCustomer();
-  const update = useUpdateCustomer();
-  const [base, setBase] = useState<Customer | undefined>(customer);
-  const [stale, setStale] = useState(false);
   const [merging, setMerging] = useState<readonly [string, string] | null>(null);
   const duplicates = useDuplicateCheck((values: CustomerValues) => findCustomerDuplicates(values));
   const mergeConfig = useCustomerMerge();
-  const custom = useCustomFieldsForm("customers");
+  const record = useRecordForm({
+    module: "customers",
+    entity: "customer",
+    schema: customerSchema,
+    fields: customerFields,
+    resolver: zodResolver(customerFormSchema),
+    formOf: (saved?: Customer) => (saved ? customerFormOf(saved) : emptyCustomerForm),
+    valuesOf: customerValuesOf,
+    notice: (saved) => ({ name: saved.name }),
+    record: customer,
+    onClose,
+    beforeCreate: (values, create) => duplicates.check(values as CustomerValues, create),
+    onRefused: duplicates.dismiss,
+  });
   const {
     register,
     control,
-    handleSubmit,
-    reset,
-    setError,
     setValue,
     formState: { errors },
-  } = useForm<CustomerFormValues & CustomFormValues>({
-    resolver: custom.resolver(zodResolver(customerFormSchema)),
-    defaultValues: formOf(customer),
-  });
+  } = record.form;
   const kind = useWatch({ control, name: "kind" });
-
-  const close = () => {
-    reset(formOf(customer));
-    duplicates.dismiss();
-    setStale(false);
-    onClose();
-  };
-  const failed = (error: unknown) => {
-    if (isStaleRecord(error)) {
-      setStale(true);
-      return;
-    }
-    const unplaced = applyServerFieldErrors(error, setError, [...customerFields, ...custom.paths]);
-    if (unplaced === null || unplaced.length > 0) notifyFailure(t("records.form.failed"), t(recordFailureKey(error)));
-  };
-  const reload = (error: unknown) => {
-    const latest = error instanceof RpcError ? customerSchema.safeParse(error.details.record) : null;
-    if (latest?.success) {
-      setBase(latest.data);
-      reset(formOf(latest.data));
-    }
-    setStale(false);
-  };
   /** Creates the customer; given a likely duplicate, then offers to merge the two. */
   const createNow = (values: CustomerValues, mergeWith?: string) =>
-    create.mutate(values, {
-      onSuccess: (created) => {
-        notifySuccess(t("modules.customers.form.created", { name: created.name }));
-        if (mergeWith) {
-          // The form gives way to the merge dialog (closing it would unmount both).
-          duplicates.dismiss();
-          setMerging([mergeWith, created.id]);
-          return;
-        }
-        close();
-        void navigate(`/customers/${created.id}`);
-      },
-      onError: (error) => {
-        duplicates.dismiss();
-        failed(error);
-      },
-    });
-
-  const onSubmit = handleSubmit(async (form) => {
-    const values = { ...customerValuesOf(form), ...custom.valuesOf(form.custom) };
-    if (base) {
-      update.mutate(
-        { id: base.id, values, updatedAt: base.updated_at },
-        {
-          onSuccess: (saved) => {
-            notifySuccess(t("modules.customers.form.saved", { name: saved.name }));
-            setBase(saved);
-            onClose();
-          },
-          onError: failed,
-        },
-      );
-      return;
-    }
-    await duplicates.check(values, createNow);
-  });
+    record.create(
+      values,
+      mergeWith
+        ? (created) => {
+            // The form gives way to the merge dialog (closing it would unmount both).
+            duplicates.dismiss();
+            setMerging([mergeWith, created.id]);
+          }
+        : undefined,
+    );
 
   const error = (field: keyof CustomerFormValues) => formMessage(t, errors[field]?.message);
   const field = (name: keyof CustomerFormValues) => ({ label: t(`modules.customers.fields.${name}`), error: error(name) });
-  const staleError = update.error;
   const found = duplicates.found;
 
   if (merging) {
@@ -158,128 +94,116 @@ export function CustomerFormModal({ opened, onClose, customer }: Props) {
   }
 
   return (
-    <Modal
+    <RecordFormModal
+      record={record}
       opened={opened}
-      onClose={close}
-      size="xl"
-      title={base ? t("modules.customers.form.editTitle") : t("modules.customers.form.createTitle")}
-      closeButtonProps={{ "aria-label": t("records.form.close") }}
+      busy={duplicates.checking}
+      instead={
+        found && (
+          <RecordDuplicates
+            title={t("modules.customers.duplicates.title")}
+            description={t("modules.customers.duplicates.description")}
+            listLabel={t("modules.customers.duplicates.listLabel")}
+            duplicates={found.duplicates.map((duplicate) => ({
+              id: duplicate.id,
+              title: duplicate.name,
+              details: [duplicate.tax_number, duplicate.email, formatPhone(duplicate.phone), duplicate.city].filter(Boolean).join(" · "),
+              reasons: duplicate.reasons,
+            }))}
+            detailPath={(id) => `/customers/${id}`}
+            creating={record.saving}
+            onOpen={() => {
+              duplicates.dismiss();
+              record.close();
+            }}
+            onBack={duplicates.dismiss}
+            onCreateAnyway={() => createNow(found.values)}
+            onCreateAndMerge={(id) => createNow(found.values, id)}
+          />
+        )
+      }
     >
-      {found ? (
-        <RecordDuplicates
-          title={t("modules.customers.duplicates.title")}
-          description={t("modules.customers.duplicates.description")}
-          listLabel={t("modules.customers.duplicates.listLabel")}
-          duplicates={found.duplicates.map((duplicate) => ({
-            id: duplicate.id,
-            title: duplicate.name,
-            details: [duplicate.tax_number, duplicate.email, formatPhone(duplicate.phone), duplicate.city].filter(Boolean).join(" · "),
-            reasons: duplicate.reasons,
-          }))}
-          detailPath={(id) => `/customers/${id}`}
-          creating={create.isPending}
-          onOpen={close}
-          onBack={duplicates.dismiss}
-          onCreateAnyway={() => createNow(found.values)}
-          onCreateAndMerge={(id) => createNow(found.values, id)}
-        />
-      ) : (
-        <form onSubmit={(event) => void onSubmit(event)} noValidate>
-          <Stack>
-            {stale && <StaleRecordAlert onReload={() => reload(staleError)} />}
-            <TextInput {...field("name")} required autoComplete="organization" maxLength={300} {...register("name")} data-autofocus />
-            <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <Controller
-                control={control}
-                name="kind"
-                render={({ field: input }) => (
-                  <Select
-                    {...field("kind")}
-                    required
-                    allowDeselect={false}
-                    data={customerKinds.map((value) => ({ value, label: t(`modules.customers.kinds.${value}`) }))}
-                    value={input.value}
-                    onChange={(value) => value && input.onChange(value)}
-                  />
-                )}
-              />
-              <Controller
-                control={control}
-                name="status"
-                render={({ field: input }) => (
-                  <Select
-                    {...field("status")}
-                    required
-                    allowDeselect={false}
-                    data={customerStatuses.map((value) => ({ value, label: t(`modules.customers.statuses.${value}`) }))}
-                    value={input.value}
-                    onChange={(value) => value && input.onChange(value)}
-                  />
-                )}
-              />
-              <TextInput
-                {...field("tax_number")}
-                description={kind === "person" ? t("modules.customers.hints.tckn") : t("modules.customers.hints.vkn")}
-                inputMode="numeric"
-                maxLength={14}
-                autoComplete="off"
-                inputWrapperOrder={["label", "input", "description", "error"]}
-                {...register("tax_number")}
-              />
-              <TextInput {...field("tax_office")} maxLength={100} {...register("tax_office")} />
-              <TextInput
-                {...field("phone")}
-                type="tel"
-                autoComplete="tel"
-                description={t("modules.customers.hints.phone")}
-                inputWrapperOrder={["label", "input", "description", "error"]}
-                {...register("phone", {
-                  onBlur: (event: { target: { value: string } }) => {
-                    const normalised = normalizePhone(event.target.value);
-                    if (normalised) setValue("phone", normalised, { shouldValidate: true });
-                  },
-                })}
-              />
-              <TextInput {...field("email")} type="email" autoComplete="email" maxLength={254} {...register("email")} />
-              <TextInput {...field("website")} autoComplete="url" maxLength={300} {...register("website")} />
-              <TextInput {...field("sector")} maxLength={100} {...register("sector")} />
-              <Controller
-                control={control}
-                name="city"
-                render={({ field: city }) => (
-                  <Controller
-                    control={control}
-                    name="district"
-                    render={({ field: district }) => (
-                      <ProvinceDistrictFields
-                        province={{ ...field("city"), value: city.value, onChange: city.onChange, onBlur: city.onBlur }}
-                        district={{ ...field("district"), value: district.value, onChange: district.onChange, onBlur: district.onBlur }}
-                      />
-                    )}
-                  />
-                )}
-              />
-            </SimpleGrid>
-            <Textarea {...field("address")} autosize minRows={2} maxLength={1000} autoComplete="street-address" {...register("address")} />
-            <TextInput
-              {...field("tags")}
-              description={t("modules.customers.hints.tags")}
-              inputWrapperOrder={["label", "input", "description", "error"]}
-              {...register("tags")}
+      <TextInput {...field("name")} required autoComplete="organization" maxLength={300} {...register("name")} data-autofocus />
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <Controller
+          control={control}
+          name="kind"
+          render={({ field: input }) => (
+            <Select
+              {...field("kind")}
+              required
+              allowDeselect={false}
+              data={customerKinds.map((value) => ({ value, label: t(`modules.customers.kinds.${value}`) }))}
+              value={input.value}
+              onChange={(value) => value && input.onChange(value)}
             />
-            <Textarea {...field("description")} autosize minRows={3} maxLength={10000} {...register("description")} />
-            <CustomFieldsSection fields={custom.fields} control={control} />
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close}>
-                {t("records.form.cancel")}
-              </Button>
-              <Button type="submit" loading={duplicates.checking || create.isPending || update.isPending}>
-                {base ? t("modules.customers.form.save") : t("modules.customers.form.create")}
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      )}
-    </Modal>
+          )}
+        />
+        <Controller
+          control={control}
+          name="status"
+          render={({ field: input }) => (
+            <Select
+              {...field("status")}
+              required
+              allowDeselect={false}
+              data={customerStatuses.map((value) => ({ value, label: t(`modules.customers.statuses.${value}`) }))}
+              value={input.value}
+              onChange={(value) => value && input.onChange(value)}
+            />
+          )}
+        />
+        <TextInput
+          {...field("tax_number")}
+          description={kind === "person" ? t("modules.customers.hints.tckn") : t("modules.customers.hints.vkn")}
+          inputMode="numeric"
+          maxLength={14}
+          autoComplete="off"
+          inputWrapperOrder={["label", "input", "description", "error"]}
+          {...register("tax_number")}
+        />
+        <TextInput {...field("tax_office")} maxLength={100} {...register("tax_office")} />
+        <TextInput
+          {...field("phone")}
+          type="tel"
+          autoComplete="tel"
+          description={t("modules.customers.hints.phone")}
+          inputWrapperOrder={["label", "input", "description", "error"]}
+          {...register("phone", {
+            onBlur: (event: { target: { value: string } }) => {
+              const normalised = normalizePhone(event.target.value);
+              if (normalised) setValue("phone", normalised, { shouldValidate: true });
+            },
+          })}
+        />
+        <TextInput {...field("email")} type="email" autoComplete="email" maxLength={254} {...register("email")} />
+        <TextInput {...field("website")} autoComplete="url" maxLength={300} {...register("website")} />
+        <TextInput {...field("sector")} maxLength={100} {...register("sector")} />
+        <Controller
+          control={control}
+          name="city"
+          render={({ field: city }) => (
+            <Controller
+              control={control}
+              name="district"
+              render={({ field: district }) => (
+                <ProvinceDistrictFields
+                  province={{ ...field("city"), value: city.value, onChange: city.onChange, onBlur: city.onBlur }}
+                  district={{ ...field("district"), value: district.value, onChange: district.onChange, onBlur: district.onBlur }}
+                />
+              )}
+            />
+          )}
+        />
+      </SimpleGrid>
+      <Textarea {...field("address")} autosize minRows={2} maxLength={1000} autoComplete="street-address" {...register("address")} />
+      <TextInput
+        {...field("tags")}
+        description={t("modules.customers.hints.tags")}
+        inputWrapperOrder={["label", "input", "description", "error"]}
+        {...register("tags")}
+      />
+      <Textarea {...field("description")} autosize minRows={3} maxLength={10000} {...register("description")} />
+    </RecordFormModal>
   );
 }

@@ -201,7 +201,9 @@ export function moveOnBoard(board: Board, cardId: string, toStage: string): Boar
   };
 }
 
-const recordAnswer = z.object({ record: dealSchema.partial({ description: true, lost_reason: true }) });
+/** A deal as its save and move answer it (without the long texts). */
+export const savedDealSchema = dealSchema.partial({ description: true, lost_reason: true });
+const recordAnswer = z.object({ record: savedDealSchema });
 
 export function useMoveDeal(filters: BoardFilters) {
   const scope = useOrganizationScope();
@@ -262,23 +264,6 @@ export function useDealDetails(id: string) {
       return rpc("get_deal_details", { p_id: id }, detailsSchema);
     },
     retry: false,
-  });
-}
-
-export function useCreateDeal() {
-  const invalidate = useInvalidateRecords("deals");
-  return useMutation({
-    mutationFn: async (values: DealValues) => (await rpc("create_deal", { p_values: values as unknown as Json }, recordAnswer)).record,
-    onSuccess: invalidate,
-  });
-}
-
-export function useUpdateDeal() {
-  const invalidate = useInvalidateRecords("deals");
-  return useMutation({
-    mutationFn: async ({ id, values, updatedAt }: { id: string; values: Partial<DealValues>; updatedAt: string }) =>
-      (await rpc("update_deal", { p_id: id, p_values: values as unknown as Json, p_updated_at: updatedAt }, recordAnswer)).record,
-    onSuccess: invalidate,
   });
 }
 

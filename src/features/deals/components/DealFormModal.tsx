@@ -1,25 +1,24 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Button, Group, Modal, MultiSelect, NumberInput, Select, SimpleGrid, Stack, TagsInput, Textarea, TextInput } from "@mantine/core";
+import { MultiSelect, NumberInput, Select, SimpleGrid, TagsInput, Textarea, TextInput } from "@mantine/core";
 import { useDebouncedValue } from "@mantine/hooks";
 import { useState } from "react";
-import { Controller, useForm, useWatch } from "react-hook-form";
+import { Controller, useWatch } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { useNavigate } from "react-router-dom";
 import { z } from "zod";
-import { notifyFailure, notifySuccess } from "@/components/notify.ts";
+import { notifyFailure } from "@/components/notify.ts";
 import { recordBaseSchema, useRecordList } from "@/components/records/record-api.ts";
-import { applyServerFieldErrors, isStaleRecord, recordFailureKey } from "@/components/records/record-form.ts";
-import { customFormOf, type CustomFormValues } from "@/components/records/custom-fields/custom-field-form.ts";
-import { CustomFieldsSection } from "@/components/records/custom-fields/CustomFieldsSection.tsx";
-import { useCustomFieldsForm } from "@/components/records/custom-fields/use-custom-fields-form.ts";
+import { recordFailureKey } from "@/components/records/record-form.ts";
+import { RecordFormModal } from "@/components/records/RecordFormModal.tsx";
 import { personName, pickerData, type PickerChoice } from "@/components/records/record-links.ts";
 import { RecordPicker } from "@/components/records/RecordPicker.tsx";
-import { StaleRecordAlert } from "@/components/records/StaleRecordAlert.tsx";
+import { useRecordForm } from "@/components/records/use-record-form.ts";
 import { formMessage } from "@/i18n/form-message.ts";
-import { RpcError } from "@/lib/rpc.ts";
 import { useOrganizationSettings } from "@/session/organization-settings.ts";
-import { dealFields, dealSchema, useCreateDeal, useSetDealContacts, useUpdateDeal, type Deal } from "../api/deals.ts";
+import { dealFields, savedDealSchema, useSetDealContacts, type Deal } from "../api/deals.ts";
 import { dealFormOf, dealFormSchema, dealValuesOf, emptyDealForm, type DealFormValues } from "../utils/deal-form.ts";
+
+/** A deal as its save answers it. */
+type SavedDeal = z.infer<typeof savedDealSchema>;
 
 interface Props {
   onClose(): void;
@@ -50,26 +49,32 @@ const knownCurrencies = ["TRY", "USD", "EUR", "GBP"];
  */
 export function DealFormModal({ onClose, deal, contactIds = [], customerId, contactId }: Props) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const settings = useOrganizationSettings();
   const stages = settings.data?.deal_stages ?? [];
-  const create = useCreateDeal();
-  const update = useUpdateDeal();
   const setContacts = useSetDealContacts();
-  const [base, setBase] = useState<Deal | undefined>(deal);
-  const [stale, setStale] = useState(false);
-  const custom = useCustomFieldsForm("deals");
-  const initial: DealFormValues & CustomFormValues = deal
-    ? { ...dealFormOf(deal, contactIds), custom: customFormOf(deal) }
-    : { ...emptyDealForm(settings.data?.default_currency ?? "TRY", stages, customerId ?? null), ...(contactId ? { contact_ids: [contactId] } : {}), custom: {} };
+  const record = useRecordForm({
+    module: "deals",
+    entity: "deal",
+    schema: savedDealSchema,
+    fields: dealFields,
+    resolver: zodResolver(dealFormSchema(stages)),
+    formOf: (saved?: SavedDeal): DealFormValues =>
+      saved
+        ? dealFormOf(saved as Deal, contactIds)
+        : { ...emptyDealForm(settings.data?.default_currency ?? "TRY", stages, customerId ?? null), ...(contactId ? { contact_ids: [contactId] } : {}) },
+    valuesOf: (form, base) => dealValuesOf(form, stages, base as Deal | undefined),
+    failedTitle: t("modules.deals.form.failed"),
+    notice: (saved) => ({ title: saved.title }),
+    record: deal,
+    onClose,
+    // The contacts are saved on their own, once the deal is.
+    afterSave: (saved, form, created) => saveContacts(saved.id, form.contact_ids, created ? [] : contactIds),
+  });
   const {
     register,
     control,
-    handleSubmit,
-    reset,
-    setError,
     formState: { errors },
-  } = useForm<DealFormValues & CustomFormValues>({ resolver: custom.resolver(zodResolver(dealFormSchema(stages))), values: initial, resetOptions: { keepDirtyValues: true } });
+  } = record.form;
   const [stageKey, customer] = useWatch({ control, name: ["stage", "customer_id"] });
   const stage = stages.find((candidate) => candidate.key === stageKey);
   // The customer's contacts first, then any contact found by name, each with its company.
@@ -92,14 +97,6 @@ export function DealFormModal({ onClose, deal, contactIds = [], customerId, cont
   // Chosen contacts keep their names while others are searched.
   const [chosenContacts, setChosenContacts] = useState<Map<string, PickerChoice>>(new Map());
 
-  const failed = (error: unknown) => {
-    if (isStaleRecord(error)) {
-      setStale(true);
-      return;
-    }
-    const unplaced = applyServerFieldErrors(error, setError, [...dealFields, ...custom.paths]);
-    if (unplaced === null || unplaced.length > 0) notifyFailure(t("modules.deals.form.failed"), t(recordFailureKey(error)));
-  };
   const saveContacts = async (id: string, wanted: string[], before: string[]) => {
     if (wanted.length === before.length && wanted.every((contact) => before.includes(contact))) return;
     try {
@@ -107,43 +104,6 @@ export function DealFormModal({ onClose, deal, contactIds = [], customerId, cont
     } catch (error) {
       notifyFailure(t("modules.deals.form.contactsFailed"), t(recordFailureKey(error)));
     }
-  };
-
-  const onSubmit = handleSubmit((form) => {
-    const values = { ...dealValuesOf(form, stages, base), ...custom.valuesOf(form.custom) };
-    if (base) {
-      update.mutate(
-        { id: base.id, values, updatedAt: base.updated_at },
-        {
-          onSuccess: async (saved) => {
-            await saveContacts(saved.id, form.contact_ids, contactIds);
-            notifySuccess(t("modules.deals.form.saved"));
-            setBase({ ...base, ...saved });
-            onClose();
-          },
-          onError: failed,
-        },
-      );
-      return;
-    }
-    create.mutate(values as Parameters<typeof create.mutate>[0], {
-      onSuccess: async (created) => {
-        await saveContacts(created.id, form.contact_ids, []);
-        notifySuccess(t("modules.deals.form.created", { title: created.title }));
-        onClose();
-        void navigate(`/deals/${created.id}`);
-      },
-      onError: failed,
-    });
-  });
-
-  const reload = () => {
-    const latest = update.error instanceof RpcError ? dealSchema.safeParse(update.error.details.record) : null;
-    if (latest?.success) {
-      setBase(latest.data);
-      reset({ ...dealFormOf(latest.data, contactIds), custom: customFormOf(latest.data) });
-    }
-    setStale(false);
   };
 
   const error = (field: keyof DealFormValues) => formMessage(t, errors[field]?.message);
@@ -165,124 +125,104 @@ export function DealFormModal({ onClose, deal, contactIds = [], customerId, cont
     });
 
   return (
-    <Modal
-      opened
-      onClose={onClose}
-      size="xl"
-      title={base ? t("modules.deals.form.editTitle") : t("modules.deals.form.createTitle")}
-      closeButtonProps={{ "aria-label": t("records.form.close") }}
-    >
-      <form onSubmit={(event) => void onSubmit(event)} noValidate>
-        <Stack>
-          {stale && <StaleRecordAlert onReload={reload} />}
-          <TextInput {...field("title")} required maxLength={200} {...register("title")} data-autofocus />
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <Controller
-              control={control}
-              name="customer_id"
-              render={({ field: input }) => (
-                <RecordPicker
-                  module="customers"
-                  entity="customer"
-                  titleColumn="name"
-                  label={t("modules.deals.fields.customer_id")}
-                  placeholder={t("modules.deals.form.customerPlaceholder")}
-                  nothingFound={t("modules.deals.form.noCustomer")}
-                  value={input.value}
-                  onChange={input.onChange}
-                  error={error("customer_id")}
-                />
-              )}
+    <RecordFormModal record={record} busy={setContacts.isPending}>
+      <TextInput {...field("title")} required maxLength={200} {...register("title")} data-autofocus />
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <Controller
+          control={control}
+          name="customer_id"
+          render={({ field: input }) => (
+            <RecordPicker
+              module="customers"
+              entity="customer"
+              titleColumn="name"
+              label={t("modules.deals.fields.customer_id")}
+              placeholder={t("modules.deals.form.customerPlaceholder")}
+              nothingFound={t("modules.deals.form.noCustomer")}
+              value={input.value}
+              onChange={input.onChange}
+              error={error("customer_id")}
             />
-            <Controller
-              control={control}
-              name="contact_ids"
-              render={({ field: input }) => (
-                <MultiSelect
-                  {...field("contact_ids")}
-                  placeholder={t("modules.deals.form.contactsPlaceholder")}
-                  searchable
-                  searchValue={contactSearch}
-                  onSearchChange={setContactSearch}
-                  filter={({ options }) => options}
-                  data={contactOptions}
-                  value={input.value}
-                  onChange={(ids) => {
-                    rememberContacts(ids);
-                    input.onChange(ids);
-                  }}
-                />
-              )}
-            />
-            <TextInput {...field("amount")} inputMode="decimal" {...register("amount")} />
-            <Controller
-              control={control}
-              name="currency"
-              render={({ field: input }) => (
-                <Select
-                  {...field("currency")}
-                  allowDeselect={false}
-                  data={currencies}
-                  value={input.value}
-                  onChange={(value) => value && input.onChange(value)}
-                />
-              )}
-            />
-            <Controller
-              control={control}
-              name="stage"
-              render={({ field: input }) => (
-                <Select
-                  {...field("stage")}
-                  required
-                  allowDeselect={false}
-                  data={stages.map((candidate) => ({ value: candidate.key, label: candidate.name }))}
-                  value={input.value}
-                  onChange={(value) => value && input.onChange(value)}
-                />
-              )}
-            />
-            <Controller
-              control={control}
-              name="probability"
-              render={({ field: input }) => (
-                <NumberInput
-                  {...field("probability")}
-                  description={t("modules.deals.form.probabilityHint")}
-                  placeholder={stage ? String(stage.probability) : undefined}
-                  min={0}
-                  max={100}
-                  allowDecimal={false}
-                  value={input.value}
-                  onChange={(value) => input.onChange(value === "" ? "" : Number(value))}
-                />
-              )}
-            />
-            <TextInput {...field("expected_close_date")} type="date" {...register("expected_close_date", { setValueAs: (value: string) => value || null })} />
-            <TextInput {...field("source")} maxLength={100} {...register("source")} />
-          </SimpleGrid>
-          {stage?.outcome === "lost" && (
-            <Textarea {...field("lost_reason")} required autosize minRows={2} maxLength={500} {...register("lost_reason")} />
           )}
-          <Controller
-            control={control}
-            name="tags"
-            render={({ field: input }) => (
-              <TagsInput {...field("tags")} placeholder={t("modules.deals.form.tagsPlaceholder")} maxTags={20} value={input.value} onChange={input.onChange} />
-            )}
-          />
-          <Textarea {...field("description")} autosize minRows={3} maxLength={10000} {...register("description")} />
-          <CustomFieldsSection fields={custom.fields} control={control} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t("records.form.cancel")}
-            </Button>
-            <Button type="submit" loading={create.isPending || update.isPending || setContacts.isPending}>
-              {base ? t("modules.deals.form.save") : t("modules.deals.form.create")}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+        />
+        <Controller
+          control={control}
+          name="contact_ids"
+          render={({ field: input }) => (
+            <MultiSelect
+              {...field("contact_ids")}
+              placeholder={t("modules.deals.form.contactsPlaceholder")}
+              searchable
+              searchValue={contactSearch}
+              onSearchChange={setContactSearch}
+              filter={({ options }) => options}
+              data={contactOptions}
+              value={input.value}
+              onChange={(ids) => {
+                rememberContacts(ids);
+                input.onChange(ids);
+              }}
+            />
+          )}
+        />
+        <TextInput {...field("amount")} inputMode="decimal" {...register("amount")} />
+        <Controller
+          control={control}
+          name="currency"
+          render={({ field: input }) => (
+            <Select
+              {...field("currency")}
+              allowDeselect={false}
+              data={currencies}
+              value={input.value}
+              onChange={(value) => value && input.onChange(value)}
+            />
+          )}
+        />
+        <Controller
+          control={control}
+          name="stage"
+          render={({ field: input }) => (
+            <Select
+              {...field("stage")}
+              required
+              allowDeselect={false}
+              data={stages.map((candidate) => ({ value: candidate.key, label: candidate.name }))}
+              value={input.value}
+              onChange={(value) => value && input.onChange(value)}
+            />
+          )}
+        />
+        <Controller
+          control={control}
+          name="probability"
+          render={({ field: input }) => (
+            <NumberInput
+              {...field("probability")}
+              description={t("modules.deals.form.probabilityHint")}
+              placeholder={stage ? String(stage.probability) : undefined}
+              min={0}
+              max={100}
+              allowDecimal={false}
+              value={input.value}
+              onChange={(value) => input.onChange(value === "" ? "" : Number(value))}
+            />
+          )}
+        />
+        <TextInput {...field("expected_close_date")} type="date" {...register("expected_close_date", { setValueAs: (value: string) => value || null })} />
+        <TextInput {...field("source")} maxLength={100} {...register("source")} />
+      </SimpleGrid>
+      {stage?.outcome === "lost" && (
+        <Textarea {...field("lost_reason")} required autosize minRows={2} maxLength={500} {...register("lost_reason")} />
+      )}
+      <Controller
+        control={control}
+        name="tags"
+        render={({ field: input }) => (
+          <TagsInput {...field("tags")} placeholder={t("modules.deals.form.tagsPlaceholder")} maxTags={20} value={input.value} onChange={input.onChange} />
+        )}
+      />
+      <Textarea {...field("description")} autosize minRows={3} maxLength={10000} {...register("description")} />
+    </RecordFormModal>
   );
 }

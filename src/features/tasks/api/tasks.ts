@@ -1,13 +1,9 @@
 /**
- * The tasks module's calls: a task (get_task), creating and changing one through the record
- * engine (create_task, update_task, with the rules of private.prepare_task).
+ * The tasks module's records: a task (get_task) and what its form writes (create_task and
+ * update_task, with the rules of private.prepare_task, go through the record form's save).
  */
-import { useMutation } from "@tanstack/react-query";
 import { z } from "zod";
-import { useInvalidateRecords } from "@/components/records/record-api.ts";
 import { taskRowSchema } from "@/components/tasks/task-row.ts";
-import { rpc } from "@/lib/call-rpc.ts";
-import type { Json } from "@/types/database.types.ts";
 
 /** A whole task (get_task). */
 export const taskSchema = taskRowSchema.extend({
@@ -45,23 +41,4 @@ export interface TaskValues {
   deal_id: string | null;
   /** Left out when the member may only give tasks to themselves. */
   owner_id?: string;
-}
-
-const recordAnswer = z.object({ record: taskSchema });
-
-export function useCreateTask() {
-  const invalidate = useInvalidateRecords("tasks");
-  return useMutation({
-    mutationFn: async (values: TaskValues) => (await rpc("create_task", { p_values: values as unknown as Json }, recordAnswer)).record,
-    onSuccess: invalidate,
-  });
-}
-
-export function useUpdateTask() {
-  const invalidate = useInvalidateRecords("tasks");
-  return useMutation({
-    mutationFn: async ({ id, values, updatedAt }: { id: string; values: Partial<TaskValues>; updatedAt: string }) =>
-      (await rpc("update_task", { p_id: id, p_values: values as unknown as Json, p_updated_at: updatedAt }, recordAnswer)).record,
-    onSuccess: invalidate,
-  });
 }

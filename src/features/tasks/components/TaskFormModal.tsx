@@ -1,35 +1,20 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Button, Group, Modal, NativeSelect, SimpleGrid, Stack, Textarea, TextInput } from "@mantine/core";
-import { useState } from "react";
-import { Controller, useForm, type Path } from "react-hook-form";
+import { NativeSelect, SimpleGrid, Textarea, TextInput } from "@mantine/core";
+import { Controller } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { useNavigate } from "react-router-dom";
-import { notifyFailure, notifySuccess } from "@/components/notify.ts";
 import { memberName, useOrganizationMembers } from "@/components/records/record-api.ts";
-import { formFieldPath, isStaleRecord, recordFailureKey, serverFieldErrors } from "@/components/records/record-form.ts";
-import { changedCustomValues, customFormOf, type CustomFormValues } from "@/components/records/custom-fields/custom-field-form.ts";
-import { CustomFieldsSection } from "@/components/records/custom-fields/CustomFieldsSection.tsx";
-import { useCustomFieldsForm } from "@/components/records/custom-fields/use-custom-fields-form.ts";
+import { RecordFormModal } from "@/components/records/RecordFormModal.tsx";
 import { RecordPicker } from "@/components/records/RecordPicker.tsx";
-import { StaleRecordAlert } from "@/components/records/StaleRecordAlert.tsx";
+import { useRecordForm } from "@/components/records/use-record-form.ts";
 import { useOrganizationTimeZone } from "@/components/tasks/task-api.ts";
 import { useTaskTypeLabel } from "@/components/tasks/TaskBits.tsx";
 import { taskPriorities, taskStatuses, type TaskRelation } from "@/components/tasks/task-fields.ts";
 import { formMessage } from "@/i18n/form-message.ts";
-import { RpcError } from "@/lib/rpc.ts";
 import { useMyPermissions } from "@/modules/permissions.ts";
 import { useOrganizationSettings } from "@/session/organization-settings.ts";
 import { useSignedInSession } from "@/session/session-context.ts";
-import { taskFields, taskSchema, useCreateTask, useUpdateTask, type Task } from "../api/tasks.ts";
-import {
-  emptyTaskForm,
-  taskChangesOf,
-  taskFieldErrorKey,
-  taskFormOf,
-  taskFormSchema,
-  taskValuesOf,
-  type TaskFormValues,
-} from "../utils/task-form.ts";
+import { taskFields, taskSchema, type Task } from "../api/tasks.ts";
+import { emptyTaskForm, taskChangesOf, taskFieldErrorKey, taskFormOf, taskFormSchema, taskValuesOf, type TaskFormValues } from "../utils/task-form.ts";
 
 interface Props {
   onClose(): void;
@@ -47,90 +32,36 @@ interface Props {
  */
 export function TaskFormModal({ onClose, task, related }: Props) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const session = useSignedInSession();
   const timeZone = useOrganizationTimeZone();
   const settings = useOrganizationSettings();
   const typeLabel = useTaskTypeLabel();
   const permissions = useMyPermissions();
   const members = useOrganizationMembers();
-  const create = useCreateTask();
-  const update = useUpdateTask();
-  const [base, setBase] = useState<Task | undefined>(task);
-  const [stale, setStale] = useState(false);
   // Whoever may create or edit every task may give it to anyone; the others only to themselves.
-  const scope = permissions.data?.permissions.tasks?.[base ? "edit" : "create"];
+  const scope = permissions.data?.permissions.tasks?.[task ? "edit" : "create"];
   const chooseOwner = scope === "all";
-  const custom = useCustomFieldsForm("tasks");
+  const record = useRecordForm({
+    module: "tasks",
+    entity: "task",
+    schema: taskSchema,
+    fields: taskFields,
+    resolver: zodResolver(taskFormSchema),
+    formOf: (saved?: Task) => (saved ? taskFormOf(saved, timeZone) : emptyTaskForm(session.user.id, related)),
+    valuesOf: (form, base) => (base ? taskChangesOf(form, base, timeZone, chooseOwner) : taskValuesOf(form, timeZone, chooseOwner)),
+    changesOnly: true,
+    fieldErrorKey: taskFieldErrorKey,
+    failedTitle: t("modules.tasks.form.failed"),
+    notice: (saved) => ({ title: saved.title }),
+    record: task,
+    onClose,
+  });
+  const base = record.base;
   const {
     register,
     control,
-    handleSubmit,
-    reset,
-    setError,
     formState: { errors },
-  } = useForm<TaskFormValues & CustomFormValues>({
-    resolver: custom.resolver(zodResolver(taskFormSchema)),
-    defaultValues: task ? { ...taskFormOf(task, timeZone), custom: customFormOf(task) } : { ...emptyTaskForm(session.user.id, related), custom: {} },
-  });
-
-  const failed = (error: unknown) => {
-    if (isStaleRecord(error)) {
-      setStale(true);
-      return;
-    }
-    const fields = serverFieldErrors(error);
-    let unplaced = fields === null;
-    let first = true;
-    for (const [column, code] of Object.entries(fields ?? {})) {
-      const field = formFieldPath(column);
-      if (![...taskFields, ...custom.paths].includes(field)) {
-        unplaced = true;
-        continue;
-      }
-      setError(field as Path<TaskFormValues & CustomFormValues>, { type: "server", message: taskFieldErrorKey(code) }, { shouldFocus: first });
-      first = false;
-    }
-    if (unplaced) notifyFailure(t("modules.tasks.form.failed"), t(recordFailureKey(error)));
-  };
-
-  const onSubmit = handleSubmit((form) => {
-    if (base) {
-      const changes = { ...taskChangesOf(form, base, timeZone, chooseOwner), ...changedCustomValues(custom.valuesOf(form.custom), base) };
-      if (Object.keys(changes).length === 0) {
-        onClose();
-        return;
-      }
-      update.mutate(
-        { id: base.id, values: changes, updatedAt: base.updated_at },
-        {
-          onSuccess: (saved) => {
-            notifySuccess(t("modules.tasks.form.saved", { title: saved.title }));
-            onClose();
-          },
-          onError: failed,
-        },
-      );
-      return;
-    }
-    create.mutate({ ...taskValuesOf(form, timeZone, chooseOwner), ...custom.valuesOf(form.custom) }, {
-      onSuccess: (created) => {
-        notifySuccess(t("modules.tasks.form.created", { title: created.title }));
-        onClose();
-        void navigate(`/tasks/${created.id}`);
-      },
-      onError: failed,
-    });
-  });
-
-  const reload = () => {
-    const latest = update.error instanceof RpcError ? taskSchema.safeParse(update.error.details.record) : null;
-    if (latest?.success) {
-      setBase(latest.data);
-      reset({ ...taskFormOf(latest.data, timeZone), custom: customFormOf(latest.data) });
-    }
-    setStale(false);
-  };
+  } = record.form;
 
   const error = (name: keyof TaskFormValues) => formMessage(t, errors[name]?.message);
   const field = (name: keyof TaskFormValues) => ({ label: t(`modules.tasks.fields.${name}`), error: error(name) });
@@ -148,118 +79,98 @@ export function TaskFormModal({ onClose, task, related }: Props) {
   const timeHint = t("modules.tasks.form.timeHint", { zone: timeZone });
 
   return (
-    <Modal
-      opened
-      onClose={onClose}
-      size="xl"
-      title={base ? t("modules.tasks.form.editTitle") : t("modules.tasks.form.createTitle")}
-      closeButtonProps={{ "aria-label": t("records.form.close") }}
-    >
-      <form onSubmit={(event) => void onSubmit(event)} noValidate>
-        <Stack>
-          {stale && <StaleRecordAlert onReload={reload} />}
-          <TextInput {...field("title")} required maxLength={200} data-autofocus {...register("title")} />
-          <Textarea {...field("description")} autosize minRows={2} maxLength={10000} {...register("description")} />
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <Controller
-              control={control}
-              name="type"
-              render={({ field: input }) => (
-                <NativeSelect {...field("type")} data={typeOptions} value={input.value} onChange={(event) => input.onChange(event.currentTarget.value)} />
-              )}
-            />
-            <Controller
-              control={control}
-              name="owner_id"
-              render={({ field: input }) => (
-                <NativeSelect
-                  {...field("owner_id")}
-                  description={chooseOwner ? undefined : t("modules.tasks.form.ownerHint")}
-                  disabled={!chooseOwner}
-                  data={ownerOptions}
-                  value={input.value}
-                  onChange={(event) => input.onChange(event.currentTarget.value)}
-                />
-              )}
-            />
+    <RecordFormModal record={record}>
+      <TextInput {...field("title")} required maxLength={200} data-autofocus {...register("title")} />
+      <Textarea {...field("description")} autosize minRows={2} maxLength={10000} {...register("description")} />
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <Controller
+          control={control}
+          name="type"
+          render={({ field: input }) => (
+            <NativeSelect {...field("type")} data={typeOptions} value={input.value} onChange={(event) => input.onChange(event.currentTarget.value)} />
+          )}
+        />
+        <Controller
+          control={control}
+          name="owner_id"
+          render={({ field: input }) => (
             <NativeSelect
-              {...field("priority")}
-              data={taskPriorities.map((value) => ({ value, label: t(`taskKit.priorities.${value}`) }))}
-              {...register("priority")}
+              {...field("owner_id")}
+              description={chooseOwner ? undefined : t("modules.tasks.form.ownerHint")}
+              disabled={!chooseOwner}
+              data={ownerOptions}
+              value={input.value}
+              onChange={(event) => input.onChange(event.currentTarget.value)}
             />
-            <NativeSelect
-              {...field("status")}
-              data={taskStatuses.map((value) => ({ value, label: t(`taskKit.statuses.${value}`) }))}
-              {...register("status")}
+          )}
+        />
+        <NativeSelect
+          {...field("priority")}
+          data={taskPriorities.map((value) => ({ value, label: t(`taskKit.priorities.${value}`) }))}
+          {...register("priority")}
+        />
+        <NativeSelect
+          {...field("status")}
+          data={taskStatuses.map((value) => ({ value, label: t(`taskKit.statuses.${value}`) }))}
+          {...register("status")}
+        />
+        <TextInput {...field("due_at")} type="datetime-local" description={timeHint} {...register("due_at")} />
+        <TextInput {...field("remind_at")} type="datetime-local" description={timeHint} {...register("remind_at")} />
+        <Controller
+          control={control}
+          name="customer_id"
+          render={({ field: input }) => (
+            <RecordPicker
+              module="customers"
+              entity="customer"
+              titleColumn="name"
+              label={t("modules.tasks.fields.customer_id")}
+              placeholder={t("modules.tasks.form.customerPlaceholder")}
+              nothingFound={t("modules.tasks.form.noCustomer")}
+              value={input.value}
+              onChange={input.onChange}
+              error={error("customer_id")}
             />
-            <TextInput {...field("due_at")} type="datetime-local" description={timeHint} {...register("due_at")} />
-            <TextInput {...field("remind_at")} type="datetime-local" description={timeHint} {...register("remind_at")} />
-            <Controller
-              control={control}
-              name="customer_id"
-              render={({ field: input }) => (
-                <RecordPicker
-                  module="customers"
-                  entity="customer"
-                  titleColumn="name"
-                  label={t("modules.tasks.fields.customer_id")}
-                  placeholder={t("modules.tasks.form.customerPlaceholder")}
-                  nothingFound={t("modules.tasks.form.noCustomer")}
-                  value={input.value}
-                  onChange={input.onChange}
-                  error={error("customer_id")}
-                />
-              )}
+          )}
+        />
+        <Controller
+          control={control}
+          name="contact_id"
+          render={({ field: input }) => (
+            <RecordPicker
+              module="contacts"
+              entity="contact"
+              titleColumn="last_name"
+              labelColumns={["first_name"]}
+              labelOf={contactName}
+              label={t("modules.tasks.fields.contact_id")}
+              placeholder={t("modules.tasks.form.contactPlaceholder")}
+              nothingFound={t("modules.tasks.form.noContact")}
+              value={input.value}
+              onChange={input.onChange}
+              error={error("contact_id")}
             />
-            <Controller
-              control={control}
-              name="contact_id"
-              render={({ field: input }) => (
-                <RecordPicker
-                  module="contacts"
-                  entity="contact"
-                  titleColumn="last_name"
-                  labelColumns={["first_name"]}
-                  labelOf={contactName}
-                  label={t("modules.tasks.fields.contact_id")}
-                  placeholder={t("modules.tasks.form.contactPlaceholder")}
-                  nothingFound={t("modules.tasks.form.noContact")}
-                  value={input.value}
-                  onChange={input.onChange}
-                  error={error("contact_id")}
-                />
-              )}
+          )}
+        />
+        <Controller
+          control={control}
+          name="deal_id"
+          render={({ field: input }) => (
+            <RecordPicker
+              module="deals"
+              entity="deal"
+              titleColumn="title"
+              label={t("modules.tasks.fields.deal_id")}
+              placeholder={t("modules.tasks.form.dealPlaceholder")}
+              nothingFound={t("modules.tasks.form.noDeal")}
+              value={input.value}
+              onChange={input.onChange}
+              error={error("deal_id")}
             />
-            <Controller
-              control={control}
-              name="deal_id"
-              render={({ field: input }) => (
-                <RecordPicker
-                  module="deals"
-                  entity="deal"
-                  titleColumn="title"
-                  label={t("modules.tasks.fields.deal_id")}
-                  placeholder={t("modules.tasks.form.dealPlaceholder")}
-                  nothingFound={t("modules.tasks.form.noDeal")}
-                  value={input.value}
-                  onChange={input.onChange}
-                  error={error("deal_id")}
-                />
-              )}
-            />
-          </SimpleGrid>
-          <CustomFieldsSection fields={custom.fields} control={control} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t("records.form.cancel")}
-            </Button>
-            <Button type="submit" loading={create.isPending || update.isPending}>
-              {base ? t("modules.tasks.form.save") : t("modules.tasks.form.create")}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+          )}
+        />
+      </SimpleGrid>
+    </RecordFormModal>
   );
 }
 
