@@ -89,8 +89,8 @@ function ComposerModal({ source, kinds, customerId, contactEmail, updatedAt, onC
             updatedAt={updatedAt}
             initial={{
               to: contactEmail ? [contactEmail] : [],
-              subject: fillMailText(template.data.subject, values.data.placeholders, values.data.sender).replace(/\s+/g, " ").trim(),
-              body: fillMailText(template.data.body, values.data.placeholders, values.data.sender),
+              subject: fillMailText(kind, template.data.subject, values.data.placeholders, values.data.sender).replace(/\s+/g, " ").trim(),
+              body: fillMailText(kind, template.data.body, values.data.placeholders, values.data.sender),
             }}
             onClose={onClose}
           />

@@ -7,14 +7,15 @@ describe("fillMailText", () => {
   const values = { "quote.number": "TKL-2026-00001", "contact.name": "Ali Işık", "totals.total": "1.200,00 ₺" } as PlaceholderValues;
   const sender = senderValues({ first_name: "Ayşe", last_name: "Yılmaz", email: "ayse@ornek.com.tr" });
 
-  it("fills the known placeholders as the PDF does, keeps an unknown one, drops a table", () => {
-    expect(fillMailText("Sayın {{contact.name}}, {{ quote.number }}: {{totals.total}}{{items_table}} {{nope}}\n{{ sender.name }} {{sender.email}}", values, sender)).toBe(
-      "Sayın Ali Işık, TKL-2026-00001: 1.200,00 ₺ {{nope}}\nAyşe Yılmaz ayse@ornek.com.tr",
+  it("fills the kind's placeholders as the PDF does and a custom field's, keeps any other as the preview shows it", () => {
+    const withCustom = { ...values, "customer.cf_bayi": "Ana Bayi" } as PlaceholderValues;
+    expect(fillMailText("quote", "Sayın {{contact.name}}, {{ quote.number }}: {{totals.total}} {{customer.cf_bayi}}{{items_table}} {{contract.number}} {{nope}}\n{{ sender.name }} {{sender.email}}", withCustom, sender)).toBe(
+      "Sayın Ali Işık, TKL-2026-00001: 1.200,00 ₺ Ana Bayi{{items_table}} {{contract.number}} {{nope}}\nAyşe Yılmaz ayse@ornek.com.tr",
     );
   });
 
   it("leaves nothing where the record has no value, and never evaluates a name", () => {
-    expect(fillMailText("[{{quote.notes}}] {{constructor.constructor('x')()}}", values, sender)).toBe("[] {{constructor.constructor('x')()}}");
+    expect(fillMailText("quote", "[{{quote.notes}}] {{constructor.constructor('x')()}}", values, sender)).toBe("[] {{constructor.constructor('x')()}}");
   });
 
   it("names the sender by e-mail when the profile has no name", () => {

@@ -2,10 +2,10 @@
  * A record's e-mail in words: its template's text with the placeholders filled as the PDF
  * fills them (fillMailText), the sender's placeholders, and its refusals by code.
  */
-import { renderTemplate } from "@/lib/document-template/render.ts";
+import { renderMailText } from "@/lib/document-template/render.ts";
 import type { PlaceholderValues } from "@/lib/document-template/placeholders.ts";
 import { failureKey } from "@/lib/errors.ts";
-import { senderPlaceholders } from "@/lib/document-template/mail-placeholders.ts";
+import { mailPlaceholderNames, senderPlaceholders } from "@/lib/document-template/mail-placeholders.ts";
 
 export const recordMailKinds = ["quote", "contract", "contract_renewal"] as const;
 export type RecordMailKind = (typeof recordMailKinds)[number];
@@ -18,16 +18,15 @@ export function senderValues(user: { first_name: string | null; last_name: strin
   return { "sender.name": name || user.email, "sender.email": user.email, "sender.phone": "" };
 }
 
-const senderPattern = new RegExp(`\\{\\{\\s*(${senderPlaceholders.map((name) => name.replace(".", "\\.")).join("|")})\\s*\\}\\}`, "g");
-
 /**
- * A template's subject or body as sent: the sender's placeholders their values, each other
- * known placeholder its value as the PDF prints it (nothing when the record has none), a
- * block placeholder (a table, the logo) nothing, an unknown one as written.
+ * A template's subject or body as sent: each placeholder its kind offers
+ * (mailPlaceholdersByGroup: the document's text placeholders and the sender's) its value as
+ * the PDF prints it (nothing when the record has none), a custom field's its value, any other
+ * as written, as the admin's preview shows it (renderMailText).
  */
-export function fillMailText(text: string, values: PlaceholderValues, sender: Record<SenderPlaceholder, string>): string {
-  return renderTemplate(text, values)
-    .map((segment) => (segment.type === "block" ? "" : segment.text.replace(senderPattern, (_match, name: SenderPlaceholder) => sender[name])))
+export function fillMailText(kind: RecordMailKind, text: string, values: PlaceholderValues, sender: Record<SenderPlaceholder, string>): string {
+  return renderMailText(text, { ...values, ...sender }, mailPlaceholderNames(kind))
+    .map((segment) => segment.text)
     .join("");
 }
 

@@ -64,12 +64,17 @@ export function renderTemplate(body: string, values: PlaceholderValues): Segment
 
 /**
  * Splits an e-mail's subject or body: a name among `offered` (the kind's, mailPlaceholdersByGroup)
- * becomes its value (nothing when the values have none), any other stays as written, unknown.
- * An e-mail is text only: it has no blocks.
+ * becomes its value (nothing when the values have none), a custom field's placeholder its value
+ * when the values have it (as in a PDF), any other stays as written, unknown. An e-mail is text
+ * only: it has no blocks. The admin's preview and the record's composer both read it so.
  */
 export function renderMailText(text: string, values: Readonly<Record<string, string | undefined>>, offered: ReadonlySet<string>): TextSegment[] {
   // The resolver never gives a block, so every segment is text or unknown.
-  return splitPlaceholders(text, (name) => (offered.has(name) ? { text: Object.hasOwn(values, name) ? (values[name] ?? "") : "" } : null)) as TextSegment[];
+  return splitPlaceholders(text, (name) =>
+    offered.has(name) || (isCustomPlaceholder(name) && Object.hasOwn(values, name))
+      ? { text: Object.hasOwn(values, name) ? (values[name] ?? "") : "" }
+      : null,
+  ) as TextSegment[];
 }
 
 /** The text with `insert` put in place of the selection; `caret` is where the cursor goes next. */
