@@ -40,7 +40,7 @@ import { killRounds, type KillReport } from "./faults/kills.ts";
 import { productAnswers, requestBoundMs, requestsThroughOutage, type OutageReport } from "./faults/outage.ts";
 import { startProduct } from "./stack/product-process.ts";
 import { testKeys } from "../tests/support/keys.ts";
-import { freePort } from "./stack/server.ts";
+import { freePort } from "./stack/free-port.ts";
 
 const scenarios = ["pglite", "postgres", "outage", "browser"] as const;
 const { values: options } = parseArgs({

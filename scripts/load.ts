@@ -21,7 +21,7 @@ import { cpus, tmpdir, totalmem } from "node:os";
 import { parseArgs } from "node:util";
 import { openBackend } from "./stack/database.ts";
 import { startProduct } from "./stack/product-process.ts";
-import { freePort } from "./stack/server.ts";
+import { freePort } from "./stack/free-port.ts";
 import { createTestDatabase } from "./stack/test-database.ts";
 import { acmeOrganizationId, demoOrganizationId, privilegedRpc, signedInClient } from "../tests/support/clients.ts";
 import { testKeys } from "../tests/support/keys.ts";

@@ -1,8 +1,10 @@
 /**
  * `npm test`: every test layer, then one summary line. The app is built once for the tests'
- * keys; then two lanes run side by side: the Playwright journeys (one browser, one embedded
- * database: a single thread most of the time) and every other layer, one after another.
- * The journeys print as they go; another layer's output is printed whole when it ends.
+ * keys; then three lanes run side by side: the Playwright journeys in two halves (`--shard`),
+ * each with its own stack (port, embedded database, mail server: they never share data), and
+ * every other layer, one after another. A journey mostly waits (on the page, the embedded
+ * database's one thread, its timers): two halves on two cores finish in about half the time.
+ * The first half prints as it goes; every other layer's output is printed whole when it ends.
  * A layer whose system prerequisite is missing is skipped with a hint when CI is unset;
  * under CI=true a missing prerequisite fails the run.
  */
@@ -10,6 +12,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import postgres from "postgres";
 import { projectRoot, supabaseCli } from "./stack/env.ts";
+import { freePort } from "./stack/free-port.ts";
 import { adminUrl, createTestDatabase } from "./stack/test-database.ts";
 
 /** Where a layer's output goes: the terminal as it comes, or a buffer printed when the layer ends. */
@@ -133,12 +136,14 @@ const layers: Layer[] = [
   },
 ];
 
-/** The journeys: the product as the tests' build serves it (playwright.config.ts). */
-const journeys: Layer = {
-  name: "playwright e2e",
+/** The journeys: the product as the tests' build serves it (playwright.config.ts), in two halves. */
+const journeyShards = 2;
+const journeys: Layer[] = Array.from({ length: journeyShards }, (_, index) => ({
+  name: `playwright e2e (${index + 1}/${journeyShards})`,
   missing: async () => (existsSync("/usr/bin/chromium") ? null : `Chromium at /usr/bin/chromium: ${setupHint}`),
-  run: (out) => step(out, bin("playwright"), ["test"]),
-};
+  run: async (out) =>
+    step(out, bin("playwright"), ["test", `--shard=${index + 1}/${journeyShards}`], { E2E_PORT: String(await freePort()) }),
+}));
 
 const strict = process.env.CI === "true" || process.env.CI === "1";
 const results: { name: string; outcome: "passed" | "failed" | "skipped"; note?: string; seconds?: number }[] = [];
@@ -175,14 +180,16 @@ live("\n━━━ build for the tests' keys ━━━\n");
 const built = await step(live, bin("vite"), ["build", "--mode", "test-keys"]);
 if (!built) results.push({ name: "vite build (test keys)", outcome: "failed" });
 await Promise.all([
-  built ? runLayer(journeys, false) : Promise.resolve(results.push({ name: journeys.name, outcome: "failed", note: "the build failed" })),
+  ...journeys.map((journey, index) =>
+    built ? runLayer(journey, index > 0) : Promise.resolve(results.push({ name: journey.name, outcome: "failed", note: "the build failed" })),
+  ),
   (async () => {
     for (const layer of layers) await runLayer(layer, true);
   })(),
 ]);
 
 console.log("\n━━━ summary ━━━");
-const order = [...layers, journeys].map((layer) => layer.name);
+const order = [...layers, ...journeys].map((layer) => layer.name);
 for (const result of results.toSorted((a, b) => order.indexOf(a.name) - order.indexOf(b.name))) {
   const took = result.seconds === undefined ? "" : `${Math.round(result.seconds)} s`.padStart(7);
   console.log(`${result.outcome.padEnd(7)} ${took} ${result.name}${result.note ? `  (${result.note})` : ""}`);

@@ -21,7 +21,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import postgres from "postgres";
 import { startProduct, type ProductProcess } from "../stack/product-process.ts";
-import { freePort } from "../stack/server.ts";
+import { freePort } from "../stack/free-port.ts";
 import { createTestDatabase } from "../stack/test-database.ts";
 import { signedInClient } from "../../tests/support/clients.ts";
 import { testKeys } from "../../tests/support/keys.ts";

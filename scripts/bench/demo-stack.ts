@@ -5,7 +5,8 @@
  */
 import postgres from "postgres";
 import type { SupabaseClient } from "@supabase/supabase-js";
-import { freePort, startStack } from "../stack/server.ts";
+import { freePort } from "../stack/free-port.ts";
+import { startStack } from "../stack/server.ts";
 import type { TestDatabase } from "../stack/test-database.ts";
 import { demoOrganizationId, signedInClient } from "../../tests/support/clients.ts";
 import { testKeys } from "../../tests/support/keys.ts";

@@ -17,7 +17,8 @@
 import { performance } from "node:perf_hooks";
 import postgres from "postgres";
 import { createTestDatabase } from "../stack/test-database.ts";
-import { freePort, startStack } from "../stack/server.ts";
+import { freePort } from "../stack/free-port.ts";
+import { startStack } from "../stack/server.ts";
 import { migrateAllTenants } from "../stack/tenant-migrations.ts";
 import { demoOrganizationId, signedInClient } from "../../tests/support/clients.ts";
 import { testKeys } from "../../tests/support/keys.ts";

@@ -9,7 +9,7 @@ import { execFile } from "node:child_process";
 import { chownSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { promisify } from "node:util";
-import { freePort } from "../stack/server.ts";
+import { freePort } from "../stack/free-port.ts";
 
 const run = promisify(execFile);
 const binaries = process.env.POSTGRES_BIN_DIR ?? "/usr/lib/postgresql/15/bin";

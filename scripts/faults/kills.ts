@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { BATCHES_IN_FLIGHT, runBatches } from "../../src/features/import-export/utils/run-batches.ts";
 import { startProduct, type ProductProcess } from "../stack/product-process.ts";
 import { testKeys } from "../../tests/support/keys.ts";
-import { freePort } from "../stack/server.ts";
+import { freePort } from "../stack/free-port.ts";
 import { createTestDatabase } from "../stack/test-database.ts";
 import { rpcSuccess, signedInClient, type CrmClient } from "../../tests/support/clients.ts";
 import { undoLater } from "./cleanup.ts";

@@ -90,6 +90,15 @@ async function isValidJwt(token: string): Promise<boolean> {
   }
 }
 
+// Every function is imported before the runtime answers (the stack waits for that): a
+// function's first request then costs what its later ones do, as on a warm hosted worker,
+// instead of a module graph's compile time on a machine that may be busy. A function that
+// fails to import is reported here and again, with a 500, on each request (loadHandler retries).
+for (const entry of Deno.readDirSync(functionsRoot)) {
+  if (!entry.isDirectory || !(await functionExists(entry.name))) continue;
+  await loadHandler(entry.name).catch((error) => console.error(`[functions] ${entry.name} did not load:`, error));
+}
+
 Deno.serve({ hostname: "127.0.0.1", port, onListen: () => {} }, async (request) => {
   const url = new URL(request.url);
   const match = /^\/functions\/v1\/([^/]+)(\/.*)?$/.exec(url.pathname);

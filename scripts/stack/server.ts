@@ -11,12 +11,12 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
-import { createServer, type AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
 import { Hono, type Context } from "hono";
 import { errors as joseErrors, jwtVerify } from "jose";
 import { clientAddress, clientHeaders, clientRequest, guardAuth, identifyClients, refuseCodeRoutes, trustedProxies } from "./auth-front.ts";
 import { backupSummary, writeBackup } from "./backup.ts";
+import { freePort } from "./free-port.ts";
 import { openBackend, type Backend, type DatabaseOptions } from "./database.ts";
 import { isPublishedKey, projectRoot, type LocalKeys } from "./env.ts";
 import { apiOf, apiRefusal, checkRequests, sameSecret, sniffNothing } from "./request-checks.ts";
@@ -309,17 +309,6 @@ async function backupAnswer(c: Context, backend: Backend, keys: LocalKeys, descr
     console.error("backup failed:", error);
     return c.json({ message: "The backup could not be written; the product's log says why" }, 500);
   }
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitUntilAnswering(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {

@@ -14,7 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { forwardedClient, trustedProxies } from "../../scripts/stack/auth-front.ts";
 import { testKeys } from "../support/keys.ts";
 import { bodyLimits } from "../../scripts/stack/request-checks.ts";
-import { freePort, startStack, type RunningStack } from "../../scripts/stack/server.ts";
+import { freePort } from "../../scripts/stack/free-port.ts";
+import { startStack, type RunningStack } from "../../scripts/stack/server.ts";
 import { signedInClient } from "../support/clients.ts";
 
 let stack: RunningStack;

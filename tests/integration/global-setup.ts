@@ -1,6 +1,7 @@
 /** One local stack (in-memory PGlite, demo seed) shared by the integration test files. */
 import type { TestProject } from "vitest/node";
-import { freePort, startStack, type RunningStack } from "../../scripts/stack/server.ts";
+import { freePort } from "../../scripts/stack/free-port.ts";
+import { startStack, type RunningStack } from "../../scripts/stack/server.ts";
 import { testKeys } from "../support/keys.ts";
 
 let stack: RunningStack | undefined;

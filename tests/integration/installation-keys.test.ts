@@ -16,7 +16,7 @@ import { parseEnv } from "node:util";
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { KeyError, createKeyFile, installationKeys, isPublishedKey, keyVariables, projectRoot, publishedKeySets, type LocalKeys } from "../../scripts/stack/env.ts";
-import { freePort } from "../../scripts/stack/server.ts";
+import { freePort } from "../../scripts/stack/free-port.ts";
 import { testKeys } from "../support/keys.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "crm-installation-keys-"));

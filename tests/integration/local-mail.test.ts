@@ -7,7 +7,8 @@ import { request } from "node:http";
 import { createTransport } from "nodemailer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMailCatcher, type CaughtMessage } from "../../scripts/stack/mail-catcher.ts";
-import { freePort, startStack, type RunningStack } from "../../scripts/stack/server.ts";
+import { freePort } from "../../scripts/stack/free-port.ts";
+import { startStack, type RunningStack } from "../../scripts/stack/server.ts";
 import { testKeys as keys } from "../support/keys.ts";
 
 let stack: RunningStack;

@@ -8,7 +8,8 @@
  * settings and fills its address's failure count, which the shared stack must not see.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, startStack, type RunningStack } from "../../scripts/stack/server.ts";
+import { freePort } from "../../scripts/stack/free-port.ts";
+import { startStack, type RunningStack } from "../../scripts/stack/server.ts";
 import { testKeys } from "../support/keys.ts";
 import { createMember, testPassword } from "../support/accounts.ts";
 import { anonClient, rpc, signedInClient } from "../support/clients.ts";

@@ -9,7 +9,7 @@ import { createServer, type Server } from "node:net";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { CaughtMessage } from "../../scripts/stack/mail-catcher.ts";
-import { freePort } from "../../scripts/stack/server.ts";
+import { freePort } from "../../scripts/stack/free-port.ts";
 import { rpc, signedInClient } from "../support/clients.ts";
 import { invokeFunction, requestToken } from "../support/functions.ts";
 import { testKeys } from "../support/keys.ts";

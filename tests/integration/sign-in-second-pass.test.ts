@@ -10,7 +10,8 @@
  * throttle's settings.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, startStack, type RunningStack } from "../../scripts/stack/server.ts";
+import { freePort } from "../../scripts/stack/free-port.ts";
+import { startStack, type RunningStack } from "../../scripts/stack/server.ts";
 import { createMember, testPassword } from "../support/accounts.ts";
 import { testKeys } from "../support/keys.ts";
 import { anonClient, rpc, signedInClient } from "../support/clients.ts";

@@ -10,7 +10,8 @@
  * - no organization's schema in lite's schema cache, whatever the number of organizations.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, startStack, type RunningStack } from "../../scripts/stack/server.ts";
+import { freePort } from "../../scripts/stack/free-port.ts";
+import { startStack, type RunningStack } from "../../scripts/stack/server.ts";
 import type { SentStatement } from "../../scripts/stack/postgres-reservations.ts";
 import { createTestDatabase, type TestDatabase } from "../../scripts/stack/test-database.ts";
 import { testKeys } from "../support/keys.ts";

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, startStack, type RunningStack } from "../../scripts/stack/server.ts";
+import { freePort } from "../../scripts/stack/free-port.ts";
+import { startStack, type RunningStack } from "../../scripts/stack/server.ts";
 import { testKeys } from "../support/keys.ts";
 import { createTestDatabase, type TestDatabase } from "../../scripts/stack/test-database.ts";
 import { createMember, expectTenConcurrentFailuresToLockAtFive } from "../support/accounts.ts";
