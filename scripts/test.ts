@@ -142,7 +142,10 @@ const journeys: Layer[] = Array.from({ length: journeyShards }, (_, index) => ({
   name: `playwright e2e (${index + 1}/${journeyShards})`,
   missing: async () => (existsSync("/usr/bin/chromium") ? null : `Chromium at /usr/bin/chromium: ${setupHint}`),
   run: async (out) =>
-    step(out, bin("playwright"), ["test", `--shard=${index + 1}/${journeyShards}`], { E2E_PORT: String(await freePort()) }),
+    // Its own results folder too: a runner clears and writes its folder's artifacts by worker number.
+    step(out, bin("playwright"), ["test", `--shard=${index + 1}/${journeyShards}`, `--output=test-results/${index + 1}`], {
+      E2E_PORT: String(await freePort()),
+    }),
 }));
 
 const strict = process.env.CI === "true" || process.env.CI === "1";

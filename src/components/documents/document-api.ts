@@ -159,14 +159,18 @@ export function useUploadDocument() {
 export function recordDocumentsQueryOptions(scope: OrganizationScope, module: DocumentLinkModule, recordId: string) {
   return queryOptions({
     queryKey: documentKeys.forRecord(scope, module, recordId),
-    queryFn: async () =>
-      (
+    queryFn: async () => {
+      // An address like /customers/1 names no record: nothing to ask the server.
+      assertRecordId(recordId);
+      return (
         await rpc(
           "list_record_documents",
           { p_module: module, p_record_id: recordId },
           z.object({ documents: z.array(documentRowSchema) }),
         )
-      ).documents,
+      ).documents;
+    },
+    retry: (count, error) => !(error instanceof RpcError) && count < 2,
   });
 }
 
