@@ -289,7 +289,7 @@ test.describe("profile", () => {
   const password = "Profil.123";
   const newPassword = "Yeni.Sifre.456";
 
-  test("shows the account and edits the name", async ({ page, baseURL }) => {
+  test("shows the account and edits the name and phone", async ({ page, baseURL }) => {
     const email = (await createMember(baseURL ?? "", { password })).email;
     await enterApp(page, email, password);
     await page.goto("/profile");
@@ -302,15 +302,22 @@ test.describe("profile", () => {
     await expect(account.getByText("Kayıt yok")).toHaveCount(0);
 
     // Name: required, then saved; the user menu shows the new name at once.
-    const nameForm = page.getByRole("region", { name: "Ad ve Soyad" });
+    const nameForm = page.getByRole("region", { name: "Kişisel Bilgiler" });
     const firstName = nameForm.getByRole("textbox", { name: "Ad", exact: true });
     await firstName.fill("  ");
     await nameForm.getByRole("button", { name: "Kaydet" }).click();
     await expect(nameForm.getByText("Ad gerekli.")).toBeVisible();
     await firstName.fill("Derya");
     await nameForm.getByRole("textbox", { name: "Soyad", exact: true }).fill("Aksoy");
+    // The phone (the sender's phone in their e-mails): checked, then kept and shown grouped.
+    const phone = nameForm.getByRole("textbox", { name: "Telefon" });
+    await phone.fill("12");
     await nameForm.getByRole("button", { name: "Kaydet" }).click();
-    await expect(page.getByRole("alert").filter({ hasText: "Adınız güncellendi." })).toBeVisible();
+    await expect(nameForm.getByText("Geçerli bir telefon numarası girin.")).toBeVisible();
+    await phone.fill("0532 111 22 33");
+    await nameForm.getByRole("button", { name: "Kaydet" }).click();
+    await expect(page.getByRole("alert").filter({ hasText: "Bilgileriniz güncellendi." })).toBeVisible();
+    await expect(phone).toHaveValue("+90 532 111 22 33");
     await expect(page.getByRole("button", { name: "Kullanıcı menüsü (Derya Aksoy)" })).toBeVisible();
     await page.goto("/");
     await expect(h1(page)).toHaveText("Hoş geldiniz, Derya Aksoy");

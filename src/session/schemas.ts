@@ -22,6 +22,8 @@ export const currentUserContextSchema = z.object({
     first_name: z.string().nullable(),
     last_name: z.string().nullable(),
     role: z.string().min(1),
+    // The member's own phone (E.164), the sender's phone in e-mails; optional like the rest below.
+    phone: z.string().nullable().optional(),
     // The rest of the RPC's user (spec section 3); optional, as older payloads lack them.
     is_active: z.boolean().optional(),
     created_at: z.string().nullable().optional(),

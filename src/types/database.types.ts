@@ -510,7 +510,7 @@ export type Database = {
 { Args: { "p_id": string,"p_updated_at": string,"p_values": Json }; Returns: Json
                            },
 "update_my_profile":
-{ Args: { "p_first_name": string,"p_last_name": string }; Returns: Json
+{ Args: { "p_first_name": string,"p_last_name": string,"p_phone"?: string }; Returns: Json
                            },
 "update_organization":
 { Args: { "p_changes": Json,"p_organization_id": string }; Returns: Json

@@ -7,6 +7,8 @@ create table private.profiles (
   email text not null unique check (email = lower(btrim(email)) and email like '%_@_%'),
   first_name text not null default '' check (first_name = btrim(first_name)),
   last_name text not null default '' check (last_name = btrim(last_name)),
+  -- The member's own phone (E.164, as private.normalize_phone gives it): the sender's phone in e-mails.
+  phone text check (phone ~ '^\+[1-9][0-9]{7,14}$'),
   -- Global role (spec section 6): super_admin works across organizations.
   role text not null default 'user' check (role in ('super_admin', 'admin', 'user')),
   is_active boolean not null default true,
@@ -843,8 +845,12 @@ $$;
 revoke all on function public.accept_terms() from public, anon, authenticated;
 grant execute on function public.accept_terms() to authenticated;
 
-/** The caller changes their own first and last name (trimmed, at most 100 characters). */
-create function public.update_my_profile(p_first_name text, p_last_name text)
+/**
+ * The caller changes their own first and last name (trimmed, at most 100 characters) and,
+ * when p_phone is given, their phone ('' clears it; else kept in E.164 as
+ * private.normalize_phone gives it, invalid_phone when it is not a phone number).
+ */
+create function public.update_my_profile(p_first_name text, p_last_name text, p_phone text default null)
 returns jsonb
 language plpgsql
 security definer
@@ -864,8 +870,13 @@ begin
   if char_length(btrim(coalesce(p_first_name, ''))) = 0 then
     return private.failure('Ad gerekli', 'first_name_required');
   end if;
+  if btrim(p_phone) <> '' and private.normalize_phone(p_phone) is null then
+    return private.failure('Geçerli bir telefon numarası girin', 'invalid_phone');
+  end if;
   update private.profiles
-     set first_name = btrim(p_first_name), last_name = btrim(coalesce(p_last_name, '')), updated_at = now()
+     set first_name = btrim(p_first_name), last_name = btrim(coalesce(p_last_name, '')),
+         phone = case when p_phone is null then phone else private.normalize_phone(nullif(btrim(p_phone), '')) end,
+         updated_at = now()
    where id = caller;
   update auth.users
      set raw_user_meta_data = coalesce(raw_user_meta_data, '{}')
@@ -874,8 +885,8 @@ begin
   return jsonb_build_object('success', true, 'message', 'Profil güncellendi', 'user', private.user_json(caller));
 end;
 $$;
-revoke all on function public.update_my_profile(p_first_name text, p_last_name text) from public, anon, authenticated;
-grant execute on function public.update_my_profile(p_first_name text, p_last_name text) to authenticated;
+revoke all on function public.update_my_profile(p_first_name text, p_last_name text, p_phone text) from public, anon, authenticated;
+grant execute on function public.update_my_profile(p_first_name text, p_last_name text, p_phone text) to authenticated;
 
 /**
  * The members of the caller's organization (an admin's session organization; a super admin
@@ -1180,7 +1191,7 @@ security definer
 set search_path = ''
 as $$
   select jsonb_build_object(
-    'id', p.id, 'email', p.email, 'first_name', p.first_name, 'last_name', p.last_name,
+    'id', p.id, 'email', p.email, 'first_name', p.first_name, 'last_name', p.last_name, 'phone', p.phone,
     'role', p.role, 'is_active', p.is_active, 'created_at', p.created_at,
     'last_login_at', p.last_login_at, 'terms_accepted_at', p.terms_accepted_at,
     'failed_login_attempts', p.failed_login_attempts, 'last_failed_attempt', p.last_failed_attempt,

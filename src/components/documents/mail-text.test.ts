@@ -21,6 +21,11 @@ describe("fillMailText", () => {
   it("names the sender by e-mail when the profile has no name", () => {
     expect(senderValues({ first_name: null, last_name: " ", email: "a@b.test" })["sender.name"]).toBe("a@b.test");
   });
+
+  it("gives the sender's phone from the profile, grouped as people read it; none when the profile has none", () => {
+    expect(senderValues({ first_name: "Ayşe", last_name: null, email: "a@b.test", phone: "+905321112233" })["sender.phone"]).toBe("+90 532 111 22 33");
+    expect(sender["sender.phone"]).toBe("");
+  });
 });
 
 describe("mail failures", () => {

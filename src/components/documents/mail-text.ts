@@ -5,6 +5,7 @@
 import { renderMailText } from "@/lib/document-template/render.ts";
 import type { PlaceholderValues } from "@/lib/document-template/placeholders.ts";
 import { failureKey } from "@/lib/errors.ts";
+import { formatPhone } from "@/lib/phone.ts";
 import { mailPlaceholderNames, senderPlaceholders } from "@/lib/document-template/mail-placeholders.ts";
 
 export const recordMailKinds = ["quote", "contract", "contract_renewal"] as const;
@@ -12,10 +13,15 @@ export type RecordMailKind = (typeof recordMailKinds)[number];
 
 type SenderPlaceholder = (typeof senderPlaceholders)[number];
 
-/** The sender's own placeholders (sender.name, sender.email, sender.phone) from the signed-in user; no phone is kept on a profile. */
-export function senderValues(user: { first_name: string | null; last_name: string | null; email: string }): Record<SenderPlaceholder, string> {
+/** The sender's own placeholders (sender.name, sender.email, sender.phone) from the signed-in user's profile. */
+export function senderValues(user: {
+  first_name: string | null;
+  last_name: string | null;
+  email: string;
+  phone?: string | null;
+}): Record<SenderPlaceholder, string> {
   const name = [user.first_name, user.last_name].filter((part) => part?.trim()).join(" ");
-  return { "sender.name": name || user.email, "sender.email": user.email, "sender.phone": "" };
+  return { "sender.name": name || user.email, "sender.email": user.email, "sender.phone": formatPhone(user.phone) ?? "" };
 }
 
 /**

@@ -3,7 +3,7 @@
 -- verify_request_token), allowed and denied for anon, the user, another session of the
 -- same user, and another user; expiry by moving expires_at.
 begin;
-select plan(66);
+select plan(73);
 
 -- ---------------------------------------------------------------------------------
 -- Fixtures
@@ -31,11 +31,11 @@ select '{"success": false, "error": "Authentication required", "code": "authenti
 -- Privileges: signed-in users only
 -- ---------------------------------------------------------------------------------
 select ok(not has_function_privilege('anon', 'public.accept_terms()', 'execute'), 'anon may not call accept_terms');
-select ok(not has_function_privilege('anon', 'public.update_my_profile(text, text)', 'execute'), 'anon may not call update_my_profile');
+select ok(not has_function_privilege('anon', 'public.update_my_profile(text, text, text)', 'execute'), 'anon may not call update_my_profile');
 select ok(not has_function_privilege('anon', 'public.issue_request_token()', 'execute'), 'anon may not call issue_request_token');
 select ok(not has_function_privilege('anon', 'public.verify_request_token(text)', 'execute'), 'anon may not call verify_request_token');
 select ok(has_function_privilege('authenticated', 'public.accept_terms()', 'execute'), 'authenticated may call accept_terms');
-select ok(has_function_privilege('authenticated', 'public.update_my_profile(text, text)', 'execute'), 'authenticated may call update_my_profile');
+select ok(has_function_privilege('authenticated', 'public.update_my_profile(text, text, text)', 'execute'), 'authenticated may call update_my_profile');
 select ok(has_function_privilege('authenticated', 'public.issue_request_token()', 'execute'), 'authenticated may call issue_request_token');
 select ok(has_function_privilege('authenticated', 'public.verify_request_token(text)', 'execute'), 'authenticated may call verify_request_token');
 select ok(not has_table_privilege('authenticated', 'private.request_tokens', 'select'), 'authenticated cannot read stored request tokens');
@@ -91,6 +91,22 @@ select is(public.update_my_profile(repeat('a', 101), 'Bey') ->> 'code', 'name_to
 select is(public.update_my_profile('Berkay', repeat('b', 101)) ->> 'code', 'name_too_long', 'a last name over 100 characters is refused');
 select tests.reset_role();
 select is((select array[first_name, last_name] from private.profiles where id = :'berk'), array['Berkay', ''], 'refused changes leave the profile as it was');
+
+-- The member's own phone: the sender's phone in the e-mails they send.
+select tests.authenticate_as(:'berk', :'s_berk');
+select is(public.update_my_profile('Berkay', '', '0532 111 22 33') -> 'user' ->> 'phone', '+905321112233',
+  'a phone is kept in E.164 and comes back with the user');
+select is(public.update_my_profile('Berkay', '') -> 'user' ->> 'phone', '+905321112233', 'no phone given: the phone stays');
+select is(public.update_my_profile('Berkay', '', '12'), '{"success": false, "error": "Geçerli bir telefon numarası girin", "code": "invalid_phone"}'::jsonb,
+  'a phone that is not one is refused');
+select is(public.update_my_profile('Berkay Yeni', '', '+90 999'), '{"success": false, "error": "Geçerli bir telefon numarası girin", "code": "invalid_phone"}'::jsonb,
+  'a refused phone refuses the whole change');
+select tests.reset_role();
+select is((select array[first_name, phone] from private.profiles where id = :'berk'), array['Berkay', '+905321112233'], 'refused phones change nothing');
+select is((select phone from private.profiles where id = :'ayla'), null, 'another user''s phone is untouched');
+select tests.authenticate_as(:'berk', :'s_berk');
+select is(public.update_my_profile('Berkay', '', '  ') -> 'user' ->> 'phone', null, 'a blank phone clears it');
+select tests.reset_role();
 
 select tests.authenticate_as(:'locked', :'s_locked');
 select is(public.update_my_profile('Yeni', 'Ad'), :'auth_required'::jsonb, 'an admin-locked user is refused update_my_profile');

@@ -7,6 +7,7 @@ export const updatedProfileSchema = z.object({
     id: z.guid(),
     first_name: z.string().nullable(),
     last_name: z.string().nullable(),
+    phone: z.string().nullable(),
   }),
 });
 

@@ -3,16 +3,18 @@ import { rpc } from "@/lib/call-rpc.ts";
 import { queryKeys } from "@/session/query-keys.ts";
 import { updatedProfileSchema } from "./schemas.ts";
 
-export interface ProfileName {
+export interface ProfileDetails {
   firstName: string;
   lastName: string;
+  /** As typed; '' clears it. The database keeps it in E.164 or refuses it (invalid_phone). */
+  phone: string;
 }
 
-async function updateMyProfile({ firstName, lastName }: ProfileName) {
-  return (await rpc("update_my_profile", { p_first_name: firstName, p_last_name: lastName }, updatedProfileSchema)).user;
+async function updateMyProfile({ firstName, lastName, phone }: ProfileDetails) {
+  return (await rpc("update_my_profile", { p_first_name: firstName, p_last_name: lastName, p_phone: phone }, updatedProfileSchema)).user;
 }
 
-/** Saves the signed-in user's own name; the sidebar and the greeting then show the new one. */
+/** Saves the signed-in user's own name and phone; the sidebar, the greeting and their e-mails then show the new ones. */
 export function useUpdateMyProfile(userId: string) {
   const queryClient = useQueryClient();
   return useMutation({

@@ -17,15 +17,18 @@ export const en: typeof tr = {
       super_admin: "Super Administrator",
     },
     name: {
-      title: "Name",
+      title: "Your details",
       firstName: "First name",
       lastName: "Last name",
+      phone: "Phone",
+      phoneHint: "Shown in your signature in the e-mails you send.",
       submit: "Save",
-      saved: "Your name has been updated.",
+      saved: "Your details have been updated.",
       errors: {
         firstNameRequired: "First name is required.",
         tooLong: "At most 100 characters are allowed.",
-        unknown: "Your name could not be saved. Please try again.",
+        invalidPhone: "Enter a valid phone number.",
+        unknown: "Your details could not be saved. Please try again.",
       },
     },
     password: {

@@ -15,15 +15,18 @@ export const tr = {
       super_admin: "Süper Yönetici",
     },
     name: {
-      title: "Ad ve Soyad",
+      title: "Kişisel Bilgiler",
       firstName: "Ad",
       lastName: "Soyad",
+      phone: "Telefon",
+      phoneHint: "Gönderdiğiniz e-postalarda imzanızda görünür.",
       submit: "Kaydet",
-      saved: "Adınız güncellendi.",
+      saved: "Bilgileriniz güncellendi.",
       errors: {
         firstNameRequired: "Ad gerekli.",
         tooLong: "En fazla 100 karakter girilebilir.",
-        unknown: "Adınız kaydedilemedi. Lütfen tekrar deneyin.",
+        invalidPhone: "Geçerli bir telefon numarası girin.",
+        unknown: "Bilgileriniz kaydedilemedi. Lütfen tekrar deneyin.",
       },
     },
     password: {

@@ -7,7 +7,7 @@ import { useCurrentUserContext } from "@/session/current-user-context.ts";
 import { useSignedInSession } from "@/session/session-context.ts";
 import { ChangePasswordForm } from "../components/ChangePasswordForm.tsx";
 import { LoginAttemptsTable } from "../components/LoginAttemptsTable.tsx";
-import { ProfileNameForm } from "../components/ProfileNameForm.tsx";
+import { ProfileDetailsForm } from "../components/ProfileDetailsForm.tsx";
 import { formatDateTime } from "@/lib/format.ts";
 import { LoadError } from "@/components/LoadError.tsx";
 
@@ -71,7 +71,7 @@ export function ProfilePage() {
             <Title order={2} size="h4" mb="md" id={ids.name}>
               {t("profile.name.title")}
             </Title>
-            <ProfileNameForm userId={user.id} firstName={user.first_name} lastName={user.last_name} />
+            <ProfileDetailsForm userId={user.id} firstName={user.first_name} lastName={user.last_name} phone={user.phone ?? null} />
           </Card>
         </Stack>
         <Card component="section" withBorder padding="lg" aria-labelledby={ids.password} style={{ alignSelf: "start" }}>

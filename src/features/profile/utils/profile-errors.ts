@@ -35,13 +35,18 @@ export function passwordChangeError(error: unknown): PasswordChangeError {
 export type ProfileNameErrorKey =
   | "profile.name.errors.firstNameRequired"
   | "profile.name.errors.tooLong"
+  | "profile.name.errors.invalidPhone"
   | "profile.name.errors.unknown";
 
-/** Maps a refused name change (`update_my_profile`'s codes) to a translated message. */
+/** Maps a refused name or phone change (`update_my_profile`'s codes) to a translated message. */
 export function profileNameError(error: unknown): ProfileNameErrorKey {
   return mapFailure<ProfileNameErrorKey>(
     error,
-    { first_name_required: "profile.name.errors.firstNameRequired", name_too_long: "profile.name.errors.tooLong" },
+    {
+      first_name_required: "profile.name.errors.firstNameRequired",
+      name_too_long: "profile.name.errors.tooLong",
+      invalid_phone: "profile.name.errors.invalidPhone",
+    },
     { network: "profile.name.errors.unknown", unknown: "profile.name.errors.unknown" },
   );
 }
