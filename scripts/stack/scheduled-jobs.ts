@@ -64,3 +64,40 @@ export async function startScheduledJobs(sql: SqlRunner): Promise<ScheduledJobs>
     },
   };
 }
+
+/**
+ * The notification digests (22_notification_digests.sql): the notification-digests function
+ * called with the secret key every `intervalMs` (NOTIFICATION_DIGEST_INTERVAL_MS, default a
+ * minute; the database sends a member at most one an hour), as pg_cron and pg_net call it on
+ * hosted Supabase (README). Calls never overlap; a failed call is logged and the next one
+ * tries again.
+ */
+export function startDigestCalls(functionsOrigin: string, secretKey: string, intervalMs: number): ScheduledJobs {
+  let running: Promise<void> | null = null;
+  const call = () => {
+    if (running) return;
+    running = (async () => {
+      try {
+        const answer = await fetch(`${functionsOrigin}/functions/v1/notification-digests`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${secretKey}` },
+          signal: AbortSignal.timeout(Math.max(intervalMs, 30_000)),
+        });
+        if (!answer.ok) console.error(`notification digests: the function answered ${answer.status}`);
+        await answer.body?.cancel();
+      } catch (error) {
+        console.error(`notification digests failed: ${(error as Error).message}`);
+      } finally {
+        running = null;
+      }
+    })();
+  };
+  const timer = setInterval(call, intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

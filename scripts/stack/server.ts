@@ -21,7 +21,7 @@ import { openBackend, type Backend, type DatabaseOptions } from "./database.ts";
 import { isPublishedKey, projectRoot, type LocalKeys } from "./env.ts";
 import { apiOf, apiRefusal, checkRequests, sameSecret, sniffNothing } from "./request-checks.ts";
 import { startMailCatcher, type MailCatcher } from "./mail-catcher.ts";
-import { startScheduledJobs } from "./scheduled-jobs.ts";
+import { startDigestCalls, startScheduledJobs } from "./scheduled-jobs.ts";
 import { appShell, staticFiles } from "./static-files.ts";
 
 export interface StackOptions extends DatabaseOptions {
@@ -455,6 +455,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   }
 
   const jobs = await startScheduledJobs(backend.sql);
+  const digests = startDigestCalls(edge.origin, keys.secretKey, Number(process.env.NOTIFICATION_DIGEST_INTERVAL_MS || 60_000));
 
   let stopped = false;
   return {
@@ -465,6 +466,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     async stop() {
       if (stopped) return;
       stopped = true;
+      await digests.stop();
       edge.child.kill("SIGTERM");
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await jobs.stop();

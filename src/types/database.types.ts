@@ -365,6 +365,9 @@ export type Database = {
 "move_deal":
 { Args: { "p_id": string,"p_lost_reason"?: string,"p_stage": string,"p_updated_at": string }; Returns: Json
                            },
+"notification_digests_begin":
+{ Args: { "p_installation_mail": boolean }; Returns: Json
+                           },
 "password_reset_begin":
 { Args: { "p_client_address": string,"p_email": string,"p_installation_mail": boolean,"p_language": string }; Returns: Json
                            },
@@ -435,7 +438,7 @@ export type Database = {
 { Args: { "p_body": string,"p_kind": string,"p_language": string,"p_subject": string }; Returns: Json
                            },
 "save_notification_preferences":
-{ Args: { "p_kinds": (string)[] }; Returns: Json
+{ Args: { "p_email_digest"?: boolean,"p_kinds": (string)[] }; Returns: Json
                            },
 "save_product":
 { Args: { "p_id": string,"p_updated_at"?: string,"p_values": Json }; Returns: Json

@@ -52,13 +52,19 @@ create table private.notification_preferences (
   organization_id uuid not null references private.organizations (id) on delete cascade,
   -- The kinds the member wants; no row means every kind.
   kinds text[] not null,
+  -- The e-mail digest (22_notification_digests.sql): wanted or not; the notifications made
+  -- after digest_from are due in the next one; the last one was sent at last_digest_at.
+  email_digest boolean not null default false,
+  digest_from timestamptz,
+  last_digest_at timestamptz,
   updated_at timestamptz not null default now(),
   primary key (user_id, organization_id)
 );
 
 alter table private.notification_preferences enable row level security;
 
-comment on table private.notification_preferences is 'Which notification kinds a member wants in an organization (default: all).';
+comment on table private.notification_preferences is
+  'Which notification kinds a member wants in an organization (default: all), and whether by e-mail digest too (default: no).';
 
 /** Every notification kind, in the order the preferences list them. */
 create function private.notification_kinds()
@@ -558,7 +564,7 @@ $$;
 revoke all on function public.mark_all_notifications_read() from public, anon, authenticated;
 grant execute on function public.mark_all_notifications_read() to authenticated;
 
-/** The caller's preferences in this organization: {kinds (wanted), available (every kind)}. */
+/** The caller's preferences in this organization: {kinds (wanted), available (every kind), email_digest}. */
 create function private.notification_preferences_json(p_user_id uuid, p_organization_id uuid)
 returns jsonb
 language sql
@@ -572,7 +578,9 @@ as $$
                                   from private.notification_preferences p
                                  where p.user_id = p_user_id and p.organization_id = p_organization_id),
                                private.notification_kinds())),
-    'available', to_jsonb(private.notification_kinds()));
+    'available', to_jsonb(private.notification_kinds()),
+    'email_digest', coalesce((select p.email_digest from private.notification_preferences p
+                               where p.user_id = p_user_id and p.organization_id = p_organization_id), false));
 $$;
 
 /** Which notification kinds the caller wants in their session's organization: {success, kinds, available}. */
@@ -597,10 +605,12 @@ grant execute on function public.get_notification_preferences() to authenticated
 
 /**
  * Saves which notification kinds the caller wants in their session's organization (an
- * empty list: none). An unknown kind refuses the change (invalid_fields, kinds: invalid).
- * {success, kinds, available}.
+ * empty list: none) and, when p_email_digest is given, whether they also want them by
+ * e-mail, at most one digest an hour (22_notification_digests.sql; turning it on counts the
+ * notifications made from then on). An unknown kind refuses the change (invalid_fields,
+ * kinds: invalid). {success, kinds, available, email_digest}.
  */
-create function public.save_notification_preferences(p_kinds text[])
+create function public.save_notification_preferences(p_kinds text[], p_email_digest boolean default null)
 returns jsonb
 language plpgsql
 security definer
@@ -615,14 +625,20 @@ begin
   if p_kinds is null or cardinality(p_kinds) > 50 or not (p_kinds <@ private.notification_kinds()) then
     return private.failure('Invalid fields', 'invalid_fields', '{"fields": {"kinds": "invalid"}}');
   end if;
-  insert into private.notification_preferences (user_id, organization_id, kinds)
-  values (auth.uid(), caller.organization_id, (select coalesce(array_agg(distinct k), '{}') from unnest(p_kinds) k))
-  on conflict (user_id, organization_id) do update set kinds = excluded.kinds, updated_at = now();
+  insert into private.notification_preferences as p (user_id, organization_id, kinds, email_digest, digest_from)
+  values (auth.uid(), caller.organization_id, (select coalesce(array_agg(distinct k), '{}') from unnest(p_kinds) k),
+          coalesce(p_email_digest, false), case when p_email_digest then now() end)
+  on conflict (user_id, organization_id) do update
+    set kinds = excluded.kinds,
+        email_digest = coalesce(p_email_digest, p.email_digest),
+        -- Turned on now: what was made before is not mailed afterwards.
+        digest_from = case when p_email_digest and not p.email_digest then now() else p.digest_from end,
+        updated_at = now();
   return private.notification_preferences_json(auth.uid(), caller.organization_id);
 end;
 $$;
-revoke all on function public.save_notification_preferences(p_kinds text[]) from public, anon, authenticated;
-grant execute on function public.save_notification_preferences(p_kinds text[]) to authenticated;
+revoke all on function public.save_notification_preferences(p_kinds text[], p_email_digest boolean) from public, anon, authenticated;
+grant execute on function public.save_notification_preferences(p_kinds text[], p_email_digest boolean) to authenticated;
 
 /**
  * True when the caller may receive broadcasts on a Realtime topic: their session's

@@ -67,6 +67,14 @@ as $$
       'subject', '{{organization.name}}: reset your password',
       'body', E'Hello {{user.name}},\n\nOpen this link to set a new password (once, within {{reset.minutes}} minutes):\n\n{{reset.link}}\n\n'
               'If you did not ask for this, ignore this e-mail; your password stays as it is.')
+    when 'notification_digest:tr' then jsonb_build_object(
+      'subject', '{{organization.name}}: {{digest.count}} yeni bildirim',
+      'body', E'Merhaba {{user.name}},\n\n{{organization.name}} için yeni bildirimleriniz:\n\n{{digest.items}}\n\n'
+              'Tümü: {{digest.link}}\n\nBu özetleri bildirim tercihlerinizden kapatabilirsiniz.')
+    when 'notification_digest:en' then jsonb_build_object(
+      'subject', '{{organization.name}}: {{digest.count}} new notifications',
+      'body', E'Hello {{user.name}},\n\nYour new notifications at {{organization.name}}:\n\n{{digest.items}}\n\n'
+              'All of them: {{digest.link}}\n\nYou can turn these digests off in your notification preferences.')
   end;
 $$;
 

@@ -2,7 +2,8 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import type { SupabaseClient } from "@supabase/supabase-js";
 import { fakeCaller } from "../_shared/fake-caller.ts";
 import type { Message, SmtpSettings } from "../mail/smtp.ts";
-import { clientAddress, createHandler, fillTemplate, siteUrlFrom } from "./handler.ts";
+import { fillTemplate } from "../mail/template.ts";
+import { clientAddress, createHandler, siteUrlFrom } from "./handler.ts";
 
 const token = "tOkEn_0123456789-abcdefghijABCDEFGHIJ012345";
 const started = {
@@ -111,7 +112,7 @@ Deno.test("refuses what is not a request of its own, with the envelope", async (
   assertEquals(service.calls, []);
 });
 
-Deno.test("fills exactly the four placeholders; reads the address and the app's address safely", () => {
+Deno.test("fills only the values it is given; reads the address and the app's address safely", () => {
   assertEquals(fillTemplate("{{ user.name }} {{reset.link}} {{user.email}} {{constructor}}", { "user.name": "A", "reset.link": "L" }),
     "A L {{user.email}} {{constructor}}");
   assertEquals(clientAddress(new Request("http://localhost/", { headers: { "x-forwarded-for": "1.1.1.1,  2.2.2.2 " } })), "2.2.2.2");

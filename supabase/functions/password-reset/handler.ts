@@ -13,6 +13,7 @@ import { z } from "zod";
 import { failure, json, preflight } from "../_shared/http.ts";
 import { callRpc, statusFor, type RpcAnswer } from "../_shared/privileged.ts";
 import { deliver, type MailEnvironment } from "../mail/delivery.ts";
+import { fillTemplate } from "../mail/template.ts";
 
 export const resetRequest = z.discriminatedUnion("action", [
   z.object({ action: z.literal("request"), email: z.string().max(254), language: z.enum(["tr", "en"]).default("tr") }),
@@ -26,14 +27,6 @@ export interface ResetEnvironment {
   siteUrl: string | null;
   /** Starts a task the answer does not wait for (hosted: kept alive with EdgeRuntime.waitUntil). */
   background: (task: () => Promise<unknown>) => void;
-}
-
-/** The four placeholders a reset e-mail may hold. */
-const placeholders = /\{\{\s*(user\.name|organization\.name|reset\.minutes|reset\.link)\s*\}\}/g;
-
-/** The template's text with its placeholders filled in; any other {{…}} is left as written. */
-export function fillTemplate(text: string, values: Record<string, string>): string {
-  return text.replace(placeholders, (whole, name: string) => values[name] ?? whole);
 }
 
 /**

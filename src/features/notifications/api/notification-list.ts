@@ -11,7 +11,7 @@ import { notificationKeys, notificationSchema, unreadSchema } from "./notificati
 
 const pageSchema = z.object({ notifications: z.array(notificationSchema), unread: z.number() });
 type Page = z.infer<typeof pageSchema>;
-const preferencesSchema = z.object({ kinds: z.array(z.string()), available: z.array(z.string()) });
+const preferencesSchema = z.object({ kinds: z.array(z.string()), available: z.array(z.string()), email_digest: z.boolean() });
 
 export const PAGE_SIZE = 20;
 
@@ -69,7 +69,8 @@ export function useSaveNotificationPreferences() {
   const scope = useOrganizationScope();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (kinds: string[]) => rpc("save_notification_preferences", { p_kinds: kinds }, preferencesSchema),
+    mutationFn: ({ kinds, emailDigest }: { kinds: string[]; emailDigest: boolean }) =>
+      rpc("save_notification_preferences", { p_kinds: kinds, p_email_digest: emailDigest }, preferencesSchema),
     onSuccess: (saved) => queryClient.setQueryData(notificationKeys.preferences(scope), saved),
   });
 }

@@ -1,4 +1,4 @@
-import { Button, Checkbox, Group, Modal, Stack, Text } from "@mantine/core";
+import { Button, Checkbox, Group, Modal, Stack, Switch, Text } from "@mantine/core";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { LoadError } from "@/components/LoadError.tsx";
@@ -8,13 +8,18 @@ import { recordFailureKey } from "@/components/records/record-form.ts";
 import { useNotificationPreferences, useSaveNotificationPreferences } from "../api/notification-list.ts";
 import { isNotificationKind } from "../utils/notification-links.ts";
 
-/** Which kinds of notification the member wants in this organization (every kind until they choose). */
+/**
+ * Which kinds of notification the member wants in this organization (every kind until they
+ * choose), and whether by e-mail too: a digest of the unread ones, at most one an hour.
+ */
 export function NotificationPreferencesModal({ onClose }: { onClose(): void }) {
   const { t } = useTranslation();
   const preferences = useNotificationPreferences(true);
   const save = useSaveNotificationPreferences();
   const [chosen, setChosen] = useState<string[] | null>(null);
   const kinds = chosen ?? preferences.data?.kinds ?? [];
+  const [digestChosen, setDigest] = useState<boolean | null>(null);
+  const emailDigest = digestChosen ?? preferences.data?.email_digest ?? false;
 
   return (
     <Modal opened onClose={onClose} title={t("notifications.preferences.title")} closeButtonProps={{ "aria-label": t("records.form.close") }}>
@@ -24,7 +29,7 @@ export function NotificationPreferencesModal({ onClose }: { onClose(): void }) {
         <form
           onSubmit={(event) => {
             event.preventDefault();
-            save.mutate(kinds, {
+            save.mutate({ kinds, emailDigest }, {
               onSuccess: () => {
                 notifySuccess(t("notifications.preferences.saved"));
                 onClose();
@@ -46,6 +51,12 @@ export function NotificationPreferencesModal({ onClose }: { onClose(): void }) {
                 {t("notifications.preferences.none")}
               </Text>
             )}
+            <Switch
+              label={t("notifications.preferences.emailDigest")}
+              description={t("notifications.preferences.emailDigestHint")}
+              checked={emailDigest}
+              onChange={(event) => setDigest(event.currentTarget.checked)}
+            />
             <Group justify="flex-end">
               <Button variant="default" onClick={onClose}>
                 {t("records.form.cancel")}

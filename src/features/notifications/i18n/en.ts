@@ -32,6 +32,8 @@ export const en: typeof tr = {
       saved: "Your notification preferences were saved.",
       failed: "The preferences could not be saved",
       loadError: "The notification preferences could not be loaded.",
+      emailDigest: "E-mail digest",
+      emailDigestHint: "Also send your unread notifications to your e-mail: at most one digest an hour.",
       kinds: {
         task_assigned: "When a task is assigned to me",
         task_due: "When my task is due (an hour before)",

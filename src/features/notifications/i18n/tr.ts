@@ -30,6 +30,8 @@ export const tr = {
       saved: "Bildirim tercihleriniz kaydedildi.",
       failed: "Tercihler kaydedilemedi",
       loadError: "Bildirim tercihleri yüklenemedi.",
+      emailDigest: "E-posta özeti",
+      emailDigestHint: "Okunmamış bildirimleriniz e-postanıza da gelsin: en fazla saatte bir özet.",
       kinds: {
         task_assigned: "Bana görev atandığında",
         task_due: "Görevimin zamanı yaklaştığında (bir saat kala)",
