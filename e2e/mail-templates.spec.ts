@@ -9,8 +9,9 @@ test("an admin writes the Turkish quote e-mail's subject with a placeholder, see
   await enterApp(page, "admin@demo.test");
   await page.goto("/admin/document-templates");
   await expect(page.getByRole("heading", { level: 2, name: "E-posta şablonları" })).toBeVisible();
-  await expect(mailTable(page).getByRole("row")).toHaveCount(9);
+  await expect(mailTable(page).getByRole("row")).toHaveCount(11);
   await expect(quoteTurkishRow(page)).toContainText("Hazır metin");
+  await expect(mailTable(page).getByRole("row", { name: /Bildirim özeti/ })).toHaveCount(2);
 
   await page.getByRole("button", { name: "Düzenle: Teklif (Türkçe)" }).click();
   const editor = page.getByRole("dialog", { name: "E-posta şablonu: Teklif (Türkçe)" });

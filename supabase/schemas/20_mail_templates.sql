@@ -7,7 +7,7 @@
 
 create table private.mail_templates (
   organization_id uuid not null references private.organizations (id) on delete cascade,
-  kind text not null check (kind in ('quote', 'contract', 'contract_renewal', 'password_reset')),
+  kind text not null check (kind in ('quote', 'contract', 'contract_renewal', 'password_reset', 'notification_digest')),
   language text not null check (language in ('tr', 'en')),
   subject text not null check (char_length(subject) between 1 and 300),
   body text not null check (char_length(body) between 1 and 20000),
@@ -101,7 +101,7 @@ $$;
 
 /**
  * The caller's organization's template of a kind (quote, contract, contract_renewal,
- * password_reset) in a language (tr, en): {success, template: {kind, language, subject,
+ * password_reset, notification_digest) in a language (tr, en): {success, template: {kind, language, subject,
  * body, customized}}; the product's default when the organization has not written one.
  * Any member may read it (the record's composer starts from it).
  */
@@ -151,7 +151,7 @@ begin
   return jsonb_build_object('success', true, 'templates', (
     select jsonb_agg(private.mail_template(caller.organization_id, k.kind, l.language)
                        || jsonb_build_object('updated_at', t.updated_at) order by k.position, l.position)
-      from unnest(array['quote', 'contract', 'contract_renewal', 'password_reset']) with ordinality k (kind, position)
+      from unnest(array['quote', 'contract', 'contract_renewal', 'password_reset', 'notification_digest']) with ordinality k (kind, position)
      cross join unnest(array['tr', 'en']) with ordinality l (language, position)
       left join private.mail_templates t
         on t.organization_id = caller.organization_id and t.kind = k.kind and t.language = l.language));

@@ -140,5 +140,9 @@ export function sampleMailValues(today: Date, organization: OrganizationDetails 
     "user.name": "Ayşe Yılmaz",
     "reset.link": "https://crm.example.com/reset-password#token=ornek",
     "reset.minutes": "30",
+    "digest.count": "2",
+    "digest.items":
+      "• Size bir görev atandı: Teklifi ara\n  https://crm.example.com/tasks/…\n• Görevin zamanı geçti: Sözleşmeyi gönder\n  https://crm.example.com/tasks/…",
+    "digest.link": "https://crm.example.com/",
   };
 }

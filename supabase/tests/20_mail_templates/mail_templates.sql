@@ -41,10 +41,11 @@ select ok(not has_function_privilege('authenticated', 'private.mail_template(uui
 -- ---------------------------------------------------------------------------------
 select tests.reset_role();
 select tests.authenticate_as(:'alpha_admin', :'s_admin');
-select is(jsonb_array_length(public.list_mail_templates() -> 'templates'), 8, 'the admin lists every kind in both languages');
+select is(jsonb_array_length(public.list_mail_templates() -> 'templates'), 10, 'the admin lists every kind in both languages');
 select is((select array_agg((t ->> 'kind') || ':' || (t ->> 'language') || ':' || (t ->> 'customized')) from jsonb_array_elements(public.list_mail_templates() -> 'templates') t),
   array['quote:tr:false', 'quote:en:false', 'contract:tr:false', 'contract:en:false', 'contract_renewal:tr:false', 'contract_renewal:en:false',
-        'password_reset:tr:false', 'password_reset:en:false'], 'in order, none customized yet');
+        'password_reset:tr:false', 'password_reset:en:false', 'notification_digest:tr:false', 'notification_digest:en:false'],
+  'in order, none customized yet');
 select is(public.list_mail_templates() #>> '{templates,0,subject}', :'product_quote_tr'::jsonb ->> 'subject',
   'an unwritten one reads the product''s text');
 select is(public.save_mail_template('quote', 'tr', '  Teklif {{quote.number}} – {{bilinmeyen}} ', E'Merhaba {{contact.name}},\n{{quote.number}}') -> 'template',

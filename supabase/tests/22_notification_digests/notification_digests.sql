@@ -5,7 +5,7 @@
 -- that organization only; at most one an hour; nothing for a disabled account or membership,
 -- nor where no mail can be sent; the organization's hourly mail limit holds.
 begin;
-select plan(31);
+select plan(32);
 
 select tests.create_organization('alpha', 'Alpha A.Ş.') as alpha \gset
 select tests.create_organization('beta', 'Beta Ltd.') as beta \gset
@@ -75,7 +75,9 @@ reset role;
 select tests.reset_role();
 select is(:'no_mail'::jsonb, '{"success": true, "digests": []}', 'without the installation''s mail or the organization''s own, no digest');
 
--- Alpha's own mail settings: alpha's digest is due, beta's is not.
+-- Alpha's own mail settings (and its own digest template): alpha's digest is due, beta's is not.
+insert into private.mail_templates (organization_id, kind, language, subject, body)
+values (:'alpha', 'notification_digest', 'tr', 'Alpha CRM: {{digest.count}} bildirim', E'{{digest.items}}');
 insert into private.mail_settings (organization_id, host, port, security, sender_address)
 values (:'alpha', 'smtp.alpha.test', 587, 'starttls', 'crm@alpha.test');
 select tests.set_request_identity('service_role', '', '{"role": "service_role"}');
@@ -89,8 +91,8 @@ select is(:'first_call'::jsonb #> '{digests,0,values}',
 select is((select array_agg(i.item ->> 'title' order by i.position) from jsonb_array_elements(:'first_call'::jsonb #> '{digests,0,items}') with ordinality i (item, position)),
   array['Sözleşmeyi gönder', 'Teklifi ara'],
   'the unread notifications of the kinds wanted, made since it was turned on, newest first: not read ones, not other kinds, not older ones');
-select is(:'first_call'::jsonb #>> '{digests,0,subject}', '{{organization.name}}: {{digest.count}} yeni bildirim',
-  'the organization''s template in its language (the default here)');
+select is(:'first_call'::jsonb #>> '{digests,0,subject}', 'Alpha CRM: {{digest.count}} bildirim',
+  'the organization''s own digest template in its language');
 select is((select count(*)::int from private.mail_log where kind = 'notification_digest' and organization_id = :'alpha'
              and recipients = array['ece@alpha.test'] and status = 'sending'), 1, 'started as a mail of the organization (its hourly limit counts it)');
 
@@ -121,6 +123,8 @@ select is(jsonb_array_length(:'beta_call'::jsonb -> 'digests'), 1, 'with the ins
 select is((select array_agg(i ->> 'title') from jsonb_array_elements(:'beta_call'::jsonb #> '{digests,0,items}') i), array['Beta müşterisi'],
   'a member of two organizations: each digest holds that organization''s notifications only');
 select is(:'beta_call'::jsonb #>> '{digests,0,values,organization.name}', 'Beta Ltd.', 'named by that organization');
+select is(:'beta_call'::jsonb #>> '{digests,0,subject}', '{{organization.name}}: {{digest.count}} yeni bildirim',
+  'with the product''s template where the organization has not written its own');
 select is((select count(*)::int from private.mail_log where kind = 'notification_digest' and recipients && array['off@alpha.test', 'no@alpha.test']), 0,
   'nothing for a disabled account or a member who did not turn it on');
 

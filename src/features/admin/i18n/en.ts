@@ -477,6 +477,7 @@ export const en: typeof tr = {
         general: "General",
         sender: "Sender",
         reset: "Password reset",
+        digest: "Notification digest",
       },
       customGroups: {
         customer: "Customer's custom fields",
@@ -520,13 +521,14 @@ export const en: typeof tr = {
     },
     mail: {
       title: "E-mail templates",
-      description: "The subject and text of the quote, contract, renewal reminder and password reset e-mails, in Turkish and English. A template you have not changed uses the product's own text.",
+      description: "The subject and text of the quote, contract, renewal reminder, password reset and notification digest e-mails, in Turkish and English. A template you have not changed uses the product's own text.",
       loadError: "The e-mail templates could not be loaded.",
       kinds: {
         quote: "Quote",
         contract: "Contract",
         contract_renewal: "Contract renewal reminder",
         password_reset: "Password reset",
+        notification_digest: "Notification digest",
       },
       languages: { tr: "Turkish", en: "English" },
       list: {

@@ -475,6 +475,7 @@ export const tr = {
         general: "Genel",
         sender: "Gönderen",
         reset: "Şifre yenileme",
+        digest: "Bildirim özeti",
       },
       customGroups: {
         customer: "Müşterinin özel alanları",
@@ -518,13 +519,14 @@ export const tr = {
     },
     mail: {
       title: "E-posta şablonları",
-      description: "Teklif, sözleşme, yenileme hatırlatması ve şifre yenileme e-postalarının konusu ve metni, Türkçe ve İngilizce. Değiştirmediğiniz şablonlarda ürünün hazır metni kullanılır.",
+      description: "Teklif, sözleşme, yenileme hatırlatması, şifre yenileme ve bildirim özeti e-postalarının konusu ve metni, Türkçe ve İngilizce. Değiştirmediğiniz şablonlarda ürünün hazır metni kullanılır.",
       loadError: "E-posta şablonları yüklenemedi.",
       kinds: {
         quote: "Teklif",
         contract: "Sözleşme",
         contract_renewal: "Sözleşme yenileme hatırlatması",
         password_reset: "Şifre yenileme",
+        notification_digest: "Bildirim özeti",
       },
       languages: { tr: "Türkçe", en: "İngilizce" },
       list: {
