@@ -101,8 +101,9 @@ select set_eq(
      and signature not in ('public.mail_delivery_settings(p_mail_id uuid)',
                            'public.mail_finish_send(p_mail_id uuid, p_sent boolean, p_error_code text)',
                            'public.password_reset_begin(p_email text, p_client_address text, p_language text, p_installation_mail boolean)',
-                           'public.password_reset_complete(p_token text, p_password text, p_client_address text)')$$,
-  'authenticated may execute exactly the public facade: every function in public but the mail and password-reset functions'' own, none in private');
+                           'public.password_reset_complete(p_token text, p_password text, p_client_address text)',
+                           'public.notification_digests_begin(p_installation_mail boolean)')$$,
+  'authenticated may execute exactly the public facade: every function in public but the mail, password-reset and notification-digests functions'' own, none in private');
 
 select is(
   array(select f.signature || ' to ' || case when a.grantee = 0 then 'PUBLIC' else a.grantee::regrole::text end
