@@ -1,9 +1,8 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import type { SupabaseClient } from "@supabase/supabase-js";
 import { en } from "../../../src/features/notifications/i18n/en.ts";
 import { tr } from "../../../src/features/notifications/i18n/tr.ts";
-import { fakeCaller } from "../_shared/fake-caller.ts";
-import type { Message, SmtpSettings } from "../mail/smtp.ts";
+import type { MailEnvironment } from "../mail/delivery.ts";
+import { fakeMailEnvironment } from "../mail/fake-environment.ts";
 import { createHandler, digestItems, kindWords } from "./handler.ts";
 
 const secret = "sb_secret_test-key";
@@ -23,26 +22,10 @@ const due = {
     more: 3,
   }],
 };
-const installation = { host: "127.0.0.1", port: 2525, security: "none" as const, username: null, password: null, from: "Satış CRM <no-reply@crm.local>" };
-
-/** The handler with a fake secret-key client answering `answers` and a recording sender. */
-function setup(answers: Record<string, { data: unknown; error: unknown }>, siteUrl: string | null = "https://crm.example.com") {
-  const service = fakeCaller({
-    answers: { mail_delivery_settings: { data: { success: true, organization_name: "Alpha A.Ş.", settings: null }, error: null }, ...answers },
-  });
-  const sent: { settings: SmtpSettings; message: Message }[] = [];
-  const handler = createHandler({
-    mail: {
-      service: () => service.factory("Bearer secret") as SupabaseClient,
-      key: () => Promise.resolve(null),
-      installation: () => installation,
-      send: (settings, message) => Promise.resolve(void sent.push({ settings, message })),
-      download: () => Promise.resolve(null),
-    },
-    siteUrl,
-    secretKeys: [secret],
-  });
-  return { handler, service, sent };
+/** The handler with a fake secret-key client answering `answers` and a recording sender (or `send`). */
+function setup(answers: Record<string, { data: unknown; error: unknown }>, send?: MailEnvironment["send"], siteUrl: string | null = "https://crm.example.com") {
+  const { mail, service, sent } = fakeMailEnvironment("Alpha A.Ş.", answers, send);
+  return { handler: createHandler({ mail, siteUrl, secretKeys: [secret] }), service, sent };
 }
 
 const post = (authorization?: string) =>
@@ -81,20 +64,11 @@ Deno.test("anyone without the secret key is refused before anything is asked or 
 
 Deno.test("a refused message is counted failed and recorded; the others still go", async () => {
   const two = { ...due, digests: [due.digests[0], { ...due.digests[0], mail_id: "0b000000-0000-4000-8000-0000000000d2", to: "b@alpha.test" }] };
-  const { service } = setup({ notification_digests_begin: { data: two, error: null } });
   let calls = 0;
-  const failing = createHandler({
-    mail: {
-      service: () => service.factory("Bearer secret") as SupabaseClient,
-      key: () => Promise.resolve(null),
-      installation: () => installation,
-      send: () => (++calls === 1 ? Promise.reject(Object.assign(new Error("refused"), { responseCode: 550 })) : Promise.resolve()),
-      download: () => Promise.resolve(null),
-    },
-    siteUrl: null,
-    secretKeys: [secret],
-  });
-  const response = await failing(post(`Bearer ${secret}`));
+  const refusing: MailEnvironment["send"] = () =>
+    ++calls === 1 ? Promise.reject(Object.assign(new Error("refused"), { responseCode: 550 })) : Promise.resolve();
+  const { handler, service } = setup({ notification_digests_begin: { data: two, error: null } }, refusing, null);
+  const response = await handler(post(`Bearer ${secret}`));
   assertEquals(await response.json(), { success: true, sent: 1, failed: 1 });
   assertEquals(service.calls.filter((call) => call.name === "mail_finish_send").map((call) => call.args.p_sent), [false, true]);
 });

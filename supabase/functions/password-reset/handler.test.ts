@@ -1,7 +1,5 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import type { SupabaseClient } from "@supabase/supabase-js";
-import { fakeCaller } from "../_shared/fake-caller.ts";
-import type { Message, SmtpSettings } from "../mail/smtp.ts";
+import { fakeMailEnvironment } from "../mail/fake-environment.ts";
 import { fillTemplate } from "../mail/template.ts";
 import { clientAddress, createHandler, siteUrlFrom } from "./handler.ts";
 
@@ -15,23 +13,13 @@ const started = {
     values: { "user.name": "Mehmet Demir", "organization.name": "Demo Ticaret A.Ş.", "reset.minutes": "30" },
   },
 };
-const installation = { host: "127.0.0.1", port: 2525, security: "none" as const, username: null, password: null, from: "Satış CRM <no-reply@crm.local>" };
 
 /** The handler with a fake secret-key client answering `answers`, a recording sender, and background tasks kept to await. */
 function setup(answers: Record<string, { data: unknown; error: unknown }>, { siteUrl = "https://crm.example.com" as string | null } = {}) {
-  const service = fakeCaller({
-    answers: { mail_delivery_settings: { data: { success: true, organization_name: "Demo Ticaret A.Ş.", settings: null }, error: null }, ...answers },
-  });
-  const sent: { settings: SmtpSettings; message: Message }[] = [];
+  const { mail, service, sent } = fakeMailEnvironment("Demo Ticaret A.Ş.", answers);
   const tasks: (() => Promise<unknown>)[] = [];
   const handler = createHandler({
-    mail: {
-      service: () => service.factory("Bearer secret") as SupabaseClient,
-      key: () => Promise.resolve(null),
-      installation: () => installation,
-      send: (settings, message) => Promise.resolve(void sent.push({ settings, message })),
-      download: () => Promise.resolve(null),
-    },
+    mail,
     siteUrl,
     background: (task) => void tasks.push(task),
   });
