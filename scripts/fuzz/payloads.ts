@@ -72,6 +72,7 @@ export const fieldNames = [
   "items", "quantity", "unit_price", "vat_rate", "discount", "search", "filters", "sort", "limit", "offset", "action", "slug",
   "permissions", "deal_stages", "mime_type", "size_bytes", "file_name", "path", "module", "record_id",
   "key", "type", "label_tr", "label_en", "options", "value", "position", "hidden", "listed", "filterable", "searchable", "link_module",
+  "token", "language",
 ];
 
 /**
@@ -262,8 +263,8 @@ function callArb(
     });
 }
 
-/** The actions the Edge Functions know, and some they do not. */
-const edgeActions = ["list", "create", "update", "delete", "lock", "unlock", "reset_password", "analyze", "users", "transfer", "upload", "download", "sign", "get", "", "__proto__", "constructor"];
+/** The actions the Edge Functions know (password-reset's request and complete among them), and some they do not. */
+const edgeActions = ["list", "create", "update", "delete", "lock", "unlock", "reset_password", "analyze", "users", "transfer", "upload", "download", "sign", "get", "request", "complete", "", "__proto__", "constructor"];
 
 /** An Edge Function's JSON body: an action with fields of the names the functions read, or any JSON at all. */
 export function edgeBodyArb(ids: readonly string[]): fc.Arbitrary<{ body: unknown; mistyped: boolean }> {

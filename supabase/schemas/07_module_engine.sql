@@ -849,7 +849,8 @@ $$;
  * about it and the e-mails sent from it (private.mail_log: recipients, cc, subject, body,
  * the attached document's title when the caller may see it, status and error code; the
  * mail.sent/mail.failed audit entries are these), a customer's with the e-mails of its
- * quotes and contracts the caller may see, for someone who may see the record. Each entry names who did it (by_name: name,
+ * quotes and contracts the caller may see (private.record_visible, the one visibility
+ * rule), for someone who may see the record. Each entry names who did it (by_name: name,
  * else e-mail; by_deleted: that account is gone) and a change whose value is an id names
  * it too (old_label, new_label: private.timeline_value_label), so no id needs showing.
  */
@@ -889,19 +890,14 @@ begin
                                 'document_id', d.id, 'document_title', d.title, 'status', l.status,
                                 'error_code', l.error_code, 'by', l.created_by, 'at', l.created_at)
         from private.mail_log l
-        left join %1$I.documents d on d.id = l.document_id and d.deleted_at is null and ($8 = 'all' or ($8 = 'own' and d.owner_id = $9))
+        left join %1$I.documents d on d.id = l.document_id and private.record_visible('documents', d.id)
        where l.organization_id = $3 and l.record_id is not null
          and ((l.module = $4 and l.record_id = $2)
-              or ($4 = 'customers' and l.customer_id = $2
-                  and (exists (select 1 from %1$I.quotes q where l.module = 'quotes' and q.id = l.record_id and q.deleted_at is null
-                                                              and ($6 = 'all' or ($6 = 'own' and q.owner_id = $9)))
-                       or exists (select 1 from %1$I.contracts c where l.module = 'contracts' and c.id = l.record_id and c.deleted_at is null
-                                                                    and ($7 = 'all' or ($7 = 'own' and c.owner_id = $9))))))
+              or ($4 = 'customers' and l.customer_id = $2 and l.module in ('quotes', 'contracts')
+                  and private.record_visible(l.module, l.record_id)))
      ) everything(e)
      order by everything.e ->> 'at' desc limit $5) newest$query$, context.schema_name)
-    into entries using entity, p_id, context.organization_id, p_module, least(greatest(coalesce(p_limit, 100), 1), 500),
-                       private.caller_scope('quotes', 'view'), private.caller_scope('contracts', 'view'),
-                       private.caller_scope('documents', 'view'), context.caller;
+    into entries using entity, p_id, context.organization_id, p_module, least(greatest(coalesce(p_limit, 100), 1), 500);
   return jsonb_build_object('success', true, 'entries', (
     select coalesce(jsonb_agg(e || jsonb_build_object('by_name', coalesce(private.profile_name(p.id), p.email),
                                                       'by_deleted', e ->> 'by' is not null and p.id is null)

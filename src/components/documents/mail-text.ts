@@ -5,6 +5,7 @@
 import { renderMailText } from "@/lib/document-template/render.ts";
 import type { PlaceholderValues } from "@/lib/document-template/placeholders.ts";
 import { failureKey } from "@/lib/errors.ts";
+import { smtpFailureCodes } from "@/lib/mail-failures.ts";
 import { formatPhone } from "@/lib/phone.ts";
 import { mailPlaceholderNames, senderPlaceholders } from "@/lib/document-template/mail-placeholders.ts";
 
@@ -38,15 +39,7 @@ export function fillMailText(kind: RecordMailKind, text: string, values: Placeho
 
 /** The refusals a record's e-mail can meet, each with its message (documentKit.mail.errors). */
 export const recordMailFailureCodes = [
-  "smtp_auth_failed",
-  "smtp_unreachable",
-  "smtp_tls_failed",
-  "recipient_refused",
-  "smtp_failed",
-  "mail_not_configured",
-  "mail_rate_limited",
-  "mail_key_missing",
-  "smtp_password_unreadable",
+  ...smtpFailureCodes,
   "attachment_unreadable",
   "document_not_found",
   "quote_not_marked",

@@ -4,7 +4,7 @@
 -- quote only one that send_quote could mark sent now; within the hourly limit. The e-mail
 -- is on the record's timeline and its customer's, and its result is audited about the record.
 begin;
-select plan(27);
+select plan(28);
 
 select tests.create_organization('alpha', 'Alpha A.Ş.') as alpha \gset
 select tests.create_organization('beta', 'Beta Ltd.') as beta \gset
@@ -173,6 +173,13 @@ select tests.authenticate_as(:'alpha_sales', :'s_sales');
 select is((select jsonb_agg(e ->> 'subject' order by e ->> 'subject')
              from jsonb_array_elements(public.get_record_timeline('customers', :'customer') -> 'entries') e where e ->> 'kind' = 'mail'),
   '["Sözleşme", "Yenileme"]', 'a member who may not see the quote does not see its e-mail on the customer');
+select tests.reset_role();
+update :"alpha_schema".contracts set deleted_at = now() where id = :'contract';
+select tests.authenticate_as(:'alpha_sales', :'s_sales');
+select is((select count(*)::int from jsonb_array_elements(public.get_record_timeline('customers', :'customer') -> 'entries') e
+            where e ->> 'kind' = 'mail'), 0, 'nor a deleted contract''s e-mails');
+select tests.reset_role();
+update :"alpha_schema".contracts set deleted_at = null where id = :'contract';
 
 -- ---------------------------------------------------------------------------------
 -- The hourly limit counts records' e-mails too

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { mapFailure } from "@/lib/errors.ts";
+import { smtpFailureCodes } from "@/lib/mail-failures.ts";
 import { RpcError } from "@/lib/rpc.ts";
 import type { MailSecurity, MailSettings, MailSettingsInput } from "../api/mail.ts";
 
@@ -61,18 +62,7 @@ export function mailInputOf(form: MailFormValues): MailSettingsInput {
 }
 
 /** The refusals a sending or a save can meet, each with its message. */
-export const mailFailureCodes = [
-  "smtp_auth_failed",
-  "smtp_unreachable",
-  "smtp_tls_failed",
-  "recipient_refused",
-  "smtp_failed",
-  "mail_not_configured",
-  "mail_rate_limited",
-  "mail_key_missing",
-  "smtp_password_unreadable",
-  "admin_required",
-] as const;
+export const mailFailureCodes = [...smtpFailureCodes, "admin_required"] as const;
 
 const formFields = ["host", "port", "security", "username", "password", "sender_name", "sender_address", "reply_to"] as const;
 export type MailFormField = (typeof formFields)[number];
