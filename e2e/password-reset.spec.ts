@@ -11,6 +11,9 @@ async function askForLink(page: Page, email: string) {
   await page.goto("/login");
   await page.getByRole("link", { name: "Şifremi unuttum" }).click();
   await expect(page).toHaveURL(/\/forgot-password$/);
+  // The address changes first; the login page (its own "E-posta" field) stays on screen until
+  // the page's code has loaded: fill the field once the forgot-password page is there.
+  await expect(page.getByRole("heading", { name: "Şifremi unuttum" })).toBeVisible();
   await page.getByRole("textbox", { name: "E-posta" }).fill(email);
   await page.getByRole("button", { name: "Bağlantı gönder" }).click();
   await expect(page.getByText(neutralAnswer)).toBeVisible();

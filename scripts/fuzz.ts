@@ -175,6 +175,9 @@ try {
       const crossed = changed.filter((table) => foreignSchemas.some((schema) => table.startsWith(schema)));
       if (crossed.length > 0) record(`a call changed another organization's ${crossed.join(", ")}`);
     }
+    // A session the call ended (sign-out, a revoked session): sign in again, before the next
+    // call's checksums (a sign-in writes the account's last sign-in time).
+    if (status === 401 && actor.email) await signIn(actor);
     await housekeeping();
     before = (await walPosition()) === after.lsn ? after : await snapshot();
 
@@ -184,8 +187,6 @@ try {
     else tally.successes += 1;
     outcomes.set(targetName, tally);
 
-    // A session the call ended (sign-out, a revoked session): sign in again.
-    if (status === 401 && actor.email) await signIn(actor);
     if ((index + 1) % 1000 === 0) console.log(`${index + 1} cases, ${findings.length} findings`);
   }
 

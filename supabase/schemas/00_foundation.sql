@@ -74,14 +74,19 @@ as $$
        'revoke', 'union', 'exec', 'execute', 'copy', 'pg', 'information', 'schema']);
 $$;
 
-/** Keeps updated_at current on every tenant table. */
+/**
+ * Keeps updated_at current on every tenant table. A scheduled step's own bookkeeping (the
+ * "notified at" marks of notify_due_items and the contracts' renewal step, made with
+ * crm.bookkeeping_update on for that statement) is no change of the record: its updated_at,
+ * which a person's next save is checked against, stays as it was.
+ */
 create function private.touch_updated_at()
 returns trigger
 language plpgsql
 set search_path = ''
 as $$
 begin
-  new.updated_at := now();
+  new.updated_at := case when current_setting('crm.bookkeeping_update', true) = 'on' then old.updated_at else now() end;
   return new;
 end;
 $$;

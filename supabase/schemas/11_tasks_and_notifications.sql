@@ -423,6 +423,8 @@ begin
       ('task_due', 'due_notified_at', 't.due_at > now() and t.due_at <= now() + interval ''1 hour'' and t.due_notified_at is null')
     ) as s (kind, bookkeeping, due_condition)
   loop
+    -- Marks only: the tasks' updated_at stays (private.touch_updated_at), so a save begun before stays valid.
+    perform pg_catalog.set_config('crm.bookkeeping_update', 'on', true);
     execute format($query$
       with announced as (
         update %1$I.tasks t set %2$I = now()
@@ -431,6 +433,7 @@ begin
       select count(private.notify($1, a.owner_id, $2, 'tasks', a.id, a.title, null)) from announced a$query$,
       schema_name, step.bookkeeping, step.due_condition)
       into made using p_organization_id, step.kind;
+    perform pg_catalog.set_config('crm.bookkeeping_update', 'off', true);
     counts := counts || jsonb_build_object(step.kind, made);
   end loop;
   return counts;

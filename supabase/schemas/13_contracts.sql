@@ -607,6 +607,8 @@ begin
   if schema_name is null or to_regclass(format('%I.contracts', schema_name)) is null then
     return jsonb_build_object('contract_renewal', 0, 'expired', 0, 'renewed', 0);
   end if;
+  -- The mark only: the contracts' updated_at stays (private.touch_updated_at), so a save begun before stays valid.
+  perform pg_catalog.set_config('crm.bookkeeping_update', 'on', true);
   execute format($query$
     with announced as (
       update %I.contracts t set renewal_notified_at = now()
@@ -617,6 +619,7 @@ begin
                                 concat_ws(' ', a.contract_number, a.title), null)) from announced a$query$,
     schema_name)
     into notified using p_organization_id, today;
+  perform pg_catalog.set_config('crm.bookkeeping_update', 'off', true);
 
   -- Past their end: renew (auto_renew) or expire; a renewed term past its end too goes round again.
   loop

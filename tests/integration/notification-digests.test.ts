@@ -61,7 +61,7 @@ describe("notification digests by e-mail", () => {
     const { client, session } = await signedInClient(url, "admin@demo.test");
     for (const key of [testKeys.publishableKey, session.access_token]) {
       const refused = await callDigests(key);
-      expect(refused.status).toBe(401);
+      expect(refused.status).toBe(403);
       expect(await refused.json()).toMatchObject({ success: false });
     }
     for (const caller of [anonClient(url), client]) {

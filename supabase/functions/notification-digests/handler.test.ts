@@ -53,9 +53,9 @@ Deno.test("with the secret key: the digests due are sent, each filled, its notif
 
 Deno.test("anyone without the secret key is refused before anything is asked or sent", async () => {
   const { handler, service, sent } = setup({ notification_digests_begin: { data: due, error: null } });
-  for (const authorization of [undefined, "Bearer sb_publishable_x", `Bearer ${secret}x`, `Bearer ${secret.slice(0, -1)}`, "Bearer eyJhbGciOiJIUzI1NiJ9.e30.x", secret]) {
-    const response = await handler(post(authorization));
-    assertEquals(response.status, 401, String(authorization));
+  for (const authorization of [undefined, secret]) assertEquals((await handler(post(authorization))).status, 401, String(authorization));
+  for (const authorization of ["Bearer sb_publishable_x", `Bearer ${secret}x`, `Bearer ${secret.slice(0, -1)}`, "Bearer eyJhbGciOiJIUzI1NiJ9.e30.x"]) {
+    assertEquals((await handler(post(authorization))).status, 403, authorization);
   }
   assertEquals((await handler(new Request("http://localhost/notification-digests", { method: "GET", headers: { authorization: `Bearer ${secret}` } }))).status, 405);
   assertEquals(service.calls, []);

@@ -84,9 +84,13 @@ export function digestItems(digest: Pick<DueDigest, "language" | "items" | "more
   return lines.join("\n");
 }
 
-/** Whether the bearer token is one of the secret keys, compared in constant time. */
-function isSecretKey(request: Request, keys: string[]): boolean {
-  const token = /^Bearer (.+)$/i.exec(request.headers.get("authorization") ?? "")?.[1] ?? "";
+/** The bearer token of a request, or null. */
+function bearer(request: Request): string | null {
+  return /^Bearer (.+)$/i.exec(request.headers.get("authorization") ?? "")?.[1] ?? null;
+}
+
+/** Whether a token is one of the secret keys, compared in constant time. */
+function isSecretKey(token: string, keys: string[]): boolean {
   const given = new TextEncoder().encode(token);
   return keys.some((key) => {
     const expected = new TextEncoder().encode(key);
@@ -96,12 +100,16 @@ function isSecretKey(request: Request, keys: string[]): boolean {
   });
 }
 
-/** The function's handler: POST with the secret key; answers {success, sent, failed}. */
+/** The function's handler: POST with the secret key; answers {success, sent, failed}; 401 without a key, 403 with another. */
 export function createHandler(environment: DigestEnvironment) {
   return async (request: Request): Promise<Response> => {
     if (request.method === "OPTIONS") return preflight();
     if (request.method !== "POST") return failure(405, "Method not allowed");
-    if (!isSecretKey(request, environment.secretKeys)) return failure(401, "Unauthorized", "Only the scheduler may send digests.");
+    // No key: 401. Any other key (a member's session, the publishable key): 403, so that an app
+    // that signs out on a function's 401 never signs a person out over this function.
+    const token = bearer(request);
+    if (token === null) return failure(401, "Unauthorized", "Only the scheduler may send digests.");
+    if (!isSecretKey(token, environment.secretKeys)) return failure(403, "Forbidden", "Only the scheduler may send digests.");
     try {
       const begun = await callRpc(environment.mail.service(), "notification_digests_begin", {
         p_installation_mail: environment.mail.installation() !== null,

@@ -6,7 +6,7 @@
 -- a record transfer that notifies nobody, realtime broadcasts where realtime exists; the
 -- dashboard's numbers per scope; anon refused on every new RPC.
 begin;
-select plan(94);
+select plan(96);
 -- The privileged RPCs want the request token an Edge Function forwards: every identity sends its session's.
 select tests.send_request_tokens();
 
@@ -295,8 +295,15 @@ select is(public.get_notification_preferences() -> 'kinds', public.get_notificat
   'a member without preferences wants every kind');
 select tests.reset_role();
 
+-- The tasks as a person last read them (a day ago; triggers off to set it).
+set session_replication_role = replica;
+update :"alpha_schema".tasks set updated_at = '2026-01-01 12:00+00' where id::text like 'd0000000%';
+set session_replication_role = default;
 select private.notify_due_items(:'alpha') as first_run \gset
 select private.notify_due_items(:'alpha') as second_run \gset
+select is((select array_agg(distinct updated_at) from :"alpha_schema".tasks where id::text like 'd0000000%'), array['2026-01-01 12:00+00'::timestamptz],
+  'the step''s marks leave the tasks'' updated_at as it was: a save begun before is not refused as stale');
+select is(current_setting('crm.bookkeeping_update', true), 'off', 'and the bookkeeping flag is off again after the step');
 select is((select jsonb_object_agg(t.title, coalesce(n.kinds, '[]'))
              from :"alpha_schema".tasks t
              left join (select record_id, jsonb_agg(kind order by kind) as kinds from private.notifications group by record_id) n

@@ -5,7 +5,7 @@
 -- own-scope sales, viewer), for another organization's admin and for a member of both,
 -- and anon refused.
 begin;
-select plan(119);
+select plan(121);
 
 select tests.create_organization('alpha', 'Alpha A.Ş.') as alpha \gset
 select tests.create_organization('beta', 'Beta Ltd.') as beta \gset
@@ -380,8 +380,16 @@ values
   ('f0000000-0000-4000-8000-000000000005', 'Taslak kalır', 'draft', :'today'::date - 100, :'today'::date - 1, true, 30, 12,
    :'alpha_sales', :'alpha_sales');
 
+-- As a person last read them (a day ago; triggers off to set it).
+set session_replication_role = replica;
+update :"alpha_schema".contracts set updated_at = '2026-01-01 12:00+00' where id::text like 'f0000000%';
+set session_replication_role = default;
 select private.contract_due_steps(:'alpha') as first_run \gset
 select private.contract_due_steps(:'alpha') as second_run \gset
+select is((select updated_at from :"alpha_schema".contracts where id = 'f0000000-0000-4000-8000-000000000001'), '2026-01-01 12:00+00'::timestamptz,
+  'the renewal notice''s mark leaves the contract''s updated_at as it was: a save begun before is not refused as stale');
+select isnt((select updated_at from :"alpha_schema".contracts where id = 'f0000000-0000-4000-8000-000000000003'), '2026-01-01 12:00+00'::timestamptz,
+  'while an expiry is a change of the contract');
 select is((select count(*)::int from private.notifications
             where kind = 'contract_renewal' and record_id = 'f0000000-0000-4000-8000-000000000001' and user_id = :'alpha_sales'), 1,
   'the owner is told once the notice date has come');
