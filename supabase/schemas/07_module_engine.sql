@@ -47,6 +47,10 @@ create table private.modules (
   -- The column of the documents table that links a document to one of this module's
   -- records; null when documents cannot belong to its records.
   document_link text unique check (document_link is null or private.is_safe_identifier(document_link)),
+  -- What one record of the module is called, in Turkish and English (the documents' link
+  -- field to its records is labelled so); given with a document link.
+  record_label_tr text,
+  record_label_en text,
   -- The module's own rules: private.<name>(p_values jsonb, p_existing jsonb) returns
   -- {"values": normalised values, "errors": {column: code}}.
   prepare_function text check (prepare_function ~ '^[a-z_]{1,60}$'),
@@ -58,6 +62,80 @@ alter table private.modules enable row level security;
 
 comment on table private.modules is
   'The sales modules, one row each, written by private.register_module: permissions, roles, transfer, notes, document links and the record engine read it.';
+
+-- Every standard field of every sales module, declared once (DESIGN.md D11): written by
+-- private.register_module from the module's own file, in the same shape as an
+-- organization's custom fields (private.custom_fields), so that the engine and the app
+-- read both alike. The registry's column lists (writable, listed, sortable, filterable)
+-- are derived from these rows; a field's rules come from its type unless own_rule says
+-- the module's prepare function holds a rule its type cannot say (VKN by kind, a deal's
+-- stage, KDV); the app draws a field from its declaration unless own_ui says the module's
+-- screens draw it with inputs of their own.
+create table private.module_fields (
+  module text not null references private.modules (key) on delete cascade,
+  key text not null check (private.is_safe_identifier(key) and key !~ '^cf_'),
+  position integer not null,
+  type text not null check (type in ('text', 'long_text', 'number', 'money', 'percent', 'date', 'datetime', 'boolean',
+                                     'choice', 'multi_choice', 'email', 'phone', 'url', 'link', 'tags', 'structured')),
+  label_tr text not null check (char_length(btrim(label_tr)) between 1 and 60),
+  label_en text not null check (char_length(btrim(label_en)) between 1 and 60),
+  -- A client may set it (else the database computes it: a quote's number, a deal's closing time).
+  writable boolean not null default true,
+  required boolean not null default false,
+  -- A text's characters at most (text types); null: the type's (1,000 text, 10,000 long text).
+  max_length integer check (max_length between 1 and 100000),
+  -- A choice's options, in order: [{"value", "label_tr", "label_en"}]; [] for other types.
+  options jsonb not null default '[]' check (jsonb_typeof(options) = 'array'),
+  -- A link's module (checked by private.link_errors, as every link between modules).
+  link_module text references private.modules (key) on delete cascade,
+  listed boolean not null default false,
+  sortable boolean not null default false,
+  filterable boolean not null default false,
+  own_rule boolean not null default false,
+  own_ui boolean not null default false,
+  primary key (module, key),
+  unique (module, position),
+  check ((type = 'link') = (link_module is not null)),
+  check (type in ('choice', 'multi_choice') or options = '[]'),
+  check (max_length is null or type in ('text', 'long_text', 'email', 'phone', 'url'))
+);
+
+alter table private.module_fields enable row level security;
+
+comment on table private.module_fields is
+  'Each standard field of a sales module, declared once (private.register_module): type, labels, rules and where it shows.';
+
+/**
+ * One field's declaration for private.register_module's p_fields: key, type, labels in
+ * Turkish and English, and p_flags among required, listed, sortable, filterable, readonly
+ * (not writable), own_rule and own_ui (private.module_fields says what each means);
+ * p_options a choice's [value, label_tr, label_en] triples.
+ */
+create function private.field_declaration(p_key text, p_type text, p_label_tr text, p_label_en text,
+                                          p_flags text[] default '{}', p_max_length integer default null,
+                                          p_options text[] default '{}', p_link_module text default null)
+returns jsonb
+language plpgsql
+immutable
+set search_path = ''
+as $$
+begin
+  if not p_flags <@ '{required,listed,sortable,filterable,readonly,own_rule,own_ui}'::text[] then
+    raise exception 'Field %: unknown flag among %', p_key, p_flags;
+  end if;
+  if cardinality(p_options) % 3 <> 0 then
+    raise exception 'Field %: options come as value, Turkish label, English label', p_key;
+  end if;
+  return jsonb_build_object(
+    'key', p_key, 'type', p_type, 'label_tr', p_label_tr, 'label_en', p_label_en,
+    'writable', not 'readonly' = any (p_flags), 'required', 'required' = any (p_flags), 'max_length', p_max_length,
+    'options', (select coalesce(jsonb_agg(jsonb_build_object('value', p_options[i], 'label_tr', p_options[i + 1],
+                                                             'label_en', p_options[i + 2]) order by i), '[]')
+                  from generate_series(1, cardinality(p_options), 3) i),
+    'link_module', p_link_module, 'listed', 'listed' = any (p_flags), 'sortable', 'sortable' = any (p_flags),
+    'filterable', 'filterable' = any (p_flags), 'own_rule', 'own_rule' = any (p_flags), 'own_ui', 'own_ui' = any (p_flags));
+end;
+$$;
 
 -- A list filter through a link table: a module's records filtered by the records of another
 -- module they are linked to through a many-to-many table of the organization's schema (deals
@@ -225,6 +303,29 @@ end;
 $$;
 
 /**
+ * The fields of a module whose rules are their types' (private.prepare_typed_values), as
+ * the record engine reads them: the module's standard fields without a rule of the
+ * module's own (private.module_fields: not own_rule, not a link, which
+ * private.link_errors checks, not structured) and the organization's custom fields
+ * (private.custom_field_declarations), {key: {"type", "required", "options",
+ * "link_module", "max_length", …}}. Read once per write or import batch.
+ */
+create function private.field_declarations(p_organization_id uuid, p_module text)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select coalesce(jsonb_object_agg(f.key, jsonb_build_object(
+           'type', f.type, 'required', f.required, 'max_length', f.max_length,
+           'options', (select coalesce(jsonb_agg(o -> 'value'), '[]') from jsonb_array_elements(f.options) o))), '{}')
+         || private.custom_field_declarations(p_organization_id, p_module)
+    from private.module_fields f
+   where f.module = p_module and f.writable and not f.own_rule and f.type not in ('link', 'structured');
+$$;
+
+/**
  * The custom fields' columns of a module for a statement that copies a record with an
  * explicit column list (a quote's revision, a contract's next term), so that the copy keeps
  * the organization's custom values: '' without custom fields, else ', <key>, …' (p_alias
@@ -245,26 +346,24 @@ end;
 $$;
 
 /**
- * The custom values of a write (DESIGN.md D11): each custom field of the organization's
- * module that p_values names, cleaned and checked by its declared type, the way the
- * module's rules treat a standard field of that kind. Text types are trimmed (empty is
- * null): text at most 1,000 characters and long_text 10,000 (too_long); email normalised
- * (invalid_email), phone to E.164 (invalid_phone), url a website (invalid_website); number
- * (|x| < 10^15, 8 decimals), money (|x| < 10^16, 2 decimals) and percent (-1,000 to 1,000, 4
- * decimals): a JSON number or a numeric string; date 'YYYY-MM-DD' (a real date); datetime
- * an ISO timestamp with its offset (Z or ±hh:mm), so that it names one instant; boolean;
- * choice one of the options' values, multi_choice an array of them (each once, in the
- * order given; empty is null), else invalid_option; link the id of a record of the
- * field's link module the caller may see (private.record_visible), else not_found as for
- * a record that does not exist (a value the record already holds is not checked again).
- * Anything else of the wrong shape is invalid. A required field is required on a create
+ * The typed values of a write (DESIGN.md D11): each field of p_fields (a module's fields
+ * whose rules are their types', private.field_declarations) that p_values names, cleaned
+ * and checked by its declared type. Text types are trimmed (empty is null): at most the
+ * field's max_length characters, else text 1,000 and long_text 10,000 (too_long); email
+ * normalised (invalid_email), phone to E.164 (invalid_phone), url a website
+ * (invalid_website); number (|x| < 10^15, 8 decimals), money (|x| < 10^16, 2 decimals) and
+ * percent (-1,000 to 1,000, 4 decimals): a JSON number or a numeric string; date
+ * 'YYYY-MM-DD' (a real date); datetime an ISO timestamp with its offset (Z or ±hh:mm), so
+ * that it names one instant; boolean; choice one of the options' values, multi_choice an
+ * array of them (each once, in the order given; empty is null), else invalid_option; tags
+ * private.clean_tags (invalid_tags; null is none); link the id of a record of the field's
+ * link module the caller may see (private.record_visible), else not_found as for a record
+ * that does not exist (a value the record already holds is not checked again). Anything
+ * else of the wrong shape is invalid. A required field is required on a create
  * (p_existing null) when missing or null, on an update when p_values sets it to null.
- * p_fields: the declarations when the caller already read them
- * (private.custom_field_declarations), else they are read here. Returns {"values",
- * "errors"} as a module's rules do; keys that are not custom fields are left alone.
+ * Returns {"values", "errors"} as a module's rules do; keys not in p_fields are left alone.
  */
-create function private.prepare_custom_values(p_organization_id uuid, p_module text, p_values jsonb, p_existing jsonb,
-                                              p_fields jsonb default null)
+create function private.prepare_typed_values(p_values jsonb, p_existing jsonb, p_fields jsonb)
 returns jsonb
 language plpgsql
 stable
@@ -272,7 +371,7 @@ security definer
 set search_path = ''
 as $$
 declare
-  fields jsonb := coalesce(p_fields, private.custom_field_declarations(p_organization_id, p_module));
+  fields jsonb := coalesce(p_fields, '{}');
   field record;
   value jsonb;
   cleaned jsonb;
@@ -289,7 +388,9 @@ begin
     return jsonb_build_object('values', values, 'errors', errors);
   end if;
   for field in select f.key, f.value ->> 'type' as type, (f.value ->> 'required')::boolean as required,
-                      f.value -> 'options' as options, f.value ->> 'link_module' as link_module
+                      f.value -> 'options' as options, f.value ->> 'link_module' as link_module,
+                      coalesce((f.value ->> 'max_length')::integer,
+                               case f.value ->> 'type' when 'long_text' then 10000 else 1000 end) as max_length
                  from jsonb_each(fields) f
                 where p_values ? f.key or (p_existing is null and (f.value ->> 'required')::boolean) loop
     value := coalesce(p_values -> field.key, 'null');
@@ -304,15 +405,26 @@ begin
       value := 'null';
     end if;
 
-    if jsonb_typeof(value) = 'null' then
+    if field.type = 'tags' then
+      -- Tags: null is none; anything but a list of short texts is refused.
+      cleaned := to_jsonb(private.clean_tags(value));
+      if jsonb_typeof(value) <> 'null' and cleaned is null then
+        code := 'invalid_tags';
+      elsif field.required and coalesce(cleaned, '[]') = '[]' then
+        code := 'required';
+      end if;
+    end if;
+
+    if field.type = 'tags' then
+      null;
+    elsif jsonb_typeof(value) = 'null' then
       if field.required then
         code := 'required';
       end if;
     elsif field.type in ('text', 'long_text', 'email', 'phone', 'url', 'choice') then
       case
         when text_value is null then code := 'invalid';
-        when field.type = 'text' and char_length(text_value) > 1000 then code := 'too_long';
-        when field.type = 'long_text' and char_length(text_value) > 10000 then code := 'too_long';
+        when char_length(text_value) > field.max_length then code := 'too_long';
         when field.type = 'email' then
           text_value := private.normalize_email(text_value);
           code := case when not private.is_valid_email(text_value) then 'invalid_email' end;
@@ -395,9 +507,36 @@ end;
 $$;
 
 /**
- * What a write may set: the module's writable columns (and owner_id), checked and
- * normalised by the module's prepare function, and the organization's custom fields of
- * the module (private.prepare_custom_values, their declarations read once here); an
+ * A module's rules over a write's values: first the typed fields' (p_fields, the module's
+ * private.field_declarations: standard fields without a rule of their own and the
+ * organization's custom fields, private.prepare_typed_values), then the module's own
+ * (p_prepare_function, private.<name>(p_values, p_existing) → {"values", "errors"}) over
+ * the values so cleaned, for what a type cannot say. Returns {"values", "errors"}. The one
+ * way a form, an import row and a duplicates check are ruled.
+ */
+create function private.apply_field_rules(p_prepare_function text, p_values jsonb, p_existing jsonb, p_fields jsonb)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  typed jsonb := private.prepare_typed_values(p_values, p_existing, p_fields);
+  own jsonb;
+begin
+  if p_prepare_function is null then
+    return jsonb_build_object('values', p_values || (typed -> 'values'), 'errors', typed -> 'errors');
+  end if;
+  execute format('select private.%I($1, $2)', p_prepare_function) into own using p_values || (typed -> 'values'), p_existing;
+  return jsonb_build_object('values', own -> 'values', 'errors', (typed -> 'errors') || (own -> 'errors'));
+end;
+$$;
+
+/**
+ * What a write may set: the module's writable columns (and owner_id) and the
+ * organization's custom fields of the module, checked and normalised by their types and
+ * the module's own rules (private.apply_field_rules, the declarations read once here); an
  * external id trimmed (empty clears it). Returns {"values"} or, in "problem", the refusal:
  * unknown fields (a custom field of another organization or module is one) or field
  * errors ({"fields": {column: code}}). An owner must be an active member of the
@@ -415,8 +554,7 @@ set search_path = ''
 as $$
 declare
   module private.modules;
-  custom_fields jsonb := private.custom_field_declarations(p_organization_id, p_module);
-  custom jsonb;
+  fields jsonb := private.field_declarations(p_organization_id, p_module);
   prepared jsonb;
   errors jsonb := '{}';
   unknown text;
@@ -428,23 +566,15 @@ begin
     return jsonb_build_object('problem', private.failure('Invalid input', 'invalid_input'));
   end if;
   select k into unknown from jsonb_object_keys(p_values) k
-   where not (k = any (module.writable_columns) or k = 'owner_id' or custom_fields ? k) limit 1;
+   where not (k = any (module.writable_columns) or k = 'owner_id' or fields ? k) limit 1;
   if unknown is not null then
     return jsonb_build_object('problem', private.failure('Invalid fields', 'invalid_fields',
       jsonb_build_object('fields', jsonb_build_object(left(unknown, 63), 'unknown_field'))));
   end if;
 
-  if module.prepare_function is not null then
-    execute format('select private.%I($1, $2)', module.prepare_function) into prepared using p_values, p_existing;
-    errors := prepared -> 'errors';
-    prepared := prepared -> 'values';
-  else
-    prepared := p_values;
-  end if;
-  -- The custom values as their types say (over whatever the module's rules passed through).
-  custom := private.prepare_custom_values(p_organization_id, p_module, p_values, p_existing, custom_fields);
-  prepared := prepared || (custom -> 'values');
-  errors := errors || (custom -> 'errors');
+  prepared := private.apply_field_rules(module.prepare_function, p_values, p_existing, fields);
+  errors := prepared -> 'errors';
+  prepared := prepared -> 'values';
 
   -- Links to other modules' records: within the caller's view scope of that module.
   errors := private.link_errors(p_module, p_values, p_existing, private.tenant_schema(p_organization_id)) || errors;
@@ -997,55 +1127,75 @@ begin
 end;
 $$;
 
-/** p_first followed by the values of p_second it does not hold yet, in their order. */
-create function private.array_union(p_first text[], p_second text[])
+/**
+ * A registry column list derived from a module's declared fields (private.module_fields),
+ * in their order: writable (every field not readonly), listed, sortable (then created_at
+ * and updated_at, which every record has) or filterable.
+ */
+create function private.module_columns(p_fields private.module_fields[], p_list text)
 returns text[]
 language sql
 immutable
 set search_path = ''
 as $$
-  select p_first || array(select v.value from unnest(p_second) with ordinality v (value, position)
-                           where not v.value = any (p_first) order by v.position);
+  select array(select f.key from unnest(p_fields) f
+                where case p_list when 'writable' then f.writable when 'listed' then f.listed
+                                  when 'sortable' then f.sortable when 'filterable' then f.filterable end
+                order by f.position)
+         || case when p_list = 'sortable' then '{created_at,updated_at}'::text[] else '{}' end;
 $$;
 
 /**
  * Registers a sales module, or updates its registration: the one call a module's concern
  * file makes (its tenant table is a template step, its rules its own p_prepare_function).
- * Writes its registry row (private.modules; each parameter is the column of that name),
- * installs its public façade (private.install_module_facade), and gives the roles of every
- * existing organization the default permissions in it (private.grant_default_permissions:
- * an organization that already has permission rows in the module keeps them as its admins
- * left them, so a removed row is never restored). With p_document_link, that column of the
- * documents table becomes a column the documents module writes, filters, sorts (by the
- * linked record's name) and lists; the documents module (key documents), when it
- * registers, takes the links of the modules registered before it. Notes, the transfer kinds, the import kinds and the document links
- * read the registry, so nothing else names the module.
+ * Writes its registry row (private.modules; each parameter is the column of that name) and
+ * its fields (p_fields: an array of private.field_declaration, in order, into
+ * private.module_fields; a field left out is no longer declared), from which the registry's
+ * column lists come: writable (every field not readonly), listed, sortable (and
+ * created_at, updated_at) and filterable. Installs its public façade
+ * (private.install_module_facade), and gives the roles of every existing organization the
+ * default permissions in it (private.grant_default_permissions: an organization that
+ * already has permission rows in the module keeps them as its admins left them, so a
+ * removed row is never restored). p_document_link names the documents table's column that
+ * links a document to one of this module's records: the documents module declares it as a
+ * link field labelled p_record_label_tr / p_record_label_en (what one record is called),
+ * whichever of the two registers first. Notes, the transfer kinds, the import kinds and
+ * the document links read the registry, so nothing else names the module.
  */
 create function private.register_module(
-  p_key text, p_position integer, p_table_name text, p_entity_type text,
-  p_writable_columns text[], p_list_columns text[],
-  p_sortable_columns text[] default '{created_at,updated_at}', p_filterable_columns text[] default '{}',
+  p_key text, p_position integer, p_table_name text, p_entity_type text, p_fields jsonb,
   p_default_sort text default 'created_at', p_default_descending boolean default true,
   p_searchable boolean default false, p_title_columns text[] default '{title}', p_prepare_function text default null,
   p_transfer_kind text default null, p_transfer_default boolean default false, p_transfer_tables text[] default '{}',
-  p_document_link text default null)
+  p_document_link text default null, p_record_label_tr text default null, p_record_label_en text default null)
 returns void
 language plpgsql
 security definer
 set search_path = ''
 as $$
 declare
-  links text[];
+  declared private.module_fields[];
+  links private.module_fields[];
 begin
   if exists (select 1 from unnest(p_transfer_tables) t where not private.is_safe_identifier(t)) then
     raise exception 'Module %: every transfer table must be a plain table name', p_key;
   end if;
+  if p_document_link is not null and (p_record_label_tr is null or p_record_label_en is null) then
+    raise exception 'Module %: a document link needs what one record is called (p_record_label_tr, p_record_label_en)', p_key;
+  end if;
+  select array_agg(jsonb_populate_record(null::private.module_fields,
+                                         f.item || jsonb_build_object('module', p_key, 'position', f.n)) order by f.n)
+    into declared from jsonb_array_elements(p_fields) with ordinality f (item, n);
   insert into private.modules (key, position, table_name, entity_type, writable_columns, list_columns, sortable_columns,
                                filterable_columns, default_sort, default_descending, searchable, title_columns,
-                               prepare_function, transfer_kind, transfer_default, transfer_tables, document_link)
-  values (p_key, p_position, p_table_name, p_entity_type, p_writable_columns, p_list_columns, p_sortable_columns,
-          p_filterable_columns, p_default_sort, p_default_descending, p_searchable, p_title_columns,
-          p_prepare_function, p_transfer_kind, p_transfer_default, p_transfer_tables, p_document_link)
+                               prepare_function, transfer_kind, transfer_default, transfer_tables, document_link,
+                               record_label_tr, record_label_en)
+  values (p_key, p_position, p_table_name, p_entity_type,
+          private.module_columns(declared, 'writable'), private.module_columns(declared, 'listed'),
+          private.module_columns(declared, 'sortable'), private.module_columns(declared, 'filterable'),
+          p_default_sort, p_default_descending, p_searchable, p_title_columns,
+          p_prepare_function, p_transfer_kind, p_transfer_default, p_transfer_tables, p_document_link,
+          p_record_label_tr, p_record_label_en)
   on conflict (key) do update
     set position = excluded.position, table_name = excluded.table_name, entity_type = excluded.entity_type,
         writable_columns = excluded.writable_columns, list_columns = excluded.list_columns,
@@ -1054,20 +1204,35 @@ begin
         searchable = excluded.searchable, title_columns = excluded.title_columns,
         prepare_function = excluded.prepare_function, transfer_kind = excluded.transfer_kind,
         transfer_default = excluded.transfer_default, transfer_tables = excluded.transfer_tables,
-        document_link = excluded.document_link;
+        document_link = excluded.document_link, record_label_tr = excluded.record_label_tr,
+        record_label_en = excluded.record_label_en;
+  delete from private.module_fields f where f.module = p_key;
+  insert into private.module_fields select * from unnest(declared);
+
+  -- The documents' link fields, one per module with a document link, after the documents'
+  -- own fields: declared again whenever a module or the documents module registers.
+  if exists (select 1 from private.modules m where m.key = 'documents') and (p_key = 'documents' or p_document_link is not null) then
+    delete from private.module_fields f where f.module = 'documents' and f.type = 'link';
+    select array_agg(jsonb_populate_record(null::private.module_fields, l.declaration) order by l.n)
+      into links
+      from (select private.field_declaration(m.document_link, 'link', m.record_label_tr, m.record_label_en,
+                                             '{listed,sortable,filterable,own_rule,own_ui}', p_link_module => m.key)
+                   || jsonb_build_object('module', 'documents', 'position', own_fields + row_number() over (order by m.position))
+                     as declaration,
+                   row_number() over (order by m.position) as n
+              from private.modules m, (select max(f.position) as own_fields from private.module_fields f
+                                        where f.module = 'documents' and f.type <> 'link') o
+             where m.document_link is not null) l;
+    insert into private.module_fields select * from unnest(links);
+    select array_agg(f order by f.position) into links from private.module_fields f where f.module = 'documents';
+    update private.modules d
+       set writable_columns = private.module_columns(links, 'writable'), list_columns = private.module_columns(links, 'listed'),
+           sortable_columns = private.module_columns(links, 'sortable'), filterable_columns = private.module_columns(links, 'filterable')
+     where d.key = 'documents';
+  end if;
 
   perform private.install_module_facade(p_key);
   perform private.grant_default_permissions(o.id, p_key) from private.organizations o;
-
-  -- The document links this registration brings: its own, or every module's for documents.
-  links := array(select m.document_link from private.modules m
-                  where m.document_link is not null and (m.key = p_key or p_key = 'documents') order by m.position);
-  update private.modules d
-     set writable_columns = private.array_union(d.writable_columns, links),
-         filterable_columns = private.array_union(d.filterable_columns, links),
-         sortable_columns = private.array_union(d.sortable_columns, links),
-         list_columns = private.array_union(d.list_columns, links)
-   where d.key = 'documents' and links <> '{}';
 end;
 $$;
 
@@ -1238,9 +1403,8 @@ begin
     return private.failure('Invalid input', 'invalid_input');
   end if;
   -- The values as they would be saved (normalised); invalid ones simply match nothing.
-  execute format('select private.%I($1, null) -> ''values''',
-                 (select m.prepare_function from private.modules m where m.key = p_module))
-    into prepared using p_values;
+  prepared := private.apply_field_rules((select m.prepare_function from private.modules m where m.key = p_module), p_values,
+                                       null, private.field_declarations(context.organization_id, p_module)) -> 'values';
 
   if p_module = 'customers' then
     name_text := private.fold_search(prepared ->> 'name');

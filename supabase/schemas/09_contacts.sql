@@ -38,9 +38,11 @@ end;
 $$;
 
 /**
- * A contact's rules: a first or last name; labelled emails and phones; KVKK consent with
- * its channel and date (the date defaults to now); İYS consent per channel (call, sms,
- * email) as booleans. Returns {"values", "errors"} like private.prepare_customer.
+ * A contact's own rules, those its fields' types cannot say (the others are declared below
+ * and checked by private.prepare_typed_values first): a first or last name (each kept as
+ * '' when blank); labelled emails and phones; KVKK consent with its channel and date (the
+ * date defaults to now); İYS consent per channel (call, sms, email) as booleans. Returns
+ * {"values", "errors"} like private.prepare_customer.
  */
 create function private.prepare_contact(p_values jsonb, p_existing jsonb)
 returns jsonb
@@ -56,7 +58,7 @@ declare
   cleaned jsonb;
   consent boolean;
 begin
-  foreach field in array array['first_name', 'last_name', 'title', 'description', 'kvkk_consent_channel', 'kvkk_consent_source'] loop
+  foreach field in array array['first_name', 'last_name', 'kvkk_consent_channel', 'kvkk_consent_source'] loop
     if p_values ? field then
       if jsonb_typeof(p_values -> field) not in ('string', 'null') then
         errors := errors || jsonb_build_object(field, 'invalid');
@@ -80,13 +82,6 @@ begin
       end if;
     end if;
   end loop;
-  if p_values ? 'tags' then
-    if private.clean_tags(p_values -> 'tags') is null then
-      errors := errors || '{"tags": "invalid_tags"}';
-    else
-      result := result || jsonb_build_object('tags', to_jsonb(private.clean_tags(p_values -> 'tags')));
-    end if;
-  end if;
   if p_values ? 'kvkk_consent' then
     if jsonb_typeof(p_values -> 'kvkk_consent') <> 'boolean' then
       errors := errors || '{"kvkk_consent": "invalid"}';
@@ -123,13 +118,29 @@ $$;
 -- A contact's records move with its customers (the transfer kind customers).
 select private.register_module(
   p_key => 'contacts', p_position => 2, p_table_name => 'contacts', p_entity_type => 'contact',
-  p_writable_columns => '{customer_id,first_name,last_name,title,emails,phones,tags,description,kvkk_consent,kvkk_consent_channel,kvkk_consent_at,kvkk_consent_source,iys_consent,external_id}',
-  p_list_columns => '{customer_id,first_name,last_name,title,emails,phones,tags,kvkk_consent}',
-  p_sortable_columns => '{last_name,first_name,customer_id,created_at,updated_at}',
-  p_filterable_columns => '{customer_id,tags,kvkk_consent}',
+  p_fields => jsonb_build_array(
+    private.field_declaration('customer_id', 'link', 'Müşteri', 'Customer', '{listed,sortable,filterable,own_ui}',
+                              p_link_module => 'customers'),
+    private.field_declaration('first_name', 'text', 'Ad', 'First name', '{listed,sortable,own_rule,own_ui}', 100),
+    private.field_declaration('last_name', 'text', 'Soyad', 'Last name', '{listed,sortable,own_rule,own_ui}', 100),
+    private.field_declaration('title', 'text', 'Unvan', 'Job title', '{listed,own_ui}', 100),
+    private.field_declaration('emails', 'structured', 'E-posta adresleri', 'Email addresses', '{listed,own_rule,own_ui}'),
+    private.field_declaration('phones', 'structured', 'Telefon numaraları', 'Phone numbers', '{listed,own_rule,own_ui}'),
+    private.field_declaration('tags', 'tags', 'Etiketler', 'Tags', '{listed,filterable,own_ui}'),
+    private.field_declaration('description', 'long_text', 'Açıklama', 'Description', '{own_ui}', 10000),
+    private.field_declaration('kvkk_consent', 'boolean', 'KVKK açık rızası alındı', 'KVKK explicit consent obtained',
+                              '{listed,filterable,own_rule,own_ui}'),
+    private.field_declaration('kvkk_consent_channel', 'choice', 'Rızanın alındığı kanal', 'Channel of consent',
+                              '{own_rule,own_ui}', p_options => '{form,Form,Form,email,E-posta,Email,phone,Telefon,Phone,in_person,Yüz yüze,In person,other,Diğer,Other}'),
+    private.field_declaration('kvkk_consent_at', 'datetime', 'Rıza tarihi', 'Consent date', '{own_rule,own_ui}'),
+    private.field_declaration('kvkk_consent_source', 'text', 'Rızanın kaynağı (ör. form adı)', 'Source of consent (e.g. form name)',
+                              '{own_rule,own_ui}', 200),
+    private.field_declaration('iys_consent', 'structured', 'İYS izinleri', 'İYS permissions', '{own_rule,own_ui}'),
+    private.field_declaration('external_id', 'text', 'Harici kod', 'External code', '{own_rule,own_ui}')),
   p_default_sort => 'last_name', p_default_descending => false, p_searchable => true,
   p_title_columns => '{first_name,last_name}', p_prepare_function => 'prepare_contact',
-  p_transfer_kind => 'customers', p_document_link => 'contact_id');
+  p_transfer_kind => 'customers', p_document_link => 'contact_id',
+  p_record_label_tr => 'Kişi', p_record_label_en => 'Contact');
 
 /** The checks of a data-subject action: an admin of the session's organization, and the contact's schema. */
 create function private.data_subject_context(p_contact uuid)

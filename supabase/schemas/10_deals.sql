@@ -148,7 +148,8 @@ $$;
  * pipeline (invalid_stage; a new deal starts at the first open stage); the probability
  * 0-100, the stage's own when the stage is set or changed and none is given; the currency
  * three letters, the organization's by default; an amount of at least 0; an existing,
- * not deleted customer of the organization; tags. Moving to a won or lost stage sets
+ * not deleted customer of the organization (source, description and tags are their types'
+ * rules, declared below). Moving to a won or lost stage sets
  * closed_at; a lost stage needs a lost_reason; moving back to an open stage clears both.
  * Returns {"values", "errors"} like private.prepare_customer.
  */
@@ -179,7 +180,7 @@ begin
   settings.deal_stages := coalesce(settings.deal_stages, '[]');
 
   -- Free-text fields: strings only, trimmed, empty as null.
-  foreach field in array array['title', 'currency', 'stage', 'source', 'description', 'lost_reason'] loop
+  foreach field in array array['title', 'currency', 'stage', 'lost_reason'] loop
     if p_values ? field then
       if jsonb_typeof(p_values -> field) not in ('string', 'null') then
         errors := errors || jsonb_build_object(field, 'invalid');
@@ -195,12 +196,6 @@ begin
     elsif char_length(result ->> 'title') > 200 then
       errors := errors || '{"title": "too_long"}';
     end if;
-  end if;
-  if char_length(result ->> 'source') > 100 and p_values ? 'source' then
-    errors := errors || '{"source": "too_long"}';
-  end if;
-  if char_length(result ->> 'description') > 10000 and p_values ? 'description' then
-    errors := errors || '{"description": "too_long"}';
   end if;
   if char_length(result ->> 'lost_reason') > 500 and p_values ? 'lost_reason' then
     errors := errors || '{"lost_reason": "too_long"}';
@@ -262,14 +257,6 @@ begin
     exception when invalid_datetime_format or datetime_field_overflow then
       errors := errors || '{"expected_close_date": "invalid"}';
     end;
-  end if;
-
-  if p_values ? 'tags' then
-    if private.clean_tags(p_values -> 'tags') is null then
-      errors := errors || '{"tags": "invalid_tags"}';
-    else
-      result := result || jsonb_build_object('tags', to_jsonb(private.clean_tags(p_values -> 'tags')));
-    end if;
   end if;
 
   -- The customer: one of the organization's, not deleted.
@@ -346,13 +333,26 @@ $$;
 -- ---------------------------------------------------------------------------------
 select private.register_module(
   p_key => 'deals', p_position => 3, p_table_name => 'deals', p_entity_type => 'deal',
-  p_writable_columns => '{title,customer_id,amount,currency,stage,probability,expected_close_date,source,description,tags,lost_reason,external_id}',
-  p_list_columns => '{title,customer_id,stage,amount,currency,probability,expected_close_date,source,tags,closed_at}',
-  p_sortable_columns => '{title,customer_id,amount,expected_close_date,stage,created_at,updated_at}',
-  p_filterable_columns => '{stage,customer_id,currency,source,tags,expected_close_date}',
+  p_fields => jsonb_build_array(
+    private.field_declaration('title', 'text', 'Başlık', 'Title', '{listed,sortable,own_rule,own_ui}'),
+    private.field_declaration('customer_id', 'link', 'Müşteri', 'Customer', '{listed,sortable,filterable,own_ui}',
+                              p_link_module => 'customers'),
+    private.field_declaration('amount', 'money', 'Tutar', 'Amount', '{listed,sortable,own_rule,own_ui}'),
+    private.field_declaration('currency', 'text', 'Para birimi', 'Currency', '{listed,filterable,own_rule,own_ui}'),
+    private.field_declaration('stage', 'text', 'Aşama', 'Stage', '{listed,sortable,filterable,own_rule,own_ui}'),
+    private.field_declaration('probability', 'percent', 'Olasılık (%)', 'Probability (%)', '{listed,own_rule,own_ui}'),
+    private.field_declaration('expected_close_date', 'date', 'Beklenen kapanış', 'Expected close',
+                              '{listed,sortable,filterable,own_rule,own_ui}'),
+    private.field_declaration('source', 'text', 'Kaynak', 'Source', '{listed,filterable,own_ui}', 100),
+    private.field_declaration('description', 'long_text', 'Açıklama', 'Description', '{own_ui}', 10000),
+    private.field_declaration('tags', 'tags', 'Etiketler', 'Tags', '{listed,filterable,own_ui}'),
+    private.field_declaration('lost_reason', 'text', 'Kaybetme nedeni', 'Lost reason', '{own_rule,own_ui}', 500),
+    private.field_declaration('closed_at', 'datetime', 'Kapanış tarihi', 'Closed on', '{readonly,listed,own_ui}'),
+    private.field_declaration('external_id', 'text', 'Harici kod', 'External code', '{own_rule,own_ui}')),
   p_default_sort => 'updated_at', p_default_descending => true, p_searchable => true,
   p_prepare_function => 'prepare_deal', p_transfer_kind => 'deals', p_transfer_default => true,
-  p_document_link => 'deal_id');
+  p_document_link => 'deal_id',
+  p_record_label_tr => 'Fırsat', p_record_label_en => 'Deal');
 
 -- A contact's deals: deals filtered by contact_id through deal_contacts.
 insert into private.module_link_filters (module, filter_column, target_module, link_table, record_column)

@@ -313,10 +313,19 @@ $$;
 
 select private.register_module(
   p_key => 'tasks', p_position => 7, p_table_name => 'tasks', p_entity_type => 'task',
-  p_writable_columns => '{title,description,type,priority,status,due_at,remind_at,customer_id,contact_id,deal_id,external_id}',
-  p_list_columns => '{title,type,priority,status,due_at,remind_at,completed_at,customer_id,contact_id,deal_id}',
-  p_sortable_columns => '{title,due_at,priority,status,customer_id,contact_id,deal_id,created_at,updated_at}',
-  p_filterable_columns => '{status,priority,type,due_at,completed_at,customer_id,contact_id,deal_id}',
+  p_fields => jsonb_build_array(
+    private.field_declaration('title', 'text', 'Başlık', 'Title', '{listed,sortable,own_rule,own_ui}'),
+    private.field_declaration('description', 'long_text', 'Açıklama', 'Description', '{own_ui}', 10000),
+    private.field_declaration('type', 'text', 'Tür', 'Type', '{listed,filterable,own_rule,own_ui}'),
+    private.field_declaration('priority', 'text', 'Öncelik', 'Priority', '{listed,sortable,filterable,own_rule,own_ui}'),
+    private.field_declaration('status', 'text', 'Durum', 'Status', '{listed,sortable,filterable,own_rule,own_ui}'),
+    private.field_declaration('due_at', 'datetime', 'Son tarih', 'Due', '{listed,sortable,filterable,own_rule,own_ui}'),
+    private.field_declaration('remind_at', 'datetime', 'Hatırlatma', 'Reminder', '{listed,own_rule,own_ui}'),
+    private.field_declaration('completed_at', 'datetime', 'Tamamlanma', 'Completed', '{readonly,listed,filterable,own_ui}'),
+    private.field_declaration('customer_id', 'link', 'Müşteri', 'Customer', '{listed,sortable,filterable,own_rule,own_ui}', p_link_module => 'customers'),
+    private.field_declaration('contact_id', 'link', 'Kişi', 'Contact', '{listed,sortable,filterable,own_rule,own_ui}', p_link_module => 'contacts'),
+    private.field_declaration('deal_id', 'link', 'Fırsat', 'Deal', '{listed,sortable,filterable,own_rule,own_ui}', p_link_module => 'deals'),
+    private.field_declaration('external_id', 'text', 'Harici kod', 'External code', '{own_rule,own_ui}')),
   p_default_sort => 'due_at', p_default_descending => false, p_searchable => true,
   p_prepare_function => 'prepare_task', p_transfer_kind => 'tasks', p_transfer_default => true);
 

@@ -601,14 +601,31 @@ $$;
 -- ---------------------------------------------------------------------------------
 select private.register_module(
   p_key => 'quotes', p_position => 4, p_table_name => 'quotes', p_entity_type => 'quote',
-  p_writable_columns => '{customer_id,contact_id,deal_id,status,quote_date,valid_until,currency,exchange_rate,prices_include_vat,document_discount_type,document_discount_value,payment_terms,notes,rejection_reason}',
-  p_list_columns => '{quote_number,revision,customer_id,deal_id,status,quote_date,valid_until,currency,grand_total,grand_total_try,is_latest}',
-  p_sortable_columns => '{quote_number,customer_id,deal_id,quote_date,valid_until,status,grand_total,created_at,updated_at}',
-  p_filterable_columns => '{status,customer_id,contact_id,deal_id,currency,quote_date,valid_until,is_latest}',
+  p_fields => jsonb_build_array(
+    private.field_declaration('quote_number', 'text', 'Teklif no', 'Quote no.', '{readonly,listed,sortable,own_ui}'),
+    private.field_declaration('revision', 'number', 'Revizyon', 'Revision', '{readonly,listed,own_ui}'),
+    private.field_declaration('customer_id', 'link', 'Müşteri', 'Customer', '{listed,sortable,filterable,own_rule,own_ui}', p_link_module => 'customers'),
+    private.field_declaration('contact_id', 'link', 'Kişi', 'Contact', '{filterable,own_rule,own_ui}', p_link_module => 'contacts'),
+    private.field_declaration('deal_id', 'link', 'Fırsat', 'Deal', '{listed,sortable,filterable,own_rule,own_ui}', p_link_module => 'deals'),
+    private.field_declaration('status', 'text', 'Durum', 'Status', '{listed,sortable,filterable,own_rule,own_ui}'),
+    private.field_declaration('quote_date', 'date', 'Teklif tarihi', 'Quote date', '{listed,sortable,filterable,own_rule,own_ui}'),
+    private.field_declaration('valid_until', 'date', 'Geçerlilik tarihi', 'Valid until', '{listed,sortable,filterable,own_rule,own_ui}'),
+    private.field_declaration('currency', 'text', 'Para birimi', 'Currency', '{listed,filterable,own_rule,own_ui}'),
+    private.field_declaration('exchange_rate', 'number', 'Döviz kuru (1 birim = ? ₺)', 'Exchange rate (1 unit = ? ₺)', '{own_rule,own_ui}'),
+    private.field_declaration('prices_include_vat', 'boolean', 'Fiyatlara KDV dahil', 'Prices include VAT', '{own_rule,own_ui}'),
+    private.field_declaration('document_discount_type', 'text', 'Genel iskonto türü', 'Overall discount type', '{own_rule,own_ui}'),
+    private.field_declaration('document_discount_value', 'number', 'Genel iskonto', 'Overall discount', '{own_rule,own_ui}'),
+    private.field_declaration('payment_terms', 'long_text', 'Ödeme koşulları', 'Payment terms', '{own_rule,own_ui}'),
+    private.field_declaration('notes', 'long_text', 'Notlar', 'Notes', '{own_rule,own_ui}'),
+    private.field_declaration('rejection_reason', 'text', 'Ret nedeni', 'Rejection reason', '{own_rule,own_ui}'),
+    private.field_declaration('grand_total', 'money', 'Genel toplam', 'Grand total', '{readonly,listed,sortable,own_ui}'),
+    private.field_declaration('grand_total_try', 'money', 'TL karşılığı', 'TRY equivalent', '{readonly,listed,own_ui}'),
+    private.field_declaration('is_latest', 'boolean', 'Son revizyon', 'Latest revision', '{readonly,listed,filterable,own_ui}')),
   p_default_sort => 'updated_at', p_default_descending => true, p_searchable => true,
   p_title_columns => '{quote_number}', p_prepare_function => 'prepare_quote',
   p_transfer_kind => 'quotes', p_transfer_default => false, p_transfer_tables => '{quote_items}',
-  p_document_link => 'quote_id');
+  p_document_link => 'quote_id',
+  p_record_label_tr => 'Teklif', p_record_label_en => 'Quote');
 
 /** A save's refusal: field errors of the header and lines as {"fields": {...}} (too_many_items on its own). */
 create function private.quote_fields_failure(p_errors jsonb)

@@ -285,13 +285,34 @@ $$;
 -- ---------------------------------------------------------------------------------
 select private.register_module(
   p_key => 'contracts', p_position => 5, p_table_name => 'contracts', p_entity_type => 'contract',
-  p_writable_columns => '{title,customer_id,contact_id,quote_id,deal_id,contract_type,start_date,end_date,value,value_includes_vat,vat_amount,withholding_amount,withholding_rate,currency,status,customer_signed_on,company_signed_on,auto_renew,renewal_notice_days,renewal_term_months,notes}',
-  p_list_columns => '{contract_number,title,customer_id,contract_type,status,start_date,end_date,value,currency,auto_renew,previous_contract_id}',
-  p_sortable_columns => '{contract_number,title,customer_id,status,start_date,end_date,value,created_at,updated_at}',
-  p_filterable_columns => '{status,contract_type,customer_id,contact_id,quote_id,deal_id,currency,auto_renew,start_date,end_date}',
+  p_fields => jsonb_build_array(
+    private.field_declaration('contract_number', 'text', 'Numara', 'Number', '{readonly,listed,sortable,own_ui}'),
+    private.field_declaration('title', 'text', 'Başlık', 'Title', '{listed,sortable,own_rule,own_ui}'),
+    private.field_declaration('customer_id', 'link', 'Müşteri', 'Customer', '{listed,sortable,filterable,own_rule,own_ui}', p_link_module => 'customers'),
+    private.field_declaration('contact_id', 'link', 'Kişi', 'Contact', '{filterable,own_rule,own_ui}', p_link_module => 'contacts'),
+    private.field_declaration('quote_id', 'link', 'Teklif', 'Quote', '{filterable,own_rule,own_ui}', p_link_module => 'quotes'),
+    private.field_declaration('deal_id', 'link', 'Fırsat', 'Deal', '{filterable,own_rule,own_ui}', p_link_module => 'deals'),
+    private.field_declaration('contract_type', 'text', 'Tür', 'Type', '{listed,filterable,own_rule,own_ui}'),
+    private.field_declaration('start_date', 'date', 'Başlangıç', 'Start', '{listed,sortable,filterable,own_rule,own_ui}'),
+    private.field_declaration('end_date', 'date', 'Bitiş', 'End', '{listed,sortable,filterable,own_rule,own_ui}'),
+    private.field_declaration('value', 'money', 'Tutar', 'Value', '{listed,sortable,own_rule,own_ui}'),
+    private.field_declaration('value_includes_vat', 'boolean', 'Tutar KDV dahil', 'Value includes VAT', '{own_rule,own_ui}'),
+    private.field_declaration('vat_amount', 'money', 'KDV tutarı', 'VAT amount', '{own_rule,own_ui}'),
+    private.field_declaration('withholding_amount', 'money', 'Tevkif edilen KDV', 'VAT withheld', '{own_rule,own_ui}'),
+    private.field_declaration('withholding_rate', 'text', 'Tevkifat oranı', 'Withholding ratio', '{own_rule,own_ui}'),
+    private.field_declaration('currency', 'text', 'Para birimi', 'Currency', '{listed,filterable,own_rule,own_ui}'),
+    private.field_declaration('status', 'text', 'Durum', 'Status', '{listed,sortable,filterable,own_rule,own_ui}'),
+    private.field_declaration('customer_signed_on', 'date', 'Müşterinin imza tarihi', 'Signed by the customer on', '{own_rule,own_ui}'),
+    private.field_declaration('company_signed_on', 'date', 'Şirketin imza tarihi', 'Signed by us on', '{own_rule,own_ui}'),
+    private.field_declaration('auto_renew', 'boolean', 'Otomatik yenileme', 'Automatic renewal', '{listed,filterable,own_rule,own_ui}'),
+    private.field_declaration('renewal_notice_days', 'number', 'Yenileme bildirimi (gün önce)', 'Renewal notice (days before)', '{own_rule,own_ui}'),
+    private.field_declaration('renewal_term_months', 'number', 'Yenileme süresi (ay)', 'Renewal term (months)', '{own_rule,own_ui}'),
+    private.field_declaration('notes', 'long_text', 'Notlar', 'Notes', '{own_rule,own_ui}'),
+    private.field_declaration('previous_contract_id', 'link', 'Önceki dönem', 'Previous term', '{readonly,listed,own_ui}', p_link_module => 'contracts')),
   p_default_sort => 'updated_at', p_default_descending => true, p_searchable => true,
   p_prepare_function => 'prepare_contract', p_transfer_kind => 'contracts', p_transfer_default => false,
-  p_document_link => 'contract_id');
+  p_document_link => 'contract_id',
+  p_record_label_tr => 'Sözleşme', p_record_label_en => 'Contract');
 
 /**
  * Applies a state change to one contract row (already locked by the caller): the changes

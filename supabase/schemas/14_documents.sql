@@ -136,14 +136,16 @@ begin
 end;
 $$;
 
--- The link columns (customer_id, contact_id, …) join the columns below as the modules'
--- registrations name them (their document_link).
+-- Its link fields (customer_id, contact_id, …) are the document links the other modules'
+-- registrations name (private.register_module declares them after these).
 select private.register_module(
   p_key => 'documents', p_position => 6, p_table_name => 'documents', p_entity_type => 'document',
-  p_writable_columns => '{title}',
-  p_list_columns => '{title,file_name,mime_type,size_bytes,current_version}',
-  p_sortable_columns => '{title,size_bytes,created_at,updated_at}',
-  p_filterable_columns => '{mime_type}',
+  p_fields => jsonb_build_array(
+    private.field_declaration('title', 'text', 'Başlık', 'Title', '{listed,sortable,own_rule,own_ui}'),
+    private.field_declaration('file_name', 'text', 'Dosya', 'File', '{readonly,listed,own_ui}'),
+    private.field_declaration('mime_type', 'text', 'Tür', 'Type', '{readonly,listed,filterable,own_ui}'),
+    private.field_declaration('size_bytes', 'number', 'Boyut', 'Size', '{readonly,listed,sortable,own_ui}'),
+    private.field_declaration('current_version', 'number', 'Sürüm', 'Version', '{readonly,listed,own_ui}')),
   p_default_sort => 'updated_at', p_default_descending => true, p_searchable => true,
   p_prepare_function => 'prepare_document');
 

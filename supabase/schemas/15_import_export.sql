@@ -541,7 +541,7 @@ $$;
  * The organization's custom fields of the kind's module are fields of the kind too, under
  * their keys, in the shapes a form sends them (the browser reads a file's cells into them:
  * numbers, dates, yes/no, an option's value), checked as a form's are
- * (private.prepare_custom_values, their declarations read once per batch).
+ * (private.apply_field_rules, the declarations read once per batch).
  */
 create function private.import_process(p_kind private.import_kinds, p_context private.module_context, p_mode text,
                                        p_match_key text, p_rows jsonb, p_import_id uuid,
@@ -553,10 +553,11 @@ set search_path = ''
 as $$
 declare
   columns text[] := coalesce(p_kind.columns, (select m.writable_columns from private.modules m where m.key = p_kind.module));
-  -- The organization's custom fields of the kind's module, when the kind writes that
-  -- module's table (not products): importable under their keys, read once for the batch.
-  custom_fields jsonb := case when p_kind.table_name = (select m.table_name from private.modules m where m.key = p_kind.module)
-                              then private.custom_field_declarations(p_context.organization_id, p_kind.module) else '{}' end;
+  -- The fields of the kind's module ruled by their types (standard and the organization's
+  -- custom fields, private.field_declarations), when the kind writes that module's table
+  -- (not products): custom ones importable under their keys, read once for the batch.
+  fields jsonb := case when p_kind.table_name = (select m.table_name from private.modules m where m.key = p_kind.module)
+                       then private.field_declarations(p_context.organization_id, p_kind.module) else '{}' end;
   rules_sql text;
   engine_fields text[] := '{id,external_id}'::text[] || p_kind.reference_fields;
   relation regclass := format('%I.%I', p_context.schema_name, p_kind.table_name)::regclass;
@@ -574,25 +575,11 @@ declare
   statement text;
   quiet text := current_setting('crm.quiet_assignments', true);
 begin
-  columns := columns || array(select jsonb_object_keys(custom_fields));
-  -- A row's rules: the kind's, and the custom fields' (private.prepare_custom_values, by
-  -- the declarations read above, $14) over what those passed through.
-  rules_sql := format('private.%I(case when t.vals ?| $9 then (t.vals - $5) || (x.refs -> ''columns'') else t.vals end,
-                                  case when t.action = ''update'' then t.existing end)', p_kind.prepare_function);
-  if custom_fields <> '{}' then
-    -- Only for a row with custom values, or a new record when a custom field is required.
-    rules_sql := format('case when t.vals ?| %1$L::text[] %2$s
-                              then (select jsonb_build_object(''values'', (a.kind -> ''values'') || (a.custom -> ''values''),
-                                                              ''errors'', (a.kind -> ''errors'') || (a.custom -> ''errors''))
-                                      from (select %3$s as kind,
-                                                   private.prepare_custom_values(%4$L, %5$L, t.vals,
-                                                                                 case when t.action = ''update'' then t.existing end, $14)
-                                                     as custom) a)
-                              else %3$s end',
-                        array(select jsonb_object_keys(custom_fields)),
-                        case when jsonb_path_exists(custom_fields, '$.* ? (@.required == true)') then 'or t.action = ''create''' else '' end,
-                        rules_sql, p_context.organization_id, p_kind.module);
-  end if;
+  columns := columns || array(select k from jsonb_object_keys(fields) k where not k = any (columns));
+  -- A row's rules: its fields' types' (by the declarations read above, $14), then the
+  -- kind's own (private.apply_field_rules), over the row and its references' columns.
+  rules_sql := format('private.apply_field_rules(%L, case when t.vals ?| $9 then (t.vals - $5) || (x.refs -> ''columns'') else t.vals end,
+                                                 case when t.action = ''update'' then t.existing end, $14)', p_kind.prepare_function);
   -- The batch's lookups: owners, references, the pipeline's stages (prepared before, or
   -- here), then the matches and the records to update.
   if p_prepared is not null then
@@ -756,7 +743,7 @@ begin
                             from checked c'
       into prepared_rows
       using p_rows, lookups, p_mode, p_match_key, engine_fields, columns || engine_fields, p_context.caller, p_context.scope,
-            p_kind.reference_fields, unknown, null::uuid, keys, null::jsonb, custom_fields;
+            p_kind.reference_fields, unknown, null::uuid, keys, null::jsonb, fields;
     return jsonb_build_object('lookups', lookups, 'unknown', unknown, 'rows', prepared_rows);
   end if;
   if p_import_id is not null then
@@ -776,7 +763,7 @@ begin
                       || format(results_sql, 'select c.n, c.line, c.action, c.reason, c.id, c.errors from checked c')
         into answer
         using p_rows, lookups, p_mode, p_match_key, engine_fields, columns || engine_fields, p_context.caller, p_context.scope,
-              p_kind.reference_fields, unknown, p_import_id, keys, p_prepared -> 'rows', custom_fields;
+              p_kind.reference_fields, unknown, p_import_id, keys, p_prepared -> 'rows', fields;
       perform pg_catalog.set_config('crm.quiet_assignments', coalesce(quiet, ''), true);
       return answer;
     exception when integrity_constraint_violation or data_exception then
@@ -788,7 +775,7 @@ begin
                                          ::private.import_row) from checked c'
     into work
     using p_rows, lookups, p_mode, p_match_key, engine_fields, columns || engine_fields, p_context.caller, p_context.scope,
-          p_kind.reference_fields, unknown, null::uuid, keys, p_prepared -> 'rows', custom_fields;
+          p_kind.reference_fields, unknown, null::uuid, keys, p_prepared -> 'rows', fields;
 
   -- Updates keep the columns whose value, as the table stores it, differs; none: unchanged.
   if lookups -> 'existing' <> '{}' then

@@ -594,9 +594,11 @@ $$;
 -- ---------------------------------------------------------------------------------
 
 /**
- * A module's custom fields in the caller's organization, hidden ones included, in the
- * admin's order: {success, fields}. Anyone who may view the module there reads them (every
- * screen of the module derives its fields from them); an unknown module is invalid_input.
+ * A module's fields: its custom fields in the caller's organization, hidden ones included,
+ * in the admin's order, and its standard fields (private.module_fields, in their order):
+ * {success, fields, standard_fields}. Anyone who may view the module there reads them
+ * (every screen of the module derives its fields from them); an unknown module is
+ * invalid_input.
  */
 create function public.list_custom_fields(p_module text)
 returns jsonb
@@ -617,7 +619,9 @@ begin
   end if;
   return jsonb_build_object('success', true, 'fields', coalesce(
     (select jsonb_agg(private.custom_field_json(f) order by f.position, f.key)
-       from private.custom_fields f where f.organization_id = context.organization_id and f.module = p_module), '[]'));
+       from private.custom_fields f where f.organization_id = context.organization_id and f.module = p_module), '[]'),
+    'standard_fields', (select jsonb_agg(to_jsonb(f) - 'module' order by f.position)
+                          from private.module_fields f where f.module = p_module));
 end;
 $$;
 revoke all on function public.list_custom_fields(p_module text) from public, anon, authenticated;

@@ -2,7 +2,8 @@
  * The app's module registry (src/modules/registry.ts) and the database's (private.modules,
  * written by private.register_module) name the same modules and actions in the same order,
  * the same document links and the same transfer kinds and defaults: a module, a link or a
- * kind added on one side only fails here.
+ * kind added on one side only fails here. The labels the app's catalogues give the fields a
+ * module's screens draw themselves are their declarations' (private.module_fields).
  */
 import { randomUUID } from "node:crypto";
 import { describe, expect, inject, it } from "vitest";
@@ -10,6 +11,31 @@ import { initialTransferKinds, moduleActions, modules, transferKinds } from "../
 import { createMember } from "../support/accounts.ts";
 import { rpc, rpcSuccess, signedInClient } from "../support/clients.ts";
 import { invokeFunction, requestToken } from "../support/functions.ts";
+import { en as contactsEn } from "../../src/features/contacts/i18n/en.ts";
+import { tr as contactsTr } from "../../src/features/contacts/i18n/tr.ts";
+import { en as contractsEn } from "../../src/features/contracts/i18n/en.ts";
+import { tr as contractsTr } from "../../src/features/contracts/i18n/tr.ts";
+import { en as customersEn } from "../../src/features/customers/i18n/en.ts";
+import { tr as customersTr } from "../../src/features/customers/i18n/tr.ts";
+import { en as dealsEn } from "../../src/features/deals/i18n/en.ts";
+import { tr as dealsTr } from "../../src/features/deals/i18n/tr.ts";
+import { en as documentsEn } from "../../src/features/documents/i18n/en.ts";
+import { tr as documentsTr } from "../../src/features/documents/i18n/tr.ts";
+import { en as quotesEn } from "../../src/features/quotes/i18n/en.ts";
+import { tr as quotesTr } from "../../src/features/quotes/i18n/tr.ts";
+import { en as tasksEn } from "../../src/features/tasks/i18n/en.ts";
+import { tr as tasksTr } from "../../src/features/tasks/i18n/tr.ts";
+
+/** Each module's field labels in the app's catalogues (modules.<module>.fields), Turkish and English. */
+const catalogueFields: Record<string, { tr: Record<string, string>; en: Record<string, string> }> = {
+  customers: { tr: customersTr.modules.customers.fields, en: customersEn.modules.customers.fields },
+  contacts: { tr: contactsTr.modules.contacts.fields, en: contactsEn.modules.contacts.fields },
+  deals: { tr: dealsTr.modules.deals.fields, en: dealsEn.modules.deals.fields },
+  tasks: { tr: tasksTr.modules.tasks.fields, en: tasksEn.modules.tasks.fields },
+  quotes: { tr: quotesTr.modules.quotes.fields, en: quotesEn.modules.quotes.fields },
+  contracts: { tr: contractsTr.modules.contracts.fields, en: contractsEn.modules.contracts.fields },
+  documents: { tr: documentsTr.modules.documents.fields, en: documentsEn.modules.documents.fields },
+};
 
 const url = inject("stackUrl");
 
@@ -54,4 +80,26 @@ describe("one module list in the app and the database", () => {
     const moved = await invokeFunction(client, "admin-transfer", { action: "transfer", from_user_id: giver.id, to_user_id: taker.id }, token);
     expect([...(moved.body.kinds as string[])].sort()).toEqual([...initialTransferKinds].sort());
   });
+
+  it("the fields a module's screens draw themselves carry their declarations' labels in the catalogues", async () => {
+    const { client } = await signedInClient(url, "admin@demo.test");
+    let compared = 0;
+    for (const module of modules) {
+      const answer = await rpcSuccess<{ standard_fields: { key: string; label_tr: string; label_en: string; own_ui: boolean }[] }>(
+        client,
+        "list_custom_fields",
+        { p_module: module.key },
+      );
+      const catalogue = catalogueFields[module.key]!;
+      expect(catalogue, module.key).toBeDefined();
+      for (const field of answer.standard_fields) {
+        if (!field.own_ui || !(field.key in catalogue.tr)) continue;
+        expect([catalogue.tr[field.key], catalogue.en[field.key]], `${module.key}.${field.key}`).toEqual([field.label_tr, field.label_en]);
+        compared += 1;
+      }
+    }
+    // Most fields are compared (a few the catalogues name elsewhere, as external_id in the import's).
+    expect(compared).toBeGreaterThan(80);
+  });
 });
+

@@ -28,7 +28,7 @@ describe("record form refusals", () => {
   });
 
   it("says each custom field value's code in its own words, in Turkish and English", () => {
-    // The codes private.prepare_custom_values gives a custom field's value (not_found: a link to a record the caller may not see).
+    // The codes private.prepare_typed_values gives a custom field's value (not_found: a link to a record the caller may not see).
     for (const code of ["invalid", "too_long", "invalid_email", "invalid_phone", "invalid_website", "invalid_option", "required", "not_found"]) {
       expect(fieldErrorKey(code)).toBe(`records.form.fieldErrors.${code}`);
       expect(tr.records.form.fieldErrors[code as keyof typeof tr.records.form.fieldErrors]).toBeTruthy();

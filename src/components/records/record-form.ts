@@ -48,16 +48,18 @@ export function isStaleRecord(error: unknown): boolean {
 }
 
 /**
- * Where a refused column's input is in a record form: a custom field's (cf_…) under the
- * form's `custom` values (custom-fields/custom-field-form.ts), a standard field's by its name.
+ * Where a field drawn from its declaration is in a record form: under the form's `custom`
+ * values (custom-fields/custom-field-form.ts), a custom field's (cf_…) and a standard field
+ * no screen draws with its own input alike.
  */
-export function formFieldPath(column: string): string {
-  return column.startsWith("cf_") ? `custom.${column}` : column;
+export function customFieldPath(key: string): string {
+  return `custom.${key}`;
 }
 
 /**
  * Puts a refusal's field errors on the form's fields (the first one focused); formFields
- * names them by their paths (formFieldPath), errorKey says a code in the module's words.
+ * names them by their paths (a module's own by name, customFieldPath), errorKey says a
+ * code in the module's words.
  * Returns the codes of fields the form does not have, so the caller can tell them another
  * way; null when the refusal was not about fields.
  */
@@ -72,7 +74,8 @@ export function applyServerFieldErrors<Values extends FieldValues>(
   const unplaced: string[] = [];
   let first = true;
   for (const [column, code] of Object.entries(fields)) {
-    const field = formFieldPath(column);
+    // The module's own input by its name, else a field drawn from its declaration.
+    const field = formFields.includes(column) ? column : customFieldPath(column);
     if (!formFields.includes(field)) {
       unplaced.push(code);
       continue;

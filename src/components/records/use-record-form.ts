@@ -66,7 +66,8 @@ export function useRecordForm<Record_ extends SavedVersion, Form extends FieldVa
   const [stale, setStale] = useState<unknown>(null);
   const [asking, setAsking] = useState(false);
   const custom = useCustomFieldsForm(module);
-  const valuesFor = (record: Record_ | undefined) => ({ ...formOf(record), custom: customFormOf(record) }) as Form & CustomFormValues;
+  const valuesFor = (record: Record_ | undefined) =>
+    ({ ...formOf(record), custom: customFormOf(record, custom.fields) }) as Form & CustomFormValues;
   // Given as values (not defaults): what loads after the form opened (the stages, the default
   // currency) fills the fields not yet touched.
   const form = useForm<Form & CustomFormValues>({

@@ -8,7 +8,7 @@
 -- named, not by default) and can hold documents (created linked, listed by record, an
 -- upload reserved for one).
 begin;
-select plan(29);
+select plan(33);
 select tests.send_request_tokens();
 
 select tests.create_organization('alpha', 'Alpha A.Ş.') as alpha \gset
@@ -40,8 +40,9 @@ alter table :"alpha_schema".documents add column gadget_id uuid references :"alp
 
 select private.register_module(
   p_key => 'gadgets', p_position => 99, p_table_name => 'gadgets', p_entity_type => 'gadget',
-  p_writable_columns => '{title}', p_list_columns => '{title}', p_sortable_columns => '{title,created_at,updated_at}',
-  p_transfer_kind => 'gadgets', p_transfer_default => false, p_document_link => 'gadget_id');
+  p_fields => jsonb_build_array(private.field_declaration('title', 'text', 'Başlık', 'Title', '{required,listed,sortable}', 100)),
+  p_default_sort => 'title', p_transfer_kind => 'gadgets', p_transfer_default => false, p_document_link => 'gadget_id',
+  p_record_label_tr => 'Aygıt', p_record_label_en => 'Gadget');
 
 -- ---------------------------------------------------------------------------------
 -- The registry row and the façade
@@ -62,6 +63,12 @@ select is((select count(*)::int from pg_catalog.pg_proc p
               and has_function_privilege('authenticated', p.oid, 'execute')
               and not has_function_privilege('anon', p.oid, 'execute')), 7,
   'authenticated may call the façade, anon may not');
+select is((select m.writable_columns::text || m.list_columns::text || m.sortable_columns::text || m.filterable_columns::text
+             from private.modules m where m.key = 'gadgets'),
+  '{title}{title}{title,created_at,updated_at}{}', 'the registry''s column lists come from the declared fields');
+select is((select f.type || '|' || f.label_tr || '|' || f.max_length || '|' || f.required from private.module_fields f
+            where f.module = 'gadgets' and f.key = 'title'),
+  'text|Başlık|100|true', 'the field is declared once, with its type, labels and rules');
 select is((select count(*)::int from pg_catalog.pg_proc p
             where p.oid = 'private.register_module'::regproc
               and (has_function_privilege('authenticated', p.oid, 'execute') or has_function_privilege('anon', p.oid, 'execute'))),
@@ -83,8 +90,9 @@ delete from private.role_permissions
  where organization_id = :'alpha' and role_key = 'sales' and module = 'gadgets' and action = 'delete';
 select private.register_module(
   p_key => 'gadgets', p_position => 99, p_table_name => 'gadgets', p_entity_type => 'gadget',
-  p_writable_columns => '{title}', p_list_columns => '{title}', p_sortable_columns => '{title,created_at,updated_at}',
-  p_transfer_kind => 'gadgets', p_transfer_default => false, p_document_link => 'gadget_id');
+  p_fields => jsonb_build_array(private.field_declaration('title', 'text', 'Başlık', 'Title', '{required,listed,sortable}', 100)),
+  p_default_sort => 'title', p_transfer_kind => 'gadgets', p_transfer_default => false, p_document_link => 'gadget_id',
+  p_record_label_tr => 'Aygıt', p_record_label_en => 'Gadget');
 select is((select count(*)::int from private.role_permissions
             where organization_id = :'alpha' and role_key = 'sales' and module = 'gadgets' and action = 'delete'), 0,
   'registering the module again does not restore a row an admin removed');
@@ -150,6 +158,12 @@ select ok((select 'gadget_id' = any (m.writable_columns) and 'gadget_id' = any (
                   and 'gadget_id' = any (m.list_columns)
              from private.modules m where m.key = 'documents'),
   'the documents module writes, filters and lists the new link');
+select is((select f.type || '|' || f.link_module || '|' || f.label_tr || '|' || f.label_en
+             from private.module_fields f where f.module = 'documents' and f.key = 'gadget_id'),
+  'link|gadgets|Aygıt|Gadget', 'as a link field the documents module declares, labelled by what one record is called');
+select is((select max(f.position) from private.module_fields f where f.module = 'documents'),
+  (select f.position from private.module_fields f where f.module = 'documents' and f.key = 'gadget_id'),
+  'after the documents'' own fields and the earlier modules'' links');
 
 select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select public.create_document(jsonb_build_object('title', 'Dişli çizimi', 'gadget_id', :'gadget')) as document \gset

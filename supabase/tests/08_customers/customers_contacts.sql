@@ -60,13 +60,13 @@ select is(public.create_customer('{"name": ""}') #>> '{fields,name}', 'required'
 select is(public.create_customer('{"name": "X", "phone": "12"}') #>> '{fields,phone}', 'invalid_phone', 'a bad phone is refused');
 select is(public.create_customer('{"name": "X", "email": "not-mail"}') #>> '{fields,email}', 'invalid_email', 'a bad email is refused');
 select is(public.create_customer('{"name": "X", "website": "no site"}') #>> '{fields,website}', 'invalid_website', 'a bad website is refused');
-select is(public.create_customer('{"name": "X", "status": "gone"}') #>> '{fields,status}', 'invalid', 'an unknown status is refused');
+select is(public.create_customer('{"name": "X", "status": "gone"}') #>> '{fields,status}', 'invalid_option', 'an unknown status is refused');
 select is(public.create_customer('{"name": "X", "tags": [1]}') #>> '{fields,tags}', 'invalid_tags', 'tags must be strings');
 select is(public.update_customer(:'isik_id', '{"tags": []}', :'isik_at') #> '{record,tags}', '[]'::jsonb,
   'an empty list clears the tags');
 select (public.get_customer(:'isik_id') #>> '{record,updated_at}') as isik_at \gset
-select is(public.create_customer(jsonb_build_object('name', repeat('x', 301))) #>> '{fields,name}', 'invalid',
-  'a constraint (name length) answers on its field');
+select is(public.create_customer(jsonb_build_object('name', repeat('x', 301))) #>> '{fields,name}', 'too_long',
+  'a name over its declared 300 characters answers on its field');
 select is(public.create_customer('{"name": "X", "owner_id": "00000000-0000-4000-8000-000000000000"}') #>> '{fields,owner_id}',
   'invalid_owner', 'an owner must be a member');
 select is(public.create_customer('[1]') ->> 'code', 'invalid_input', 'values must be an object');
@@ -120,7 +120,7 @@ select tests.reset_role();
 select tests.authenticate_as(:'alpha_admin', :'s_admin');
 select is(public.bulk_update_customers(array[:'sales_customer']::uuid[], jsonb_build_object('owner_id', :'alpha_sales2')) ->> 'updated',
   '1', 'an admin reassigns the owner in bulk');
-select is(public.bulk_update_customers(array[:'sales_customer']::uuid[], '{"status": "gone"}') #>> '{fields,status}', 'invalid',
+select is(public.bulk_update_customers(array[:'sales_customer']::uuid[], '{"status": "gone"}') #>> '{fields,status}', 'invalid_option',
   'a bulk edit with a field error changes nothing');
 select tests.reset_role();
 

@@ -4,8 +4,8 @@ import { useTranslation } from "react-i18next";
 import { normalizePhone } from "@/lib/turkish-identifiers.ts";
 import { recordPickerSources, type PickableModule } from "../record-links.ts";
 import { RecordPicker } from "../RecordPicker.tsx";
-import type { CustomInputValue } from "./custom-field-form.ts";
-import { customLabel, CUSTOM_LONG_TEXT_MAX, CUSTOM_TEXT_MAX, type CustomField } from "./custom-fields.ts";
+import { textLimit, type CustomInputValue } from "./custom-field-form.ts";
+import { customLabel, type CustomField } from "./custom-fields.ts";
 
 interface Props {
   field: CustomField;
@@ -54,7 +54,7 @@ export function CustomFieldInput({ field, value, onChange, onBlur, error }: Prop
   const choices = field.options.map((option) => ({ value: option.value, label: customLabel(option, language) }));
   switch (field.type) {
     case "long_text":
-      return <Textarea {...common} autosize minRows={2} maxLength={CUSTOM_LONG_TEXT_MAX} value={text(value)} onChange={(event) => onChange(event.currentTarget.value)} />;
+      return <Textarea {...common} autosize minRows={2} maxLength={textLimit(field)} value={text(value)} onChange={(event) => onChange(event.currentTarget.value)} />;
     case "number":
     case "money":
     case "percent":
@@ -137,7 +137,7 @@ export function CustomFieldInput({ field, value, onChange, onBlur, error }: Prop
         <TextInput
           {...common}
           type="tel"
-          maxLength={CUSTOM_TEXT_MAX}
+          maxLength={textLimit(field)}
           value={text(value)}
           onChange={(event) => onChange(event.currentTarget.value)}
           onBlur={(event) => {
@@ -152,7 +152,7 @@ export function CustomFieldInput({ field, value, onChange, onBlur, error }: Prop
         <TextInput
           {...common}
           type={field.type === "email" ? "email" : field.type === "url" ? "url" : "text"}
-          maxLength={CUSTOM_TEXT_MAX}
+          maxLength={textLimit(field)}
           value={text(value)}
           onChange={(event) => onChange(event.currentTarget.value)}
         />

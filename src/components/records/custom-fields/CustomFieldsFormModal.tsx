@@ -40,7 +40,9 @@ export function CustomValuesModal<Answer>({ module, title, description, submitLa
   const custom = useCustomFieldsForm(module);
   const { control, handleSubmit, setError } = useForm<CustomFormValues>({
     resolver: custom.resolver(noRules),
-    defaultValues: { custom: customFormOf(record ?? {}) },
+    // Given as values: fields declared after the dialog opened fill in, what was typed stays.
+    values: { custom: customFormOf(record ?? {}, custom.fields) },
+    resetOptions: { keepDirtyValues: true },
   });
   const save = useMutation({ mutationFn: (values: CustomFormValues) => submit(custom.valuesOf(values.custom) as Record<string, Json>) });
   const onSubmit = handleSubmit((values) =>

@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { Controller, type Control, type Path } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { formMessage } from "@/i18n/form-message.ts";
-import { formFieldPath } from "../record-form.ts";
+import { customFieldPath } from "../record-form.ts";
 import type { CustomFormValues, CustomInputValue } from "./custom-field-form.ts";
 import { CustomFieldCol, CustomFieldInput } from "./CustomFieldInput.tsx";
 import type { CustomField } from "./custom-fields.ts";
@@ -32,7 +32,7 @@ export function CustomFieldsSection<Values extends CustomFormValues>({ fields, c
         <CustomFieldCol key={field.key} field={field}>
           <Controller
             control={control}
-            name={formFieldPath(field.key) as Path<Values>}
+            name={customFieldPath(field.key) as Path<Values>}
             render={({ field: input, fieldState }) => (
               <CustomFieldInput
                 field={field}

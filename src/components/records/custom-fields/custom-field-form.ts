@@ -35,8 +35,9 @@ function isCalendarDate(value: string): boolean {
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
-function textLimit(field: CustomField): number {
-  return field.type === "long_text" ? CUSTOM_LONG_TEXT_MAX : CUSTOM_TEXT_MAX;
+/** A text field's characters at most: its declaration's, else its type's. */
+export function textLimit(field: CustomField): number {
+  return field.max_length ?? (field.type === "long_text" ? CUSTOM_LONG_TEXT_MAX : CUSTOM_TEXT_MAX);
 }
 
 const optionValues = (field: CustomField) => field.options.map((option) => option.value);
@@ -116,10 +117,14 @@ export function withCustomFields<Values extends FieldValues, Context, Output ext
   };
 }
 
-/** A record's custom values as the form holds them: every cf_ key of the record answer, as it came. */
-export function customFormOf(record: object | undefined): CustomFormValues["custom"] {
+/**
+ * A record's values of the fields drawn from declarations as the form holds them: every cf_
+ * key of the record answer and the standard fields' among `fields`, as they came.
+ */
+export function customFormOf(record: object | undefined, fields: readonly CustomField[] = []): CustomFormValues["custom"] {
+  const standard = new Set(fields.filter((field) => field.standard).map((field) => field.key));
   return Object.fromEntries(
-    Object.entries(record ?? {}).filter(([key]) => key.startsWith("cf_")) as [string, CustomInputValue][],
+    Object.entries(record ?? {}).filter(([key]) => key.startsWith("cf_") || standard.has(key)) as [string, CustomInputValue][],
   );
 }
 

@@ -1,10 +1,13 @@
 /**
- * An organization's custom fields (DESIGN.md D11): what list_custom_fields answers for a module,
- * read once per module and kept, so that every screen of the module (form, record page, list
- * columns and filters, export, import mapping, PDF placeholders) derives the same fields from
- * the same declarations. A custom field is a real column of the organization's table; its key
- * (cf_…) is the column's name and the key its value travels under in p_values and in the
- * record answers.
+ * A module's fields drawn from their declarations (DESIGN.md D11): what list_custom_fields
+ * answers for a module, read once per module and kept, so that every screen of the module
+ * (form, record page, list columns and filters, export, import mapping, PDF placeholders)
+ * derives the same fields from the same declarations. They are the organization's custom
+ * fields and the module's standard fields that no screen of the module draws with inputs of
+ * its own (private.module_fields: not own_ui), so that a standard field added to a module is
+ * its declaration and its column. Each is a real column of the organization's table; its key
+ * (cf_… for a custom field) is the column's name and the key its value travels under in
+ * p_values and in the record answers.
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { z } from "zod";
@@ -56,7 +59,11 @@ export const customFieldOptionSchema = z.object({
 export type CustomFieldOption = z.infer<typeof customFieldOptionSchema>;
 
 export const customFieldSchema = z.object({
-  key: z.string().regex(/^cf_[a-z][a-z0-9_]{0,39}$/),
+  key: z.string().regex(/^[a-z][a-z0-9_]{0,62}$/),
+  /** A standard field of the module (its declaration is the product's), not the organization's own. */
+  standard: z.boolean().default(false),
+  /** A text's characters at most, when its declaration says (else the type's: CUSTOM_TEXT_MAX, CUSTOM_LONG_TEXT_MAX). */
+  max_length: z.number().int().nullable().default(null),
   type: z.enum(customFieldTypes),
   label_tr: z.string(),
   label_en: z.string().nullable(),
@@ -80,7 +87,64 @@ export const customFieldSchema = z.object({
 });
 export type CustomField = z.infer<typeof customFieldSchema>;
 
-const listAnswerSchema = z.object({ success: z.literal(true), fields: z.array(customFieldSchema) });
+/** A standard field's declaration (private.module_fields), as list_custom_fields answers it. */
+const standardFieldSchema = z.object({
+  key: z.string(),
+  type: z.string(),
+  label_tr: z.string(),
+  label_en: z.string(),
+  required: z.boolean(),
+  max_length: z.number().int().nullable(),
+  options: z.array(z.object({ value: z.string(), label_tr: z.string(), label_en: z.string() })),
+  link_module: z.string().nullable(),
+  position: z.number().int(),
+  writable: z.boolean(),
+  listed: z.boolean(),
+  filterable: z.boolean(),
+  own_ui: z.boolean(),
+});
+type StandardField = z.infer<typeof standardFieldSchema>;
+
+const listAnswerSchema = z.object({
+  success: z.literal(true),
+  fields: z.array(customFieldSchema),
+  standard_fields: z.array(standardFieldSchema),
+});
+
+/**
+ * The standard fields every screen draws from their declarations (not own_ui), as fields of
+ * the same shape as a custom one, before the organization's own. A read-only one is not
+ * drawn (the generic inputs write).
+ */
+export function declaredStandardFields(standard: readonly StandardField[]): CustomField[] {
+  return standard
+    .filter((field) => !field.own_ui && field.writable)
+    .flatMap((field): CustomField[] => {
+      const type = customFieldTypes.find((known) => known === field.type);
+      if (!type) return [];
+      return [
+        {
+          key: field.key,
+          standard: true,
+          max_length: field.max_length,
+          type,
+          label_tr: field.label_tr,
+          label_en: field.label_en,
+          required: field.required,
+          options: field.options.map((option) => ({ ...option, color: null })),
+          currency: null,
+          link_module: field.link_module,
+          // Before the custom fields (theirs count from 1).
+          position: field.position - 10_000,
+          hidden: false,
+          listed: field.listed,
+          filterable: field.filterable,
+          searchable: false,
+          updated_at: "",
+        },
+      ];
+    });
+}
 
 export const customFieldKeys = {
   module: (scope: OrganizationScope, module: ModuleKey) => queryKeys.organization(scope, `custom-fields:${module}`),
@@ -89,12 +153,15 @@ export const customFieldKeys = {
 export function customFieldsQueryOptions(scope: OrganizationScope, module: ModuleKey) {
   return queryOptions({
     queryKey: customFieldKeys.module(scope, module),
-    queryFn: async () => (await rpc("list_custom_fields", { p_module: module }, listAnswerSchema)).fields,
+    queryFn: async () => {
+      const answer = await rpc("list_custom_fields", { p_module: module }, listAnswerSchema);
+      return [...declaredStandardFields(answer.standard_fields), ...answer.fields];
+    },
     staleTime: 60_000,
   });
 }
 
-/** Every custom field of a module in the session's organization, hidden ones included, in order. */
+/** Every field of a module drawn from its declaration in the session's organization (custom ones hidden included), in order. */
 export function useCustomFields(module: ModuleKey) {
   const scope = useOrganizationScope();
   return useQuery(customFieldsQueryOptions(scope, module));

@@ -44,8 +44,8 @@ describe("custom placeholders", () => {
     vi.mocked(rpc).mockImplementation(async (name, args) => {
       const { p_module: module, p_id: id } = args as { p_module?: string; p_id?: string };
       if (name === "list_custom_fields") {
-        if (module === "customers") return { success: true, fields: customerFields } as never;
-        if (module === "quotes") return { success: true, fields: quoteFields } as never;
+        if (module === "customers") return { success: true, fields: customerFields, standard_fields: [] } as never;
+        if (module === "quotes") return { success: true, fields: quoteFields, standard_fields: [] } as never;
         throw new RpcError("Permission denied", "permission_denied");
       }
       const base = { id, owner_id: "o", owner_name: null, created_at: "", updated_at: "" };

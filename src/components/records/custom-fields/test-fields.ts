@@ -5,6 +5,8 @@ import type { CustomField, CustomFieldType } from "./custom-fields.ts";
 export function testField(type: CustomFieldType, overrides: Partial<CustomField> = {}): CustomField {
   return {
     key: `cf_${type}`,
+    standard: false,
+    max_length: null,
     type,
     label_tr: `Alan ${type}`,
     label_en: null,

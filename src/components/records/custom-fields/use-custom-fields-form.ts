@@ -1,7 +1,7 @@
 import { useMemo } from "react";
 import type { FieldValues, Resolver } from "react-hook-form";
 import type { ModuleKey } from "@/modules/registry.ts";
-import { formFieldPath } from "../record-form.ts";
+import { customFieldPath } from "../record-form.ts";
 import { customValuesOf, withCustomFields, type CustomFormValues } from "./custom-field-form.ts";
 import { shownCustomFields, useCustomFields } from "./custom-fields.ts";
 
@@ -17,7 +17,7 @@ export function useCustomFieldsForm(module: ModuleKey) {
   return {
     fields,
     /** Where their server errors go (applyServerFieldErrors' formFields, beside the standard ones). */
-    paths: fields.map((field) => formFieldPath(field.key)),
+    paths: fields.map((field) => customFieldPath(field.key)),
     resolver: <Values extends FieldValues, Context, Output extends FieldValues>(base: Resolver<Values, Context, Output>) =>
       withCustomFields(base, fields),
     valuesOf: (custom: CustomFormValues["custom"]) => customValuesOf(custom, fields),

@@ -26,7 +26,8 @@ export function CustomFieldsPage() {
   const swap = useSwapCustomFields(module);
   const [editing, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<CustomField | null>(null);
-  const list = fields.data ?? [];
+  // The organization's own fields (the module's standard ones are the product's).
+  const list = (fields.data ?? []).filter((field) => !field.standard);
   const moduleTitle = t(`modules.${module}.title`);
 
   const onAction = (action: CustomFieldAction, field: CustomField, index: number) => {

@@ -6,6 +6,8 @@ vi.mock("@/lib/call-rpc.ts", () => ({ rpc: vi.fn() }));
 
 const saved = {
   key: "cf_sektor_kodu",
+  standard: false,
+  max_length: null,
   type: "choice" as const,
   label_tr: "Sektör kodu",
   label_en: null,
