@@ -144,7 +144,7 @@ end;
 $$;
 
 /**
- * A deal's rules: a title (at most 200 characters); the stage a key of the organization's
+ * A deal's own rules (the title, at most 200 characters, is its declared type's): the stage a key of the organization's
  * pipeline (invalid_stage; a new deal starts at the first open stage); the probability
  * 0-100, the stage's own when the stage is set or changed and none is given; the currency
  * three letters, the organization's by default; an amount of at least 0; an existing,
@@ -180,7 +180,7 @@ begin
   settings.deal_stages := coalesce(settings.deal_stages, '[]');
 
   -- Free-text fields: strings only, trimmed, empty as null.
-  foreach field in array array['title', 'currency', 'stage', 'lost_reason'] loop
+  foreach field in array array['currency', 'stage', 'lost_reason'] loop
     if p_values ? field then
       if jsonb_typeof(p_values -> field) not in ('string', 'null') then
         errors := errors || jsonb_build_object(field, 'invalid');
@@ -190,13 +190,6 @@ begin
     end if;
   end loop;
 
-  if (p_existing is null or p_values ? 'title') and not errors ? 'title' then
-    if result ->> 'title' is null then
-      errors := errors || '{"title": "required"}';
-    elsif char_length(result ->> 'title') > 200 then
-      errors := errors || '{"title": "too_long"}';
-    end if;
-  end if;
   if char_length(result ->> 'lost_reason') > 500 and p_values ? 'lost_reason' then
     errors := errors || '{"lost_reason": "too_long"}';
   end if;
@@ -334,7 +327,7 @@ $$;
 select private.register_module(
   p_key => 'deals', p_position => 3, p_table_name => 'deals', p_entity_type => 'deal',
   p_fields => jsonb_build_array(
-    private.field_declaration('title', 'text', 'Başlık', 'Title', '{listed,sortable,own_rule,own_ui}'),
+    private.field_declaration('title', 'text', 'Başlık', 'Title', '{required,listed,sortable,own_ui}', 200),
     private.field_declaration('customer_id', 'link', 'Müşteri', 'Customer', '{listed,sortable,filterable,own_ui}',
                               p_link_module => 'customers'),
     private.field_declaration('amount', 'money', 'Tutar', 'Amount', '{listed,sortable,own_rule,own_ui}'),

@@ -192,8 +192,8 @@ end;
 $$;
 
 /**
- * A task's rules: a title (at most 200 characters); a description (at most 10,000);
- * a type from the organization's task_types (invalid_type); priority and status from
+ * A task's own rules (its title, at most 200 characters, and description, 10,000, are their
+ * declared types'): a type from the organization's task_types (invalid_type); priority and status from
  * their lists; due_at and remind_at as timestamps, the reminder not after the due time
  * (after_due); related customer, contact and deal that the caller can see (not_found).
  * Becoming done records completed_at and completed_by; leaving done clears them. A new
@@ -215,7 +215,7 @@ declare
   remind timestamptz;
   old_status text := p_existing ->> 'status';
 begin
-  foreach field in array array['title', 'description', 'type', 'priority', 'status'] loop
+  foreach field in array array['type', 'priority', 'status'] loop
     if p_values ? field then
       if jsonb_typeof(p_values -> field) not in ('string', 'null') then
         errors := errors || jsonb_build_object(field, 'invalid');
@@ -225,14 +225,6 @@ begin
     end if;
   end loop;
 
-  if (p_existing is null or p_values ? 'title') and result ->> 'title' is null and not errors ? 'title' then
-    errors := errors || '{"title": "required"}';
-  elsif char_length(result ->> 'title') > 200 then
-    errors := errors || '{"title": "too_long"}';
-  end if;
-  if char_length(result ->> 'description') > 10000 then
-    errors := errors || '{"description": "too_long"}';
-  end if;
   if result ->> 'type' is not null and not errors ? 'type'
      and not exists (select 1 from private.organization_settings s, jsonb_array_elements_text(s.task_types) t (type)
                       where s.organization_id = private.current_organization_id() and t.type = result ->> 'type') then
@@ -314,7 +306,7 @@ $$;
 select private.register_module(
   p_key => 'tasks', p_position => 7, p_table_name => 'tasks', p_entity_type => 'task',
   p_fields => jsonb_build_array(
-    private.field_declaration('title', 'text', 'Başlık', 'Title', '{listed,sortable,own_rule,own_ui}'),
+    private.field_declaration('title', 'text', 'Başlık', 'Title', '{required,listed,sortable,own_ui}', 200),
     private.field_declaration('description', 'long_text', 'Açıklama', 'Description', '{own_ui}', 10000),
     private.field_declaration('type', 'text', 'Tür', 'Type', '{listed,filterable,own_rule,own_ui}'),
     private.field_declaration('priority', 'text', 'Öncelik', 'Priority', '{listed,sortable,filterable,own_rule,own_ui}'),

@@ -44,7 +44,7 @@ end;
 $$;
 
 /**
- * A contract's rules: a title (at most 300 characters); a type among
+ * A contract's own rules (its title and notes are their declared types'): a type among
  * private.contract_types(); the dates as 'YYYY-MM-DD' (invalid), the end not before the
  * start (end_before_start); a value of at least 0 with at most two decimals, as a number
  * or a numeric string (invalid); value_includes_vat a boolean and vat_amount (the KDV
@@ -84,7 +84,7 @@ begin
   end if;
 
   -- Free-text fields: strings only, trimmed, empty as null.
-  foreach field in array array['title', 'contract_type', 'currency', 'status', 'notes'] loop
+  foreach field in array array['contract_type', 'currency', 'status'] loop
     if p_values ? field then
       if jsonb_typeof(p_values -> field) not in ('string', 'null') then
         errors := errors || jsonb_build_object(field, 'invalid');
@@ -93,17 +93,6 @@ begin
       end if;
     end if;
   end loop;
-
-  if (p_existing is null or p_values ? 'title') and not errors ? 'title' then
-    if result ->> 'title' is null then
-      errors := errors || '{"title": "required"}';
-    elsif char_length(result ->> 'title') > 300 then
-      errors := errors || '{"title": "too_long"}';
-    end if;
-  end if;
-  if char_length(result ->> 'notes') > 10000 then
-    errors := errors || '{"notes": "too_long"}';
-  end if;
 
   if p_values ? 'contract_type' and not errors ? 'contract_type' then
     if result ->> 'contract_type' is null then
@@ -287,7 +276,7 @@ select private.register_module(
   p_key => 'contracts', p_position => 5, p_table_name => 'contracts', p_entity_type => 'contract',
   p_fields => jsonb_build_array(
     private.field_declaration('contract_number', 'text', 'Numara', 'Number', '{readonly,listed,sortable,own_ui}'),
-    private.field_declaration('title', 'text', 'Başlık', 'Title', '{listed,sortable,own_rule,own_ui}'),
+    private.field_declaration('title', 'text', 'Başlık', 'Title', '{required,listed,sortable,own_ui}', 300),
     private.field_declaration('customer_id', 'link', 'Müşteri', 'Customer', '{listed,sortable,filterable,own_rule,own_ui}', p_link_module => 'customers'),
     private.field_declaration('contact_id', 'link', 'Kişi', 'Contact', '{filterable,own_rule,own_ui}', p_link_module => 'contacts'),
     private.field_declaration('quote_id', 'link', 'Teklif', 'Quote', '{filterable,own_rule,own_ui}', p_link_module => 'quotes'),
@@ -307,7 +296,7 @@ select private.register_module(
     private.field_declaration('auto_renew', 'boolean', 'Otomatik yenileme', 'Automatic renewal', '{listed,filterable,own_rule,own_ui}'),
     private.field_declaration('renewal_notice_days', 'number', 'Yenileme bildirimi (gün önce)', 'Renewal notice (days before)', '{own_rule,own_ui}'),
     private.field_declaration('renewal_term_months', 'number', 'Yenileme süresi (ay)', 'Renewal term (months)', '{own_rule,own_ui}'),
-    private.field_declaration('notes', 'long_text', 'Notlar', 'Notes', '{own_rule,own_ui}'),
+    private.field_declaration('notes', 'long_text', 'Notlar', 'Notes', '{own_ui}', 10000),
     private.field_declaration('previous_contract_id', 'link', 'Önceki dönem', 'Previous term', '{readonly,listed,own_ui}', p_link_module => 'contracts')),
   p_default_sort => 'updated_at', p_default_descending => true, p_searchable => true,
   p_prepare_function => 'prepare_contract', p_transfer_kind => 'contracts', p_transfer_default => false,

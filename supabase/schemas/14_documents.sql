@@ -92,10 +92,10 @@ as $$
 $$;
 
 /**
- * The documents module's rules for the record engine: the title is 1 to 300 characters
- * (required on create; a document created so has no file until its first upload), and a
- * document links to at most one record through the registry's document links (setting one
- * clears the others). The file columns are written only by an upload.
+ * The documents module's own rule for the record engine (the title, 1 to 300 characters and
+ * required, is its declared type's; a document created so has no file until its first
+ * upload): a document links to at most one record through the registry's document links
+ * (setting one clears the others). The file columns are written only by an upload.
  */
 create function private.prepare_document(p_values jsonb, p_existing jsonb)
 returns jsonb
@@ -110,18 +110,6 @@ declare
   set_links text[];
   link text;
 begin
-  if p_existing is null and not p_values ? 'title' then
-    errors := errors || '{"title": "required"}';
-  end if;
-  if p_values ? 'title' then
-    if jsonb_typeof(p_values -> 'title') <> 'string' or private.clean_text(p_values -> 'title') is null then
-      errors := errors || '{"title": "required"}';
-    elsif char_length(private.clean_text(p_values -> 'title')) > 300 then
-      errors := errors || '{"title": "too_long"}';
-    else
-      prepared := prepared || jsonb_build_object('title', private.clean_text(p_values -> 'title'));
-    end if;
-  end if;
   set_links := array(select l from unnest(links) l where p_values ? l and jsonb_typeof(p_values -> l) <> 'null');
   if cardinality(set_links) > 1 then
     errors := errors || jsonb_build_object(set_links[2], 'one_link_only');
@@ -141,7 +129,7 @@ $$;
 select private.register_module(
   p_key => 'documents', p_position => 6, p_table_name => 'documents', p_entity_type => 'document',
   p_fields => jsonb_build_array(
-    private.field_declaration('title', 'text', 'Başlık', 'Title', '{listed,sortable,own_rule,own_ui}'),
+    private.field_declaration('title', 'text', 'Başlık', 'Title', '{required,listed,sortable,own_ui}', 300),
     private.field_declaration('file_name', 'text', 'Dosya', 'File', '{readonly,listed,own_ui}'),
     private.field_declaration('mime_type', 'text', 'Tür', 'Type', '{readonly,listed,filterable,own_ui}'),
     private.field_declaration('size_bytes', 'number', 'Boyut', 'Size', '{readonly,listed,sortable,own_ui}'),

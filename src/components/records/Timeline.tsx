@@ -45,7 +45,8 @@ export function Timeline({ module, id, fieldLabel, formatValue, canAddNote }: Pr
   const { t, i18n } = useTranslation();
   const timeline = useTimeline(module, id);
   const addNote = useAddNote(module, id);
-  const customFields = useCustomFields(module).data ?? [];
+  // The fields drawn from their declarations (the module labels and formats its own).
+  const customFields = (useCustomFields(module).data ?? []).filter((field) => field.drawn);
   /** A custom field's declaration (hidden ones too: their history stays readable). */
   const customField = (field: string) => customFields.find((candidate) => candidate.key === field);
   const [body, setBody] = useState("");

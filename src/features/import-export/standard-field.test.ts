@@ -9,7 +9,7 @@ import { withCustomImportFields } from "./custom-import-fields.ts";
 import { findField, importKind } from "./kinds.ts";
 import { autoMatch } from "./utils/mapping.ts";
 import { customFieldError, customFormOf, customValuesOf } from "@/components/records/custom-fields/custom-field-form.ts";
-import { declaredStandardFields } from "@/components/records/custom-fields/custom-fields.ts";
+import { declaredStandardFields, ruledStandardFields, shownCustomFields } from "@/components/records/custom-fields/custom-fields.ts";
 import { customColumns, customFilters } from "@/components/records/custom-fields/list-cells.ts";
 
 vi.mock("@/lib/call-rpc.ts", () => ({ rpc: vi.fn() }));
@@ -27,6 +27,7 @@ const declared = (key: string, type: string, extra: object = {}) => ({
   writable: true,
   listed: true,
   filterable: false,
+  own_rule: false,
   own_ui: true,
   ...extra,
 });
@@ -34,7 +35,8 @@ const declared = (key: string, type: string, extra: object = {}) => ({
 // What the database declares for contacts, with the new field last.
 const contacts = [
   declared("customer_id", "link", { link_module: "customers", position: 1, filterable: true }),
-  declared("first_name", "text", { position: 2, max_length: 100 }),
+  declared("first_name", "text", { position: 2, max_length: 100, own_rule: true }),
+  declared("title", "text", { position: 3, max_length: 100 }),
   declared("emails", "structured", { position: 5 }),
   declared("nickname", "text", { label_tr: "Lakap", label_en: "Nickname", position: 15, max_length: 40, filterable: true, own_ui: false }),
 ];
@@ -42,16 +44,17 @@ const fields = declaredStandardFields(contacts);
 const words = { filled: "Dolu", empty: "Boş", yes: "Evet", no: "Hayır", from: "En az", to: "En çok" };
 
 describe("a standard field declared to be drawn from its declaration", () => {
-  it("is drawn where a custom field is, and the module's own fields are not", () => {
-    expect(fields.map((field) => [field.key, field.standard, field.type])).toEqual([["nickname", true, "text"]]);
+  it("is drawn where a custom field is, and the module's own fields are not (those its type rules give their rules only)", () => {
+    expect(shownCustomFields(fields).map((field) => [field.key, field.standard, field.type])).toEqual([["nickname", true, "text"]]);
+    expect(ruledStandardFields(fields).map((field) => field.key)).toEqual(["title"]);
   });
 
   it("is in the form: its value read from the record, its declared limit checked, sent trimmed under its key", () => {
-    const [nickname] = fields;
-    expect(customFormOf({ id: "1", first_name: "Cem", nickname: "Kayacan", cf_x: "k" }, fields)).toEqual({ nickname: "Kayacan", cf_x: "k" });
+    const [nickname] = shownCustomFields(fields);
+    expect(customFormOf({ id: "1", first_name: "Cem", title: "Müdür", nickname: "Kayacan", cf_x: "k" }, fields)).toEqual({ nickname: "Kayacan", cf_x: "k" });
     expect(customFieldError(nickname, "n".repeat(41))).toBe("too_long");
     expect(customFieldError(nickname, "n".repeat(40))).toBeNull();
-    expect(customValuesOf({ nickname: "  Kayacan " }, fields)).toEqual({ nickname: "Kayacan" });
+    expect(customValuesOf({ nickname: "  Kayacan " }, shownCustomFields(fields))).toEqual({ nickname: "Kayacan" });
   });
 
   it("is a list column (shown, sortable, its label) with an export cell, and a list filter", () => {

@@ -93,22 +93,28 @@ export function customFieldsSchema(fields: readonly CustomField[]) {
 }
 
 /**
- * The form's resolver with the custom fields' rules beside the module's own: both run on
- * every check, and their errors land together (the standard fields' under their names, the
- * custom ones under custom.<key>).
+ * The form's resolver with the declared fields' rules beside the module's own: the drawn
+ * fields' (custom.<key>) and those of the standard fields the module draws itself whose
+ * rules are their types' (`standard`, at their own paths: a name required, a text within its
+ * declared length, an e-mail, phone or web address valid, a choice among its options). All
+ * run on every check, and their errors land together.
  */
 export function withCustomFields<Values extends FieldValues, Context, Output extends FieldValues>(
   base: Resolver<Values, Context, Output>,
   fields: readonly CustomField[],
+  standard: readonly CustomField[] = [],
 ): Resolver<Values & CustomFormValues, Context, Output & CustomFormValues> {
   const schema = customFieldsSchema(fields);
+  const standardSchema = customFieldsSchema(standard);
+  const errorsOf = (issues: readonly z.core.$ZodIssue[]) =>
+    Object.fromEntries(issues.map((issue) => [String(issue.path[0]), { type: "custom", message: issue.message }]));
   return async (values, context, options) => {
     const own = await base(values, context, options as unknown as Parameters<typeof base>[2]);
     const custom = schema.safeParse(values.custom ?? {});
-    const customErrors = custom.success
-      ? {}
-      : Object.fromEntries(custom.error.issues.map((issue) => [String(issue.path[0]), { type: "custom", message: issue.message }]));
-    const ownErrors = own.errors as FieldErrors;
+    const declared = standardSchema.safeParse(Object.fromEntries(standard.map((field) => [field.key, values[field.key]])));
+    const customErrors = custom.success ? {} : errorsOf(custom.error.issues);
+    // The module's own rule on a field comes first (it says more than the type).
+    const ownErrors = { ...(declared.success ? {} : errorsOf(declared.error.issues)), ...(own.errors as FieldErrors) };
     if (Object.keys(ownErrors).length === 0 && custom.success) {
       return { values: { ...(own.values as Output), custom: values.custom ?? {} }, errors: {} };
     }
@@ -122,7 +128,7 @@ export function withCustomFields<Values extends FieldValues, Context, Output ext
  * key of the record answer and the standard fields' among `fields`, as they came.
  */
 export function customFormOf(record: object | undefined, fields: readonly CustomField[] = []): CustomFormValues["custom"] {
-  const standard = new Set(fields.filter((field) => field.standard).map((field) => field.key));
+  const standard = new Set(fields.filter((field) => field.standard && field.drawn).map((field) => field.key));
   return Object.fromEntries(
     Object.entries(record ?? {}).filter(([key]) => key.startsWith("cf_") || standard.has(key)) as [string, CustomInputValue][],
   );

@@ -62,6 +62,12 @@ export const customFieldSchema = z.object({
   key: z.string().regex(/^[a-z][a-z0-9_]{0,62}$/),
   /** A standard field of the module (its declaration is the product's), not the organization's own. */
   standard: z.boolean().default(false),
+  /**
+   * Drawn from its declaration on every screen (a custom field, or a standard one no screen
+   * draws itself); false for a standard field the module's screens draw with their own inputs,
+   * whose rules the form still takes from here (its type's, when the module has none of its own).
+   */
+  drawn: z.boolean().default(true),
   /** A text's characters at most, when its declaration says (else the type's: CUSTOM_TEXT_MAX, CUSTOM_LONG_TEXT_MAX). */
   max_length: z.number().int().nullable().default(null),
   type: z.enum(customFieldTypes),
@@ -101,6 +107,7 @@ const standardFieldSchema = z.object({
   writable: z.boolean(),
   listed: z.boolean(),
   filterable: z.boolean(),
+  own_rule: z.boolean(),
   own_ui: z.boolean(),
 });
 type StandardField = z.infer<typeof standardFieldSchema>;
@@ -112,13 +119,15 @@ const listAnswerSchema = z.object({
 });
 
 /**
- * The standard fields every screen draws from their declarations (not own_ui), as fields of
- * the same shape as a custom one, before the organization's own. A read-only one is not
- * drawn (the generic inputs write).
+ * The standard fields as fields of the same shape as a custom one, before the organization's
+ * own: those every screen draws from their declarations (not own_ui), and, not drawn, those
+ * the module's screens draw themselves but whose rules are their types' (not own_rule: their
+ * form's checks come from the declaration). Read-only ones and links (the module's pickers)
+ * are left out.
  */
 export function declaredStandardFields(standard: readonly StandardField[]): CustomField[] {
   return standard
-    .filter((field) => !field.own_ui && field.writable)
+    .filter((field) => field.writable && (!field.own_ui || (!field.own_rule && field.type !== "link")))
     .flatMap((field): CustomField[] => {
       const type = customFieldTypes.find((known) => known === field.type);
       if (!type) return [];
@@ -126,6 +135,7 @@ export function declaredStandardFields(standard: readonly StandardField[]): Cust
         {
           key: field.key,
           standard: true,
+          drawn: !field.own_ui,
           max_length: field.max_length,
           type,
           label_tr: field.label_tr,
@@ -167,9 +177,14 @@ export function useCustomFields(module: ModuleKey) {
   return useQuery(customFieldsQueryOptions(scope, module));
 }
 
-/** The fields a screen shows: not hidden, in the admin's order. */
+/** The fields a screen shows from their declarations: drawn, not hidden, in the admin's order. */
 export function shownCustomFields(fields: readonly CustomField[] | undefined): CustomField[] {
-  return (fields ?? []).filter((field) => !field.hidden).toSorted((a, b) => a.position - b.position);
+  return (fields ?? []).filter((field) => field.drawn && !field.hidden).toSorted((a, b) => a.position - b.position);
+}
+
+/** The standard fields a module's form draws itself whose rules its declarations give (at the form's own paths). */
+export function ruledStandardFields(fields: readonly CustomField[] | undefined): CustomField[] {
+  return (fields ?? []).filter((field) => field.standard && !field.drawn);
 }
 
 /** A field's label, or an option's, in the interface's language (Turkish when no English one was given). */

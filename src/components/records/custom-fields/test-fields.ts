@@ -6,6 +6,7 @@ export function testField(type: CustomFieldType, overrides: Partial<CustomField>
   return {
     key: `cf_${type}`,
     standard: false,
+    drawn: true,
     max_length: null,
     type,
     label_tr: `Alan ${type}`,

@@ -3,23 +3,25 @@ import type { FieldValues, Resolver } from "react-hook-form";
 import type { ModuleKey } from "@/modules/registry.ts";
 import { customFieldPath } from "../record-form.ts";
 import { customValuesOf, withCustomFields, type CustomFormValues } from "./custom-field-form.ts";
-import { shownCustomFields, useCustomFields } from "./custom-fields.ts";
+import { ruledStandardFields, shownCustomFields, useCustomFields } from "./custom-fields.ts";
 
 /**
- * What a module's record form needs for its custom fields: the fields it shows (hidden ones
- * never), its resolver wrapped with their rules, the paths their server errors land on, and
- * the p_values entries of its values. react-hook-form reads the resolver on every check, so
- * fields that arrive after the form opened are checked too.
+ * What a module's record form needs for the fields drawn from declarations: the fields it
+ * shows (hidden ones never), its resolver wrapped with their rules and those of the standard
+ * fields it draws itself that its declarations rule, the paths their server errors land on,
+ * and the p_values entries of its values. react-hook-form reads the resolver on every check,
+ * so fields that arrive after the form opened are checked too.
  */
 export function useCustomFieldsForm(module: ModuleKey) {
   const declared = useCustomFields(module);
   const fields = useMemo(() => shownCustomFields(declared.data), [declared.data]);
+  const standard = useMemo(() => ruledStandardFields(declared.data), [declared.data]);
   return {
     fields,
     /** Where their server errors go (applyServerFieldErrors' formFields, beside the standard ones). */
     paths: fields.map((field) => customFieldPath(field.key)),
     resolver: <Values extends FieldValues, Context, Output extends FieldValues>(base: Resolver<Values, Context, Output>) =>
-      withCustomFields(base, fields),
+      withCustomFields(base, fields, standard),
     valuesOf: (custom: CustomFormValues["custom"]) => customValuesOf(custom, fields),
   };
 }

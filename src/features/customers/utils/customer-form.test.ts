@@ -1,5 +1,45 @@
-import { describe, expect, it } from "vitest";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { describe, expect, it, vi } from "vitest";
+import { withCustomFields } from "@/components/records/custom-fields/custom-field-form.ts";
+import { declaredStandardFields, ruledStandardFields } from "@/components/records/custom-fields/custom-fields.ts";
 import { customerFormSchema, customerValuesOf, emptyCustomerForm } from "./customer-form.ts";
+
+vi.mock("@/lib/call-rpc.ts", () => ({ rpc: vi.fn() }));
+
+/** Customers' declarations as list_custom_fields answers them (the ones these checks read). */
+const declared = (key: string, type: string, extra: object = {}) => ({
+  key,
+  type,
+  label_tr: key,
+  label_en: key,
+  required: false,
+  max_length: null,
+  options: [],
+  link_module: null,
+  position: 1,
+  writable: true,
+  listed: true,
+  filterable: false,
+  own_rule: false,
+  own_ui: true,
+  ...extra,
+});
+const declarations = declaredStandardFields([
+  declared("name", "text", { required: true, max_length: 300 }),
+  declared("tax_number", "text", { own_rule: true }),
+  declared("phone", "phone"),
+  declared("email", "email", { max_length: 254 }),
+  declared("website", "url", { max_length: 300 }),
+  declared("city", "text", { max_length: 60 }),
+]);
+const resolver = withCustomFields(zodResolver(customerFormSchema), [], ruledStandardFields(declarations));
+const declaredErrorsOf = async (values: Partial<typeof emptyCustomerForm>) => {
+  const result = await resolver({ ...emptyCustomerForm, name: "Işık Yazılım A.Ş.", ...values, custom: {} }, undefined, {
+    fields: {},
+    shouldUseNativeValidation: false,
+  });
+  return Object.fromEntries(Object.entries(result.errors).map(([key, error]) => [key, (error as { message: string }).message]));
+};
 
 const errorsOf = (values: Partial<typeof emptyCustomerForm>) => {
   const parsed = customerFormSchema.safeParse({ ...emptyCustomerForm, name: "Işık Yazılım A.Ş.", ...values });
@@ -14,11 +54,14 @@ describe("customer form", () => {
     expect(errorsOf({ kind: "person", tax_number: "10000000146" })).toEqual({});
   });
 
-  it("checks the name, phone, email and website", () => {
-    expect(errorsOf({ name: "  " })).toEqual({ name: "records.form.fieldErrors.required" });
-    expect(errorsOf({ phone: "12" })).toEqual({ phone: "records.form.fieldErrors.invalid_phone" });
-    expect(errorsOf({ email: "a@b" })).toEqual({ email: "records.form.fieldErrors.invalid_email" });
-    expect(errorsOf({ website: "not a site" })).toEqual({ website: "records.form.fieldErrors.invalid_website" });
+  it("checks the name, phone, email, website and lengths by their declarations, beside its own rule", async () => {
+    expect(await declaredErrorsOf({ name: "  " })).toEqual({ name: "records.form.fieldErrors.required" });
+    expect(await declaredErrorsOf({ phone: "12" })).toEqual({ phone: "records.form.fieldErrors.invalid_phone" });
+    expect(await declaredErrorsOf({ email: "a@b" })).toEqual({ email: "records.form.fieldErrors.invalid_email" });
+    expect(await declaredErrorsOf({ website: "not a site" })).toEqual({ website: "records.form.fieldErrors.invalid_website" });
+    expect(await declaredErrorsOf({ city: "İ".repeat(61) })).toEqual({ city: "records.form.fieldErrors.too_long" });
+    expect(await declaredErrorsOf({ tax_number: "1234567891" })).toEqual({ tax_number: "records.form.fieldErrors.invalid_vkn" });
+    expect(await declaredErrorsOf({ city: "İstanbul", email: "info@isik.com.tr" })).toEqual({});
   });
 
   it("sends blanks as null, the phone normalised and the tags split", () => {

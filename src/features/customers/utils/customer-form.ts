@@ -1,32 +1,30 @@
 /**
- * The customer form: its values on screen, the browser's checks (the same rules and codes as
- * private.prepare_customer: the VKN or TCKN checksum by kind, phone, email, website) and the
- * values sent to the database.
+ * The customer form: its values on screen, the browser's own check (the VKN or TCKN checksum
+ * by kind, private.prepare_customer's rule; the other fields' rules come from their
+ * declarations, custom-fields/use-custom-fields-form.ts) and the values sent to the database.
  */
 import { z } from "zod";
 import { fieldErrorKey } from "@/components/records/record-form.ts";
-import { isValidEmail, isValidTckn, isValidVkn, isValidWebsite, normalizePhone } from "@/lib/turkish-identifiers.ts";
+import { isValidTckn, isValidVkn, normalizePhone } from "@/lib/turkish-identifiers.ts";
 import type { Customer, CustomerValues } from "../api/customers.ts";
 import { customerKinds, customerStatuses } from "./customer-fields.ts";
 
-const text = (max: number) => z.string().max(max, fieldErrorKey("too_long"));
-
 export const customerFormSchema = z
   .object({
-    name: text(300).refine((value) => value.trim() !== "", fieldErrorKey("required")),
+    name: z.string(),
     kind: z.enum(customerKinds),
     tax_number: z.string(),
-    tax_office: text(100),
-    sector: text(100),
+    tax_office: z.string(),
+    sector: z.string(),
     status: z.enum(customerStatuses),
     phone: z.string(),
-    email: text(254),
-    website: text(300),
-    city: text(60),
-    district: text(60),
-    address: text(1000),
+    email: z.string(),
+    website: z.string(),
+    city: z.string(),
+    district: z.string(),
+    address: z.string(),
     tags: z.string(),
-    description: text(10000),
+    description: z.string(),
   })
   .superRefine((values, context) => {
     const taxNumber = values.tax_number.replace(/\s/g, "");
@@ -36,15 +34,6 @@ export const customerFormSchema = z
       } else if (values.kind === "person" && !isValidTckn(taxNumber)) {
         context.addIssue({ code: "custom", path: ["tax_number"], message: fieldErrorKey("invalid_tckn") });
       }
-    }
-    if (values.phone.trim() !== "" && normalizePhone(values.phone) === null) {
-      context.addIssue({ code: "custom", path: ["phone"], message: fieldErrorKey("invalid_phone") });
-    }
-    if (values.email.trim() !== "" && !isValidEmail(values.email.trim())) {
-      context.addIssue({ code: "custom", path: ["email"], message: fieldErrorKey("invalid_email") });
-    }
-    if (values.website.trim() !== "" && !isValidWebsite(values.website.trim())) {
-      context.addIssue({ code: "custom", path: ["website"], message: fieldErrorKey("invalid_website") });
     }
   });
 export type CustomerFormValues = z.infer<typeof customerFormSchema>;

@@ -32,9 +32,9 @@ export function dealFormSchema(stages: readonly DealStage[]) {
       stage: z.string().min(1, msg("stageRequired")),
       probability: z.union([z.number().int(msg("probabilityInvalid")).min(0, msg("probabilityInvalid")).max(100, msg("probabilityInvalid")), z.literal("")]),
       expected_close_date: z.string().nullable(),
-      source: z.string().max(100, fieldErrorKey("too_long")),
+      source: z.string(),
       tags: z.array(z.string()),
-      description: z.string().max(10000, fieldErrorKey("too_long")),
+      description: z.string(),
       lost_reason: z.string().max(500, fieldErrorKey("too_long")),
       contact_ids: z.array(z.string()),
     })

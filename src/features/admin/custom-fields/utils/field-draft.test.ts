@@ -7,6 +7,7 @@ vi.mock("@/lib/call-rpc.ts", () => ({ rpc: vi.fn() }));
 const saved = {
   key: "cf_sektor_kodu",
   standard: false,
+  drawn: true,
   max_length: null,
   type: "choice" as const,
   label_tr: "Sektör kodu",

@@ -409,6 +409,213 @@ begin
   return jsonb_build_object('values', result, 'errors', errors);
 end;
 $function$;
+CREATE OR REPLACE FUNCTION private.prepare_contract(p_values jsonb, p_existing jsonb)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  result jsonb := p_values;
+  errors jsonb := '{}';
+  field text;
+  related uuid;
+  amount numeric;
+  whole numeric;
+  old_status text := p_existing ->> 'status';
+  new_status text;
+  start_on date;
+  end_on date;
+begin
+  if old_status in ('terminated', 'renewed') then
+    return jsonb_build_object('values', result, 'errors', '{"status": "locked"}'::jsonb);
+  end if;
+
+  -- Free-text fields: strings only, trimmed, empty as null.
+  foreach field in array array['contract_type', 'currency', 'status'] loop
+    if p_values ? field then
+      if jsonb_typeof(p_values -> field) not in ('string', 'null') then
+        errors := errors || jsonb_build_object(field, 'invalid');
+      else
+        result := result || jsonb_build_object(field, private.clean_text(p_values -> field));
+      end if;
+    end if;
+  end loop;
+
+  if p_values ? 'contract_type' and not errors ? 'contract_type' then
+    if result ->> 'contract_type' is null then
+      errors := errors || '{"contract_type": "required"}';
+    elsif not (result ->> 'contract_type' = any (private.contract_types())) then
+      errors := errors || '{"contract_type": "invalid"}';
+    end if;
+  end if;
+
+  -- Currency: three letters, the organization's when a new contract names none.
+  if p_values ? 'currency' and not errors ? 'currency' then
+    if result ->> 'currency' is null then
+      if p_existing is null then
+        result := result || jsonb_build_object('currency', private.organization_currency());
+      else
+        errors := errors || '{"currency": "required"}';
+      end if;
+    elsif upper(result ->> 'currency') !~ '^[A-Z]{3}$' then
+      errors := errors || '{"currency": "invalid"}';
+    else
+      result := result || jsonb_build_object('currency', upper(result ->> 'currency'));
+    end if;
+  elsif p_existing is null then
+    result := result || jsonb_build_object('currency', private.organization_currency());
+  end if;
+
+  -- Value: a number (or a numeric string, kept exact) from 0, to the kuruş; null is 0.
+  if p_values ? 'value' then
+    if jsonb_typeof(p_values -> 'value') = 'null' then
+      result := result || '{"value": 0}';
+    elsif jsonb_typeof(p_values -> 'value') not in ('number', 'string')
+          or btrim(p_values ->> 'value') !~ '^\d{1,16}(\.\d{1,2})?$' then
+      errors := errors || '{"value": "invalid"}';
+    else
+      amount := btrim(p_values ->> 'value')::numeric;
+      result := result || jsonb_build_object('value', amount);
+    end if;
+  end if;
+
+  -- KDV: value_includes_vat a boolean; vat_amount null (not stated) or an amount from 0,
+  -- to the kuruş, kept exact; a KDV-included value cannot hold more KDV than itself.
+  if p_values ? 'value_includes_vat' and jsonb_typeof(p_values -> 'value_includes_vat') <> 'boolean' then
+    errors := errors || '{"value_includes_vat": "invalid"}';
+  end if;
+  foreach field in array array['vat_amount', 'withholding_amount'] loop
+    if p_values ? field then
+      if jsonb_typeof(p_values -> field) = 'null'
+         or (jsonb_typeof(p_values -> field) = 'string' and private.clean_text(p_values -> field) is null) then
+        result := result || jsonb_build_object(field, null);
+      elsif jsonb_typeof(p_values -> field) not in ('number', 'string')
+            or btrim(p_values ->> field) !~ '^\d{1,16}(\.\d{1,2})?$' then
+        errors := errors || jsonb_build_object(field, 'invalid');
+      else
+        result := result || jsonb_build_object(field, btrim(p_values ->> field)::numeric);
+      end if;
+    end if;
+  end loop;
+  if not (errors ? 'value' or errors ? 'vat_amount' or errors ? 'value_includes_vat')
+     and coalesce((case when p_values ? 'value_includes_vat' then result ->> 'value_includes_vat' else p_existing ->> 'value_includes_vat' end)::boolean, false)
+     and (case when p_values ? 'vat_amount' then result ->> 'vat_amount' else p_existing ->> 'vat_amount' end)::numeric
+         > coalesce((case when p_values ? 'value' then result ->> 'value' else p_existing ->> 'value' end)::numeric, 0) then
+    errors := errors || '{"vat_amount": "exceeds_value"}';
+  end if;
+  -- Tevkifat: part of the stated KDV, so never without it nor above it.
+  if not (errors ? 'vat_amount' or errors ? 'withholding_amount')
+     and (case when p_values ? 'withholding_amount' then result ->> 'withholding_amount' else p_existing ->> 'withholding_amount' end) is not null
+     and coalesce((case when p_values ? 'withholding_amount' then result ->> 'withholding_amount' else p_existing ->> 'withholding_amount' end)::numeric
+                  > (case when p_values ? 'vat_amount' then result ->> 'vat_amount' else p_existing ->> 'vat_amount' end)::numeric, true) then
+    errors := errors || '{"withholding_amount": "exceeds_vat"}';
+  end if;
+  if p_values ? 'withholding_rate' then
+    if jsonb_typeof(p_values -> 'withholding_rate') not in ('string', 'null') then
+      errors := errors || '{"withholding_rate": "invalid"}';
+    elsif private.clean_text(p_values -> 'withholding_rate') is null then
+      result := result || '{"withholding_rate": null}';
+    elsif not (private.clean_text(p_values -> 'withholding_rate') = any (private.withholding_rates())) then
+      errors := errors || '{"withholding_rate": "invalid"}';
+    else
+      result := result || jsonb_build_object('withholding_rate', private.clean_text(p_values -> 'withholding_rate'));
+    end if;
+  end if;
+
+  -- Dates: 'YYYY-MM-DD' or null (an empty string clears).
+  foreach field in array array['start_date', 'end_date', 'customer_signed_on', 'company_signed_on'] loop
+    if p_values ? field then
+      if jsonb_typeof(p_values -> field) = 'null'
+         or (jsonb_typeof(p_values -> field) = 'string' and private.clean_text(p_values -> field) is null) then
+        result := result || jsonb_build_object(field, null);
+      elsif private.try_calendar_date(p_values -> field) is null then
+        errors := errors || jsonb_build_object(field, 'invalid');
+      else
+        result := result || jsonb_build_object(field, private.try_calendar_date(p_values -> field));
+      end if;
+    end if;
+  end loop;
+  start_on := case when errors ? 'start_date' then null when p_values ? 'start_date' then (result ->> 'start_date')::date
+                   else (p_existing ->> 'start_date')::date end;
+  end_on := case when errors ? 'end_date' then null when p_values ? 'end_date' then (result ->> 'end_date')::date
+                 else (p_existing ->> 'end_date')::date end;
+  if not (errors ? 'start_date' or errors ? 'end_date') and end_on < start_on then
+    errors := errors || '{"end_date": "end_before_start"}';
+  end if;
+
+  if p_values ? 'auto_renew' then
+    if jsonb_typeof(p_values -> 'auto_renew') <> 'boolean' then
+      errors := errors || '{"auto_renew": "invalid"}';
+    end if;
+  end if;
+  foreach field in array array['renewal_notice_days', 'renewal_term_months'] loop
+    if p_values ? field then
+      if jsonb_typeof(p_values -> field) <> 'number' then
+        errors := errors || jsonb_build_object(field, 'invalid');
+      else
+        whole := (p_values ->> field)::numeric;
+        if whole <> trunc(whole) or (field = 'renewal_notice_days' and whole not between 0 and 365)
+           or (field = 'renewal_term_months' and whole not between 1 and 120) then
+          errors := errors || jsonb_build_object(field, 'invalid');
+        else
+          result := result || jsonb_build_object(field, whole::integer);
+        end if;
+      end if;
+    end if;
+  end loop;
+
+  -- Status: new contracts are draft or active; through the engine only draft -> active.
+  new_status := coalesce(case when p_values ? 'status' and not errors ? 'status' then result ->> 'status' end, old_status, 'draft');
+  if p_values ? 'status' and not errors ? 'status' then
+    if not (new_status = any (enum_range(null::private.contract_status)::text[])) then
+      errors := errors || '{"status": "invalid"}';
+    elsif new_status = old_status then
+      result := result - 'status';
+    elsif new_status not in ('draft', 'active') or (old_status is not null and not (old_status = 'draft' and new_status = 'active')) then
+      errors := errors || '{"status": "invalid_transition"}';
+    else
+      result := result || jsonb_build_object('status', new_status);
+    end if;
+  end if;
+  if new_status = 'active' and not (errors ? 'start_date' or errors ? 'end_date') then
+    if start_on is null then
+      errors := errors || '{"start_date": "required_for_active"}';
+    end if;
+    if end_on is null then
+      errors := errors || '{"end_date": "required_for_active"}';
+    end if;
+  end if;
+
+  if p_existing is not null
+     and ((p_values ? 'end_date' and end_on is distinct from (p_existing ->> 'end_date')::date)
+          or (p_values ? 'renewal_notice_days' and result -> 'renewal_notice_days' is distinct from p_existing -> 'renewal_notice_days')) then
+    result := result || '{"renewal_notified_at": null}';
+  end if;
+
+  -- Linked records: the caller must be able to see them in this organization.
+  foreach field in array array['customer_id', 'contact_id', 'quote_id', 'deal_id'] loop
+    if p_values ? field then
+      if jsonb_typeof(p_values -> field) = 'null'
+         or (jsonb_typeof(p_values -> field) = 'string' and private.clean_text(p_values -> field) is null) then
+        result := result || jsonb_build_object(field, null);
+      else
+        related := private.try_uuid(p_values -> field);
+        if related is null then
+          errors := errors || jsonb_build_object(field, 'not_found');
+        elsif related::text is distinct from p_existing ->> field
+              and not private.record_visible(case field when 'customer_id' then 'customers' when 'contact_id' then 'contacts'
+                                                        when 'quote_id' then 'quotes' else 'deals' end, related) then
+          errors := errors || jsonb_build_object(field, 'not_found');
+        else
+          result := result || jsonb_build_object(field, related);
+        end if;
+      end if;
+    end if;
+  end loop;
+  return jsonb_build_object('values', result, 'errors', errors);
+end;
+$function$;
 CREATE OR REPLACE FUNCTION private.prepare_customer(p_values jsonb, p_existing jsonb)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -461,7 +668,7 @@ begin
   settings.deal_stages := coalesce(settings.deal_stages, '[]');
 
   -- Free-text fields: strings only, trimmed, empty as null.
-  foreach field in array array['title', 'currency', 'stage', 'lost_reason'] loop
+  foreach field in array array['currency', 'stage', 'lost_reason'] loop
     if p_values ? field then
       if jsonb_typeof(p_values -> field) not in ('string', 'null') then
         errors := errors || jsonb_build_object(field, 'invalid');
@@ -471,13 +678,6 @@ begin
     end if;
   end loop;
 
-  if (p_existing is null or p_values ? 'title') and not errors ? 'title' then
-    if result ->> 'title' is null then
-      errors := errors || '{"title": "required"}';
-    elsif char_length(result ->> 'title') > 200 then
-      errors := errors || '{"title": "too_long"}';
-    end if;
-  end if;
   if char_length(result ->> 'lost_reason') > 500 and p_values ? 'lost_reason' then
     errors := errors || '{"lost_reason": "too_long"}';
   end if;
@@ -608,6 +808,32 @@ begin
   return jsonb_build_object('values', result, 'errors', errors);
 end;
 $function$;
+CREATE OR REPLACE FUNCTION private.prepare_document(p_values jsonb, p_existing jsonb)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ STABLE
+ SET search_path TO ''
+AS $function$
+declare
+  prepared jsonb := p_values;
+  errors jsonb := '{}';
+  links text[] := array(select m.document_link from private.modules m where m.document_link is not null order by m.position);
+  set_links text[];
+  link text;
+begin
+  set_links := array(select l from unnest(links) l where p_values ? l and jsonb_typeof(p_values -> l) <> 'null');
+  if cardinality(set_links) > 1 then
+    errors := errors || jsonb_build_object(set_links[2], 'one_link_only');
+  elsif cardinality(set_links) = 1 then
+    foreach link in array links loop
+      if link <> set_links[1] then
+        prepared := prepared || jsonb_build_object(link, null);
+      end if;
+    end loop;
+  end if;
+  return jsonb_build_object('values', prepared, 'errors', errors);
+end;
+$function$;
 CREATE OR REPLACE FUNCTION private.prepare_record(p_module text, p_values jsonb, p_existing jsonb, p_caller uuid, p_organization_id uuid, p_scope text)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -667,6 +893,108 @@ begin
     return jsonb_build_object('problem', private.failure('Invalid fields', 'invalid_fields', jsonb_build_object('fields', errors)));
   end if;
   return jsonb_build_object('values', prepared);
+end;
+$function$;
+CREATE OR REPLACE FUNCTION private.prepare_task(p_values jsonb, p_existing jsonb)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  result jsonb := p_values;
+  errors jsonb := '{}';
+  field text;
+  related uuid;
+  due timestamptz;
+  remind timestamptz;
+  old_status text := p_existing ->> 'status';
+begin
+  foreach field in array array['type', 'priority', 'status'] loop
+    if p_values ? field then
+      if jsonb_typeof(p_values -> field) not in ('string', 'null') then
+        errors := errors || jsonb_build_object(field, 'invalid');
+      else
+        result := result || jsonb_build_object(field, private.clean_text(p_values -> field));
+      end if;
+    end if;
+  end loop;
+
+  if result ->> 'type' is not null and not errors ? 'type'
+     and not exists (select 1 from private.organization_settings s, jsonb_array_elements_text(s.task_types) t (type)
+                      where s.organization_id = private.current_organization_id() and t.type = result ->> 'type') then
+    errors := errors || '{"type": "invalid_type"}';
+  end if;
+  if p_values ? 'priority' and not errors ? 'priority' then
+    result := result || jsonb_build_object('priority', coalesce(result ->> 'priority', 'normal'));
+    if not (result ->> 'priority' = any (enum_range(null::private.task_priority)::text[])) then
+      errors := errors || '{"priority": "invalid"}';
+    end if;
+  end if;
+
+  -- Status, and the completion that goes with it.
+  if p_values ? 'status' and not errors ? 'status' then
+    result := result || jsonb_build_object('status', coalesce(result ->> 'status', 'open'));
+    if not (result ->> 'status' = any (enum_range(null::private.task_status)::text[])) then
+      errors := errors || '{"status": "invalid"}';
+    elsif result ->> 'status' = old_status then
+      result := result - 'status';
+    elsif result ->> 'status' = 'done' then
+      result := result || jsonb_build_object('completed_at', now(), 'completed_by', auth.uid());
+    elsif old_status = 'done' then
+      result := result || '{"completed_at": null, "completed_by": null}';
+    end if;
+  end if;
+
+  -- When: timestamps, or null (an empty string clears).
+  foreach field in array array['due_at', 'remind_at'] loop
+    if p_values ? field then
+      if jsonb_typeof(p_values -> field) = 'null'
+         or (jsonb_typeof(p_values -> field) = 'string' and private.clean_text(p_values -> field) is null) then
+        result := result || jsonb_build_object(field, null);
+      elsif private.try_timestamptz(p_values -> field) is null then
+        errors := errors || jsonb_build_object(field, 'invalid');
+      else
+        result := result || jsonb_build_object(field, private.try_timestamptz(p_values -> field));
+      end if;
+    end if;
+  end loop;
+  if not (errors ? 'due_at' or errors ? 'remind_at') and (p_values ? 'due_at' or p_values ? 'remind_at') then
+    due := case when p_values ? 'due_at' then (result ->> 'due_at')::timestamptz else (p_existing ->> 'due_at')::timestamptz end;
+    remind := case when p_values ? 'remind_at' then (result ->> 'remind_at')::timestamptz
+                   else (p_existing ->> 'remind_at')::timestamptz end;
+    if remind > due then
+      errors := errors || '{"remind_at": "after_due"}';
+    end if;
+    if p_existing is not null and p_values ? 'due_at' and due is distinct from (p_existing ->> 'due_at')::timestamptz then
+      result := result || '{"due_notified_at": null, "overdue_notified_at": null}';
+    end if;
+    if p_existing is not null and p_values ? 'remind_at' and remind is distinct from (p_existing ->> 'remind_at')::timestamptz then
+      result := result || '{"reminded_at": null}';
+    end if;
+  end if;
+
+  -- Related records: the caller must be able to see them in this organization.
+  foreach field in array array['customer_id', 'contact_id', 'deal_id'] loop
+    if p_values ? field then
+      if jsonb_typeof(p_values -> field) = 'null'
+         or (jsonb_typeof(p_values -> field) = 'string' and private.clean_text(p_values -> field) is null) then
+        result := result || jsonb_build_object(field, null);
+      else
+        related := private.try_uuid(p_values -> field);
+        if related is null then
+          errors := errors || jsonb_build_object(field, 'not_found');
+        elsif related::text is distinct from p_existing ->> field
+              and not private.record_visible(case field when 'customer_id' then 'customers'
+                                                        when 'contact_id' then 'contacts' else 'deals' end, related) then
+          errors := errors || jsonb_build_object(field, 'not_found');
+        else
+          result := result || jsonb_build_object(field, related);
+        end if;
+      end if;
+    end if;
+  end loop;
+  return jsonb_build_object('values', result, 'errors', errors);
 end;
 $function$;
 CREATE OR REPLACE FUNCTION private.prepare_typed_values(p_values jsonb, p_existing jsonb, p_fields jsonb)
@@ -1029,7 +1357,7 @@ insert into "private"."module_fields" ("module", "key", "position", "type", "lab
   ('contacts'::text, 'kvkk_consent_source'::text, '12'::integer, 'text'::text, 'Rızanın kaynağı (ör. form adı)'::text, 'Source of consent (e.g. form name)'::text, 'true'::boolean, 'false'::boolean, '200'::integer, '[]'::jsonb, null, 'false'::boolean, 'false'::boolean, 'false'::boolean, 'true'::boolean, 'true'::boolean),
   ('contacts'::text, 'iys_consent'::text, '13'::integer, 'structured'::text, 'İYS izinleri'::text, 'İYS permissions'::text, 'true'::boolean, 'false'::boolean, null, '[]'::jsonb, null, 'false'::boolean, 'false'::boolean, 'false'::boolean, 'true'::boolean, 'true'::boolean),
   ('contacts'::text, 'external_id'::text, '14'::integer, 'text'::text, 'Harici kod'::text, 'External code'::text, 'true'::boolean, 'false'::boolean, null, '[]'::jsonb, null, 'false'::boolean, 'false'::boolean, 'false'::boolean, 'true'::boolean, 'true'::boolean),
-  ('deals'::text, 'title'::text, '1'::integer, 'text'::text, 'Başlık'::text, 'Title'::text, 'true'::boolean, 'false'::boolean, null, '[]'::jsonb, null, 'true'::boolean, 'true'::boolean, 'false'::boolean, 'true'::boolean, 'true'::boolean),
+  ('deals'::text, 'title'::text, '1'::integer, 'text'::text, 'Başlık'::text, 'Title'::text, 'true'::boolean, 'true'::boolean, '200'::integer, '[]'::jsonb, null, 'true'::boolean, 'true'::boolean, 'false'::boolean, 'false'::boolean, 'true'::boolean),
   ('deals'::text, 'customer_id'::text, '2'::integer, 'link'::text, 'Müşteri'::text, 'Customer'::text, 'true'::boolean, 'false'::boolean, null, '[]'::jsonb, 'customers'::text, 'true'::boolean, 'true'::boolean, 'true'::boolean, 'false'::boolean, 'true'::boolean),
   ('deals'::text, 'amount'::text, '3'::integer, 'money'::text, 'Tutar'::text, 'Amount'::text, 'true'::boolean, 'false'::boolean, null, '[]'::jsonb, null, 'true'::boolean, 'true'::boolean, 'false'::boolean, 'true'::boolean, 'true'::boolean),
   ('deals'::text, 'currency'::text, '4'::integer, 'text'::text, 'Para birimi'::text, 'Currency'::text, 'true'::boolean, 'false'::boolean, null, '[]'::jsonb, null, 'true'::boolean, 'false'::boolean, 'true'::boolean, 'true'::boolean, 'true'::boolean),
@@ -1042,7 +1370,7 @@ insert into "private"."module_fields" ("module", "key", "position", "type", "lab
   ('deals'::text, 'lost_reason'::text, '11'::integer, 'text'::text, 'Kaybetme nedeni'::text, 'Lost reason'::text, 'true'::boolean, 'false'::boolean, '500'::integer, '[]'::jsonb, null, 'false'::boolean, 'false'::boolean, 'false'::boolean, 'true'::boolean, 'true'::boolean),
   ('deals'::text, 'closed_at'::text, '12'::integer, 'datetime'::text, 'Kapanış tarihi'::text, 'Closed on'::text, 'false'::boolean, 'false'::boolean, null, '[]'::jsonb, null, 'true'::boolean, 'false'::boolean, 'false'::boolean, 'false'::boolean, 'true'::boolean),
   ('deals'::text, 'external_id'::text, '13'::integer, 'text'::text, 'Harici kod'::text, 'External code'::text, 'true'::boolean, 'false'::boolean, null, '[]'::jsonb, null, 'false'::boolean, 'false'::boolean, 'false'::boolean, 'true'::boolean, 'true'::boolean),
-  ('tasks'::text, 'title'::text, '1'::integer, 'text'::text, 'Başlık'::text, 'Title'::text, 'true'::boolean, 'false'::boolean, null, '[]'::jsonb, null, 'true'::boolean, 'true'::boolean, 'false'::boolean, 'true'::boolean, 'true'::boolean),
+  ('tasks'::text, 'title'::text, '1'::integer, 'text'::text, 'Başlık'::text, 'Title'::text, 'true'::boolean, 'true'::boolean, '200'::integer, '[]'::jsonb, null, 'true'::boolean, 'true'::boolean, 'false'::boolean, 'false'::boolean, 'true'::boolean),
   ('tasks'::text, 'description'::text, '2'::integer, 'long_text'::text, 'Açıklama'::text, 'Description'::text, 'true'::boolean, 'false'::boolean, '10000'::integer, '[]'::jsonb, null, 'false'::boolean, 'false'::boolean, 'false'::boolean, 'false'::boolean, 'true'::boolean),
   ('tasks'::text, 'type'::text, '3'::integer, 'text'::text, 'Tür'::text, 'Type'::text, 'true'::boolean, 'false'::boolean, null, '[]'::jsonb, null, 'true'::boolean, 'false'::boolean, 'true'::boolean, 'true'::boolean, 'true'::boolean),
   ('tasks'::text, 'priority'::text, '4'::integer, 'text'::text, 'Öncelik'::text, 'Priority'::text, 'true'::boolean, 'false'::boolean, null, '[]'::jsonb, null, 'true'::boolean, 'true'::boolean, 'true'::boolean, 'true'::boolean, 'true'::boolean),
@@ -1074,7 +1402,7 @@ insert into "private"."module_fields" ("module", "key", "position", "type", "lab
   ('quotes'::text, 'grand_total_try'::text, '18'::integer, 'money'::text, 'TL karşılığı'::text, 'TRY equivalent'::text, 'false'::boolean, 'false'::boolean, null, '[]'::jsonb, null, 'true'::boolean, 'false'::boolean, 'false'::boolean, 'false'::boolean, 'true'::boolean),
   ('quotes'::text, 'is_latest'::text, '19'::integer, 'boolean'::text, 'Son revizyon'::text, 'Latest revision'::text, 'false'::boolean, 'false'::boolean, null, '[]'::jsonb, null, 'true'::boolean, 'false'::boolean, 'true'::boolean, 'false'::boolean, 'true'::boolean),
   ('contracts'::text, 'contract_number'::text, '1'::integer, 'text'::text, 'Numara'::text, 'Number'::text, 'false'::boolean, 'false'::boolean, null, '[]'::jsonb, null, 'true'::boolean, 'true'::boolean, 'false'::boolean, 'false'::boolean, 'true'::boolean),
-  ('contracts'::text, 'title'::text, '2'::integer, 'text'::text, 'Başlık'::text, 'Title'::text, 'true'::boolean, 'false'::boolean, null, '[]'::jsonb, null, 'true'::boolean, 'true'::boolean, 'false'::boolean, 'true'::boolean, 'true'::boolean),
+  ('contracts'::text, 'title'::text, '2'::integer, 'text'::text, 'Başlık'::text, 'Title'::text, 'true'::boolean, 'true'::boolean, '300'::integer, '[]'::jsonb, null, 'true'::boolean, 'true'::boolean, 'false'::boolean, 'false'::boolean, 'true'::boolean),
   ('contracts'::text, 'customer_id'::text, '3'::integer, 'link'::text, 'Müşteri'::text, 'Customer'::text, 'true'::boolean, 'false'::boolean, null, '[]'::jsonb, 'customers'::text, 'true'::boolean, 'true'::boolean, 'true'::boolean, 'true'::boolean, 'true'::boolean),
   ('contracts'::text, 'contact_id'::text, '4'::integer, 'link'::text, 'Kişi'::text, 'Contact'::text, 'true'::boolean, 'false'::boolean, null, '[]'::jsonb, 'contacts'::text, 'false'::boolean, 'false'::boolean, 'true'::boolean, 'true'::boolean, 'true'::boolean),
   ('contracts'::text, 'quote_id'::text, '5'::integer, 'link'::text, 'Teklif'::text, 'Quote'::text, 'true'::boolean, 'false'::boolean, null, '[]'::jsonb, 'quotes'::text, 'false'::boolean, 'false'::boolean, 'true'::boolean, 'true'::boolean, 'true'::boolean),
@@ -1094,9 +1422,9 @@ insert into "private"."module_fields" ("module", "key", "position", "type", "lab
   ('contracts'::text, 'auto_renew'::text, '19'::integer, 'boolean'::text, 'Otomatik yenileme'::text, 'Automatic renewal'::text, 'true'::boolean, 'false'::boolean, null, '[]'::jsonb, null, 'true'::boolean, 'false'::boolean, 'true'::boolean, 'true'::boolean, 'true'::boolean),
   ('contracts'::text, 'renewal_notice_days'::text, '20'::integer, 'number'::text, 'Yenileme bildirimi (gün önce)'::text, 'Renewal notice (days before)'::text, 'true'::boolean, 'false'::boolean, null, '[]'::jsonb, null, 'false'::boolean, 'false'::boolean, 'false'::boolean, 'true'::boolean, 'true'::boolean),
   ('contracts'::text, 'renewal_term_months'::text, '21'::integer, 'number'::text, 'Yenileme süresi (ay)'::text, 'Renewal term (months)'::text, 'true'::boolean, 'false'::boolean, null, '[]'::jsonb, null, 'false'::boolean, 'false'::boolean, 'false'::boolean, 'true'::boolean, 'true'::boolean),
-  ('contracts'::text, 'notes'::text, '22'::integer, 'long_text'::text, 'Notlar'::text, 'Notes'::text, 'true'::boolean, 'false'::boolean, null, '[]'::jsonb, null, 'false'::boolean, 'false'::boolean, 'false'::boolean, 'true'::boolean, 'true'::boolean),
+  ('contracts'::text, 'notes'::text, '22'::integer, 'long_text'::text, 'Notlar'::text, 'Notes'::text, 'true'::boolean, 'false'::boolean, '10000'::integer, '[]'::jsonb, null, 'false'::boolean, 'false'::boolean, 'false'::boolean, 'false'::boolean, 'true'::boolean),
   ('contracts'::text, 'previous_contract_id'::text, '23'::integer, 'link'::text, 'Önceki dönem'::text, 'Previous term'::text, 'false'::boolean, 'false'::boolean, null, '[]'::jsonb, 'contracts'::text, 'true'::boolean, 'false'::boolean, 'false'::boolean, 'false'::boolean, 'true'::boolean),
-  ('documents'::text, 'title'::text, '1'::integer, 'text'::text, 'Başlık'::text, 'Title'::text, 'true'::boolean, 'false'::boolean, null, '[]'::jsonb, null, 'true'::boolean, 'true'::boolean, 'false'::boolean, 'true'::boolean, 'true'::boolean),
+  ('documents'::text, 'title'::text, '1'::integer, 'text'::text, 'Başlık'::text, 'Title'::text, 'true'::boolean, 'true'::boolean, '300'::integer, '[]'::jsonb, null, 'true'::boolean, 'true'::boolean, 'false'::boolean, 'false'::boolean, 'true'::boolean),
   ('documents'::text, 'file_name'::text, '2'::integer, 'text'::text, 'Dosya'::text, 'File'::text, 'false'::boolean, 'false'::boolean, null, '[]'::jsonb, null, 'true'::boolean, 'false'::boolean, 'false'::boolean, 'false'::boolean, 'true'::boolean),
   ('documents'::text, 'mime_type'::text, '3'::integer, 'text'::text, 'Tür'::text, 'Type'::text, 'false'::boolean, 'false'::boolean, null, '[]'::jsonb, null, 'true'::boolean, 'false'::boolean, 'true'::boolean, 'false'::boolean, 'true'::boolean),
   ('documents'::text, 'size_bytes'::text, '4'::integer, 'number'::text, 'Boyut'::text, 'Size'::text, 'false'::boolean, 'false'::boolean, null, '[]'::jsonb, null, 'true'::boolean, 'true'::boolean, 'false'::boolean, 'false'::boolean, 'true'::boolean),
