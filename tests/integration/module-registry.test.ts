@@ -25,6 +25,22 @@ import { en as quotesEn } from "../../src/features/quotes/i18n/en.ts";
 import { tr as quotesTr } from "../../src/features/quotes/i18n/tr.ts";
 import { en as tasksEn } from "../../src/features/tasks/i18n/en.ts";
 import { tr as tasksTr } from "../../src/features/tasks/i18n/tr.ts";
+import { consentChannels, contactFields } from "../../src/features/contacts/utils/contact-fields.ts";
+import { contractFields } from "../../src/features/contracts/utils/contract-fields.ts";
+import { customerFields, customerKinds, customerStatuses } from "../../src/features/customers/utils/customer-fields.ts";
+import { dealFields } from "../../src/features/deals/utils/deal-fields.ts";
+import { taskFields } from "../../src/features/tasks/utils/task-fields.ts";
+
+/** The fields each module's own form writes (its own inputs). */
+const formFields: Record<string, readonly string[]> = {
+  customers: customerFields,
+  contacts: contactFields,
+  deals: dealFields,
+  tasks: taskFields,
+  contracts: contractFields,
+};
+/** Declared fields the forms leave to others: the import's external code, the time a consent was given (the database's). */
+const notInForms = ["external_id", "kvkk_consent_at"];
 
 /** Each module's field labels in the app's catalogues (modules.<module>.fields), Turkish and English. */
 const catalogueFields: Record<string, { tr: Record<string, string>; en: Record<string, string> }> = {
@@ -100,6 +116,34 @@ describe("one module list in the app and the database", () => {
     }
     // Most fields are compared (a few the catalogues name elsewhere, as external_id in the import's).
     expect(compared).toBeGreaterThan(80);
+  });
+
+  it("a module's form writes exactly the fields the declarations say its screens draw themselves", async () => {
+    const { client } = await signedInClient(url, "admin@demo.test");
+    for (const [module, written] of Object.entries(formFields)) {
+      const answer = await rpcSuccess<{ standard_fields: { key: string; writable: boolean; own_ui: boolean }[] }>(
+        client,
+        "list_custom_fields",
+        { p_module: module },
+      );
+      const declared = answer.standard_fields.filter((field) => field.writable && field.own_ui).map((field) => field.key);
+      expect(written.filter((key) => key !== "owner_id").toSorted(), module).toEqual(
+        declared.filter((key) => !notInForms.includes(key)).toSorted(),
+      );
+    }
+  });
+
+  it("the options the app types its choices with are the declarations'", async () => {
+    const { client } = await signedInClient(url, "admin@demo.test");
+    const optionsOf = async (module: string, key: string) => {
+      const answer = await rpcSuccess<{ standard_fields: { key: string; options: { value: string }[] }[] }>(client, "list_custom_fields", {
+        p_module: module,
+      });
+      return answer.standard_fields.find((field) => field.key === key)?.options.map((option) => option.value);
+    };
+    expect(await optionsOf("customers", "kind")).toEqual([...customerKinds]);
+    expect(await optionsOf("customers", "status")).toEqual([...customerStatuses]);
+    expect(await optionsOf("contacts", "kvkk_consent_channel")).toEqual([...consentChannels]);
   });
 });
 

@@ -32,21 +32,6 @@ export const contactSchema = contactRowSchema.extend({
 });
 export type Contact = z.infer<typeof contactSchema>;
 
-export const contactFields = [
-  "customer_id",
-  "first_name",
-  "last_name",
-  "title",
-  "emails",
-  "phones",
-  "tags",
-  "description",
-  "kvkk_consent",
-  "kvkk_consent_channel",
-  "kvkk_consent_source",
-  "iys_consent",
-] as const;
-export type ContactField = (typeof contactFields)[number];
 
 export interface ContactValues {
   customer_id: string | null;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { findDuplicates, recordBaseSchema } from "@/components/records/record-api.ts";
 import { recordDuplicateSchema } from "@/components/records/record-duplicates.ts";
-import { customerKinds, customerStatuses } from "../utils/customer-fields.ts";
+import { customerKinds, customerStatuses, type CustomerField } from "../utils/customer-fields.ts";
 
 /** A customer's row in the list (the module's list columns). */
 export const customerRowSchema = recordBaseSchema.extend({
@@ -27,24 +27,6 @@ export const customerSchema = customerRowSchema.extend({
 });
 export type Customer = z.infer<typeof customerSchema>;
 
-/** The fields a customer form writes (private.modules: customers.writable_columns). */
-export const customerFields = [
-  "name",
-  "kind",
-  "tax_number",
-  "tax_office",
-  "sector",
-  "status",
-  "phone",
-  "email",
-  "website",
-  "city",
-  "district",
-  "address",
-  "tags",
-  "description",
-] as const;
-export type CustomerField = (typeof customerFields)[number];
 /** Tags go as null when there are none (the database reads an empty array as invalid, null as none). */
 export type CustomerValues = { [Field in CustomerField]: Field extends "tags" ? string[] | null : Field extends "name" ? string : string | null };
 

@@ -13,8 +13,8 @@ import { RecordFormModal } from "@/components/records/RecordFormModal.tsx";
 import { useRecordForm } from "@/components/records/use-record-form.ts";
 import { formMessage } from "@/i18n/form-message.ts";
 import { normalizePhone } from "@/lib/turkish-identifiers.ts";
-import { customerFields, customerSchema, findCustomerDuplicates, type Customer, type CustomerValues } from "../api/customers.ts";
-import { customerKinds, customerStatuses } from "../utils/customer-fields.ts";
+import { customerSchema, findCustomerDuplicates, type Customer, type CustomerValues } from "../api/customers.ts";
+import { customerFields, customerKinds, customerStatuses } from "../utils/customer-fields.ts";
 import { customerFormOf, customerFormSchema, customerValuesOf, emptyCustomerForm, type CustomerFormValues } from "../utils/customer-form.ts";
 import { useCustomerMerge } from "./useCustomerMerge.ts";
 

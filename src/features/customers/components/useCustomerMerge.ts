@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import type { RecordMergeConfig } from "@/components/records/record-merge.ts";
-import { customerFields, customerSchema, type Customer } from "../api/customers.ts";
+import { customerSchema, type Customer } from "../api/customers.ts";
+import { customerFields } from "../utils/customer-fields.ts";
 
 /** How customers merge (merge_customers): every field the form writes may come from either customer. */
 export function useCustomerMerge(): RecordMergeConfig<Customer> {

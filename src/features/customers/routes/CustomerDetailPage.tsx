@@ -13,7 +13,8 @@ import { Timeline } from "@/components/records/Timeline.tsx";
 import { CustomFieldsBlock } from "@/components/records/custom-fields/CustomFieldsBlock.tsx";
 import { formatDateTime } from "@/lib/format.ts";
 import { useMyPermissions } from "@/modules/permissions.ts";
-import { customerFields, customerSchema, type Customer, type CustomerField } from "../api/customers.ts";
+import { customerSchema, type Customer } from "../api/customers.ts";
+import { customerFields, type CustomerField } from "../utils/customer-fields.ts";
 import { CustomerFormModal } from "../components/CustomerFormModal.tsx";
 import { formatPhone } from "@/lib/phone.ts";
 

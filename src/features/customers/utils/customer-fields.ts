@@ -3,3 +3,22 @@ export const customerKinds = ["company", "person"] as const;
 export type CustomerKind = (typeof customerKinds)[number];
 export const customerStatuses = ["lead", "active", "passive"] as const;
 export type CustomerStatus = (typeof customerStatuses)[number];
+
+/** The fields a customer form writes (private.modules: customers.writable_columns). */
+export const customerFields = [
+  "name",
+  "kind",
+  "tax_number",
+  "tax_office",
+  "sector",
+  "status",
+  "phone",
+  "email",
+  "website",
+  "city",
+  "district",
+  "address",
+  "tags",
+  "description",
+] as const;
+export type CustomerField = (typeof customerFields)[number];

@@ -40,21 +40,6 @@ export type Deal = z.infer<typeof dealSchema>;
 export const dealContactSchema = z.looseObject({ id: z.string(), first_name: z.string().nullable(), last_name: z.string().nullable() });
 export type DealContact = z.infer<typeof dealContactSchema>;
 
-/** The fields a deal form writes (private.modules: deals.writable_columns). */
-export const dealFields = [
-  "title",
-  "customer_id",
-  "amount",
-  "currency",
-  "stage",
-  "probability",
-  "expected_close_date",
-  "source",
-  "tags",
-  "description",
-  "lost_reason",
-] as const;
-export type DealField = (typeof dealFields)[number];
 export interface DealValues {
   title: string;
   customer_id: string | null;

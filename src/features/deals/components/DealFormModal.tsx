@@ -14,7 +14,8 @@ import { RecordPicker } from "@/components/records/RecordPicker.tsx";
 import { useRecordForm } from "@/components/records/use-record-form.ts";
 import { formMessage } from "@/i18n/form-message.ts";
 import { useOrganizationSettings } from "@/session/organization-settings.ts";
-import { dealFields, savedDealSchema, useSetDealContacts, type Deal } from "../api/deals.ts";
+import { savedDealSchema, useSetDealContacts, type Deal } from "../api/deals.ts";
+import { dealFields } from "../utils/deal-fields.ts";
 import { dealFormOf, dealFormSchema, dealValuesOf, emptyDealForm, type DealFormValues } from "../utils/deal-form.ts";
 
 /** A deal as its save answers it. */

@@ -15,7 +15,8 @@ import { CustomFieldsBlock } from "@/components/records/custom-fields/CustomFiel
 import { formatCalendarDate, formatDateTime, formatMoney } from "@/lib/format.ts";
 import { useMyPermissions } from "@/modules/permissions.ts";
 import { useOrganizationSettings } from "@/session/organization-settings.ts";
-import { dealFields, useDealDetails, type DealDetails, type DealField } from "../api/deals.ts";
+import { useDealDetails, type DealDetails } from "../api/deals.ts";
+import { dealFields, type DealField } from "../utils/deal-fields.ts";
 import { DealFormModal } from "../components/DealFormModal.tsx";
 
 /** "3 gün", "5 saat", "12 dakika": the largest whole unit. */

@@ -12,21 +12,6 @@ export const taskSchema = taskRowSchema.extend({
 });
 export type Task = z.infer<typeof taskSchema>;
 
-/** The fields a task form writes (private.modules: tasks.writable_columns, and the owner). */
-export const taskFields = [
-  "title",
-  "description",
-  "type",
-  "priority",
-  "status",
-  "due_at",
-  "remind_at",
-  "customer_id",
-  "contact_id",
-  "deal_id",
-  "owner_id",
-] as const;
-export type TaskField = (typeof taskFields)[number];
 
 export interface TaskValues {
   title: string;

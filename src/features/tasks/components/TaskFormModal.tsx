@@ -13,7 +13,8 @@ import { formMessage } from "@/i18n/form-message.ts";
 import { useMyPermissions } from "@/modules/permissions.ts";
 import { useOrganizationSettings } from "@/session/organization-settings.ts";
 import { useSignedInSession } from "@/session/session-context.ts";
-import { taskFields, taskSchema, type Task } from "../api/tasks.ts";
+import { taskSchema, type Task } from "../api/tasks.ts";
+import { taskFields } from "../utils/task-fields.ts";
 import { emptyTaskForm, taskChangesOf, taskFieldErrorKey, taskFormOf, taskFormSchema, taskValuesOf, type TaskFormValues } from "../utils/task-form.ts";
 
 interface Props {

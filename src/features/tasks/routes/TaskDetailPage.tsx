@@ -17,7 +17,8 @@ import { isKnownTaskType, taskPriorities, taskStatuses, type TaskRelation } from
 import { formatZonedDateTime } from "@/lib/zoned-time.ts";
 import type { ModuleKey } from "@/modules/registry.ts";
 import { useMyPermissions } from "@/modules/permissions.ts";
-import { taskFields, taskSchema, type Task } from "../api/tasks.ts";
+import { taskSchema, type Task } from "../api/tasks.ts";
+import { taskFields } from "../utils/task-fields.ts";
 import { TaskFormModal } from "../components/TaskFormModal.tsx";
 
 /** One task: its fields and related records, its notes and history; done or open again, edited, deleted. */

@@ -1,0 +1,17 @@
+/** The task's fields as its form writes them (the registry's declarations of tasks, held equal by tests/integration/module-registry.test.ts). */
+
+/** The fields a task form writes (private.modules: tasks.writable_columns, and the owner). */
+export const taskFields = [
+  "title",
+  "description",
+  "type",
+  "priority",
+  "status",
+  "due_at",
+  "remind_at",
+  "customer_id",
+  "contact_id",
+  "deal_id",
+  "owner_id",
+] as const;
+export type TaskField = (typeof taskFields)[number];
