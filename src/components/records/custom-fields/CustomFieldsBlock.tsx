@@ -1,9 +1,10 @@
-import { Button, Group, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { Button, Group, Stack, Title } from "@mantine/core";
 import { IconPencil } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import type { ModuleKey } from "@/modules/registry.ts";
 import { CustomFieldValue } from "./CustomFieldValue.tsx";
 import { customLabel, shownCustomFields, useCustomFields } from "./custom-fields.ts";
+import { RecordFieldGrid, RecordFieldItem } from "../RecordFields.tsx";
 
 /**
  * The "Özel alanlar" block of a record page: each shown custom field's label and value, in
@@ -27,18 +28,13 @@ export function CustomFieldsBlock({ module, record, onEdit }: { module: ModuleKe
           </Button>
         )}
       </Group>
-      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" component="dl" m={0}>
+      <RecordFieldGrid>
         {fields.map((field) => (
-          <Stack key={field.key} gap={2}>
-            <Text component="dt" size="sm" c="dimmed">
-              {customLabel(field, i18n.resolvedLanguage)}
-            </Text>
-            <Text component="dd" m={0} style={{ overflowWrap: "anywhere" }}>
-              <CustomFieldValue field={field} record={values} />
-            </Text>
-          </Stack>
+          <RecordFieldItem key={field.key} label={customLabel(field, i18n.resolvedLanguage)}>
+            <CustomFieldValue field={field} record={values} />
+          </RecordFieldItem>
         ))}
-      </SimpleGrid>
+      </RecordFieldGrid>
     </Stack>
   );
 }

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Group, Modal, SimpleGrid, Stack, Text } from "@mantine/core";
+import { Anchor, Badge, Button, Group, Modal, Stack, Text } from "@mantine/core";
 import { IconDownload, IconEraser } from "@tabler/icons-react";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
@@ -19,6 +19,7 @@ import { contactFields } from "../utils/contact-fields.ts";
 import { ContactFormModal } from "../components/ContactFormModal.tsx";
 import { iysChannels } from "../utils/contact-fields.ts";
 import { formatPhone } from "@/lib/phone.ts";
+import { RecordFieldGrid, RecordFieldItem } from "@/components/records/RecordFields.tsx";
 
 /**
  * One contact: its details and customer (by name), consent; the deals it is on (through the
@@ -65,14 +66,9 @@ export function ContactDetailPage() {
           </Text>
         ));
   const item = (label: string, value: ReactNode) => (
-    <Stack gap={2} key={label}>
-      <Text component="dt" size="sm" c="dimmed">
-        {label}
-      </Text>
-      <Text component="dd" m={0} style={{ overflowWrap: "anywhere", whiteSpace: "pre-wrap" }}>
-        {value}
-      </Text>
-    </Stack>
+    <RecordFieldItem key={label} label={label}>
+      {value}
+    </RecordFieldItem>
   );
   const download = async () => {
     try {
@@ -132,7 +128,7 @@ export function ContactDetailPage() {
             label: t("modules.contacts.detail.tabs.info"),
             content: (
               <Stack gap="lg">
-                <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" component="dl" m={0}>
+                <RecordFieldGrid>
                   {item(t("modules.contacts.fields.first_name"), record.first_name ?? "—")}
                   {item(t("modules.contacts.fields.last_name"), record.last_name ?? "—")}
                   {item(t("modules.contacts.fields.title"), record.title ?? "—")}
@@ -169,7 +165,7 @@ export function ContactDetailPage() {
                     </Group>,
                   )}
                   {item(t("modules.contacts.fields.owner_id"), record.owner_name ?? "—")}
-                </SimpleGrid>
+                </RecordFieldGrid>
                 <CustomFieldsBlock module="contacts" record={record} />
               </Stack>
             ),

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Group, List, SimpleGrid, Stack, Text } from "@mantine/core";
+import { Alert, Anchor, Button, Group, List, Stack, Text } from "@mantine/core";
 import { IconBan, IconRefresh } from "@tabler/icons-react";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
@@ -24,6 +24,7 @@ import { ContractFormModal } from "../components/ContractFormModal.tsx";
 import { ContractStatusBadge } from "../components/ContractBits.tsx";
 import { RenewContractModal } from "../components/RenewContractModal.tsx";
 import { TerminateContractModal } from "../components/TerminateContractModal.tsx";
+import { RecordFieldGrid, RecordFieldItem } from "@/components/records/RecordFields.tsx";
 
 const actionCodes = ["already_renewed", "not_renewable", "not_terminable", "stale_record", "invalid_fields"] as const;
 
@@ -208,18 +209,13 @@ export function ContractDetailPage() {
                       : t("modules.contracts.detail.lockedNotice", { status: t(`modules.contracts.statuses.${contract.status}`) })}
                   </Alert>
                 )}
-                <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" component="dl" m={0}>
+                <RecordFieldGrid>
                   {items.map(([label, value]) => (
-                    <Stack key={label} gap={2}>
-                      <Text component="dt" size="sm" c="dimmed">
-                        {label}
-                      </Text>
-                      <Text component="dd" m={0} style={{ overflowWrap: "anywhere", whiteSpace: "pre-wrap" }}>
-                        {value}
-                      </Text>
-                    </Stack>
+                    <RecordFieldItem key={label} label={label}>
+                      {value}
+                    </RecordFieldItem>
                   ))}
-                </SimpleGrid>
+                </RecordFieldGrid>
                 <CustomFieldsBlock module="contracts" record={contract} />
               </Stack>
             ),

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Group, SimpleGrid, Stack, Text } from "@mantine/core";
+import { Anchor, Badge, Group, Stack } from "@mantine/core";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useParams } from "react-router-dom";
@@ -17,6 +17,7 @@ import { customerSchema, type Customer } from "../api/customers.ts";
 import { customerFields, type CustomerField } from "../utils/customer-fields.ts";
 import { CustomerFormModal } from "../components/CustomerFormModal.tsx";
 import { formatPhone } from "@/lib/phone.ts";
+import { RecordFieldGrid, RecordFieldItem } from "@/components/records/RecordFields.tsx";
 
 /**
  * One customer: its fields; its contacts, deals, quotes, contracts and tasks (each a list with
@@ -93,34 +94,19 @@ export function CustomerDetailPage() {
             label: t("modules.customers.detail.tabs.info"),
             content: (
               <Stack gap="lg">
-                <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" component="dl" m={0}>
+                <RecordFieldGrid>
                   {customerFields.map((field) => (
-                    <Stack key={field} gap={2}>
-                      <Text component="dt" size="sm" c="dimmed">
-                        {t(`modules.customers.fields.${field}`)}
-                      </Text>
-                      <Text component="dd" m={0} style={{ overflowWrap: "anywhere", whiteSpace: "pre-wrap" }}>
-                        {value(field)}
-                      </Text>
-                    </Stack>
+                    <RecordFieldItem key={field} label={t(`modules.customers.fields.${field}`)}>
+                      {value(field)}
+                    </RecordFieldItem>
                   ))}
-                  <Stack gap={2}>
-                    <Text component="dt" size="sm" c="dimmed">
-                      {t("modules.customers.detail.owner")}
-                    </Text>
-                    <Text component="dd" m={0}>
-                      {record.owner_name ?? "—"}
-                    </Text>
-                  </Stack>
-                  <Stack gap={2}>
-                    <Text component="dt" size="sm" c="dimmed">
-                      {t("modules.customers.detail.updatedAt")}
-                    </Text>
-                    <Text component="dd" m={0}>
-                      {formatDateTime(record.updated_at, i18n.resolvedLanguage)}
-                    </Text>
-                  </Stack>
-                </SimpleGrid>
+                  <RecordFieldItem label={t("modules.customers.detail.owner")}>
+                    {record.owner_name ?? "—"}
+                  </RecordFieldItem>
+                  <RecordFieldItem label={t("modules.customers.detail.updatedAt")}>
+                    {formatDateTime(record.updated_at, i18n.resolvedLanguage)}
+                  </RecordFieldItem>
+                </RecordFieldGrid>
                 <CustomFieldsBlock module="customers" record={record} />
               </Stack>
             ),

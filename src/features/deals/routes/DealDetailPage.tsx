@@ -1,4 +1,4 @@
-import { Anchor, Badge, Group, List, SimpleGrid, Stack, Table, Text } from "@mantine/core";
+import { Anchor, Badge, Group, List, Stack, Table, Text } from "@mantine/core";
 import type { TFunction } from "i18next";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
@@ -18,6 +18,7 @@ import { useOrganizationSettings } from "@/session/organization-settings.ts";
 import { useDealDetails, type DealDetails } from "../api/deals.ts";
 import { dealFields, type DealField } from "../utils/deal-fields.ts";
 import { DealFormModal } from "../components/DealFormModal.tsx";
+import { RecordFieldGrid, RecordFieldItem } from "@/components/records/RecordFields.tsx";
 
 /** "3 gün", "5 saat", "12 dakika": the largest whole unit. */
 export function durationText(seconds: number, t: TFunction): string {
@@ -125,51 +126,31 @@ export function DealDetailPage() {
             label: t("modules.deals.detail.tabs.info"),
             content: (
               <Stack gap="lg">
-                <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" component="dl" m={0}>
+                <RecordFieldGrid>
                   {[...shown, "closed_at" as const].map((field) => (
-                    <Stack key={field} gap={2}>
-                      <Text component="dt" size="sm" c="dimmed">
-                        {t(`modules.deals.fields.${field}`)}
-                      </Text>
-                      <Text component="dd" m={0} style={{ overflowWrap: "anywhere", whiteSpace: "pre-wrap" }}>
-                        {value(field)}
-                      </Text>
-                    </Stack>
+                    <RecordFieldItem key={field} label={t(`modules.deals.fields.${field}`)}>
+                      {value(field)}
+                    </RecordFieldItem>
                   ))}
-                  <Stack gap={2}>
-                    <Text component="dt" size="sm" c="dimmed">
-                      {t("modules.deals.detail.weighted")}
-                    </Text>
-                    <Text component="dd" m={0}>
-                      {formatMoney((record.amount * (record.probability ?? stage?.probability ?? 0)) / 100, record.currency, language)}
-                    </Text>
-                  </Stack>
-                  <Stack gap={2}>
-                    <Text component="dt" size="sm" c="dimmed">
-                      {t("modules.deals.fields.contact_ids")}
-                    </Text>
-                    <Text component="dd" m={0}>
-                      {contacts.length === 0
-                        ? t("modules.deals.detail.noContacts")
-                        : contacts.map((contact, index) => (
-                            <span key={contact.id}>
-                              {index > 0 && ", "}
-                              <Anchor component={Link} to={`/contacts/${contact.id}`}>
-                                {[contact.first_name, contact.last_name].filter(Boolean).join(" ")}
-                              </Anchor>
-                            </span>
-                          ))}
-                    </Text>
-                  </Stack>
-                  <Stack gap={2}>
-                    <Text component="dt" size="sm" c="dimmed">
-                      {t("modules.deals.detail.owner")}
-                    </Text>
-                    <Text component="dd" m={0}>
-                      {record.owner_name ?? "—"}
-                    </Text>
-                  </Stack>
-                </SimpleGrid>
+                  <RecordFieldItem label={t("modules.deals.detail.weighted")}>
+                    {formatMoney((record.amount * (record.probability ?? stage?.probability ?? 0)) / 100, record.currency, language)}
+                  </RecordFieldItem>
+                  <RecordFieldItem label={t("modules.deals.fields.contact_ids")}>
+                    {contacts.length === 0
+                      ? t("modules.deals.detail.noContacts")
+                      : contacts.map((contact, index) => (
+                          <span key={contact.id}>
+                            {index > 0 && ", "}
+                            <Anchor component={Link} to={`/contacts/${contact.id}`}>
+                              {[contact.first_name, contact.last_name].filter(Boolean).join(" ")}
+                            </Anchor>
+                          </span>
+                        ))}
+                  </RecordFieldItem>
+                  <RecordFieldItem label={t("modules.deals.detail.owner")}>
+                    {record.owner_name ?? "—"}
+                  </RecordFieldItem>
+                </RecordFieldGrid>
                 <CustomFieldsBlock module="deals" record={record} />
               </Stack>
             ),

@@ -1,4 +1,4 @@
-import { Anchor, Button, SimpleGrid, Stack, Text } from "@mantine/core";
+import { Anchor, Button, Stack, Text } from "@mantine/core";
 import { IconDownload } from "@tabler/icons-react";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
@@ -19,6 +19,7 @@ import { CustomFieldsFormModal } from "@/components/records/custom-fields/Custom
 import { RecordUnavailable } from "@/components/records/RecordUnavailable.tsx";
 import { formatDateTime } from "@/lib/format.ts";
 import { recordPath } from "@/modules/registry.ts";
+import { RecordFieldGrid, RecordFieldItem } from "@/components/records/RecordFields.tsx";
 
 /** One document: its versions (download any, upload a new one), a preview of the current one, and the record it belongs to. */
 export function DocumentDetailPage() {
@@ -110,18 +111,13 @@ export function DocumentDetailPage() {
             label: t("modules.documents.detail.tabs.info"),
             content: (
               <Stack gap="lg">
-                <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" component="dl" m={0}>
+                <RecordFieldGrid>
                   {fields.map((field) => (
-                    <Stack key={field.label} gap={2}>
-                      <Text component="dt" size="sm" c="dimmed">
-                        {field.label}
-                      </Text>
-                      <Text component="dd" m={0} style={{ overflowWrap: "anywhere" }}>
-                        {field.value}
-                      </Text>
-                    </Stack>
+                    <RecordFieldItem key={field.label} label={field.label}>
+                      {field.value}
+                    </RecordFieldItem>
                   ))}
-                </SimpleGrid>
+                </RecordFieldGrid>
                 <CustomFieldsBlock
                   module="documents"
                   record={document}

@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, SimpleGrid, Stack, Text } from "@mantine/core";
+import { Anchor, Button, Group, Stack, Text } from "@mantine/core";
 import { IconCheck, IconRotate } from "@tabler/icons-react";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
@@ -20,6 +20,7 @@ import { useMyPermissions } from "@/modules/permissions.ts";
 import { taskSchema, type Task } from "../api/tasks.ts";
 import { taskFields } from "../utils/task-fields.ts";
 import { TaskFormModal } from "../components/TaskFormModal.tsx";
+import { RecordFieldGrid, RecordFieldItem } from "@/components/records/RecordFields.tsx";
 
 /** One task: its fields and related records, its notes and history; done or open again, edited, deleted. */
 export function TaskDetailPage() {
@@ -136,18 +137,13 @@ export function TaskDetailPage() {
             label: t("modules.tasks.detail.tabs.info"),
             content: (
               <Stack gap="lg">
-                <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" component="dl" m={0}>
+                <RecordFieldGrid>
                   {details.map(([label, value]) => (
-                    <Stack key={label} gap={2}>
-                      <Text component="dt" size="sm" c="dimmed">
-                        {label}
-                      </Text>
-                      <Text component="dd" m={0} style={{ overflowWrap: "anywhere", whiteSpace: "pre-wrap" }}>
-                        {value}
-                      </Text>
-                    </Stack>
+                    <RecordFieldItem key={label} label={label}>
+                      {value}
+                    </RecordFieldItem>
                   ))}
-                </SimpleGrid>
+                </RecordFieldGrid>
                 <CustomFieldsBlock module="tasks" record={record} />
               </Stack>
             ),
