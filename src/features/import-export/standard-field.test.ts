@@ -9,28 +9,13 @@ import { withCustomImportFields } from "./custom-import-fields.ts";
 import { findField, importKind } from "./kinds.ts";
 import { autoMatch } from "./utils/mapping.ts";
 import { customFieldError, customFormOf, customValuesOf } from "@/components/records/custom-fields/custom-field-form.ts";
+import { testStandardField } from "@/components/records/custom-fields/test-fields.ts";
 import { declaredStandardFields, ruledStandardFields, shownCustomFields } from "@/components/records/custom-fields/custom-fields.ts";
 import { customColumns, customFilters } from "@/components/records/custom-fields/list-cells.ts";
 
 vi.mock("@/lib/call-rpc.ts", () => ({ rpc: vi.fn() }));
 
-const declared = (key: string, type: string, extra: object = {}) => ({
-  key,
-  type,
-  label_tr: key,
-  label_en: key,
-  required: false,
-  max_length: null,
-  options: [],
-  link_module: null,
-  position: 1,
-  writable: true,
-  listed: true,
-  filterable: false,
-  own_rule: false,
-  own_ui: true,
-  ...extra,
-});
+const declared = testStandardField;
 
 // What the database declares for contacts, with the new field last.
 const contacts = [

@@ -41,3 +41,24 @@ const valueWords: Record<Parameters<CustomValueText>[0], string> = {
 export const testValueText: CustomValueText = (key) => valueWords[key];
 export const trValues = { language: "tr", t: testValueText } satisfies CustomValueContext;
 export const enValues = { language: "en", t: testValueText } satisfies CustomValueContext;
+
+/** A standard field's declaration as list_custom_fields answers it (standard_fields), drawn by the module's own screens unless told. */
+export function testStandardField(key: string, type: string, overrides: object = {}) {
+  return {
+    key,
+    type,
+    label_tr: key,
+    label_en: key,
+    required: false,
+    max_length: null,
+    options: [],
+    link_module: null,
+    position: 1,
+    writable: true,
+    listed: true,
+    filterable: false,
+    own_rule: false,
+    own_ui: true,
+    ...overrides,
+  };
+}

@@ -1,29 +1,14 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { describe, expect, it, vi } from "vitest";
 import { withCustomFields } from "@/components/records/custom-fields/custom-field-form.ts";
+import { testStandardField } from "@/components/records/custom-fields/test-fields.ts";
 import { declaredStandardFields, ruledStandardFields } from "@/components/records/custom-fields/custom-fields.ts";
 import { customerFormSchema, customerValuesOf, emptyCustomerForm } from "./customer-form.ts";
 
 vi.mock("@/lib/call-rpc.ts", () => ({ rpc: vi.fn() }));
 
 /** Customers' declarations as list_custom_fields answers them (the ones these checks read). */
-const declared = (key: string, type: string, extra: object = {}) => ({
-  key,
-  type,
-  label_tr: key,
-  label_en: key,
-  required: false,
-  max_length: null,
-  options: [],
-  link_module: null,
-  position: 1,
-  writable: true,
-  listed: true,
-  filterable: false,
-  own_rule: false,
-  own_ui: true,
-  ...extra,
-});
+const declared = testStandardField;
 const declarations = declaredStandardFields([
   declared("name", "text", { required: true, max_length: 300 }),
   declared("tax_number", "text", { own_rule: true }),
