@@ -91,9 +91,13 @@ create table private.module_fields (
   listed boolean not null default false,
   sortable boolean not null default false,
   filterable boolean not null default false,
+  -- The module's prepare function holds its rule (its type's rule does not run).
   own_rule boolean not null default false,
+  -- The module's screens draw it with inputs of their own (else it is drawn from this
+  -- declaration wherever a custom field is: a type a generic input can write).
   own_ui boolean not null default false,
   primary key (module, key),
+  check (own_ui or type not in ('tags', 'structured')),
   unique (module, position),
   check ((type = 'link') = (link_module is not null)),
   check (type in ('choice', 'multi_choice') or options = '[]'),
