@@ -123,6 +123,24 @@ test("a quote with lines at KDV 20, 10 and 0 and an overall discount shows the d
   const vatIncluded = page.locator("dt", { hasText: "Fiyatlara KDV dahil" }).locator("xpath=following-sibling::dd[1]");
   await expect(vatIncluded).toHaveText(saved.quote.prices_include_vat ? "Evet" : "Hayır");
 
+  // Editing the draft: cancelling with a changed header field asks first, as the record forms do;
+  // keeping on editing keeps the change, discarding it goes back to the quote unchanged.
+  await page.getByRole("button", { name: "Düzenle" }).click();
+  await expect(page).toHaveURL(/\?edit=1$/);
+  const notes = page.getByRole("textbox", { name: "Notlar" });
+  await notes.fill(`E2E not ${suffix}`);
+  await page.getByRole("button", { name: "Vazgeç" }).click();
+  const unsaved = page.getByRole("dialog", { name: "Değişiklikler atılsın mı?" });
+  await expect(unsaved).toContainText("Bu formda kaydedilmemiş değişiklikler var. Kapatırsanız kaybolacak.");
+  await unsaved.getByRole("button", { name: "Düzenlemeye devam et" }).click();
+  await expect(unsaved).toHaveCount(0);
+  await expect(page).toHaveURL(/\?edit=1$/);
+  await expect(notes).toHaveValue(`E2E not ${suffix}`);
+  await page.getByRole("button", { name: "Vazgeç" }).click();
+  await unsaved.getByRole("button", { name: "Değişiklikleri at" }).click();
+  await expect(page).toHaveURL(/\/quotes\/[0-9a-f-]{36}$/);
+  expect((await read()).quote.updated_at).toBe(saved.quote.updated_at);
+
   // Sent: locked on the page and in the database.
   await page.getByRole("button", { name: "Gönderildi olarak işaretle" }).click();
   await expect(notification(page, "Teklif gönderildi olarak işaretlendi; artık kilitli.")).toBeVisible();
