@@ -51,8 +51,8 @@ async function expectTotals(totals: Locator, details: Details) {
 }
 
 test("a quote with lines at KDV 20, 10 and 0 and an overall discount shows the database's per-rate totals, is sent and locked, printed as a PDF and turned into a contract", async ({ page, baseURL }) => {
-  // Some forty steps, two axe runs and two API clients: on the shared 2-core machine each fill takes seconds.
-  test.setTimeout(120_000);
+  // Some fifty steps, two axe runs and two API clients: on the shared 2-core machine each fill takes seconds.
+  test.setTimeout(180_000);
   await enterApp(page, "satis@demo.test");
   await page.goto("/quotes");
   await page.getByRole("link", { name: "Yeni teklif" }).click();
