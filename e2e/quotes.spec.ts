@@ -51,8 +51,8 @@ async function expectTotals(totals: Locator, details: Details) {
 }
 
 test("a quote with lines at KDV 20, 10 and 0 and an overall discount shows the database's per-rate totals, is sent and locked, printed as a PDF and turned into a contract", async ({ page, baseURL }) => {
-  // Some forty steps, two axe runs and two API clients: on the shared 2-core machine each fill takes seconds.
-  test.setTimeout(120_000);
+  // Some fifty steps, two axe runs and two API clients: on the shared 2-core machine each fill takes seconds.
+  test.setTimeout(180_000);
   await enterApp(page, "satis@demo.test");
   await page.goto("/quotes");
   await page.getByRole("link", { name: "Yeni teklif" }).click();
@@ -122,6 +122,24 @@ test("a quote with lines at KDV 20, 10 and 0 and an overall discount shows the d
   // A yes/no field reads as a word, never as "—".
   const vatIncluded = page.locator("dt", { hasText: "Fiyatlara KDV dahil" }).locator("xpath=following-sibling::dd[1]");
   await expect(vatIncluded).toHaveText(saved.quote.prices_include_vat ? "Evet" : "Hayır");
+
+  // Editing the draft: cancelling with a changed header field asks first, as the record forms do;
+  // keeping on editing keeps the change, discarding it goes back to the quote unchanged.
+  await page.getByRole("button", { name: "Düzenle" }).click();
+  await expect(page).toHaveURL(/\?edit=1$/);
+  const notes = page.getByRole("textbox", { name: "Notlar" });
+  await notes.fill(`E2E not ${suffix}`);
+  await page.getByRole("button", { name: "Vazgeç" }).click();
+  const unsaved = page.getByRole("dialog", { name: "Değişiklikler atılsın mı?" });
+  await expect(unsaved).toContainText("Bu formda kaydedilmemiş değişiklikler var. Kapatırsanız kaybolacak.");
+  await unsaved.getByRole("button", { name: "Düzenlemeye devam et" }).click();
+  await expect(unsaved).toHaveCount(0);
+  await expect(page).toHaveURL(/\?edit=1$/);
+  await expect(notes).toHaveValue(`E2E not ${suffix}`);
+  await page.getByRole("button", { name: "Vazgeç" }).click();
+  await unsaved.getByRole("button", { name: "Değişiklikleri at" }).click();
+  await expect(page).toHaveURL(/\/quotes\/[0-9a-f-]{36}$/);
+  expect((await read()).quote.updated_at).toBe(saved.quote.updated_at);
 
   // Sent: locked on the page and in the database.
   await page.getByRole("button", { name: "Gönderildi olarak işaretle" }).click();

@@ -59,19 +59,33 @@ export function RecordFormModal<Record_ extends SavedVersion, Form extends Field
           </form>
         )}
       </Modal>
-      <Modal opened={opened && record.asking} onClose={record.keepEditing} title={t("records.form.unsaved.title")} size="sm" centered>
-        <Stack>
-          <Text size="sm">{t("records.form.unsaved.description")}</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={record.keepEditing} data-autofocus>
-              {t("records.form.unsaved.keep")}
-            </Button>
-            <Button color="red" onClick={record.close}>
-              {t("records.form.unsaved.discard")}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <UnsavedChangesModal record={record} opened={opened} />
     </>
+  );
+}
+
+/** The question closing a record form with unsaved changes asks (a modal's, or a page's form such as the quote editor). */
+export function UnsavedChangesModal<Record_ extends SavedVersion, Form extends FieldValues>({
+  record,
+  opened = true,
+}: {
+  record: RecordForm<Record_, Form>;
+  opened?: boolean;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Modal opened={opened && record.asking} onClose={record.keepEditing} title={t("records.form.unsaved.title")} size="sm" centered>
+      <Stack>
+        <Text size="sm">{t("records.form.unsaved.description")}</Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={record.keepEditing} data-autofocus>
+            {t("records.form.unsaved.keep")}
+          </Button>
+          <Button color="red" onClick={record.close}>
+            {t("records.form.unsaved.discard")}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
   );
 }

@@ -179,11 +179,20 @@ export async function saveRecord<Row extends z.ZodType>(
   return (saved as { record: z.output<Row> }).record;
 }
 
-/** Every record form's save (saveRecord); the module's lists, records and timelines are read again after it. */
-export function useSaveRecord<Row extends z.ZodType>(module: ModuleKey, entity: string, row: Row) {
+/**
+ * Every record form's save (saveRecord, or the module's own save: a quote's save_quote with its
+ * lines); the module's lists, records and timelines are read again after it.
+ */
+export function useSaveRecord<Row extends z.ZodType>(
+  module: ModuleKey,
+  entity: string,
+  row: Row,
+  save?: (values: object, base: z.output<Row> | undefined) => Promise<z.output<Row>>,
+) {
   const invalidate = useInvalidateRecords(module);
   return useMutation({
-    mutationFn: ({ values, base }: { values: object; base?: SavedVersion }) => saveRecord(entity, row, values, base),
+    mutationFn: ({ values, base }: { values: object; base?: SavedVersion }) =>
+      save ? save(values, base as z.output<Row> | undefined) : saveRecord(entity, row, values, base),
     onSuccess: invalidate,
   });
 }

@@ -4,7 +4,9 @@
  * one save through the module's façade RPCs (useSaveRecord), the database's field errors on
  * their inputs, the optimistic version check (a stale record offers its latest version), the
  * notices and a guard against closing with unsaved changes. A module supplies its values and
- * inputs only (RecordFormModal renders the frame around them).
+ * inputs only (RecordFormModal renders the frame around them; a form on a page, the quote
+ * editor, renders its own and shows UnsavedChangesModal). A module whose save is not the
+ * façade's create_/update_<entity> (save_quote with its lines) gives its own save.
  */
 import { useState, type BaseSyntheticEvent } from "react";
 import { useForm, type DefaultValues, type FieldValues, type Resolver } from "react-hook-form";
@@ -18,13 +20,15 @@ import { useSaveRecord, type SavedVersion } from "./record-api.ts";
 import { closeAction, recordFailureKey, settleRefusal, staleLatest } from "./record-form.ts";
 
 /** The modules whose create and edit go through the record form (their `modules.<module>.form` texts). */
-export type FormModule = "customers" | "contacts" | "deals" | "tasks" | "contracts";
+export type FormModule = "customers" | "contacts" | "deals" | "tasks" | "contracts" | "quotes";
 
 /** What a module gives its record form. */
 export interface RecordFormSpec<Record_ extends SavedVersion, Form extends FieldValues> {
   module: FormModule;
   /** The entity of its façade RPCs: create_<entity>, update_<entity>. */
   entity: string;
+  /** Its own save instead of create_/update_<entity> (a quote's save_quote with its lines); base is the record edited. */
+  save?(values: object, base: Record_ | undefined): Promise<Record_>;
   /** How the saved record (and a stale refusal's latest version) is read. */
   schema: z.ZodType<Record_>;
   /** The form paths of its standard fields, where the database's field errors land. */
@@ -37,15 +41,22 @@ export interface RecordFormSpec<Record_ extends SavedVersion, Form extends Field
   valuesOf(form: Form, base: Record_ | undefined): object;
   /** An edit sends only what changed (and saves nothing when nothing did). */
   changesOnly?: boolean;
+  /** Unsaved changes the module keeps outside the form (a quote's lines): closing asks first too. */
+  dirty?: boolean;
   /** A field error code in the module's words (default: the catalogue's records.form.fieldErrors). */
   fieldErrorKey?(code: string): string;
   /** The title of a refusal's notification (default: records.form.failed). */
   failedTitle?: string;
+  /** The catalogue key of a refusal's message in the module's words (default: recordFailureKey). */
+  failureKey?(error: unknown): string;
   /** The parameters of its created and saved notices (e.g. the record's name). */
   notice(record: Record_): Record<string, string>;
   /** The record edited; absent for a new one. */
   record?: Record_;
-  onClose(): void;
+  /** Closes the form; saved is the record an edit just saved (absent when closed without saving). */
+  onClose(saved?: Record_): void;
+  /** Reads the latest version after a stale refusal itself (a quote with its lines); by default the refusal's record is taken. */
+  readLatest?(): void;
   /** Before a new record is created (a duplicates check): calls create when it may go ahead. */
   beforeCreate?(values: object, create: (values: object) => void): Promise<void>;
   /** Once saved, before the notice (e.g. the deal's contacts, saved on their own). */
@@ -53,7 +64,7 @@ export interface RecordFormSpec<Record_ extends SavedVersion, Form extends Field
   /** What follows a new record's notice; by default the form closes and the record's page opens. */
   onCreated?(created: Record_): void;
   /** After a refusal (e.g. leaves the duplicates warning for the form, where the errors show). */
-  onRefused?(): void;
+  onRefused?(error: unknown): void;
 }
 
 /** The record form's state and actions, for the module's inputs and RecordFormModal. */
@@ -61,7 +72,7 @@ export function useRecordForm<Record_ extends SavedVersion, Form extends FieldVa
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { module, schema, formOf } = spec;
-  const save = useSaveRecord(module, spec.entity, schema);
+  const save = useSaveRecord(module, spec.entity, schema, spec.save);
   const [base, setBase] = useState<Record_ | undefined>(spec.record);
   const [stale, setStale] = useState<unknown>(null);
   const [asking, setAsking] = useState(false);
@@ -80,22 +91,27 @@ export function useRecordForm<Record_ extends SavedVersion, Form extends FieldVa
     (t as unknown as (key: string, options: object) => string)(`modules.${module}.form.${name}`, params);
 
   /** Closes without asking (after a save, or when the changes are to go). */
-  const close = (record = base) => {
+  const close = (record = base, saved?: Record_) => {
     form.reset(valuesFor(record) as DefaultValues<Form & CustomFormValues>);
     setStale(null);
     setAsking(false);
-    spec.onClose();
+    spec.onClose(saved);
   };
   /** Closes, asking first when the form holds unsaved changes. */
   const requestClose = () => {
-    if (closeAction(form.formState.isDirty, save.isPending) === "ask") setAsking(true);
+    if (closeAction(form.formState.isDirty || spec.dirty === true, save.isPending) === "ask") setAsking(true);
     else close();
   };
   const refused = (error: unknown) => {
-    spec.onRefused?.();
+    spec.onRefused?.(error);
     const outcome = settleRefusal(error, form.setError, [...spec.fields, ...custom.paths], spec.fieldErrorKey);
     if (outcome === "stale") setStale(error);
-    else if (outcome === "notify") notifyFailure(spec.failedTitle ?? t("records.form.failed"), t(recordFailureKey(error)));
+    else if (outcome === "notify")
+      notifyFailure(
+        spec.failedTitle ?? t("records.form.failed"),
+        // A module's key is its catalogue's; the typed catalogue cannot say so for a key picked at run time.
+        spec.failureKey ? (t as unknown as (key: string) => string)(spec.failureKey(error)) : t(recordFailureKey(error)),
+      );
   };
   /** Creates the record; `then` replaces what follows its notice. */
   const create = (values: object, then?: (created: Record_) => void) =>
@@ -140,7 +156,7 @@ export function useRecordForm<Record_ extends SavedVersion, Form extends FieldVa
           notifySuccess(text("saved", spec.notice(saved)));
           const latest = { ...base, ...saved };
           setBase(latest);
-          close(latest);
+          close(latest, saved);
         },
         onError: refused,
       },
@@ -149,6 +165,11 @@ export function useRecordForm<Record_ extends SavedVersion, Form extends FieldVa
 
   /** Takes the latest version a stale refusal carried: the form shows it, and the next save is checked against it. */
   const reload = () => {
+    if (spec.readLatest) {
+      setStale(null);
+      spec.readLatest();
+      return;
+    }
     const latest = staleLatest(stale, schema);
     if (latest) {
       setBase(latest);

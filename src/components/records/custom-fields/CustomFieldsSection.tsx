@@ -48,22 +48,3 @@ export function CustomFieldsSection<Values extends CustomFormValues>({ fields, c
     </CustomFieldsFrame>
   );
 }
-
-/** The same inputs for a form that keeps its own state (the quote editor): values in, changes out, messages by key. */
-export function CustomFieldInputs({ fields, values, onChange, errorOf }: {
-  fields: readonly CustomField[];
-  values: CustomFormValues["custom"];
-  onChange(key: string, value: CustomInputValue): void;
-  /** A field's message, already translated; none when it is fine. */
-  errorOf(key: string): string | undefined;
-}) {
-  return (
-    <CustomFieldsFrame fields={fields}>
-      {fields.map((field) => (
-        <CustomFieldCol key={field.key} field={field}>
-          <CustomFieldInput field={field} value={values[field.key]} onChange={(value) => onChange(field.key, value)} error={errorOf(field.key)} />
-        </CustomFieldCol>
-      ))}
-    </CustomFieldsFrame>
-  );
-}

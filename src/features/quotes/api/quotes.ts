@@ -243,19 +243,21 @@ export function useQuotePreview(payload: string | null) {
   });
 }
 
-const savedSchema = z.object({ id: z.string(), updated_at: z.string(), quote_number: z.string().nullable() });
+/** What save_quote answers: the quote's id, its new version and its number. */
+export const savedQuoteSchema = z.looseObject({ id: z.string(), updated_at: z.string(), quote_number: z.string().nullable() });
+export type SavedQuote = z.infer<typeof savedQuoteSchema>;
 
-export function useSaveQuote() {
-  const invalidate = useInvalidateRecords("quotes");
-  return useMutation({
-    mutationFn: ({ id, values, items, updatedAt }: { id: string | null; values: QuoteValues; items: QuoteItemValues[]; updatedAt: string | null }) =>
-      rpc(
-        "save_quote",
-        { p_id: id as string, p_values: values as unknown as Json, p_items: items as unknown as Json, p_updated_at: updatedAt as string },
-        savedSchema,
-      ),
-    onSuccess: invalidate,
-  });
+/**
+ * Saves a quote with its lines (save_quote): a new one without base, otherwise the draft read
+ * at base.updated_at (stale_record when someone changed it since). The quote editor's save
+ * through the record form (useRecordForm's own save).
+ */
+export function saveQuote(values: object, items: QuoteItemValues[], base: SavedQuote | undefined): Promise<SavedQuote> {
+  return rpc(
+    "save_quote",
+    { p_id: (base?.id ?? null) as string, p_values: values as Json, p_items: items as unknown as Json, p_updated_at: (base?.updated_at ?? null) as string },
+    savedQuoteSchema,
+  );
 }
 
 // ---------------------------------------------------------------------------------

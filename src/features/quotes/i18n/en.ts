@@ -61,9 +61,15 @@ export const en: typeof tr = {
         percent: "%",
         amount: "Amount",
       },
-      editor: {
+      form: {
         createTitle: "New quote",
         editTitle: "Edit quote: {{number}}",
+        save: "Save",
+        create: "Create quote",
+        saved: "Quote saved.",
+        created: "Quote {{number}} created.",
+      },
+      editor: {
         header: "Quote details",
         customerPlaceholder: "Choose a customer",
         noCustomer: "No customer found",
@@ -73,11 +79,7 @@ export const en: typeof tr = {
         noDeal: "No deal found",
         rateHint: "Frozen when the quote is sent.",
         rateFromSettings: "Left empty, the rate table's {{rate}} ({{date}}) is used.",
-        save: "Save",
-        create: "Create quote",
         cancel: "Cancel",
-        saved: "Quote saved.",
-        created: "Quote {{number}} created.",
         failed: "The quote could not be saved",
         checkCells: "Correct the marked fields.",
         previewFailed: "Totals could not be computed; check the values.",

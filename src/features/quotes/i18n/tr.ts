@@ -59,9 +59,15 @@ export const tr = {
         percent: "%",
         amount: "Tutar",
       },
-      editor: {
+      form: {
         createTitle: "Yeni teklif",
         editTitle: "Teklifi düzenle: {{number}}",
+        save: "Kaydet",
+        create: "Teklifi oluştur",
+        saved: "Teklif kaydedildi.",
+        created: "{{number}} numaralı teklif oluşturuldu.",
+      },
+      editor: {
         header: "Teklif bilgileri",
         customerPlaceholder: "Müşteri seçin",
         noCustomer: "Müşteri bulunamadı",
@@ -71,11 +77,7 @@ export const tr = {
         noDeal: "Fırsat bulunamadı",
         rateHint: "Gönderildiğinde sabitlenir.",
         rateFromSettings: "Boş bırakılırsa kur tablosundaki {{rate}} ({{date}}) kullanılır.",
-        save: "Kaydet",
-        create: "Teklifi oluştur",
         cancel: "Vazgeç",
-        saved: "Teklif kaydedildi.",
-        created: "{{number}} numaralı teklif oluşturuldu.",
         failed: "Teklif kaydedilemedi",
         checkCells: "İşaretli alanları düzeltin.",
         previewFailed: "Toplamlar hesaplanamadı; değerleri kontrol edin.",

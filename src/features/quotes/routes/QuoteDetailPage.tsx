@@ -105,7 +105,7 @@ function NewQuote({ customerId, contactId, dealId }: { customerId: string | null
     dealId,
   });
   return (
-    <EditorFrame title={t("modules.quotes.editor.createTitle")} back={{ to: "/quotes", label: t("modules.quotes.backToList") }}>
+    <EditorFrame title={t("modules.quotes.form.createTitle")} back={{ to: "/quotes", label: t("modules.quotes.backToList") }}>
       <QuoteEditor
         initial={initial}
         onSaved={(saved) => void navigate(`/quotes/${saved.id}`, { replace: true })}
@@ -128,7 +128,7 @@ function EditQuote({ id }: { id: string }) {
   // A quote sent (or revised) meanwhile is no longer written here: its page says why.
   if (quote.locked) return <Navigate to={view} replace />;
   return (
-    <EditorFrame title={t("modules.quotes.editor.editTitle", { number })} back={{ to: view, label: number }}>
+    <EditorFrame title={t("modules.quotes.form.editTitle", { number })} back={{ to: view, label: number }}>
       <QuoteEditor
         key={current.version}
         initial={current.initial}

@@ -8,10 +8,13 @@ import {
   emptyQuoteForm,
   headerErrors,
   lineErrors,
+  lineErrorsOnly,
   linesReducer,
   normalizeDecimal,
   previewBlocked,
   quoteErrorsOf,
+  quoteHeaderFields,
+  quoteLinesChanged,
   quotePayload,
   vatRateOptions,
 } from "./quote-form.ts";
@@ -158,5 +161,35 @@ describe("refusals", () => {
 describe("KDV rates offered", () => {
   it("are the standard ones, the organization's and those on the lines, in order", () => {
     expect(vatRateOptions([8, "18.00"], [{ ...emptyLine("5") }])).toEqual(["0", "1", "5", "8", "10", "18", "20"]);
+  });
+});
+
+describe("the editor on the record form", () => {
+  it("names every header field, where a refusal about the header lands", () => {
+    expect([...quoteHeaderFields].sort()).toEqual(Object.keys(emptyQuoteForm(defaults).header).sort());
+  });
+
+  it("keeps a refusal's line cells for the lines (the header's go on the form)", () => {
+    expect(lineErrorsOnly({ valid_until: "before_quote_date", "items.0.quantity": "invalid", cf_sektor: "required", "items.2.vat_rate": "required" })).toEqual({
+      "items.0.quantity": "invalid",
+      "items.2.vat_rate": "required",
+    });
+    expect(lineErrorsOnly({ quote_date: "required" })).toEqual({});
+  });
+
+  it("tells lines changed since the editor opened: a cell, a line added, removed or moved; not the same cells again", () => {
+    const initial = emptyQuoteForm(defaults).lines;
+    expect(quoteLinesChanged(initial, initial)).toBe(false);
+    const retyped = linesReducer(linesReducer(initial, { type: "update", index: 0, patch: { quantity: "2" } }), { type: "update", index: 0, patch: { quantity: "1" } });
+    expect(quoteLinesChanged(initial, retyped)).toBe(false);
+    expect(quoteLinesChanged(initial, linesReducer(initial, { type: "update", index: 0, patch: { description: "Danışmanlık" } }))).toBe(true);
+    const two = linesReducer(initial, { type: "add", vatRate: "20" });
+    expect(quoteLinesChanged(initial, two)).toBe(true);
+    const named = linesReducer(two, { type: "update", index: 1, patch: { description: "İkinci" } });
+    const moved = linesReducer(named, { type: "move", from: 1, to: 0 });
+    expect(quoteLinesChanged(named, moved)).toBe(true);
+    // A line added and removed again leaves the lines as they were.
+    expect(quoteLinesChanged(initial, linesReducer(two, { type: "remove", index: 1 }))).toBe(false);
+    expect(quoteLinesChanged(named, linesReducer(named, { type: "remove", index: 1 }))).toBe(true);
   });
 });

@@ -30,6 +30,22 @@ export interface QuoteHeaderForm {
   document_discount_value: string;
 }
 
+/** The header's fields: where a save's refusal about the header lands in the record form. */
+export const quoteHeaderFields = [
+  "customer_id",
+  "contact_id",
+  "deal_id",
+  "quote_date",
+  "valid_until",
+  "currency",
+  "exchange_rate",
+  "prices_include_vat",
+  "payment_terms",
+  "notes",
+  "document_discount_type",
+  "document_discount_value",
+] as const satisfies readonly (keyof QuoteHeaderForm)[];
+
 export interface QuoteLineForm {
   /** Stable while the line lives (React keys, drag ids); never sent. */
   key: string;
@@ -366,6 +382,21 @@ export function lineErrors(errors: QuoteErrors, index: number): Record<string, s
       .filter(([key]) => key.startsWith(prefix))
       .map(([key, code]) => [key.slice(prefix.length), code]),
   );
+}
+
+/** The errors about the lines' cells (every "items.…" key); the header's are the record form's. */
+export function lineErrorsOnly(errors: QuoteErrors): QuoteErrors {
+  return Object.fromEntries(Object.entries(errors).filter(([key]) => key.startsWith("items.")));
+}
+
+/**
+ * Whether the lines differ from those the editor opened with (a change not saved yet): any
+ * cell, or a line added, removed or moved. The lines' keys are the editor's own, never compared.
+ */
+export function quoteLinesChanged(initial: readonly QuoteLineForm[], lines: readonly QuoteLineForm[]): boolean {
+  if (initial === lines) return false;
+  const cells = (list: readonly QuoteLineForm[]) => JSON.stringify(list, (name, value: unknown) => (name === "key" ? undefined : value));
+  return cells(initial) !== cells(lines);
 }
 
 /** The errors about the header (every key that is not a line's). */
