@@ -1,15 +1,18 @@
 /**
  * `npm test`: every test layer, then one summary line. The app is built once for the tests'
- * keys; then three lanes run side by side: the Playwright journeys in two halves (`--shard`),
- * each with its own stack (port, embedded database, mail server: they never share data), and
- * every other layer, one after another. A journey mostly waits (on the page, the embedded
- * database's one thread, its timers): two halves on two cores finish in about half the time.
+ * keys; then lanes run side by side: the Playwright journeys, in one part per two cores
+ * (`--shard`), each with its own stack (port, embedded database, mail server: they never
+ * share data), and every other layer, one after another. A journey mostly waits (on the page,
+ * the embedded database's one thread, its timers), but a browser, a stack and the other
+ * layers beside it fill two cores: measured on a 2-core machine, two halves beside the other
+ * layers pushed page loads past the journeys' limits, one lane does not.
  * The first half prints as it goes; every other layer's output is printed whole when it ends.
  * A layer whose system prerequisite is missing is skipped with a hint when CI is unset;
  * under CI=true a missing prerequisite fails the run.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import postgres from "postgres";
 import { projectRoot, supabaseCli } from "./stack/env.ts";
 import { freePort } from "./stack/free-port.ts";
@@ -136,8 +139,8 @@ const layers: Layer[] = [
   },
 ];
 
-/** The journeys: the product as the tests' build serves it (playwright.config.ts), in two halves. */
-const journeyShards = 2;
+/** The journeys: the product as the tests' build serves it (playwright.config.ts), one part per two cores. */
+const journeyShards = Math.max(1, Math.floor(availableParallelism() / 2));
 const journeys: Layer[] = Array.from({ length: journeyShards }, (_, index) => ({
   name: `playwright e2e (${index + 1}/${journeyShards})`,
   missing: async () => (existsSync("/usr/bin/chromium") ? null : `Chromium at /usr/bin/chromium: ${setupHint}`),
