@@ -95,9 +95,9 @@ export function customFieldsSchema(fields: readonly CustomField[]) {
 /**
  * The form's resolver with the declared fields' rules beside the module's own: the drawn
  * fields' (custom.<key>) and those of the standard fields the module draws itself whose
- * rules are their types' (`standard`, at their own paths: a name required, a text within its
- * declared length, an e-mail, phone or web address valid, a choice among its options). All
- * run on every check, and their errors land together.
+ * rules are their types' (`standard`, at their own paths, those the form holds: a name
+ * required, a text within its declared length, an e-mail, phone or web address valid, a
+ * choice among its options). All run on every check, and their errors land together.
  */
 export function withCustomFields<Values extends FieldValues, Context, Output extends FieldValues>(
   base: Resolver<Values, Context, Output>,
@@ -105,13 +105,14 @@ export function withCustomFields<Values extends FieldValues, Context, Output ext
   standard: readonly CustomField[] = [],
 ): Resolver<Values & CustomFormValues, Context, Output & CustomFormValues> {
   const schema = customFieldsSchema(fields);
-  const standardSchema = customFieldsSchema(standard);
   const errorsOf = (issues: readonly z.core.$ZodIssue[]) =>
     Object.fromEntries(issues.map((issue) => [String(issue.path[0]), { type: "custom", message: issue.message }]));
   return async (values, context, options) => {
     const own = await base(values, context, options as unknown as Parameters<typeof base>[2]);
     const custom = schema.safeParse(values.custom ?? {});
-    const declared = standardSchema.safeParse(Object.fromEntries(standard.map((field) => [field.key, values[field.key]])));
+    // Only the fields this form holds (a dialog of custom fields alone holds none of them).
+    const held = standard.filter((field) => field.key in values);
+    const declared = customFieldsSchema(held).safeParse(Object.fromEntries(held.map((field) => [field.key, values[field.key]])));
     const customErrors = custom.success ? {} : errorsOf(custom.error.issues);
     // The module's own rule on a field comes first (it says more than the type).
     const ownErrors = { ...(declared.success ? {} : errorsOf(declared.error.issues)), ...(own.errors as FieldErrors) };

@@ -49,6 +49,15 @@ describe("customer form", () => {
     expect(await declaredErrorsOf({ city: "İstanbul", email: "info@isik.com.tr" })).toEqual({});
   });
 
+  it("checks only the declared fields a form holds (a dialog of custom fields alone is not held back by a required name)", async () => {
+    const alone = await withCustomFields<{ custom: Record<string, never> }, undefined, object>(
+      (values) => Promise.resolve({ values, errors: {} }),
+      [],
+      ruledStandardFields(declarations),
+    )({ custom: {} }, undefined, { fields: {}, shouldUseNativeValidation: false });
+    expect(alone.errors).toEqual({});
+  });
+
   it("sends blanks as null, the phone normalised and the tags split", () => {
     expect(customerValuesOf({ ...emptyCustomerForm, name: " A ", phone: "0 (212) 555 12 34", tags: "vip, , istanbul " })).toMatchObject({
       name: "A",
