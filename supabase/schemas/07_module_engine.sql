@@ -96,6 +96,10 @@ create table private.module_fields (
   -- The module's screens draw it with inputs of their own (else it is drawn from this
   -- declaration wherever a custom field is: a type a generic input can write).
   own_ui boolean not null default false,
+  -- Header names an import file may use for it besides its two labels (matched folded: case,
+  -- Turkish letters, spaces and punctuation aside); a choice's options carry theirs in
+  -- options[].import_names. A link field imports as a reference named by the record's title.
+  import_names text[] not null default '{}',
   primary key (module, key),
   check (own_ui or type not in ('tags', 'structured')),
   unique (module, position),
@@ -110,14 +114,39 @@ comment on table private.module_fields is
   'Each standard field of a sales module, declared once (private.register_module): type, labels, rules and where it shows.';
 
 /**
+ * The header names an import file may use for a field that several modules declare under the
+ * same key (its external code, tags, description, customer), whichever module it is in: the
+ * one home of those words; a module's declaration adds its own (private.field_declaration).
+ */
+create function private.shared_import_names(p_key text)
+returns text[]
+language sql
+immutable
+set search_path = ''
+as $$
+  select case p_key
+    when 'external_id' then array['Harici Kod', 'Harici ID', 'Harici No', 'Dış Kod', 'Dış ID', 'Dış Kimlik', 'Kod',
+                                  'External ID', 'External code', 'Code']
+    when 'tags' then array['Etiket', 'Etiketler', 'Tag', 'Tags', 'Labels']
+    when 'description' then array['Açıklama', 'Not', 'Notlar', 'Description', 'Notes']
+    when 'customer_id' then array['Müşteri', 'Müşteri Adı', 'Firma', 'Firma Adı', 'Şirket', 'Kurum', 'Cari', 'Cari Adı',
+                                  'Customer', 'Company', 'Account']
+    else '{}'::text[]
+  end;
+$$;
+
+/**
  * One field's declaration for private.register_module's p_fields: key, type, labels in
  * Turkish and English, and p_flags among required, listed, sortable, filterable, readonly
  * (not writable), own_rule and own_ui (private.module_fields says what each means);
- * p_options a choice's [value, label_tr, label_en] triples.
+ * p_options a choice's [value, label_tr, label_en] triples; p_import_names the header names a
+ * file may use for it besides its labels (after private.shared_import_names' for its key), and
+ * p_option_import_names an option's, by its value ({"company": ["Firma", "Tüzel"]}).
  */
 create function private.field_declaration(p_key text, p_type text, p_label_tr text, p_label_en text,
                                           p_flags text[] default '{}', p_max_length integer default null,
-                                          p_options text[] default '{}', p_link_module text default null)
+                                          p_options text[] default '{}', p_link_module text default null,
+                                          p_import_names text[] default '{}', p_option_import_names jsonb default '{}')
 returns jsonb
 language plpgsql
 immutable
@@ -130,14 +159,21 @@ begin
   if cardinality(p_options) % 3 <> 0 then
     raise exception 'Field %: options come as value, Turkish label, English label', p_key;
   end if;
+  if exists (select 1 from jsonb_object_keys(p_option_import_names) k (value)
+              where not exists (select 1 from generate_series(1, cardinality(p_options), 3) i where p_options[i] = k.value)) then
+    raise exception 'Field %: import names for an option it does not have', p_key;
+  end if;
   return jsonb_build_object(
     'key', p_key, 'type', p_type, 'label_tr', p_label_tr, 'label_en', p_label_en,
     'writable', not 'readonly' = any (p_flags), 'required', 'required' = any (p_flags), 'max_length', p_max_length,
     'options', (select coalesce(jsonb_agg(jsonb_build_object('value', p_options[i], 'label_tr', p_options[i + 1],
-                                                             'label_en', p_options[i + 2]) order by i), '[]')
+                                                             'label_en', p_options[i + 2],
+                                                             'import_names', coalesce(p_option_import_names -> p_options[i], '[]'))
+                                          order by i), '[]')
                   from generate_series(1, cardinality(p_options), 3) i),
     'link_module', p_link_module, 'listed', 'listed' = any (p_flags), 'sortable', 'sortable' = any (p_flags),
-    'filterable', 'filterable' = any (p_flags), 'own_rule', 'own_rule' = any (p_flags), 'own_ui', 'own_ui' = any (p_flags));
+    'filterable', 'filterable' = any (p_flags), 'own_rule', 'own_rule' = any (p_flags), 'own_ui', 'own_ui' = any (p_flags),
+    'import_names', private.shared_import_names(p_key) || p_import_names);
 end;
 $$;
 

@@ -30,6 +30,8 @@ import { contractFields } from "../../src/features/contracts/utils/contract-fiel
 import { customerFields, customerKinds, customerStatuses } from "../../src/features/customers/utils/customer-fields.ts";
 import { dealFields } from "../../src/features/deals/utils/deal-fields.ts";
 import { taskFields } from "../../src/features/tasks/utils/task-fields.ts";
+import { taskPriorities, taskStatuses } from "../../src/components/tasks/task-fields.ts";
+import declaredStandardFields from "../../src/features/import-export/testing/standard-fields.json";
 
 /** The fields each module's own form writes (its own inputs). */
 const formFields: Record<string, readonly string[]> = {
@@ -144,6 +146,17 @@ describe("one module list in the app and the database", () => {
     expect(await optionsOf("customers", "kind")).toEqual([...customerKinds]);
     expect(await optionsOf("customers", "status")).toEqual([...customerStatuses]);
     expect(await optionsOf("contacts", "kvkk_consent_channel")).toEqual([...consentChannels]);
+    expect(await optionsOf("tasks", "status")).toEqual([...taskStatuses]);
+    expect(await optionsOf("tasks", "priority")).toEqual([...taskPriorities]);
+  });
+
+  it("the import's unit tests read the declarations the database answers (src/features/import-export/testing/standard-fields.json)", async () => {
+    const { client } = await signedInClient(url, "admin@demo.test");
+    for (const [module, fixture] of Object.entries(declaredStandardFields)) {
+      const answer = await rpcSuccess<{ standard_fields: unknown[] }>(client, "list_custom_fields", { p_module: module });
+      // When a declaration changes, write the file again from this answer (each module's standard_fields, by module key).
+      expect(fixture, module).toEqual(answer.standard_fields);
+    }
   });
 });
 

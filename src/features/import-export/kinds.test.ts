@@ -1,8 +1,12 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { en } from "@/i18n/en.ts";
 import { tr } from "@/i18n/tr.ts";
 import { foldHeader } from "@/lib/spreadsheet/index.ts";
-import { importableKinds, importKindDefinitions, importKinds, importsEverything, matchKeyFields, type FieldLabel } from "./kinds.ts";
+import { importableKinds, importKinds, importsEverything, matchKeyFields, type FieldLabel } from "./kinds.ts";
+import { declaredKind } from "./testing/declared-kinds.ts";
+
+// The declared kinds come from the declarations module, which also holds their query.
+vi.mock("@/lib/call-rpc.ts", () => ({ rpc: vi.fn() }));
 
 
 /** A catalogue text by its dotted key. */
@@ -38,7 +42,7 @@ describe("importableKinds", () => {
 
 describe("the kinds' fields", () => {
   it.each(importKinds)("%s: every match key and required field is one of its fields", (kind) => {
-    const definition = importKindDefinitions[kind];
+    const definition = declaredKind(kind);
     const keys = new Set(definition.fields.map((field) => field.key));
     for (const key of definition.matchKeys) for (const field of matchKeyFields(definition, key)) expect(keys.has(field), `${kind}.${key}`).toBe(true);
     for (const group of definition.required) for (const field of group) expect(keys.has(field), `${kind} requires ${field}`).toBe(true);
@@ -51,7 +55,7 @@ describe("the kinds' fields", () => {
     (kind, _language, catalogue) => {
       const claimed = new Map<string, string>();
       const clashes: string[] = [];
-      for (const field of importKindDefinitions[kind].fields) {
+      for (const field of declaredKind(kind).fields) {
         const names = [text(catalogue, field.label), ...(field.labelAliases ?? []).map((key) => text(catalogue, key)), ...field.aliases, field.key];
         for (const folded of new Set(names.map(foldHeader))) {
           const owner = claimed.get(folded);
@@ -64,7 +68,7 @@ describe("the kinds' fields", () => {
   );
 
   it.each(importKinds)("%s: an enum's options answer to distinct words", (kind) => {
-    for (const field of importKindDefinitions[kind].fields.filter((candidate) => candidate.type === "enum")) {
+    for (const field of declaredKind(kind).fields.filter((candidate) => candidate.type === "enum")) {
       const claimed = new Map<string, string>();
       for (const option of field.options ?? []) {
         for (const name of [option.key, text(tr, option.label), text(en, option.label), ...option.aliases]) {

@@ -5,8 +5,8 @@
  * without any other edit. The module's own fields (own_ui) stay with the module's screens.
  */
 import { describe, expect, it, vi } from "vitest";
-import { withCustomImportFields } from "./custom-import-fields.ts";
-import { findField, importKind } from "./kinds.ts";
+import { importDefinition } from "./declared-import-fields.ts";
+import { findField } from "./kinds.ts";
 import { autoMatch } from "./utils/mapping.ts";
 import { customFieldError, customFormOf, customValuesOf } from "@/components/records/custom-fields/custom-field-form.ts";
 import { testStandardField } from "@/components/records/custom-fields/test-fields.ts";
@@ -51,7 +51,7 @@ describe("a standard field declared to be drawn from its declaration", () => {
   });
 
   it("is an import field, matched by its Turkish or English label", () => {
-    const kind = withCustomImportFields(importKind("contacts"), fields, "tr");
+    const kind = importDefinition("contacts", { standard: contacts, custom: [] }, "tr");
     expect(findField(kind, "nickname")?.label).toEqual({ text: "Lakap" });
     const labelOf = (label: unknown) => (typeof label === "string" ? label : (label as { text: string }).text);
     expect(autoMatch(["Ad", "Nickname"], kind, labelOf)).toMatchObject({ Nickname: "nickname" });

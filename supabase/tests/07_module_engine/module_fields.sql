@@ -5,7 +5,7 @@
 -- contacts is its declaration plus its column: a form's write, the record, the list, a
 -- filter, an export and an import find it with nothing else changed.
 begin;
-select plan(20);
+select plan(22);
 
 select tests.create_organization('alpha', 'Alpha A.Ş.') as alpha \gset
 select private.migrate_tenant(:'alpha');
@@ -59,10 +59,19 @@ select is((select array_agg(f ->> 'key' order by n) from jsonb_array_elements(:'
   'a member reads the module''s standard fields, in order');
 select is((select f - 'key' - 'position' from jsonb_array_elements(:'customer_fields'::jsonb -> 'standard_fields') f where f ->> 'key' = 'status'),
   '{"type": "choice", "label_tr": "Durum", "label_en": "Status", "writable": true, "required": false, "max_length": null,
-    "options": [{"value": "lead", "label_tr": "Aday", "label_en": "Lead"}, {"value": "active", "label_tr": "Aktif", "label_en": "Active"},
-                {"value": "passive", "label_tr": "Pasif", "label_en": "Passive"}],
-    "link_module": null, "listed": true, "sortable": true, "filterable": true, "own_rule": false, "own_ui": true}',
-  'each with its type, labels, options, rules and where it shows');
+    "options": [{"value": "lead", "label_tr": "Aday", "label_en": "Lead", "import_names": ["Potansiyel", "Prospect"]},
+                {"value": "active", "label_tr": "Aktif", "label_en": "Active", "import_names": ["Etkin"]},
+                {"value": "passive", "label_tr": "Pasif", "label_en": "Passive", "import_names": ["Inactive"]}],
+    "link_module": null, "listed": true, "sortable": true, "filterable": true, "own_rule": false, "own_ui": true,
+    "import_names": ["Müşteri Durumu"]}',
+  'each with its type, labels, options, rules, where it shows and the names an import file may use for it');
+select is((select f -> 'import_names' from jsonb_array_elements(:'customer_fields'::jsonb -> 'standard_fields') f where f ->> 'key' = 'external_id'),
+  '["Harici Kod", "Harici ID", "Harici No", "Dış Kod", "Dış ID", "Dış Kimlik", "Kod", "External ID", "External code", "Code",
+    "Cari Kod", "Cari Kodu", "Müşteri Kodu", "Customer code"]',
+  'a field several modules declare under one key has the names they share, then the module''s own');
+select throws_ok($$select private.field_declaration('kind', 'choice', 'Tür', 'Type', p_options => '{company,Şirket,Company}',
+                                                     p_option_import_names => '{"firma": ["Firma"]}')$$,
+  'P0001', 'Field kind: import names for an option it does not have', 'import names for an option the field lacks are refused');
 select tests.act_as_anon();
 select throws_ok($$select public.list_custom_fields('customers')$$, '42501', null, 'anon reads no fields');
 select tests.reset_role();

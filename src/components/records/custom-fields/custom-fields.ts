@@ -101,7 +101,8 @@ const standardFieldSchema = z.object({
   label_en: z.string(),
   required: z.boolean(),
   max_length: z.number().int().nullable(),
-  options: z.array(z.object({ value: z.string(), label_tr: z.string(), label_en: z.string() })),
+  /** A choice's options, each with the words an import file may use for it besides its labels. */
+  options: z.array(z.object({ value: z.string(), label_tr: z.string(), label_en: z.string(), import_names: z.array(z.string()) })),
   link_module: z.string().nullable(),
   position: z.number().int(),
   writable: z.boolean(),
@@ -109,8 +110,10 @@ const standardFieldSchema = z.object({
   filterable: z.boolean(),
   own_rule: z.boolean(),
   own_ui: z.boolean(),
+  /** Header names an import file may use for it besides its labels. */
+  import_names: z.array(z.string()),
 });
-type StandardField = z.infer<typeof standardFieldSchema>;
+export type StandardField = z.infer<typeof standardFieldSchema>;
 
 const listAnswerSchema = z.object({
   success: z.literal(true),
@@ -141,7 +144,7 @@ export function declaredStandardFields(standard: readonly StandardField[]): Cust
           label_tr: field.label_tr,
           label_en: field.label_en,
           required: field.required,
-          options: field.options.map((option) => ({ ...option, color: null })),
+          options: field.options.map(({ value, label_tr, label_en }) => ({ value, label_tr, label_en, color: null })),
           currency: null,
           link_module: field.link_module,
           // Before the custom fields (theirs count from 1).
@@ -166,6 +169,28 @@ export function customFieldsQueryOptions(scope: OrganizationScope, module: Modul
     queryFn: async () => {
       const answer = await rpc("list_custom_fields", { p_module: module }, listAnswerSchema);
       return [...declaredStandardFields(answer.standard_fields), ...answer.fields];
+    },
+    staleTime: 60_000,
+  });
+}
+
+/** Every declaration of a module as the database answers it: its standard fields, and the organization's custom ones. */
+export interface ModuleDeclarations {
+  standard: readonly StandardField[];
+  custom: readonly CustomField[];
+}
+
+/**
+ * The same answer whole, for a screen that needs every standard field (the import: the
+ * module's own fields and links too); under the module's key, so that a change of a custom
+ * field refreshes it with the rest.
+ */
+export function moduleDeclarationsQueryOptions(scope: OrganizationScope, module: ModuleKey) {
+  return queryOptions({
+    queryKey: [...customFieldKeys.module(scope, module), "declarations"],
+    queryFn: async (): Promise<ModuleDeclarations> => {
+      const answer = await rpc("list_custom_fields", { p_module: module }, listAnswerSchema);
+      return { standard: answer.standard_fields, custom: answer.fields };
     },
     staleTime: 60_000,
   });

@@ -59,6 +59,7 @@ export function testStandardField(key: string, type: string, overrides: object =
     filterable: false,
     own_rule: false,
     own_ui: true,
+    import_names: [],
     ...overrides,
   };
 }

@@ -3,13 +3,13 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { notifySuccess } from "@/components/notify.ts";
-import { customFieldsQueryOptions } from "@/components/records/custom-fields/custom-fields.ts";
+import { moduleDeclarationsQueryOptions } from "@/components/records/custom-fields/custom-fields.ts";
 import { parseSpreadsheet, type ParsedSheet } from "@/lib/spreadsheet/index.ts";
 import { usableTimeZone } from "@/lib/zoned-time.ts";
 import { useOrganizationScope } from "@/session/organization-scope.ts";
 import { useOrganizationSettings } from "@/session/organization-settings.ts";
 import { getImport, type ImportRecord, type ImportSettings } from "../api/imports.ts";
-import { withCustomImportFields } from "../custom-import-fields.ts";
+import { importDefinition } from "../declared-import-fields.ts";
 import { importKind, labelText, type ImportKind, type ImportKindDefinition } from "../kinds.ts";
 import { planBatches, resumeMismatch, rowBytes } from "../utils/batches.ts";
 import { importFailureKey, sheetFailureMessage } from "../utils/import-errors.ts";
@@ -64,18 +64,15 @@ export function ImportWizard({ kinds, onShowHistory }: Props) {
 
   const queryClient = useQueryClient();
   const scope = useOrganizationScope();
-  // The kind's module's custom fields are further fields of the kind (withCustomImportFields).
-  const customFields = useQuery({ ...customFieldsQueryOptions(scope, kind ? importKind(kind).module : "customers"), enabled: kind !== null });
+  // The kind's fields come from its module's declarations, standard and custom (importDefinition).
+  const declarations = useQuery({ ...moduleDeclarationsQueryOptions(scope, kind ? importKind(kind).module : "customers"), enabled: kind !== null });
   const definition = useMemo(
-    () => (kind ? withCustomImportFields(importKind(kind), customFields.data, language) : null),
-    [kind, customFields.data, language],
+    () => (kind && declarations.data ? importDefinition(kind, declarations.data, language) : null),
+    [kind, declarations.data, language],
   );
-  /** A kind with its custom fields, read first when they are not yet (a kind whose fields cannot be read has its own only). */
-  const definitionOf = async (target: ImportKind) => {
-    const base = importKind(target);
-    const fields = await queryClient.fetchQuery(customFieldsQueryOptions(scope, base.module)).catch(() => []);
-    return withCustomImportFields(base, fields, language);
-  };
+  /** A kind with its declared fields, read first when they are not yet (rejects when they cannot be read). */
+  const definitionOf = async (target: ImportKind) =>
+    importDefinition(target, await queryClient.fetchQuery(moduleDeclarationsQueryOptions(scope, importKind(target).module)), language);
   const labelOf: LabelOf = (label) => labelText(label, t);
   const convert = useMemo<ConvertContext>(() => ({ timeZone, optionLabel: (option) => labelText(option.label, t) }), [timeZone, t]);
   const problems = useMemo(() => (definition ? mappingProblems(definition, mapping) : []), [definition, mapping]);
@@ -144,14 +141,24 @@ export function ImportWizard({ kinds, onShowHistory }: Props) {
       }
       return;
     }
-    if (kind) matchColumns(sheet, await definitionOf(kind));
-    setParsing(null);
+    try {
+      if (kind) matchColumns(sheet, await definitionOf(kind));
+    } catch (error) {
+      setFileProblem({ name: file.name, message: t(importFailureKey(error)) });
+      return;
+    } finally {
+      setParsing(null);
+    }
     setLoaded({ file, sheet });
   };
 
   const chooseKind = (next: ImportKind) => {
     setKind(next);
-    if (loaded) void definitionOf(next).then((target) => matchColumns(loaded.sheet, target));
+    if (loaded)
+      definitionOf(next).then(
+        (target) => matchColumns(loaded.sheet, target),
+        (error: unknown) => setFileProblem({ name: loaded.file.name, message: t(importFailureKey(error)) }),
+      );
   };
 
   const startResume = (record: ImportRecord) => {

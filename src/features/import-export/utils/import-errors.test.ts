@@ -1,9 +1,12 @@
 import type { TFunction } from "i18next";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { RpcError } from "@/lib/rpc.ts";
 import { SheetError, type SheetProblem } from "@/lib/spreadsheet/index.ts";
-import { importKind } from "../kinds.ts";
+import { declaredKind } from "../testing/declared-kinds.ts";
 import { importFailureKey, outcomeWords, revertFailureMessage, sheetFailureMessage } from "./import-errors.ts";
+
+// The declared kinds come from the declarations module, which also holds their query.
+vi.mock("@/lib/call-rpc.ts", () => ({ rpc: vi.fn() }));
 
 
 /** The key and its options, so the tests see which message was chosen with what. */
@@ -47,7 +50,7 @@ describe("sheetFailureMessage", () => {
 });
 
 describe("outcomeWords", () => {
-  const words = outcomeWords(t, importKind("contacts"));
+  const words = outcomeWords(t, declaredKind("contacts"));
 
   it("names reasons, field problems and fields, with a general message for codes it does not know", () => {
     expect(words.reason("duplicate_in_file", 5)).toBe('modules.importExport.reasons.duplicate_in_file {"row":5}');
@@ -55,9 +58,10 @@ describe("outcomeWords", () => {
     expect(words.cellError("invalid_email")).toBe("modules.importExport.cellErrors.invalid_email");
     expect(words.cellError("owner_ambiguous")).toBe("modules.importExport.cellErrors.owner_ambiguous");
     expect(words.cellError("brand_new_code")).toBe("modules.importExport.cellErrors.invalid");
-    expect(words.fieldName("kvkk_consent_channel")).toBe("modules.contacts.fields.kvkk_consent_channel");
-    expect(words.fieldName("first_name")).toBe("modules.contacts.fields.first_name");
-    expect(outcomeWords(t, importKind("customers")).fieldName("owner")).toBe("modules.customers.fields.owner_id");
+    // A declared field by its declared label, a field only importing has by its catalogue text.
+    expect(words.fieldName("kvkk_consent_channel")).toBe("Rızanın alındığı kanal");
+    expect(words.fieldName("first_name")).toBe("Ad");
+    expect(outcomeWords(t, declaredKind("customers")).fieldName("owner")).toBe("modules.customers.fields.owner_id");
     expect(words.fieldName("record")).toBe("modules.importExport.preview.rowLevel");
   });
 });

@@ -1,8 +1,11 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { en } from "@/i18n/en.ts";
 import { tr } from "@/i18n/tr.ts";
-import { importKind } from "../kinds.ts";
+import { declaredKind } from "../testing/declared-kinds.ts";
 import { applySavedMapping, autoMatch, defaultSettings, mappingProblems, usableMatchKeys, type LabelOf } from "./mapping.ts";
+
+// The declared kinds come from the declarations module, which also holds their query.
+vi.mock("@/lib/call-rpc.ts", () => ({ rpc: vi.fn() }));
 
 
 const labelsOf =
@@ -14,8 +17,8 @@ const labelsOf =
 const turkish = labelsOf(tr);
 const english = labelsOf(en);
 
-const customers = importKind("customers");
-const contacts = importKind("contacts");
+const customers = declaredKind("customers");
+const contacts = declaredKind("contacts");
 
 describe("autoMatch", () => {
   it("matches Turkish headers however they are written, and leaves unknown columns out", () => {
@@ -101,7 +104,7 @@ describe("mappingProblems", () => {
 
   it("refuses a field mapped twice and fields that write the same values", () => {
     expect(mappingProblems(customers, { Firma: "name", Unvan: "name" })).toEqual([{ type: "duplicate", field: "name", headers: ["Firma", "Unvan"] }]);
-    expect(mappingProblems(contacts, { "Ad Soyad": "full_name", Ad: "first_name" })).toEqual([{ type: "conflict", field: "full_name", other: "first_name" }]);
+    expect(mappingProblems(contacts, { "Ad Soyad": "full_name", Ad: "first_name" })).toEqual([{ type: "conflict", field: "first_name", other: "full_name" }]);
   });
 });
 
@@ -109,12 +112,12 @@ describe("match keys and the preview's first settings", () => {
   it("offers the match keys whose columns are mapped", () => {
     expect(usableMatchKeys(customers, { Firma: "name", VKN: "tax_number" })).toEqual(["tax_number", "name"]);
     expect(usableMatchKeys(contacts, { Ad: "first_name" })).toEqual(["name"]);
-    expect(usableMatchKeys(importKind("deals"), { Açıklama: "description" })).toEqual([]);
+    expect(usableMatchKeys(declaredKind("deals"), { Açıklama: "description" })).toEqual([]);
   });
 
   it("updates by id a file that has ids, and otherwise creates matching on the first key the file has", () => {
     expect(defaultSettings(customers, { ID: "id", Firma: "name" })).toEqual({ mode: "update", matchKey: "id" });
     expect(defaultSettings(customers, { Firma: "name", VKN: "tax_number" })).toEqual({ mode: "create", matchKey: "tax_number" });
-    expect(defaultSettings(importKind("tasks"), { Not: "description" })).toEqual({ mode: "create", matchKey: null });
+    expect(defaultSettings(declaredKind("tasks"), { Not: "description" })).toEqual({ mode: "create", matchKey: null });
   });
 });

@@ -6,7 +6,7 @@
  * values).
  */
 import { foldHeader } from "@/lib/spreadsheet/index.ts";
-import { findField, matchKeyFields, type FieldLabel, type ImportKindDefinition, type ImportMode, type MatchKey } from "../kinds.ts";
+import { conflictsOf, findField, matchKeyFields, type FieldLabel, type ImportKindDefinition, type ImportMode, type MatchKey } from "../kinds.ts";
 
 /** header → field key; a column left out is not imported. Stored as is with the import and in saved mappings. */
 export type Mapping = Record<string, string>;
@@ -30,7 +30,7 @@ export function headerNames(definition: ImportKindDefinition, labelOf: LabelOf):
 /** Whether a field may join the mapped ones (not mapped yet, no conflict with a mapped one). */
 function fits(definition: ImportKindDefinition, used: ReadonlySet<string>, key: string): boolean {
   const field = findField(definition, key);
-  return field !== undefined && !used.has(key) && !(field.conflicts ?? []).some((other) => used.has(other));
+  return field !== undefined && !used.has(key) && !conflictsOf(definition, key).some((other) => used.has(other));
 }
 
 /** Each header to the field its name matches, left to right; a field goes to its first column only. */
@@ -88,7 +88,7 @@ export function mappingProblems(definition: ImportKindDefinition, mapping: Mappi
   }
   for (const field of definition.fields) {
     if (!headersOf.has(field.key)) continue;
-    for (const other of field.conflicts ?? []) {
+    for (const other of conflictsOf(definition, field.key)) {
       // Told once per pair, from the field listed first.
       const otherIndex = definition.fields.findIndex((candidate) => candidate.key === other);
       if (headersOf.has(other) && otherIndex > definition.fields.indexOf(field)) problems.push({ type: "conflict", field: field.key, other });

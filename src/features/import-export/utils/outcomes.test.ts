@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { importKind } from "../kinds.ts";
+import { describe, expect, it, vi } from "vitest";
+import { declaredKind } from "../testing/declared-kinds.ts";
 import {
   columnOfError,
   countOutcomes,
@@ -12,6 +12,9 @@ import {
   type RowOutcome,
 } from "./outcomes.ts";
 import type { PreparedRow } from "./prepare-rows.ts";
+
+// The declared kinds come from the declarations module, which also holds their query.
+vi.mock("@/lib/call-rpc.ts", () => ({ rpc: vi.fn() }));
 
 
 const clean: PreparedRow = { row: 2, index: 0, values: { name: "A" }, errors: {} };
@@ -59,7 +62,7 @@ describe("counts and order", () => {
 
 describe("columnOfError", () => {
   it("finds the column of a field problem by the value it wrote", () => {
-    const columnOf = columnOfError(importKind("contacts"), { "Ad Soyad": "full_name", Sorumlu: "owner", Mail: "email", Firma: "customer" });
+    const columnOf = columnOfError(declaredKind("contacts"), { "Ad Soyad": "full_name", Sorumlu: "owner", Mail: "email", Firma: "customer" });
     expect(columnOf("first_name")).toBe("Ad Soyad");
     expect(columnOf("last_name")).toBe("Ad Soyad");
     expect(columnOf("owner")).toBe("Sorumlu");

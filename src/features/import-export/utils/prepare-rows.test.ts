@@ -1,5 +1,6 @@
-import { describe, expect, it } from "vitest";
-import { findField, importKind, type ImportField, type ImportKind } from "../kinds.ts";
+import { describe, expect, it, vi } from "vitest";
+import { findField, type ImportField, type ImportKind } from "../kinds.ts";
+import { declaredKind } from "../testing/declared-kinds.ts";
 import {
   cellText,
   convertCell,
@@ -14,11 +15,14 @@ import {
   type PreparedRow,
 } from "./prepare-rows.ts";
 
+// The declared kinds come from the declarations module, which also holds their query.
+vi.mock("@/lib/call-rpc.ts", () => ({ rpc: vi.fn() }));
+
 
 const convert: ConvertContext = { timeZone: "Europe/Istanbul", optionLabel: (option) => `label:${option.key}` };
 
 function field(kind: ImportKind, key: string): ImportField {
-  const found = findField(importKind(kind), key);
+  const found = findField(declaredKind(kind), key);
   if (!found) throw new Error(`${kind} has no ${key}`);
   return found;
 }
@@ -119,7 +123,7 @@ describe("rows", () => {
   const mapping = { "Ad Soyad": "full_name", "E-posta": "email", Müşteri: "customer", KVKK: "kvkk_consent" };
 
   it("reads each mapped cell, a full name as first and last name, and keeps cell errors by field", () => {
-    const rows = prepareRows({ ...sheet, encoding: "utf-8", sha256: "x" }, importKind("contacts"), mapping, convert);
+    const rows = prepareRows({ ...sheet, encoding: "utf-8", sha256: "x" }, declaredKind("contacts"), mapping, convert);
     expect(rows).toEqual([
       {
         row: 2,
@@ -141,7 +145,7 @@ describe("rows", () => {
 
 describe("duplicates in the file", () => {
   const row = (number: number, values: PreparedRow["values"]): PreparedRow => ({ row: number, index: number - 2, values, errors: {} });
-  const customers = importKind("customers");
+  const customers = declaredKind("customers");
 
   it("marks the rows repeating an earlier row's match key value, normalised as the server compares", () => {
     const rows = [
@@ -164,7 +168,7 @@ describe("duplicates in the file", () => {
     expect(markDuplicates([row(2, { name: "IŞIK Ltd" }), row(3, { name: " ışık ltd " })], customers, "name")[1].duplicateOf).toBe(2);
     // Inner spaces count, as on the server.
     expect(markDuplicates([row(2, { name: "IŞIK Ltd" }), row(3, { name: "ışık  ltd" })], customers, "name")[1].duplicateOf).toBeUndefined();
-    const contacts = importKind("contacts");
+    const contacts = declaredKind("contacts");
     const marked = markDuplicates(
       [row(2, { first_name: "Ayşe", last_name: "Kaya" }), row(3, { first_name: "AYŞE", last_name: "KAYA" }), row(4, { first_name: "Ayşe" })],
       contacts,

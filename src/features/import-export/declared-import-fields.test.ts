@@ -1,8 +1,9 @@
 import { describe, expect, it, vi } from "vitest";
 import type { CustomField } from "@/components/records/custom-fields/custom-fields.ts";
 import { testField } from "@/components/records/custom-fields/test-fields.ts";
-import { withCustomImportFields } from "./custom-import-fields.ts";
+import { importDefinition } from "./declared-import-fields.ts";
 import { findField, importKind, labelText, type ImportField } from "./kinds.ts";
+import { declaredKind, declaredStandardFields } from "./testing/declared-kinds.ts";
 import { applySavedMapping, autoMatch, type LabelOf } from "./utils/mapping.ts";
 import { convertCell, prepareRows, type ConvertContext } from "./utils/prepare-rows.ts";
 
@@ -27,7 +28,7 @@ const fields = [
   field("cf_bayi", "link", { label_tr: "Bağlı bayi", position: 7 }),
   field("cf_eski", "text", { label_tr: "Eski kod", hidden: true, position: 8 }),
 ];
-const customers = withCustomImportFields(importKind("customers"), fields, "tr");
+const customers = declaredKind("customers", fields);
 // A custom label is its own text; catalogue keys are never reached by the custom fields under test.
 const labelOf: LabelOf = (label) => (typeof label === "string" ? label : label.text);
 const convert: ConvertContext = { timeZone: "Europe/Istanbul", optionLabel: (option) => (typeof option.label === "string" ? option.label : option.label.text) };
@@ -38,9 +39,67 @@ const custom = (key: string): ImportField => {
 };
 const cell = (key: string, raw: string) => convertCell(custom(key), raw, convert);
 
+describe("a module's standard fields as import targets", () => {
+  it("are the writable declared ones in their order, after the record id and before the owner; links as references, structured ones left out", () => {
+    const contacts = declaredKind("contacts");
+    expect(contacts.fields.map((target) => [target.key, target.type])).toEqual([
+      ["id", "text"],
+      ["customer", "reference"],
+      ["first_name", "text"],
+      ["last_name", "text"],
+      ["title", "text"],
+      ["tags", "tags"],
+      ["description", "text"],
+      ["kvkk_consent", "boolean"],
+      ["kvkk_consent_channel", "enum"],
+      ["kvkk_consent_at", "datetime"],
+      ["kvkk_consent_source", "text"],
+      ["external_id", "text"],
+      ["full_name", "text"],
+      ["email", "text"],
+      ["phone", "text"],
+      ["mobile_phone", "text"],
+      ["owner", "reference"],
+    ]);
+    // Read-only fields (a deal's closing time, a task's completion) are no import target.
+    expect(findField(declaredKind("deals"), "closed_at")).toBeUndefined();
+    expect(findField(declaredKind("tasks"), "completed_at")).toBeUndefined();
+    expect(findField(declaredKind("tasks"), "deal")?.type).toBe("reference");
+  });
+
+  it("take their labels in the interface's language and match headers by either label or a declared import name", () => {
+    expect(findField(declaredKind("customers", [], "en"), "tax_office")?.label).toEqual({ text: "Tax office" });
+    expect(autoMatch(["Vergi No", "VD", "Cari Kodu", "Müşteri Temsilcisi", "Province"], declaredKind("customers"), labelOf)).toEqual({
+      "Vergi No": "tax_number",
+      VD: "tax_office",
+      "Cari Kodu": "external_id",
+      "Müşteri Temsilcisi": "owner",
+      Province: "city",
+    });
+  });
+
+  it("read a choice's cell by its value, either label or an option's import name; task types outside the built-in ones go as written", () => {
+    const kind = findField(declaredKind("customers"), "kind")!;
+    for (const [raw, value] of [["company", "company"], ["ŞAHIS", "person"], ["Tüzel Kişi", "company"], ["Individual", "person"]] as const) {
+      expect(convertCell(kind, raw, convert), raw).toEqual({ value });
+    }
+    expect(convertCell(kind, "Dernek", convert)).toEqual({ error: "invalid_option" });
+    const tasks = declaredKind("tasks");
+    const type = findField(tasks, "type")!;
+    expect(convertCell(type, "Görüşme", convert)).toEqual({ value: "meeting" });
+    expect(tasks.openOptions).toEqual(["type"]);
+    expect(convertCell(findField(tasks, "priority")!, "Kritik", convert)).toEqual({ value: "urgent" });
+  });
+
+  it("leave a kind of no module of its own (products) as declared in kinds.ts, and a module's kind without its declarations unchanged", () => {
+    expect(importDefinition("products", { standard: declaredStandardFields.customers, custom: fields }, "tr")).toBe(importKind("products"));
+    expect(importDefinition("customers", undefined, "tr")).toBe(importKind("customers"));
+  });
+});
+
 describe("custom fields as import targets", () => {
   it("are fields of their module's kind only, shown ones except links", () => {
-    expect(customers.fields.slice(-6).map((target) => [target.key, target.type])).toEqual([
+    expect(customers.fields.filter((target) => target.key.startsWith("cf_")).map((target) => [target.key, target.type])).toEqual([
       ["cf_sektor_kodu", "enum"],
       ["cf_bayi_no", "number"],
       ["cf_alanlar", "options"],
@@ -48,9 +107,9 @@ describe("custom fields as import targets", () => {
       ["cf_acilis", "date"],
       ["cf_ciro", "money"],
     ]);
-    expect(withCustomImportFields(importKind("products"), fields, "tr")).toBe(importKind("products"));
+    expect(customers.fields.at(-1)?.key).toBe("owner");
     expect(labelText(custom("cf_sektor_kodu").label, ((key: string) => key) as never)).toBe("Sektör kodu");
-    expect(labelText(withCustomImportFields(importKind("customers"), fields, "en").fields.at(-6)!.label, (() => "") as never)).toBe("Sector code");
+    expect(labelText(findField(declaredKind("customers", fields, "en"), "cf_sektor_kodu")!.label, (() => "") as never)).toBe("Sector code");
   });
 
   it("match headers equal to the Turkish or English label, whatever the case, spaces and underscores", () => {
@@ -58,7 +117,7 @@ describe("custom fields as import targets", () => {
     expect(autoMatch(headers, customers, labelOf)).toEqual({ Ad: "name", "Sektör Kodu": "cf_sektor_kodu", BAYİ_NO: "cf_bayi_no", alanlar: "cf_alanlar" });
     expect(autoMatch(["SECTOR CODE", "Bayi No"], customers, labelOf)).toEqual({ "SECTOR CODE": "cf_sektor_kodu", "Bayi No": "cf_bayi_no" });
     // A standard field keeps its own header names: a custom field labelled like one is matched by hand.
-    const clash = withCustomImportFields(importKind("customers"), [field("cf_telefon", "text", { label_tr: "Telefon" })], "tr");
+    const clash = declaredKind("customers", [field("cf_telefon", "text", { label_tr: "Telefon" })]);
     expect(autoMatch(["Telefon"], clash, labelOf)).toEqual({ Telefon: "phone" });
   });
 
