@@ -24,10 +24,10 @@ import { SearchField } from "@/components/SearchField.tsx";
 import { SortableHeader } from "@/components/SortableHeader.tsx";
 import { RpcError } from "@/lib/rpc.ts";
 import { ModuleDenied } from "@/modules/ModuleDenied.tsx";
-import { useCustomFields } from "./custom-fields/custom-fields.ts";
-import { withCustomFields } from "./custom-fields/list-cells.ts";
+import { useModuleDeclarations } from "./custom-fields/custom-fields.ts";
+import { withDeclaredFields } from "./custom-fields/list-cells.ts";
 import { useRecordList, type RecordBase } from "./record-api.ts";
-import type { RecordColumn, RecordListConfig } from "./record-config.ts";
+import type { RecordColumn, RecordListConfig, RecordListSpec } from "./record-config.ts";
 import { filterQueries, recordListArgs, recordPageCount, TOTAL_CAP, type KnownKeys, type RecordListState } from "./record-list-state.ts";
 import { RangeFilter } from "./RangeFilter.tsx";
 import { MergeRecordsModal } from "./MergeRecordsModal.tsx";
@@ -40,17 +40,23 @@ const SEARCH_DEBOUNCE_MS = 300;
 const DEFAULT_PAGE_SIZE = 25;
 
 /**
- * A module's list page with the organization's custom fields of the module as further columns
- * and filters (custom-fields/list-cells.ts). The list starts once they are read, so its
- * default columns and the saved views it applies know them; when they cannot be read (a
- * refusal shows as the list's own), the list has the module's fields only.
+ * A module's list page from its spec and the module's declarations (custom-fields/list-cells.ts):
+ * the declared columns' labels and sorts, the declared filters' options, and the organization's
+ * custom fields as further columns and filters. The list starts once they are read, so its
+ * default columns and the saved views it applies know them; a refusal to read them is the
+ * list's own (the module is not the user's), any other failure its load error.
  */
-export function RecordListPage<Row extends RecordBase>({ config }: { config: RecordListConfig<Row> }) {
+export function RecordListPage<Row extends RecordBase>({ config }: { config: RecordListSpec<Row> }) {
   const { t, i18n } = useTranslation();
-  const custom = useCustomFields(config.module);
-  if (custom.isPending) return <LoadingScreen compact />;
+  const declarations = useModuleDeclarations(config.module);
+  if (declarations.isPending) return <LoadingScreen compact />;
+  if (declarations.isError) {
+    const error = declarations.error;
+    if (error instanceof RpcError && error.code === "permission_denied") return <ModuleDenied module={config.module} />;
+    return <LoadError title={config.loadError} onRetry={() => void declarations.refetch()} />;
+  }
   const words = { yes: t("common.yes"), no: t("common.no"), filled: t("records.list.filled"), empty: t("records.list.empty") };
-  return <RecordList config={withCustomFields(config, custom.data, { language: i18n.resolvedLanguage, t }, words)} />;
+  return <RecordList config={withDeclaredFields(config, declarations.data, { language: i18n.resolvedLanguage, t }, words)} />;
 }
 
 /**

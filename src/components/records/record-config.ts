@@ -23,6 +23,21 @@ export interface RecordColumn<Row> extends ExportableColumn<Row> {
   render?(row: Row): ReactNode;
 }
 
+/**
+ * A list column of one of the module's declared fields (private.module_fields): its label is
+ * the declaration's in the interface's language, and it sorts by its key when declared
+ * sortable (declaredColumn).
+ */
+export type DeclaredColumn<Row> = Omit<RecordColumn<Row>, "label" | "sort"> & { declared: true };
+
+/** A column as a module's list names it: declared (its label and sort from the declaration), or its own. */
+export type ListColumn<Row> = RecordColumn<Row> | DeclaredColumn<Row>;
+
+/** A declared field's column, with what the module adds (its cell, its export cell, hidden). */
+export function declaredColumn<Row>(key: string, extra: Omit<DeclaredColumn<Row>, "key" | "declared"> = {}): DeclaredColumn<Row> {
+  return { key, declared: true, ...extra };
+}
+
 /** A select filter on one of the module's filterable columns. */
 export interface RecordFilter {
   key: string;
@@ -30,6 +45,16 @@ export interface RecordFilter {
   options: RecordOption[];
   /** What list_<module> takes for the chosen option when not the option's value itself (e.g. [true] for "yes"). */
   query?(value: string): Json;
+}
+
+/** A select filter on a declared choice field: its label and options (labels in the interface's language) are the declaration's. */
+export interface DeclaredFilter {
+  key: string;
+  declared: true;
+}
+
+export function declaredFilter(key: string): DeclaredFilter {
+  return { key, declared: true };
 }
 
 /** A from–to filter on a number or date column: list_<module> takes {"from", "to"} (either end may be left out). */
@@ -58,7 +83,18 @@ export interface RecordPickerFilter {
   picker: RecordPickerSource;
 }
 
-/** How one module's list looks and behaves; the record kit does the rest. */
+/**
+ * How one module's list looks and behaves, as its page names it: columns and filters of its
+ * declared fields by their keys (their labels, sorts and options come from the declarations),
+ * the others with their own words. The record kit resolves it (RecordListPage) and does the rest.
+ */
+export interface RecordListSpec<Row extends RecordBase> extends Omit<RecordListConfig<Row>, "columns" | "filters" | "statusField"> {
+  columns: ListColumn<Row>[];
+  filters: (RecordFilter | RecordPickerFilter | RecordRangeFilter | DeclaredFilter)[];
+  statusField?: RecordFilter | DeclaredFilter;
+}
+
+/** A module's list as the record kit draws it: every label and option in words. */
 export interface RecordListConfig<Row extends RecordBase> {
   module: ModuleKey;
   row: z.ZodType<Row>;

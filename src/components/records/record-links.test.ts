@@ -1,5 +1,9 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { listColumns } from "./custom-fields/list-cells.ts";
+import { testStandardField } from "./custom-fields/test-fields.ts";
 import { linkColumn, linkedRecord, linkNameKey, personName, pickerData } from "./record-links.ts";
+
+vi.mock("@/lib/call-rpc.ts", () => ({ rpc: vi.fn() }));
 
 describe("linkNameKey", () => {
   it("names a link column's record as the engine does", () => {
@@ -22,13 +26,19 @@ describe("linkedRecord", () => {
 });
 
 describe("linkColumn", () => {
-  const column = linkColumn<{ customer_id: string | null; customer_name?: string | null }>({
-    key: "customer_id",
-    label: "Müşteri",
-    module: "customers",
+  type Row = { customer_id: string | null; customer_name?: string | null };
+  const declared = testStandardField("customer_id", "link", { label_tr: "Müşteri", label_en: "Customer", link_module: "customers", sortable: true });
+  const declarations = { standard: [declared], custom: [] };
+  const [column] = listColumns<Row>("deals", [linkColumn<Row>({ key: "customer_id", module: "customers" })], declarations, "en");
+  it("takes its declaration's label in the interface's language, and a key the module does not declare is refused", () => {
+    expect(column.label).toBe("Customer");
+    expect(() => listColumns<Row>("deals", [linkColumn<Row>({ key: "contact_id", module: "contacts" })], declarations, "tr")).toThrow(
+      "deals.contact_id is not a declared field",
+    );
   });
-  it("sorts by the link (the engine sorts it by name) and exports the name, never the id", () => {
+  it("sorts by the link when declared sortable (the engine sorts it by name) and exports the name, never the id", () => {
     expect(column.sort).toBe("customer_id");
+    expect(listColumns<Row>("deals", [linkColumn<Row>({ key: "customer_id", module: "customers" })], { standard: [{ ...declared, sortable: false }], custom: [] }, "tr")[0].sort).toBeUndefined();
     expect(column.exportValue?.({ customer_id: "c1", customer_name: "Ağa Ticaret" })).toBe("Ağa Ticaret");
     expect(column.exportValue?.({ customer_id: "c1", customer_name: null })).toBeNull();
     expect(column.exportValue?.({ customer_id: null })).toBeNull();

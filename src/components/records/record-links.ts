@@ -6,7 +6,7 @@
  */
 import { createElement } from "react";
 import type { ModuleKey } from "@/modules/registry.ts";
-import type { RecordColumn, RecordPickerSource } from "./record-config.ts";
+import { declaredColumn, type DeclaredColumn, type RecordPickerSource } from "./record-config.ts";
 import { LinkedRecordName } from "./LinkedRecordName.tsx";
 
 /** The key under which a record answer names the record a link column points to: customer_id → customer_name. */
@@ -41,20 +41,17 @@ export type { RecordPickerSource };
 export type PickableModule = keyof typeof recordPickerSources;
 
 /**
- * A list column of a link (e.g. a deal's customer): the linked record's name as a link to
- * its page, sortable by that name (the engine sorts a link column by the linked record's
- * name), and the name in an export (never the id).
+ * A list column of a declared link (e.g. a deal's customer): its label and sort from its
+ * declaration (the engine sorts a link column by the linked record's name), the linked
+ * record's name as a link to its page, and the name in an export (never the id).
  */
-export function linkColumn<Row>(options: { key: string; label: string; module: ModuleKey; sortable?: boolean; hidden?: boolean }): RecordColumn<Row> {
-  const { key, label, module, sortable = true, hidden } = options;
-  return {
-    key,
-    label,
-    ...(sortable ? { sort: key } : {}),
+export function linkColumn<Row>(options: { key: string; module: ModuleKey; hidden?: boolean }): DeclaredColumn<Row> {
+  const { key, module, hidden } = options;
+  return declaredColumn<Row>(key, {
     ...(hidden ? { hidden } : {}),
     render: (row) => createElement(LinkedRecordName, { module, linked: linkedRecord(row as object, key) }),
     exportValue: (row) => linkedRecord(row as object, key)?.name ?? null,
-  };
+  });
 }
 
 /** A picker choice: a record's id and name, and what tells it apart (a contact's company). */

@@ -107,6 +107,7 @@ const standardFieldSchema = z.object({
   position: z.number().int(),
   writable: z.boolean(),
   listed: z.boolean(),
+  sortable: z.boolean(),
   filterable: z.boolean(),
   own_rule: z.boolean(),
   own_ui: z.boolean(),
@@ -163,31 +164,16 @@ export const customFieldKeys = {
   module: (scope: OrganizationScope, module: ModuleKey) => queryKeys.organization(scope, `custom-fields:${module}`),
 };
 
-export function customFieldsQueryOptions(scope: OrganizationScope, module: ModuleKey) {
-  return queryOptions({
-    queryKey: customFieldKeys.module(scope, module),
-    queryFn: async () => {
-      const answer = await rpc("list_custom_fields", { p_module: module }, listAnswerSchema);
-      return [...declaredStandardFields(answer.standard_fields), ...answer.fields];
-    },
-    staleTime: 60_000,
-  });
-}
-
 /** Every declaration of a module as the database answers it: its standard fields, and the organization's custom ones. */
 export interface ModuleDeclarations {
   standard: readonly StandardField[];
   custom: readonly CustomField[];
 }
 
-/**
- * The same answer whole, for a screen that needs every standard field (the import: the
- * module's own fields and links too); under the module's key, so that a change of a custom
- * field refreshes it with the rest.
- */
+/** A module's declarations, read once per module and organization and kept (each screen derives what it needs from them). */
 export function moduleDeclarationsQueryOptions(scope: OrganizationScope, module: ModuleKey) {
   return queryOptions({
-    queryKey: [...customFieldKeys.module(scope, module), "declarations"],
+    queryKey: customFieldKeys.module(scope, module),
     queryFn: async (): Promise<ModuleDeclarations> => {
       const answer = await rpc("list_custom_fields", { p_module: module }, listAnswerSchema);
       return { standard: answer.standard_fields, custom: answer.fields };
@@ -196,10 +182,21 @@ export function moduleDeclarationsQueryOptions(scope: OrganizationScope, module:
   });
 }
 
+/** The fields drawn from their declarations or ruled by them (declaredStandardFields), then the organization's custom ones. */
+export function declaredFields(declarations: ModuleDeclarations): CustomField[] {
+  return [...declaredStandardFields(declarations.standard), ...declarations.custom];
+}
+
+/** A module's declarations in the session's organization. */
+export function useModuleDeclarations(module: ModuleKey) {
+  const scope = useOrganizationScope();
+  return useQuery(moduleDeclarationsQueryOptions(scope, module));
+}
+
 /** Every field of a module drawn from its declaration in the session's organization (custom ones hidden included), in order. */
 export function useCustomFields(module: ModuleKey) {
   const scope = useOrganizationScope();
-  return useQuery(customFieldsQueryOptions(scope, module));
+  return useQuery({ ...moduleDeclarationsQueryOptions(scope, module), select: declaredFields });
 }
 
 /** The fields a screen shows from their declarations: drawn, not hidden, in the admin's order. */

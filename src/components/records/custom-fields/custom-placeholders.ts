@@ -17,7 +17,7 @@ import type { OrganizationScope } from "@/session/organization-scope.ts";
 import { useOrganizationScope } from "@/session/organization-scope.ts";
 import { recordBaseSchema, recordQueryOptions } from "../record-api.ts";
 import { linkedRecord, recordPickerSources } from "../record-links.ts";
-import { customFieldsQueryOptions, customLabel, shownCustomFields, type CustomField } from "./custom-fields.ts";
+import { customLabel, declaredFields, moduleDeclarationsQueryOptions, shownCustomFields, type CustomField } from "./custom-fields.ts";
 import { formatCustomValue } from "./custom-field-values.ts";
 import type { CustomCellContext } from "./list-cells.ts";
 
@@ -85,7 +85,7 @@ export async function customPlaceholderValues(
   const parts = await Promise.all(
     groups.map(async ([group, source]) => {
       const module = customPlaceholderModules[group];
-      const fields = await queryClient.fetchQuery(customFieldsQueryOptions(scope, module)).catch(() => null);
+      const fields = await queryClient.fetchQuery(moduleDeclarationsQueryOptions(scope, module)).then(declaredFields, () => null);
       if (!fields) return {};
       let record: Record<string, unknown> | null = null;
       if ("record" in source) record = source.record;
@@ -103,7 +103,9 @@ export async function customPlaceholderValues(
 export function useCustomPlaceholders(kind: TemplateKind, language: string | undefined) {
   const scope = useOrganizationScope();
   const groups = customPlaceholderGroupsOf[kind];
-  const answers = useQueries({ queries: groups.map((group) => customFieldsQueryOptions(scope, customPlaceholderModules[group])) });
+  const answers = useQueries({
+    queries: groups.map((group) => ({ ...moduleDeclarationsQueryOptions(scope, customPlaceholderModules[group]), select: declaredFields })),
+  });
   return groups.flatMap((group, index) => {
     const names = shownCustomFields(answers[index].data).map((field) => ({
       name: customPlaceholder(group, field.key),

@@ -1,8 +1,10 @@
 import { describe, expect, it, vi } from "vitest";
 import { exportTable } from "../record-export.ts";
 import type { CustomField } from "./custom-fields.ts";
-import { enValues as en, testField, trValues as tr } from "./test-fields.ts";
-import { customColumns, customFilters } from "./list-cells.ts";
+import type { RecordBase } from "../record-api.ts";
+import { declaredColumn, declaredFilter, type RecordListSpec } from "../record-config.ts";
+import { enValues as en, testField, testStandardField, trValues as tr } from "./test-fields.ts";
+import { customColumns, customFilters, withDeclaredFields } from "./list-cells.ts";
 
 // The list cells import the record api, whose client needs a browser: never called here.
 vi.mock("@/lib/call-rpc.ts", () => ({ rpc: vi.fn() }));
@@ -107,5 +109,45 @@ describe("custom field cells", () => {
     expect("options" in text && [text.query?.("filled"), text.query?.("empty")]).toEqual([{ is_null: false }, { is_null: true }]);
     expect(date).toEqual({ key: "cf_gun", label: "cf_gun", range: "date" });
     expect("picker" in link && link.picker.module).toBe("customers");
+  });
+});
+
+describe("a list from its page's spec and the module's declarations", () => {
+  const status = testStandardField("status", "choice", {
+    label_tr: "Durum",
+    label_en: "Status",
+    sortable: true,
+    filterable: true,
+    options: [
+      { value: "lead", label_tr: "Aday", label_en: "Lead", import_names: [] },
+      { value: "active", label_tr: "Aktif", label_en: "Active", import_names: [] },
+    ],
+  });
+  const city = testStandardField("city", "text", { label_tr: "İl", label_en: "Province", position: 2 });
+  const spec = {
+    module: "customers",
+    columns: [declaredColumn("city"), declaredColumn("status", { hidden: true }), { key: "owner_name", label: "Sahip" }],
+    filters: [declaredFilter("status")],
+    statusField: declaredFilter("status"),
+  } as unknown as RecordListSpec<RecordBase>;
+  const config = withDeclaredFields(spec, { standard: [status, city], custom: [sektor] }, en, words);
+
+  it("labels declared columns and sorts those declared sortable; a column of its own keeps its words; custom columns follow", () => {
+    expect(config.columns.map((column) => [column.key, column.label, column.sort, column.hidden])).toEqual([
+      ["city", "Province", undefined, undefined],
+      ["status", "Status", "status", true],
+      ["owner_name", "Sahip", undefined, undefined],
+      ["cf_sektor_kodu", "Sector code", "cf_sektor_kodu", undefined],
+    ]);
+  });
+
+  it("gives a declared choice's filter and the bulk status change its options, labelled in the interface's language", () => {
+    const options = [
+      { value: "lead", label: "Lead" },
+      { value: "active", label: "Active" },
+    ];
+    expect(config.filters[0]).toEqual({ key: "status", label: "Status", options });
+    expect(config.filters.map((filter) => filter.key)).toEqual(["status", "cf_sektor_kodu"]);
+    expect(config.statusField).toEqual({ key: "status", label: "Status", options });
   });
 });

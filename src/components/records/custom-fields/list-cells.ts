@@ -9,12 +9,20 @@ import { createElement } from "react";
 import type { Json } from "@/types/database.types.ts";
 import type { ExportColumn } from "@/lib/spreadsheet/write.ts";
 import type { RecordBase } from "../record-api.ts";
-import type { RecordColumn, RecordFilter, RecordListConfig, RecordPickerFilter, RecordRangeFilter } from "../record-config.ts";
+import type { ListColumn, RecordColumn, RecordFilter, RecordListConfig, RecordListSpec, RecordPickerFilter, RecordRangeFilter } from "../record-config.ts";
 import { linkedRecord, recordPickerSources, type PickableModule } from "../record-links.ts";
 import type { RecordPickerSource } from "../record-config.ts";
 import { CustomChoiceBadges, CustomLinkName } from "./CustomCells.tsx";
 import { formatCustomValue, type CustomValueContext } from "./custom-field-values.ts";
-import { customLabel, shownCustomFields, textCustomFieldTypes, type CustomField, type CustomFieldType } from "./custom-fields.ts";
+import {
+  customLabel,
+  declaredFields,
+  shownCustomFields,
+  textCustomFieldTypes,
+  type CustomField,
+  type CustomFieldType,
+  type ModuleDeclarations,
+} from "./custom-fields.ts";
 
 /** The module whose records a link field points to, when the app can name and pick them. */
 export function linkSource(field: CustomField): RecordPickerSource | null {
@@ -154,16 +162,62 @@ export function customFilters(fields: readonly CustomField[] | undefined, langua
     });
 }
 
-/** A module's list with its organization's custom fields: their columns after the module's, their filters after its filters. */
-export function withCustomFields<Row extends RecordBase>(
-  config: RecordListConfig<Row>,
-  fields: readonly CustomField[] | undefined,
+/**
+ * A module's list from its page's spec and its declarations: the declared columns and filters
+ * the page names by key take their labels, sorts and options from their declarations; then the
+ * fields drawn from their declarations (the organization's custom fields, and standard ones no
+ * screen draws itself) as further columns after the module's and filters after its filters.
+ * A key the module does not declare is a programming error, thrown.
+ */
+export function withDeclaredFields<Row extends RecordBase>(
+  spec: RecordListSpec<Row>,
+  declarations: ModuleDeclarations,
   context: CustomCellContext,
   words: CustomFilterWords,
 ): RecordListConfig<Row> {
-  return {
-    ...config,
-    columns: [...config.columns, ...customColumns<Row>(fields, context)],
-    filters: [...config.filters, ...customFilters(fields, context.language, words)],
+  const { language } = context;
+  const declarationOf = declarationFinder(spec.module, declarations);
+  const filterOf = <Filter extends { key: string }>(filter: Filter | { key: string; declared: true }): Filter | RecordFilter => {
+    if (!("declared" in filter)) return filter;
+    const declared = declarationOf(filter.key);
+    return {
+      key: filter.key,
+      label: customLabel(declared, language),
+      options: declared.options.map((option) => ({ value: option.value, label: customLabel(option, language) })),
+    };
   };
+  const fields = declaredFields(declarations);
+  const { columns, filters, statusField, ...rest } = spec;
+  return {
+    ...rest,
+    columns: [...listColumns(spec.module, columns, declarations, language), ...customColumns<Row>(fields, context)],
+    filters: [...filters.map(filterOf), ...customFilters(fields, language, words)],
+    ...(statusField ? { statusField: filterOf(statusField) as RecordFilter } : {}),
+  };
+}
+
+/** A module's declared field by its key; a key the module does not declare throws. */
+function declarationFinder(module: string, declarations: ModuleDeclarations) {
+  return (key: string) => {
+    const declared = declarations.standard.find((field) => field.key === key);
+    if (!declared) throw new Error(`${module}.${key} is not a declared field`);
+    return declared;
+  };
+}
+
+/** A list's columns in words: a declared one with its declaration's label, sorted by its key when declared sortable. */
+export function listColumns<Row>(
+  module: string,
+  columns: readonly ListColumn<Row>[],
+  declarations: ModuleDeclarations,
+  language: string | undefined,
+): RecordColumn<Row>[] {
+  const declarationOf = declarationFinder(module, declarations);
+  return columns.map((column): RecordColumn<Row> => {
+    if (!("declared" in column)) return column;
+    const declared = declarationOf(column.key);
+    const resolved: RecordColumn<Row> & { declared?: true } = { ...column, label: customLabel(declared, language), ...(declared.sortable ? { sort: column.key } : {}) };
+    delete resolved.declared;
+    return resolved;
+  });
 }

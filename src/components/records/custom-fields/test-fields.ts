@@ -1,6 +1,6 @@
 /** Custom-field declarations and the formatter's texts for the unit tests of custom fields (this folder's, the import's). */
 import type { CustomValueContext, CustomValueText } from "./custom-field-values.ts";
-import type { CustomField, CustomFieldType } from "./custom-fields.ts";
+import type { CustomField, CustomFieldType, StandardField } from "./custom-fields.ts";
 
 export function testField(type: CustomFieldType, overrides: Partial<CustomField> = {}): CustomField {
   return {
@@ -43,7 +43,7 @@ export const trValues = { language: "tr", t: testValueText } satisfies CustomVal
 export const enValues = { language: "en", t: testValueText } satisfies CustomValueContext;
 
 /** A standard field's declaration as list_custom_fields answers it (standard_fields), drawn by the module's own screens unless told. */
-export function testStandardField(key: string, type: string, overrides: object = {}) {
+export function testStandardField(key: string, type: string, overrides: Partial<StandardField> = {}): StandardField {
   return {
     key,
     type,
@@ -56,6 +56,7 @@ export function testStandardField(key: string, type: string, overrides: object =
     position: 1,
     writable: true,
     listed: true,
+    sortable: false,
     filterable: false,
     own_rule: false,
     own_ui: true,

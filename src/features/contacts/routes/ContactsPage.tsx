@@ -3,7 +3,7 @@ import { IconAddressBook, IconPlus } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router-dom";
-import type { RecordListConfig } from "@/components/records/record-config.ts";
+import { declaredColumn, type RecordListSpec } from "@/components/records/record-config.ts";
 import { RecordListPage } from "@/components/records/RecordListPage.tsx";
 import { linkColumn, recordPickerSources } from "@/components/records/record-links.ts";
 import { readRecordLinks } from "@/components/records/related-records.ts";
@@ -33,14 +33,14 @@ export function ContactsPage() {
   const firstEmail = (row: ContactRow) => row.emails[0]?.value ?? null;
   const firstPhone = (row: ContactRow) => formatPhone(row.phones[0]?.value);
   const consentLabel = (row: ContactRow) => (row.kvkk_consent ? t("modules.contacts.list.yes") : t("modules.contacts.list.no"));
-  const config: RecordListConfig<ContactRow> = {
+  const config: RecordListSpec<ContactRow> = {
     module: "contacts",
     row: contactRowSchema,
     columns: [
       // The title cell shows the whole name.
       { key: "last_name", label: t("modules.contacts.list.name"), sort: "last_name", exportValue: contactName },
-      linkColumn<ContactRow>({ key: "customer_id", label: t("modules.contacts.fields.customer_id"), module: "customers" }),
-      { key: "title", label: t("modules.contacts.fields.title") },
+      linkColumn<ContactRow>({ key: "customer_id", module: "customers" }),
+      declaredColumn("title"),
       { key: "emails", label: t("modules.contacts.list.email"), render: (row) => firstEmail(row) ?? "—", exportValue: firstEmail },
       { key: "phones", label: t("modules.contacts.list.phone"), render: (row) => firstPhone(row) ?? "—", exportValue: firstPhone },
       {
@@ -55,8 +55,8 @@ export function ContactsPage() {
       },
       { key: "owner_name", label: t("modules.contacts.list.owner") },
       { key: "updated_at", label: t("modules.contacts.list.updatedAt"), sort: "updated_at" },
-      { key: "first_name", label: t("modules.contacts.fields.first_name"), sort: "first_name", hidden: true },
-      { key: "tags", label: t("modules.contacts.fields.tags"), hidden: true },
+      declaredColumn("first_name", { hidden: true }),
+      declaredColumn("tags", { hidden: true }),
       { key: "created_at", label: t("records.list.createdAt"), sort: "created_at", hidden: true },
     ],
     filters: [

@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router-dom";
 import { LoadError } from "@/components/LoadError.tsx";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
-import type { RecordListConfig } from "@/components/records/record-config.ts";
+import { declaredColumn, type RecordListSpec } from "@/components/records/record-config.ts";
 import { linkColumn, linkedRecord, recordPickerSources } from "@/components/records/record-links.ts";
 import { LinkedRecordName } from "@/components/records/LinkedRecordName.tsx";
 import { RecordListPage } from "@/components/records/RecordListPage.tsx";
@@ -73,39 +73,23 @@ function ContractList() {
   const date = (value: string | null) => (value ? formatCalendarDate(value, language) : "—");
   const typeLabel = (row: ContractRow) => t(`modules.contracts.types.${row.contract_type}`);
   const autoRenewLabel = (row: ContractRow) => (row.auto_renew ? t("modules.contracts.list.autoRenew") : null);
-  const config: RecordListConfig<ContractRow> = {
+  const config: RecordListSpec<ContractRow> = {
     module: "contracts",
     row: contractRowSchema,
     columns: [
-      { key: "contract_number", label: t("modules.contracts.fields.contract_number"), sort: "contract_number" },
-      { key: "title", label: t("modules.contracts.fields.title"), sort: "title" },
-      linkColumn<ContractRow>({ key: "customer_id", label: t("modules.contracts.fields.customer_id"), module: "customers" }),
-      { key: "contract_type", label: t("modules.contracts.fields.contract_type"), render: typeLabel, exportValue: typeLabel },
-      {
-        key: "status",
-        label: t("modules.contracts.fields.status"),
-        sort: "status",
+      declaredColumn("contract_number"),
+      declaredColumn("title"),
+      linkColumn<ContractRow>({ key: "customer_id", module: "customers" }),
+      declaredColumn("contract_type", { render: typeLabel, exportValue: typeLabel }),
+      declaredColumn("status", {
         render: (row) => <ContractStatusBadge status={row.status} />,
         exportValue: (row) => t(`modules.contracts.statuses.${row.status}`),
-      },
-      { key: "start_date", label: t("modules.contracts.fields.start_date"), sort: "start_date", render: (row) => date(row.start_date), exportType: "date" },
-      { key: "end_date", label: t("modules.contracts.fields.end_date"), sort: "end_date", render: (row) => date(row.end_date), exportType: "date" },
-      {
-        key: "value",
-        label: t("modules.contracts.fields.value"),
-        sort: "value",
-        render: (row) => formatMoney(Number(row.value), row.currency, language),
-        exportType: "money",
-        currencyColumn: "currency",
-      },
-      { key: "currency", label: t("modules.contracts.fields.currency"), hidden: true },
-      {
-        key: "auto_renew",
-        label: t("modules.contracts.fields.auto_renew"),
-        hidden: true,
-        render: (row) => autoRenewLabel(row) ?? "—",
-        exportValue: autoRenewLabel,
-      },
+      }),
+      declaredColumn("start_date", { render: (row) => date(row.start_date), exportType: "date" }),
+      declaredColumn("end_date", { render: (row) => date(row.end_date), exportType: "date" }),
+      declaredColumn("value", { render: (row) => formatMoney(Number(row.value), row.currency, language), exportType: "money", currencyColumn: "currency" }),
+      declaredColumn("currency", { hidden: true }),
+      declaredColumn("auto_renew", { hidden: true, render: (row) => autoRenewLabel(row) ?? "—", exportValue: autoRenewLabel }),
       { key: "owner_name", label: t("modules.contracts.list.owner"), hidden: true },
       { key: "updated_at", label: t("modules.contracts.list.updatedAt"), sort: "updated_at", hidden: true },
       { key: "created_at", label: t("records.list.createdAt"), sort: "created_at", hidden: true },

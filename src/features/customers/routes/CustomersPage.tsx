@@ -2,13 +2,12 @@ import { Badge, Button } from "@mantine/core";
 import { IconBuilding, IconPlus } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router-dom";
-import type { RecordListConfig } from "@/components/records/record-config.ts";
+import { declaredColumn, declaredFilter, type RecordListSpec } from "@/components/records/record-config.ts";
 import { RecordListPage } from "@/components/records/RecordListPage.tsx";
 import { useMyPermissions } from "@/modules/permissions.ts";
 import { customerRowSchema, type CustomerRow } from "../api/customers.ts";
 import { CustomerFormModal } from "../components/CustomerFormModal.tsx";
 import { useCustomerMerge } from "../components/useCustomerMerge.ts";
-import { customerKinds, customerStatuses } from "../utils/customer-fields.ts";
 import { formatPhone } from "@/lib/phone.ts";
 
 const statusColors = { lead: "blue", active: "green", passive: "gray" } as const;
@@ -30,48 +29,35 @@ export function CustomersPage() {
     }, { replace: true });
   const merge = useCustomerMerge();
 
-  const kindOptions = customerKinds.map((value) => ({ value, label: t(`modules.customers.kinds.${value}`) }));
-  const statusOptions = customerStatuses.map((value) => ({ value, label: t(`modules.customers.statuses.${value}`) }));
   const kindLabel = (row: CustomerRow) => t(`modules.customers.kinds.${row.kind}`);
   const statusLabel = (row: CustomerRow) => t(`modules.customers.statuses.${row.status}`);
-  const config: RecordListConfig<CustomerRow> = {
+  const config: RecordListSpec<CustomerRow> = {
     module: "customers",
     row: customerRowSchema,
     columns: [
-      { key: "name", label: t("modules.customers.list.columns.name"), sort: "name" },
-      { key: "kind", label: t("modules.customers.fields.kind"), render: kindLabel, exportValue: kindLabel },
-      { key: "tax_number", label: t("modules.customers.fields.tax_number") },
-      {
-        key: "status",
-        label: t("modules.customers.fields.status"),
-        sort: "status",
+      declaredColumn("name"),
+      declaredColumn("kind", { render: kindLabel, exportValue: kindLabel }),
+      declaredColumn("tax_number"),
+      declaredColumn("status", {
         render: (row) => (
           <Badge variant="dot" color={statusColors[row.status]}>
             {statusLabel(row)}
           </Badge>
         ),
         exportValue: statusLabel,
-      },
-      { key: "city", label: t("modules.customers.fields.city"), sort: "city" },
-      {
-        key: "phone",
-        label: t("modules.customers.fields.phone"),
-        render: (row) => formatPhone(row.phone) ?? "—",
-        exportValue: (row) => formatPhone(row.phone),
-      },
+      }),
+      declaredColumn("city"),
+      declaredColumn("phone", { render: (row) => formatPhone(row.phone) ?? "—", exportValue: (row) => formatPhone(row.phone) }),
       { key: "owner_name", label: t("modules.customers.list.columns.owner") },
       { key: "updated_at", label: t("modules.customers.list.columns.updatedAt"), sort: "updated_at" },
-      { key: "email", label: t("modules.customers.fields.email"), hidden: true },
-      { key: "sector", label: t("modules.customers.fields.sector"), hidden: true },
-      { key: "district", label: t("modules.customers.fields.district"), hidden: true },
-      { key: "tags", label: t("modules.customers.fields.tags"), hidden: true },
+      declaredColumn("email", { hidden: true }),
+      declaredColumn("sector", { hidden: true }),
+      declaredColumn("district", { hidden: true }),
+      declaredColumn("tags", { hidden: true }),
       { key: "created_at", label: t("modules.customers.list.columns.createdAt"), sort: "created_at", hidden: true },
     ],
-    filters: [
-      { key: "status", label: t("modules.customers.fields.status"), options: statusOptions },
-      { key: "kind", label: t("modules.customers.fields.kind"), options: kindOptions },
-    ],
-    statusField: { key: "status", label: t("modules.customers.fields.status"), options: statusOptions },
+    filters: [declaredFilter("status"), declaredFilter("kind")],
+    statusField: declaredFilter("status"),
     defaultSort: "name",
     defaultDescending: false,
     title: t("modules.customers.title"),

@@ -7,7 +7,7 @@ import { useSearchParams } from "react-router-dom";
 import { LoadError } from "@/components/LoadError.tsx";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
 import { notifyFailure, notifySuccess } from "@/components/notify.ts";
-import type { RecordListConfig } from "@/components/records/record-config.ts";
+import { declaredColumn, type RecordListSpec } from "@/components/records/record-config.ts";
 import { isStaleRecord, recordFailureKey } from "@/components/records/record-form.ts";
 import { RecordListPage } from "@/components/records/RecordListPage.tsx";
 import { linkColumn, recordPickerSources } from "@/components/records/record-links.ts";
@@ -163,45 +163,28 @@ function DealList() {
   const stages = settings.data?.deal_stages ?? [];
   const stageName = (key: string) => stages.find((stage) => stage.key === key)?.name ?? key;
   const stageOptions = stages.map((stage) => ({ value: stage.key, label: stage.name }));
-  const config: RecordListConfig<DealRow> = {
+  const config: RecordListSpec<DealRow> = {
     module: "deals",
     row: dealRowSchema,
     columns: [
-      { key: "title", label: t("modules.deals.fields.title"), sort: "title" },
-      linkColumn<DealRow>({ key: "customer_id", label: t("modules.deals.fields.customer_id"), module: "customers" }),
-      {
-        key: "stage",
-        label: t("modules.deals.fields.stage"),
-        sort: "stage",
-        render: (row) => stageName(row.stage),
-        exportValue: (row) => stageName(row.stage),
-      },
-      {
-        key: "amount",
-        label: t("modules.deals.fields.amount"),
-        sort: "amount",
+      declaredColumn("title"),
+      linkColumn<DealRow>({ key: "customer_id", module: "customers" }),
+      declaredColumn("stage", { render: (row) => stageName(row.stage), exportValue: (row) => stageName(row.stage) }),
+      declaredColumn("amount", {
         render: (row) => formatMoney(row.amount, row.currency, i18n.resolvedLanguage),
         exportType: "money",
         currencyColumn: "currency",
-      },
-      {
-        key: "probability",
-        label: t("modules.deals.fields.probability"),
-        render: (row) => (row.probability === null ? "—" : `%${row.probability}`),
-        exportType: "number",
-      },
-      {
-        key: "expected_close_date",
-        label: t("modules.deals.fields.expected_close_date"),
-        sort: "expected_close_date",
+      }),
+      declaredColumn("probability", { render: (row) => (row.probability === null ? "—" : `%${row.probability}`), exportType: "number" }),
+      declaredColumn("expected_close_date", {
         render: (row) => (row.expected_close_date ? formatCalendarDate(row.expected_close_date, i18n.resolvedLanguage) : "—"),
         exportType: "date",
-      },
+      }),
       { key: "owner_name", label: t("modules.deals.list.owner") },
       { key: "updated_at", label: t("modules.deals.list.updatedAt"), sort: "updated_at" },
-      { key: "currency", label: t("modules.deals.fields.currency"), hidden: true },
-      { key: "source", label: t("modules.deals.fields.source"), hidden: true },
-      { key: "tags", label: t("modules.deals.fields.tags"), hidden: true },
+      declaredColumn("currency", { hidden: true }),
+      declaredColumn("source", { hidden: true }),
+      declaredColumn("tags", { hidden: true }),
       { key: "created_at", label: t("records.list.createdAt"), sort: "created_at", hidden: true },
     ],
     filters: [

@@ -10,7 +10,7 @@ import { documentLinkFilter, documentLinkModules, documentLinks, linkedRecordOf,
 import { DeletedDocuments } from "@/components/documents/DeletedDocuments.tsx";
 import { DocumentUploader } from "@/components/documents/DocumentUploader.tsx";
 import { RecordDocuments } from "@/components/documents/RecordDocuments.tsx";
-import type { RecordListConfig } from "@/components/records/record-config.ts";
+import { declaredColumn, type RecordListSpec } from "@/components/records/record-config.ts";
 import { RecordListPage } from "@/components/records/RecordListPage.tsx";
 import { linkedRecord, recordPickerSources } from "@/components/records/record-links.ts";
 import { LinkedRecordName } from "@/components/records/LinkedRecordName.tsx";
@@ -57,21 +57,15 @@ export function DocumentsPage() {
     );
   };
 
-  const config: RecordListConfig<DocumentRow> = {
+  const config: RecordListSpec<DocumentRow> = {
     module: "documents",
     row: documentRowSchema,
     columns: [
-      { key: "title", label: t("modules.documents.fields.title"), sort: "title" },
-      { key: "file_name", label: t("modules.documents.fields.file_name") },
+      declaredColumn("title"),
+      declaredColumn("file_name"),
       { key: "linked", label: t("modules.documents.fields.linked"), render: linkedCell, exportValue: linkedText },
-      {
-        key: "size_bytes",
-        label: t("modules.documents.fields.size_bytes"),
-        sort: "size_bytes",
-        render: (row) => formatFileSize(row.size_bytes, language),
-        exportValue: (row) => formatFileSize(row.size_bytes, language),
-      },
-      { key: "current_version", label: t("modules.documents.fields.current_version"), exportType: "number" },
+      declaredColumn("size_bytes", { render: (row) => formatFileSize(row.size_bytes, language), exportValue: (row) => formatFileSize(row.size_bytes, language) }),
+      declaredColumn("current_version", { exportType: "number" }),
       { key: "owner_name", label: t("modules.documents.fields.owner") },
       { key: "updated_at", label: t("modules.documents.fields.updated_at"), sort: "updated_at" },
       { key: "created_at", label: t("modules.documents.fields.created_at"), sort: "created_at", hidden: true },

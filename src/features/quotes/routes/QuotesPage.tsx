@@ -3,7 +3,7 @@ import { IconFileInvoice, IconPackage, IconPlus } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
-import type { RecordListConfig } from "@/components/records/record-config.ts";
+import { declaredColumn, type RecordListSpec } from "@/components/records/record-config.ts";
 import { linkColumn, recordPickerSources } from "@/components/records/record-links.ts";
 import { RecordListPage } from "@/components/records/RecordListPage.tsx";
 import { formatCalendarDate } from "@/lib/format.ts";
@@ -26,57 +26,31 @@ export function QuotesPage() {
   const date = (value: string | null | undefined) => (value ? formatCalendarDate(value, language) : "—");
   const currencyOf = (row: QuoteRow) => row.currency ?? "TRY";
 
-  const config: RecordListConfig<QuoteRow> = {
+  const config: RecordListSpec<QuoteRow> = {
     module: "quotes",
     row: quoteRowSchema,
     columns: [
-      { key: "quote_number", label: t("modules.quotes.fields.quote_number"), sort: "quote_number" },
-      {
-        key: "revision",
-        label: t("modules.quotes.fields.revision"),
-        render: (row) => String(row.revision ?? 1),
-        exportValue: (row) => row.revision ?? 1,
-        exportType: "number",
-      },
-      linkColumn<QuoteRow>({ key: "customer_id", label: t("modules.quotes.fields.customer_id"), module: "customers" }),
-      linkColumn<QuoteRow>({ key: "deal_id", label: t("modules.quotes.fields.deal_id"), module: "deals", hidden: true }),
-      {
-        key: "status",
-        label: t("modules.quotes.fields.status"),
-        sort: "status",
+      declaredColumn("quote_number"),
+      declaredColumn("revision", { render: (row) => String(row.revision ?? 1), exportValue: (row) => row.revision ?? 1, exportType: "number" }),
+      linkColumn<QuoteRow>({ key: "customer_id", module: "customers" }),
+      linkColumn<QuoteRow>({ key: "deal_id", module: "deals", hidden: true }),
+      declaredColumn("status", {
         render: (row) => <QuoteStatusBadge status={row.status} />,
         exportValue: (row) => t(`modules.quotes.status.${row.status}`),
-      },
-      {
-        key: "quote_date",
-        label: t("modules.quotes.fields.quote_date"),
-        sort: "quote_date",
-        render: (row) => date(row.quote_date),
-        exportType: "date",
-      },
-      {
-        key: "valid_until",
-        label: t("modules.quotes.fields.valid_until"),
-        sort: "valid_until",
-        render: (row) => date(row.valid_until),
-        exportType: "date",
-      },
-      {
-        key: "grand_total",
-        label: t("modules.quotes.fields.grand_total"),
-        sort: "grand_total",
+      }),
+      declaredColumn("quote_date", { render: (row) => date(row.quote_date), exportType: "date" }),
+      declaredColumn("valid_until", { render: (row) => date(row.valid_until), exportType: "date" }),
+      declaredColumn("grand_total", {
         render: (row) => <span style={nowrap}>{formatAmount(row.grand_total, currencyOf(row), language)}</span>,
         exportType: "money",
         currencyColumn: "currency",
-      },
-      {
-        key: "grand_total_try",
-        label: t("modules.quotes.fields.grand_total_try"),
+      }),
+      declaredColumn("grand_total_try", {
         render: (row) => <span style={nowrap}>{formatAmount(row.grand_total_try, "TRY", language)}</span>,
         exportType: "money",
-      },
+      }),
       { key: "owner_name", label: t("modules.quotes.list.owner") },
-      { key: "currency", label: t("modules.quotes.fields.currency"), hidden: true, render: currencyOf, exportValue: currencyOf },
+      declaredColumn("currency", { hidden: true, render: currencyOf, exportValue: currencyOf }),
       { key: "updated_at", label: t("modules.quotes.list.updatedAt"), sort: "updated_at", hidden: true },
       { key: "created_at", label: t("records.list.createdAt"), sort: "created_at", hidden: true },
     ],

@@ -8,9 +8,9 @@ import { ListPagination } from "@/components/ListPagination.tsx";
 import { LoadError } from "@/components/LoadError.tsx";
 import { LoadingScreen } from "@/components/LoadingScreen.tsx";
 import { useRecordList } from "@/components/records/record-api.ts";
-import { useCustomFields } from "@/components/records/custom-fields/custom-fields.ts";
-import { customColumns } from "@/components/records/custom-fields/list-cells.ts";
-import type { RecordColumn } from "@/components/records/record-config.ts";
+import { declaredFields, useModuleDeclarations } from "@/components/records/custom-fields/custom-fields.ts";
+import { customColumns, listColumns } from "@/components/records/custom-fields/list-cells.ts";
+import { declaredColumn, type RecordColumn } from "@/components/records/record-config.ts";
 import { linkColumn, linkedRecord, recordPickerSources } from "@/components/records/record-links.ts";
 import { RecordPicker } from "@/components/records/RecordPicker.tsx";
 import { LinkedRecordName } from "@/components/records/LinkedRecordName.tsx";
@@ -90,7 +90,7 @@ export function TaskList({ view, onViewChange }: Props) {
   const settings = useOrganizationSettings();
   const typeLabel = useTaskTypeLabel();
   const canEdit = useCanEditTask();
-  const custom = useCustomFields("tasks");
+  const declarations = useModuleDeclarations("tasks");
   const now = useNow();
   const narrow = useMediaQuery("(max-width: 48em)") ?? false;
   const [chosen, setChosen] = useState<ChosenTaskFilters>(noChosenFilters);
@@ -114,6 +114,9 @@ export function TaskList({ view, onViewChange }: Props) {
   });
 
   if (list.error instanceof RpcError && list.error.code === "permission_denied") return <ModuleDenied module="tasks" />;
+  // The columns' labels are the fields' declarations: the list starts once they are read.
+  if (declarations.isPending) return <LoadingScreen compact />;
+  if (declarations.isError) return <LoadError title={t("modules.tasks.list.loadError")} onRetry={() => void declarations.refetch()} />;
 
   const rows = (list.data?.records ?? []) as TaskRow[];
   const total = list.data?.total ?? 0;
@@ -129,24 +132,31 @@ export function TaskList({ view, onViewChange }: Props) {
     setOrder((current) => (current.sort === sort ? { sort, descending: !current.descending } : { sort, descending: sort === "priority" || sort === "updated_at" }));
     setPage(1);
   };
-  const columns: (RecordColumn<TaskRow> & { sort?: SortKey })[] = [
-    { key: "title", label: t("modules.tasks.fields.title"), sort: "title" },
-    { key: "due_at", label: t("modules.tasks.fields.due_at"), sort: "due_at" },
-    { key: "priority", label: t("modules.tasks.fields.priority"), sort: "priority", exportValue: (row) => t(`taskKit.priorities.${row.priority}`) },
-    { key: "status", label: t("modules.tasks.fields.status"), sort: "status", exportValue: (row) => t(`taskKit.statuses.${row.status}`) },
-    { key: "type", label: t("modules.tasks.fields.type"), exportValue: (row) => (row.type === null ? null : typeLabel(row.type)) },
-    {
-      key: "related",
-      label: t("modules.tasks.list.related"),
-      exportValue: (row) => relatedLinks.map(([column]) => linkedRecord(row, column)?.name).filter(Boolean).join(", ") || null,
-    },
-    { key: "owner_name", label: t("modules.tasks.fields.owner_id") },
-  ];
-  const allCustom = customColumns<TaskRow>(custom.data, { language: i18n.resolvedLanguage, t });
+  const language = i18n.resolvedLanguage;
+  // Declared fields sort by their keys where declared sortable (title, due, priority, status).
+  const columns = listColumns<TaskRow>(
+    "tasks",
+    [
+      declaredColumn("title"),
+      declaredColumn("due_at"),
+      declaredColumn("priority", { exportValue: (row) => t(`taskKit.priorities.${row.priority}`) }),
+      declaredColumn("status", { exportValue: (row) => t(`taskKit.statuses.${row.status}`) }),
+      declaredColumn("type", { exportValue: (row) => (row.type === null ? null : typeLabel(row.type)) }),
+      {
+        key: "related",
+        label: t("modules.tasks.list.related"),
+        exportValue: (row) => relatedLinks.map(([column]) => linkedRecord(row, column)?.name).filter(Boolean).join(", ") || null,
+      },
+      { key: "owner_name", label: t("modules.tasks.fields.owner_id") },
+    ],
+    declarations.data,
+    language,
+  ) as (RecordColumn<TaskRow> & { sort?: SortKey })[];
+  const allCustom = customColumns<TaskRow>(declaredFields(declarations.data), { language, t });
   const listedCustom = allCustom.filter((column) => !column.hidden);
   // An export of everything has these too.
   const exportOnly: RecordColumn<TaskRow>[] = [
-    ...relatedLinks.map(([key, module]) => linkColumn<TaskRow>({ key, module, label: t(`modules.tasks.fields.${key}`) })),
+    ...listColumns<TaskRow>("tasks", relatedLinks.map(([key, module]) => linkColumn<TaskRow>({ key, module })), declarations.data, language),
     { key: "remind_at", label: t("modules.tasks.fields.remind_at") },
     { key: "completed_at", label: t("modules.tasks.fields.completed_at") },
     { key: "created_at", label: t("records.list.createdAt") },
