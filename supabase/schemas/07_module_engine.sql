@@ -26,12 +26,8 @@ create table private.modules (
   table_name text not null unique check (private.is_safe_identifier(table_name)),
   -- What notes and the timeline call a record of this module.
   entity_type text not null unique check (entity_type ~ '^[a-z_]{1,40}$'),
-  -- Columns a client may set (owner_id is handled by the engine for every module).
-  writable_columns text[] not null,
-  sortable_columns text[] not null default '{created_at,updated_at}',
-  filterable_columns text[] not null default '{}',
-  -- Columns a list row carries besides id, owner_id, owner_name, created_at, updated_at.
-  list_columns text[] not null,
+  -- Which columns a client may set, a list carries, sorts or filters by: its declared fields'
+  -- (private.module_fields, read through private.module_column_list).
   default_sort text not null default 'created_at',
   default_descending boolean not null default true,
   -- True when the table has a Turkish-folded search_text column with a trigram index.
@@ -54,7 +50,6 @@ create table private.modules (
   -- The module's own rules: private.<name>(p_values jsonb, p_existing jsonb) returns
   -- {"values": normalised values, "errors": {column: code}}.
   prepare_function text check (prepare_function ~ '^[a-z_]{1,60}$'),
-  check (default_sort = any (sortable_columns)),
   check (transfer_kind is not null or (not transfer_default and transfer_tables = '{}'))
 );
 
@@ -66,8 +61,8 @@ comment on table private.modules is
 -- Every standard field of every sales module, declared once (DESIGN.md D11): written by
 -- private.register_module from the module's own file, in the same shape as an
 -- organization's custom fields (private.custom_fields), so that the engine and the app
--- read both alike. The registry's column lists (writable, listed, sortable, filterable)
--- are derived from these rows; a field's rules come from its type unless own_rule says
+-- read both alike. The engine's column lists (writable, listed, sortable, filterable) are
+-- read from these rows (private.module_column_list); a field's rules come from its type unless own_rule says
 -- the module's prepare function holds a rule its type cannot say (VKN by kind, a deal's
 -- stage, KDV); the app draws a field from its declaration unless own_ui says the module's
 -- screens draw it with inputs of their own.
@@ -606,7 +601,7 @@ begin
     return jsonb_build_object('problem', private.failure('Invalid input', 'invalid_input'));
   end if;
   select k into unknown from jsonb_object_keys(p_values) k
-   where not (k = any (module.writable_columns) or k = 'owner_id' or fields ? k) limit 1;
+   where not (k = any (private.module_column_list(module.key, 'writable')) or k = 'owner_id' or fields ? k) limit 1;
   if unknown is not null then
     return jsonb_build_object('problem', private.failure('Invalid fields', 'invalid_fields',
       jsonb_build_object('fields', jsonb_build_object(left(unknown, 63), 'unknown_field'))));
@@ -1186,13 +1181,28 @@ as $$
 $$;
 
 /**
+ * A registered module's column list, from its declared fields (private.module_columns):
+ * 'writable' (a client may set; owner_id is the engine's for every module), 'listed' (a list
+ * row carries, besides id, owner_id, owner_name, created_at, updated_at), 'sortable' or
+ * 'filterable'.
+ */
+create function private.module_column_list(p_module text, p_list text)
+returns text[]
+language sql
+stable
+set search_path = ''
+as $$
+  select private.module_columns(array(select f from private.module_fields f where f.module = p_module order by f.position), p_list);
+$$;
+
+/**
  * Registers a sales module, or updates its registration: the one call a module's concern
  * file makes (its tenant table is a template step, its rules its own p_prepare_function).
  * Writes its registry row (private.modules; each parameter is the column of that name) and
  * its fields (p_fields: an array of private.field_declaration, in order, into
- * private.module_fields; a field left out is no longer declared), from which the registry's
- * column lists come: writable (every field not readonly), listed, sortable (and
- * created_at, updated_at) and filterable. Installs its public façade
+ * private.module_fields; a field left out is no longer declared), from which the engine
+ * reads its column lists (private.module_column_list; p_default_sort must be a sortable
+ * one). Installs its public façade
  * (private.install_module_facade), and gives the roles of every existing organization the
  * default permissions in it (private.grant_default_permissions: an organization that
  * already has permission rows in the module keeps them as its admins left them, so a
@@ -1226,20 +1236,17 @@ begin
   select array_agg(jsonb_populate_record(null::private.module_fields,
                                          f.item || jsonb_build_object('module', p_key, 'position', f.n)) order by f.n)
     into declared from jsonb_array_elements(p_fields) with ordinality f (item, n);
-  insert into private.modules (key, position, table_name, entity_type, writable_columns, list_columns, sortable_columns,
-                               filterable_columns, default_sort, default_descending, searchable, title_columns,
-                               prepare_function, transfer_kind, transfer_default, transfer_tables, document_link,
-                               record_label_tr, record_label_en)
-  values (p_key, p_position, p_table_name, p_entity_type,
-          private.module_columns(declared, 'writable'), private.module_columns(declared, 'listed'),
-          private.module_columns(declared, 'sortable'), private.module_columns(declared, 'filterable'),
-          p_default_sort, p_default_descending, p_searchable, p_title_columns,
+  if not p_default_sort = any (private.module_columns(declared, 'sortable')) then
+    raise exception 'Module %: the default sort % is no sortable column', p_key, p_default_sort;
+  end if;
+  insert into private.modules (key, position, table_name, entity_type, default_sort, default_descending, searchable,
+                               title_columns, prepare_function, transfer_kind, transfer_default, transfer_tables,
+                               document_link, record_label_tr, record_label_en)
+  values (p_key, p_position, p_table_name, p_entity_type, p_default_sort, p_default_descending, p_searchable, p_title_columns,
           p_prepare_function, p_transfer_kind, p_transfer_default, p_transfer_tables, p_document_link,
           p_record_label_tr, p_record_label_en)
   on conflict (key) do update
     set position = excluded.position, table_name = excluded.table_name, entity_type = excluded.entity_type,
-        writable_columns = excluded.writable_columns, list_columns = excluded.list_columns,
-        sortable_columns = excluded.sortable_columns, filterable_columns = excluded.filterable_columns,
         default_sort = excluded.default_sort, default_descending = excluded.default_descending,
         searchable = excluded.searchable, title_columns = excluded.title_columns,
         prepare_function = excluded.prepare_function, transfer_kind = excluded.transfer_kind,
@@ -1264,11 +1271,6 @@ begin
                                         where f.module = 'documents' and f.type <> 'link') o
              where m.document_link is not null) l;
     insert into private.module_fields select * from unnest(links);
-    select array_agg(f order by f.position) into links from private.module_fields f where f.module = 'documents';
-    update private.modules d
-       set writable_columns = private.module_columns(links, 'writable'), list_columns = private.module_columns(links, 'listed'),
-           sortable_columns = private.module_columns(links, 'sortable'), filterable_columns = private.module_columns(links, 'filterable')
-     where d.key = 'documents';
   end if;
 
   perform private.install_module_facade(p_key);
@@ -1306,15 +1308,15 @@ as $$
   select case when jsonb_typeof(p_definition) is distinct from 'object'
                 or exists (select 1 from jsonb_object_keys(p_definition) k
                             where k not in ('search', 'filters', 'sort', 'descending', 'columns'))
-                or (p_definition ? 'sort' and not (p_definition ->> 'sort' = any (m.sortable_columns)
+                or (p_definition ? 'sort' and not (p_definition ->> 'sort' = any (private.module_column_list(m.key, 'sortable'))
                     or coalesce(c.fields #>> array[p_definition ->> 'sort', 'type'], 'long_text') not in ('long_text', 'multi_choice')))
                 or (p_definition ? 'filters' and (jsonb_typeof(p_definition -> 'filters') <> 'object'
                     or exists (select 1 from jsonb_object_keys(p_definition -> 'filters') f
-                                where not (f = any (m.filterable_columns) or f = 'owner_id'
+                                where not (f = any (private.module_column_list(m.key, 'filterable')) or f = 'owner_id'
                                            or coalesce((c.fields #>> array[f, 'filterable'])::boolean, false)))))
                 or (p_definition ? 'columns' and (jsonb_typeof(p_definition -> 'columns') <> 'array'
                     or exists (select 1 from jsonb_array_elements_text(p_definition -> 'columns') k
-                                where not (k = any (m.list_columns) or k in ('owner_name', 'created_at', 'updated_at')
+                                where not (k = any (private.module_column_list(m.key, 'listed')) or k in ('owner_name', 'created_at', 'updated_at')
                                            or c.fields ? k))))
               then private.failure('Invalid fields', 'invalid_fields', '{"fields": {"definition": "invalid"}}') end
     from private.modules m, (select private.custom_field_declarations(p_organization_id, p_module) as fields) c
@@ -1655,7 +1657,7 @@ begin
       join pg_catalog.pg_attribute a on a.attrelid = c.conrelid and a.attnum = c.conkey[1]
       join pg_catalog.pg_class referenced on referenced.oid = c.confrelid and referenced.relnamespace = c.connamespace
       join private.modules target on target.table_name = referenced.relname
-     where m.key = p_module and a.attname = any (m.writable_columns)
+     where m.key = p_module and a.attname = any (private.module_column_list(m.key, 'writable'))
      order by target.position, a.attname;
 end;
 $$;

@@ -552,7 +552,7 @@ security definer
 set search_path = ''
 as $$
 declare
-  columns text[] := coalesce(p_kind.columns, (select m.writable_columns from private.modules m where m.key = p_kind.module));
+  columns text[] := coalesce(p_kind.columns, private.module_column_list(p_kind.module, 'writable'));
   -- The fields of the kind's module ruled by their types (standard and the organization's
   -- custom fields, private.field_declarations), when the kind writes that module's table
   -- (not products): custom ones importable under their keys, read once for the batch.
@@ -1507,6 +1507,8 @@ declare
   count_cap constant integer := 10000;
   -- Searches the planner expects to match more rows than this are not counted.
   broad_estimate constant integer := 20000;
+  -- The module's declared filterable columns (private.module_column_list), read once.
+  filterable text[];
 begin
   context := private.module_context(p_module, case when deleted then 'delete' else p_action end);
   if context.problem is not null then
@@ -1514,10 +1516,11 @@ begin
   end if;
   select * into module from private.modules m where m.key = p_module;
   custom_fields := private.custom_field_declarations(context.organization_id, p_module);
+  filterable := private.module_column_list(p_module, 'filterable');
   relation := format('%I.%I', context.schema_name, context.table_name)::regclass;
   sort_key := coalesce(nullif(p_sort, ''), module.default_sort);
   direction := case when coalesce(p_descending, module.default_descending and p_sort is null) then 'desc' else 'asc' end;
-  if not (sort_key = any (module.sortable_columns)
+  if not (sort_key = any (private.module_column_list(module.key, 'sortable'))
           or coalesce(custom_fields #>> array[sort_key, 'type'], 'long_text') not in ('long_text', 'multi_choice'))
      or coalesce(p_offset, 0) < 0
      or jsonb_typeof(filters) <> 'object' or (folded <> '' and not module.searchable) then
@@ -1549,7 +1552,7 @@ begin
                                          link_filter.filter_column, filter_values);
       continue;
     end if;
-    if not (filter_key = any (module.filterable_columns) or filter_key = 'owner_id'
+    if not (filter_key = any (filterable) or filter_key = 'owner_id'
             or coalesce((custom_fields #>> array[filter_key, 'filterable'])::boolean, false)) then
       return private.failure('Invalid list request', 'invalid_input');
     end if;
@@ -1613,7 +1616,7 @@ begin
     select format('jsonb_build_object(''id'', r.id, ''owner_id'', r.owner_id, ''owner_name'', r.owner_name, '
                   '''created_at'', r.created_at, ''updated_at'', r.updated_at, %s) || %s',
                   string_agg(format('%L, r.%I', c, c), ', '), link_names)
-      into projection from unnest(module.list_columns) c;
+      into projection from unnest(private.module_column_list(module.key, 'listed')) c;
     -- The custom fields that are not hidden (the column picker offers them), 40 to a
     -- jsonb_build_object (a function takes at most 100 arguments).
     select projection || coalesce(string_agg(g.pairs, ''), '')

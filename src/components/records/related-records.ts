@@ -40,7 +40,7 @@ const optionalDecimal = z
   .optional()
   .transform((value) => value ?? null);
 
-/** The list columns each related list reads (private.modules.list_columns), loosely: a list shows a few. */
+/** The list columns each related list reads (the modules' listed fields, private.module_fields), loosely: a list shows a few. */
 export const relatedRowSchemas = {
   contacts: recordBaseSchema.extend({
     ...linkNames,

@@ -49,7 +49,7 @@ create function pg_temp.sample(p_module text) returns jsonb language sql as $$
        from private.modules m
        join pg_catalog.pg_attribute a
          on a.attrelid = format('%I.%I', (select o.schema_name from private.organizations o where o.slug = 'alpha'), m.table_name)::regclass
-      where m.key = p_module and a.attname = any (m.writable_columns) and a.attnotnull and not a.atthasdef
+      where m.key = p_module and a.attname = any (private.module_column_list(m.key, 'writable')) and a.attnotnull and not a.atthasdef
         and a.atttypid = 'text'::regtype),
     '{}');
 $$;

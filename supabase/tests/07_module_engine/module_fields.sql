@@ -39,12 +39,9 @@ select is((select string_agg(m.key, ', ') from private.modules m
               and not exists (select 1 from private.module_fields f where f.module = 'documents' and f.key = m.document_link
                                                                       and f.link_module = m.key)),
   null, 'each module''s document link is a link field of the documents module');
-select is((select string_agg(m.key, ', ') from private.modules m
-            where m.writable_columns is distinct from private.module_columns(array(select f from private.module_fields f where f.module = m.key), 'writable')
-               or m.list_columns is distinct from private.module_columns(array(select f from private.module_fields f where f.module = m.key), 'listed')
-               or m.sortable_columns is distinct from private.module_columns(array(select f from private.module_fields f where f.module = m.key), 'sortable')
-               or m.filterable_columns is distinct from private.module_columns(array(select f from private.module_fields f where f.module = m.key), 'filterable')),
-  null, 'the registry''s column lists are the declarations'', in every module');
+select is(private.module_column_list('deals', 'sortable'),
+  array(select f.key from private.module_fields f where f.module = 'deals' and f.sortable order by f.position) || '{created_at,updated_at}'::text[],
+  'the engine''s column lists are read from the declarations (a module''s sortable ones, then created_at and updated_at)');
 select throws_ok($$select private.field_declaration('x', 'text', 'X', 'X', '{listed,shiny}')$$, 'P0001', null,
   'a declaration with an unknown flag is refused');
 

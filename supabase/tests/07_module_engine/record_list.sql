@@ -12,8 +12,10 @@ select gen_random_uuid() as s_admin \gset
 select tests.bind_session(:'alpha_admin', :'s_admin', :'alpha');
 select o.schema_name as alpha_schema from private.organizations o where o.id = :'alpha' \gset
 
--- Within this test only, customers may be filtered on created_at (a timestamp column).
-update private.modules set filterable_columns = filterable_columns || '{created_at}' where key = 'customers';
+-- Within this test only, customers may be filtered on created_at (a timestamp column): a
+-- declared field of that name, as a module would declare it.
+insert into private.module_fields (module, key, position, type, label_tr, label_en, writable, filterable, own_rule, own_ui)
+values ('customers', 'created_at', 1000, 'datetime', 'Eklenme', 'Added', false, true, true, true);
 
 -- 25,000 customers: "Işık" in one of every hundred names, created a minute apart (the
 -- newest is "Işık 25000"), then analyzed so the planner knows the table.

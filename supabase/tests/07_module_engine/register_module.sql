@@ -8,7 +8,7 @@
 -- named, not by default) and can hold documents (created linked, listed by record, an
 -- upload reserved for one).
 begin;
-select plan(33);
+select plan(34);
 select tests.send_request_tokens();
 
 select tests.create_organization('alpha', 'Alpha A.Ş.') as alpha \gset
@@ -63,9 +63,13 @@ select is((select count(*)::int from pg_catalog.pg_proc p
               and has_function_privilege('authenticated', p.oid, 'execute')
               and not has_function_privilege('anon', p.oid, 'execute')), 7,
   'authenticated may call the façade, anon may not');
-select is((select m.writable_columns::text || m.list_columns::text || m.sortable_columns::text || m.filterable_columns::text
-             from private.modules m where m.key = 'gadgets'),
-  '{title}{title}{title,created_at,updated_at}{}', 'the registry''s column lists come from the declared fields');
+select throws_ok($$select private.register_module(
+  p_key => 'gizmos', p_position => 98, p_table_name => 'gadgets', p_entity_type => 'gizmo',
+  p_fields => jsonb_build_array(private.field_declaration('title', 'text', 'Başlık', 'Title', '{listed}')), p_default_sort => 'title')$$,
+  'P0001', 'Module gizmos: the default sort title is no sortable column', 'a default sort on a column not declared sortable is refused');
+select is(private.module_column_list('gadgets', 'writable')::text || private.module_column_list('gadgets', 'listed')::text
+          || private.module_column_list('gadgets', 'sortable')::text || private.module_column_list('gadgets', 'filterable')::text,
+  '{title}{title}{title,created_at,updated_at}{}', 'the engine''s column lists come from the declared fields');
 select is((select f.type || '|' || f.label_tr || '|' || f.max_length || '|' || f.required from private.module_fields f
             where f.module = 'gadgets' and f.key = 'title'),
   'text|Başlık|100|true', 'the field is declared once, with its type, labels and rules');
@@ -154,9 +158,9 @@ select is((select count(*)::int from :"alpha_schema".gadgets where owner_id = :'
 -- Documents
 -- ---------------------------------------------------------------------------------
 select is(private.document_link_column('gadgets'), 'gadget_id', 'the module''s document link column comes from the registry');
-select ok((select 'gadget_id' = any (m.writable_columns) and 'gadget_id' = any (m.filterable_columns)
-                  and 'gadget_id' = any (m.list_columns)
-             from private.modules m where m.key = 'documents'),
+select ok('gadget_id' = any (private.module_column_list('documents', 'writable'))
+          and 'gadget_id' = any (private.module_column_list('documents', 'filterable'))
+          and 'gadget_id' = any (private.module_column_list('documents', 'listed')),
   'the documents module writes, filters and lists the new link');
 select is((select f.type || '|' || f.link_module || '|' || f.label_tr || '|' || f.label_en
              from private.module_fields f where f.module = 'documents' and f.key = 'gadget_id'),

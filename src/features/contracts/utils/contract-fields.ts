@@ -12,7 +12,7 @@ export type WithholdingRate = (typeof withholdingRates)[number];
 export const contractStatuses = ["draft", "active", "expired", "terminated", "renewed"] as const;
 export type ContractStatus = (typeof contractStatuses)[number];
 
-/** The fields a contract form writes (private.modules: contracts.writable_columns). */
+/** The fields a contract form writes (its writable fields drawn by its own inputs, private.module_fields). */
 export const contractFields = [
   "title",
   "customer_id",

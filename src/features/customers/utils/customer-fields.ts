@@ -4,7 +4,7 @@ export type CustomerKind = (typeof customerKinds)[number];
 export const customerStatuses = ["lead", "active", "passive"] as const;
 export type CustomerStatus = (typeof customerStatuses)[number];
 
-/** The fields a customer form writes (private.modules: customers.writable_columns). */
+/** The fields a customer form writes (its writable fields drawn by its own inputs, private.module_fields). */
 export const customerFields = [
   "name",
   "kind",

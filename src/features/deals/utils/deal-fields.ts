@@ -1,6 +1,6 @@
 /** The deal's fields as its form writes them (the registry's declarations of deals, held equal by tests/integration/module-registry.test.ts). */
 
-/** The fields a deal form writes (private.modules: deals.writable_columns). */
+/** The fields a deal form writes (its writable fields drawn by its own inputs, private.module_fields). */
 export const dealFields = [
   "title",
   "customer_id",

@@ -29,7 +29,7 @@ const discountTypeSchema = z.enum(discountTypes).nullable().catch(null);
 // The list
 // ---------------------------------------------------------------------------------
 
-/** A quote's row in the list (private.modules: quotes.list_columns). */
+/** A quote's row in the list (its listed fields, private.module_fields). */
 export const quoteRowSchema = recordBaseSchema.extend({
   quote_number: z.string().nullable(),
   revision: z.number().nullable().optional(),

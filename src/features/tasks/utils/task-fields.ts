@@ -1,6 +1,6 @@
 /** The task's fields as its form writes them (the registry's declarations of tasks, held equal by tests/integration/module-registry.test.ts). */
 
-/** The fields a task form writes (private.modules: tasks.writable_columns, and the owner). */
+/** The fields a task form writes (its writable fields drawn by its own inputs, private.module_fields, and the owner). */
 export const taskFields = [
   "title",
   "description",
