@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { enterApp, openUserMenu } from "./shell-support.ts";
+import { enterApp, enterAppAt, openUserMenu } from "./shell-support.ts";
 
 async function seriousViolations(page: Page) {
   const { violations } = await new AxeBuilder({ page }).analyze();
@@ -45,16 +45,14 @@ test("the home page with the user menu open, in the light and the dark theme, ha
 });
 
 test("a module page has no serious or critical accessibility violations", async ({ page }) => {
-  await enterApp(page, "satis@demo.test");
-  await page.goto("/customers");
+  await enterAppAt(page, "/customers", "satis@demo.test");
   await expect(h1(page)).toHaveText("Müşteriler");
   await expect(page.getByRole("table", { name: "Müşteri listesi" })).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
 });
 
 test("the profile page has no serious or critical accessibility violations", async ({ page }) => {
-  await enterApp(page, "satis@demo.test");
-  await page.goto("/profile");
+  await enterAppAt(page, "/profile", "satis@demo.test");
   await expect(h1(page)).toHaveText("Profilim");
   await expect(page.getByRole("table", { name: "Son Giriş Denemeleri" })).toBeVisible();
   // With validation messages showing too.
@@ -76,8 +74,7 @@ test("admin pages have no serious or critical accessibility violations", async (
 });
 
 test("the no-access page of an admin path has no serious or critical accessibility violations", async ({ page }) => {
-  await enterApp(page, "satis@demo.test");
-  await page.goto("/admin/users");
+  await enterAppAt(page, "/admin/users", "satis@demo.test");
   await expect(page.getByRole("heading", { level: 1, name: "Bu sayfaya erişiminiz yok" })).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
 });

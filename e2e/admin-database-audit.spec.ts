@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { createMember } from "../tests/support/accounts.ts";
 import { privilegedRpc, signedInClient } from "../tests/support/clients.ts";
-import { enterApp } from "./shell-support.ts";
+import { enterApp, enterAppAt } from "./shell-support.ts";
 
 const h1 = (page: Page) => page.getByRole("heading", { level: 1 });
 const sidebar = (page: Page) => page.getByRole("navigation", { name: "Ana menü" });
@@ -23,8 +23,7 @@ test("an admin sees the organization's tables, up to date", async ({ page, baseU
   // The first sign-in of a fresh stack is slow; warm it up outside the browser.
   const warm = await signedInClient(baseURL!, "admin@demo.test");
   await warm.client.auth.signOut({ scope: "local" });
-  await enterApp(page, "admin@demo.test");
-  await page.goto("/admin/database");
+  await enterAppAt(page, "/admin/database", "admin@demo.test");
   await expect(h1(page)).toHaveText("Veritabanı");
   await expect(page.getByText("Güncel", { exact: true })).toBeVisible();
   const tables = page.getByRole("table", { name: "Tablolar" });
@@ -165,8 +164,7 @@ test("a super admin switches organization, and both the sidebar and the audit lo
 });
 
 test("a plain admin cannot open the switcher", async ({ page }) => {
-  await enterApp(page, "admin@demo.test");
-  await page.goto("/admin/super-admin-switcher");
+  await enterAppAt(page, "/admin/super-admin-switcher", "admin@demo.test");
   // The no-access page, where it was asked for: why, and the way home.
   await expect(page).toHaveURL(/\/admin\/super-admin-switcher$/);
   await expect(page.getByRole("heading", { level: 1, name: "Bu sayfaya erişiminiz yok" })).toBeVisible();

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { randomUUID } from "node:crypto";
-import { enterApp } from "./shell-support.ts";
+import { enterAppAt } from "./shell-support.ts";
 
 const h1 = (page: Page) => page.getByRole("heading", { level: 1 });
 const quoteTable = (page: Page) => page.getByRole("table", { name: "Teklif şablonları" });
@@ -23,8 +23,7 @@ test("an admin writes a quote template with a placeholder, previews it safely, m
     void dialog.dismiss();
   });
 
-  await enterApp(page, "admin@demo.test");
-  await page.goto("/admin/document-templates");
+  await enterAppAt(page, "/admin/document-templates", "admin@demo.test");
   await expect(h1(page)).toHaveText("Belge Şablonları");
   await expect(page.getByRole("tab", { name: "Teklif şablonları" })).toHaveAttribute("aria-selected", "true");
   await expect(page.getByRole("tab", { name: "Sözleşme şablonları" })).toBeVisible();

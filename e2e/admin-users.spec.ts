@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { randomUUID } from "node:crypto";
 import { createMember } from "../tests/support/accounts.ts";
-import { enterApp } from "./shell-support.ts";
+import { enterAppAt } from "./shell-support.ts";
 
 const h1 = (page: Page) => page.getByRole("heading", { level: 1 });
 const usersTable = (page: Page) => page.getByRole("table", { name: "Kullanıcı listesi" });
@@ -10,8 +10,7 @@ const rowOf = (page: Page, email: string) => usersTable(page).getByRole("row").f
 const notification = (page: Page, text: string | RegExp) => page.getByRole("alert").filter({ hasText: text });
 
 async function openUsers(page: Page) {
-  await enterApp(page, "admin@demo.test");
-  await page.goto("/admin/users");
+  await enterAppAt(page, "/admin/users", "admin@demo.test");
   await expect(h1(page)).toHaveText("Kullanıcılar");
   await expect(usersTable(page)).toBeVisible();
 }
@@ -140,8 +139,7 @@ test("an admin transfers a user's records with the spec's defaults preselected",
 });
 
 test("a plain user cannot open the users page: the no-access page says why and leads home", async ({ page }) => {
-  await enterApp(page, "satis@demo.test");
-  await page.goto("/admin/users");
+  await enterAppAt(page, "/admin/users", "satis@demo.test");
   await expect(page.getByRole("heading", { level: 1, name: "Bu sayfaya erişiminiz yok" })).toBeVisible();
   await expect(page.getByText("Bu sayfayı yalnızca yöneticiler açabilir.")).toBeVisible();
   await expect(page).toHaveURL(/\/admin\/users$/);

@@ -2,7 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { rpc, signedInClient } from "../tests/support/clients.ts";
-import { enterApp } from "./shell-support.ts";
+import { enterAppAt } from "./shell-support.ts";
 
 const h1 = (page: Page) => page.getByRole("heading", { level: 1 });
 const notification = (page: Page, text: string | RegExp) => page.getByRole("alert").filter({ hasText: text });
@@ -11,8 +11,7 @@ test("an admin records a contact with consent, notes it, exports its data and er
   test.setTimeout(60_000);
   // A name no demo contact resembles: a similar one would (rightly) stop the form with a duplicate warning.
   const lastName = `Zeytinoğlu ${randomUUID().slice(0, 6)}`;
-  await enterApp(page, "admin@demo.test");
-  await page.goto("/contacts");
+  await enterAppAt(page, "/contacts", "admin@demo.test");
   await expect(page.getByRole("table", { name: "Kişi listesi" })).toBeVisible();
 
   await page.getByRole("button", { name: "Yeni kişi" }).click();
@@ -69,8 +68,7 @@ test("a contact with the same email is flagged before it is created, then merged
   expect(created).toMatchObject({ success: true });
   const denizId = (created.record as { id: string }).id;
   try {
-    await enterApp(page, "admin@demo.test");
-    await page.goto("/contacts");
+    await enterAppAt(page, "/contacts", "admin@demo.test");
     await expect(page.getByRole("table", { name: "Kişi listesi" })).toBeVisible();
 
     // The same email: the existing contact is listed with the reason, not created yet.
@@ -124,8 +122,7 @@ test("the contact list names each contact's company as a link, sorts by it and f
   expect(contact).toMatchObject({ success: true });
   const contactId = (contact.record as { id: string }).id;
   try {
-    await enterApp(page, "admin@demo.test");
-    await page.goto("/contacts");
+    await enterAppAt(page, "/contacts", "admin@demo.test");
     const table = page.getByRole("table", { name: "Kişi listesi" });
     await expect(table).toBeVisible();
     await page.getByRole("searchbox", { name: "Ara" }).fill(suffix);

@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { randomUUID } from "node:crypto";
 import { rpc, signedInClient } from "../tests/support/clients.ts";
-import { enterApp, scrollsSideways } from "./shell-support.ts";
+import { enterAppAt, scrollsSideways } from "./shell-support.ts";
 
 // The contracts made here carry the run's suffix and are deleted again at the end.
 const suffix = randomUUID().slice(0, 6);
@@ -23,8 +23,7 @@ test("an active contract is created with auto-renewal, renewed into its next ter
   // Two axe runs and several page loads on 2 shared cores.
   test.setTimeout(180_000);
   const title = `E2E Bakım sözleşmesi ${suffix}`;
-  await enterApp(page, "admin@demo.test");
-  await page.goto("/contracts");
+  await enterAppAt(page, "/contracts", "admin@demo.test");
   await expect(page.getByRole("table", { name: "Sözleşme listesi" })).toBeVisible({ timeout: 20_000 });
   expect(await seriousViolations(page)).toEqual([]);
 
@@ -133,8 +132,7 @@ test("a contract from a quote with tevkifat reads the quote's payable total; a r
     expect(await rpc(client, "send_quote", { p_id: quoteId, p_updated_at: saved.updated_at })).toMatchObject({ success: true });
     const fromQuote = await rpc(client, "create_contract_from_quote", { p_quote_id: quoteId });
     contractIds.push(fromQuote.id as string);
-    await enterApp(page, "admin@demo.test");
-    await page.goto(`/contracts/${fromQuote.id as string}`);
+    await enterAppAt(page, `/contracts/${fromQuote.id as string}`, "admin@demo.test");
     await expect(page.getByText("KDV hariç; ayrıca ₺2.000 KDV (KDV dahil ₺15.800)")).toBeVisible({ timeout: 20_000 });
     await expect(page.getByText("7/10 tevkifat: ₺1.400 (ödenecek tutar ₺14.400)")).toBeVisible();
 
@@ -166,8 +164,7 @@ test("a contract from a quote with tevkifat reads the quote's payable total; a r
 
 test("the contracts ending soon: the demo's within 60 days, soonest first, on a phone too", async ({ page, baseURL }) => {
   // The whole organization's: Satış Müdürü sees every member's contracts.
-  await enterApp(page, "mudur@demo.test");
-  await page.goto("/contracts?view=ending");
+  await enterAppAt(page, "/contracts?view=ending", "mudur@demo.test");
   const table = page.getByRole("table", { name: "Yakında biten sözleşmeler" });
   await expect(table).toBeVisible({ timeout: 20_000 });
   // The seed has four active contracts ending within 60 days (18, 31, 44 and 57 days from the

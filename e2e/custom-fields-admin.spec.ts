@@ -12,7 +12,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { randomUUID } from "node:crypto";
 import { rpc, signedInClient } from "../tests/support/clients.ts";
-import { enterApp } from "./shell-support.ts";
+import { enterApp, enterAppAt } from "./shell-support.ts";
 
 const suffix = randomUUID().slice(0, 6);
 const keys = ["cf_sektor_kodu", "cf_bayi_no"];
@@ -47,8 +47,7 @@ test("an admin adds two custom fields; a sales user fills them on a customer; it
   const customer = (created.record as { id: string }).id;
   await sales.auth.signOut({ scope: "local" });
   try {
-    await enterApp(page, "admin@demo.test");
-    await page.goto("/admin");
+    await enterAppAt(page, "/admin", "admin@demo.test");
     await page.getByRole("link", { name: /^Özel Alanlar/ }).first().click();
     await expect(page).toHaveURL(/\/admin\/custom-fields$/);
     await expect(h1(page)).toHaveText("Özel Alanlar");
@@ -252,8 +251,7 @@ test("a quote becomes a contract when contracts have a required custom field: th
     const field = await rpc(client, "save_custom_field", { p_module: "contracts", p_field: { label_tr: `E2E Onaylayan ${suffix}`, type: "text", required: true } });
     key = (field.field as { key: string }).key;
 
-    await enterApp(page, "admin@demo.test");
-    await page.goto(`/quotes/${quoteId}`);
+    await enterAppAt(page, `/quotes/${quoteId}`, "admin@demo.test");
     await page.getByRole("button", { name: "Sözleşmeye dönüştür" }).click();
     const dialog = page.getByRole("dialog", { name: "Sözleşmenin alanları" });
     await expect(dialog.getByText("Sözleşmelerin doldurulması gereken alanları var")).toBeVisible();

@@ -3,7 +3,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { randomUUID } from "node:crypto";
 import { createMember } from "../tests/support/accounts.ts";
 import { rpc, signedInClient } from "../tests/support/clients.ts";
-import { enterApp, scrollsSideways } from "./shell-support.ts";
+import { enterAppAt, scrollsSideways } from "./shell-support.ts";
 
 // Every customer made here carries the run's suffix and is deleted again at the end of its
 // test, so the demo organization keeps its 200 customers for the other specs.
@@ -30,8 +30,7 @@ test("a customer is created with a valid VKN; the same VKN again is flagged and 
   page.on("request", (request) => {
     if (request.url().endsWith("/rpc/create_customer")) creates += 1;
   });
-  await enterApp(page, "admin@demo.test");
-  await page.goto("/customers");
+  await enterAppAt(page, "/customers", "admin@demo.test");
   await expect(h1(page)).toHaveText("Müşteriler");
 
   // An invalid VKN is refused on its field before anything is sent.
@@ -89,8 +88,7 @@ test("a customer is created with a valid VKN; the same VKN again is flagged and 
 });
 
 test("a Turkish-folded search finds Işık, the list fits a phone and passes axe", async ({ page }) => {
-  await enterApp(page, "satis@demo.test");
-  await page.goto("/customers");
+  await enterAppAt(page, "/customers", "satis@demo.test");
   await expect(table(page)).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
   await search(page).fill("isik");
@@ -117,8 +115,7 @@ test("a saved view applies again, and two customers get a new owner at once", as
   for (const name of names) expect(await rpc(client, "create_customer", { p_values: { name, status: "active" } })).toMatchObject({ success: true });
   await client.auth.signOut({ scope: "local" });
 
-  await enterApp(page, "admin@demo.test");
-  await page.goto("/customers");
+  await enterAppAt(page, "/customers", "admin@demo.test");
   await expect(table(page)).toBeVisible();
 
   // A view: searched, filtered on "Aktif".
@@ -177,8 +174,7 @@ test("a user who sees only their own customers cannot open another's by its addr
   await client.auth.signOut({ scope: "local" });
   const member = await createMember(baseURL!, { role: roleKey });
 
-  await enterApp(page, member.email, member.password);
-  await page.goto(`/customers/${isik!.id}`);
+  await enterAppAt(page, `/customers/${isik!.id}`, member.email, member.password);
   await expect(page.getByRole("heading", { level: 2, name: "Kayıt bulunamadı" })).toBeVisible();
 });
 
@@ -199,8 +195,7 @@ test("a contact is added in place on its customer's page; a contact's page lists
   const otherDeal = await created("create_deal", { title: `E2E Liman ${suffix}`, customer_id: customerId });
   expect(await rpc(client, "set_deal_contacts", { p_id: onDeal, p_contact_ids: [contactId] })).toMatchObject({ success: true });
   try {
-    await enterApp(page, "admin@demo.test");
-    await page.goto(`/customers/${customerId}`);
+    await enterAppAt(page, `/customers/${customerId}`, "admin@demo.test");
     await expect(h1(page)).toHaveText(company);
     await page.getByRole("tab", { name: "Kişiler (1)" }).click();
     const contacts = page.getByRole("table", { name: "Bağlı kişiler" });

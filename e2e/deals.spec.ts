@@ -3,7 +3,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { randomUUID } from "node:crypto";
 import { createMember } from "../tests/support/accounts.ts";
 import { rpc, signedInClient } from "../tests/support/clients.ts";
-import { enterApp, scrollsSideways } from "./shell-support.ts";
+import { enterAppAt, scrollsSideways } from "./shell-support.ts";
 
 // Every deal made here carries the run's suffix and is deleted again at the end of its test,
 // so the demo pipeline keeps its seeded deals for the other specs.
@@ -44,8 +44,7 @@ test("a deal is dragged to the next stage with the keyboard, its history tells i
   test.setTimeout(60_000);
   const title = `E2E Fırsat ${suffix}`;
   const made = await dealsOfAdmin(baseURL!, [title]);
-  await enterApp(page, "admin@demo.test");
-  await page.goto("/deals");
+  await enterAppAt(page, "/deals", "admin@demo.test");
   await expect(board(page)).toBeVisible({ timeout: 20_000 });
   await page.getByRole("searchbox", { name: "Fırsat ara" }).fill(suffix);
   await expect(column(page, "Aday").getByRole("listitem")).toHaveCount(1);
@@ -100,8 +99,7 @@ test("someone who may edit only their own deals cannot move another's, and the b
   await client.auth.signOut({ scope: "local" });
   const member = await createMember(baseURL!, { role: roleKey });
 
-  await enterApp(page, member.email, member.password);
-  await page.goto("/deals");
+  await enterAppAt(page, "/deals", member.email, member.password);
   await page.getByRole("searchbox", { name: "Fırsat ara" }).fill(suffix);
   await expect(column(page, "Aday").getByRole("link", { name: title })).toBeVisible();
   await expect(page.getByRole("button", { name: `${title}: taşıma yetkiniz yok` })).toBeVisible();
@@ -131,8 +129,7 @@ test("someone who may edit only their own deals cannot move another's, and the b
 test("a stage with more cards than a page shows the next ones when its column is scrolled to the end", async ({ page, baseURL }) => {
   test.setTimeout(90_000);
   const made = await dealsOfAdmin(baseURL!, Array.from({ length: 53 }, (_, index) => `E2E Kaydırma ${suffix} ${index + 1}`));
-  await enterApp(page, "admin@demo.test");
-  await page.goto("/deals");
+  await enterAppAt(page, "/deals", "admin@demo.test");
   await page.getByRole("searchbox", { name: "Fırsat ara" }).fill(`Kaydırma ${suffix}`);
   const lead = column(page, "Aday");
   // The board's first page: 50 cards, the rest behind a button for keyboards.
@@ -168,8 +165,7 @@ test("a customer's page lists its deals, quotes and contracts by name; a quote s
   const contractId = idOf(await rpc(client, "create_contract", { p_values: { title: contractTitle, customer_id: customerId, deal_id: dealId } }));
 
   try {
-    await enterApp(page, "admin@demo.test");
-    await page.goto(`/customers/${customerId}`);
+    await enterAppAt(page, `/customers/${customerId}`, "admin@demo.test");
     // Each related module is a tab with its count, listing its records by name.
     await expect(page.getByRole("tab", { name: "Kişiler (1)" })).toBeVisible({ timeout: 20_000 });
     await page.getByRole("tab", { name: "Fırsatlar (1)" }).click();

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { projectRoot } from "../scripts/stack/env.ts";
 import { rpc, signedInClient } from "../tests/support/clients.ts";
-import { enterApp } from "./shell-support.ts";
+import { enterAppAt } from "./shell-support.ts";
 
 // The build the server serves: APP_DIST_DIR lets parallel runs serve their own.
 const distRoot = process.env.APP_DIST_DIR ?? join(projectRoot, "dist");
@@ -49,8 +49,7 @@ test("an admin downloads a template as a sample PDF with Turkish text, tables, t
     const pdfmakeLoaded = () => requested.some((path) => /\/pdfmake-browser-[\w-]+\.js$/.test(path));
     const fontsLoaded = () => requested.filter((path) => /\/Roboto-(Regular|Medium)-[\w-]+\.ttf$/.test(path)).length;
 
-    await enterApp(page, "admin@demo.test");
-    await page.goto("/admin/document-templates");
+    await enterAppAt(page, "/admin/document-templates", "admin@demo.test");
     await page.getByRole("button", { name: "Yeni şablon" }).click();
     const editor = page.getByRole("dialog", { name: "Yeni şablon" });
     await editor.getByRole("textbox", { name: "Şablon metni" }).fill(
@@ -126,8 +125,7 @@ test("a quote PDF carries the sender's details from the settings, the contact, t
   const folder = mkdtempSync(join(tmpdir(), "crm-e2e-quote-pdf-"));
   let quoteId: string | null = null;
   try {
-    await enterApp(page, "admin@demo.test");
-    await page.goto("/admin/general-settings");
+    await enterAppAt(page, "/admin/general-settings", "admin@demo.test");
     const details = page.getByRole("region", { name: "Şirket bilgileri" });
     const vkn = details.getByRole("textbox", { name: "Vergi kimlik no (VKN)" });
     await expect(vkn).toHaveValue("2910045871");

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { createMember } from "../tests/support/accounts.ts";
 import { rpc, signedInClient } from "../tests/support/clients.ts";
-import { enterApp, scrollsSideways } from "./shell-support.ts";
+import { enterApp, enterAppAt, scrollsSideways } from "./shell-support.ts";
 
 // The customer made here carries the run's suffix and goes again at the end, with its documents.
 const suffix = randomUUID().slice(0, 6);
@@ -105,8 +105,7 @@ test("on a customer's page a PDF is uploaded, then a new version; both download 
   const second = minimalPdf(`Imzali sozlesme ${suffix} - ikinci surum`);
   expect(first.equals(second)).toBe(false);
 
-  await enterApp(page, "admin@demo.test");
-  await page.goto(`/customers/${customerId}`);
+  await enterAppAt(page, `/customers/${customerId}`, "admin@demo.test");
   await expect(h1(page)).toHaveText(`E2E Belge Müşterisi ${suffix}`);
   await page.getByRole("tab", { name: "Belgeler" }).click();
   await expect(page.getByText("Bu kayda bağlı belge yok.")).toBeVisible();

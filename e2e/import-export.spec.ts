@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { randomValidVkn } from "../src/lib/turkish-identifiers.ts";
 import { rpc, signedInClient } from "../tests/support/clients.ts";
-import { enterApp } from "./shell-support.ts";
+import { enterAppAt } from "./shell-support.ts";
 
 const suffix = randomUUID().slice(0, 6);
 const notification = (page: Page, text: string | RegExp) => page.getByRole("alert").filter({ hasText: text });
@@ -68,8 +68,7 @@ test("a Turkish Excel CSV with two bad rows: the error file is fixed and importe
   ];
   const csv = iconv.encode(rows.map((row) => row.join(";")).join("\r\n") + "\r\n", "win1254");
 
-  await enterApp(page, "admin@demo.test");
-  await page.goto("/import-export");
+  await enterAppAt(page, "/import-export", "admin@demo.test");
   await uploadAndCheck(page, { name: `musteriler-${suffix}.csv`, mimeType: "text/csv", buffer: csv });
   await expect(page.getByText("2 satırda hata var")).toBeVisible({ timeout: 30_000 });
   const preview = page.getByRole("table", { name: "Önizleme satırları" });
@@ -135,8 +134,7 @@ test("a customer list exported to Excel has the screen's Turkish cells, and impo
   }
   await client.auth.signOut({ scope: "local" });
 
-  await enterApp(page, "admin@demo.test");
-  await page.goto("/customers");
+  await enterAppAt(page, "/customers", "admin@demo.test");
   // The first journey's customers carry the same suffix; "Dışa" keeps this list to these two.
   await page.getByRole("searchbox", { name: "Ara" }).fill(`Dışa ${suffix}`);
   await expect(page.getByText("Toplam 2 müşteri")).toBeVisible();

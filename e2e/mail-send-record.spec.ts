@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { rpc, signedInClient } from "../tests/support/clients.ts";
 import { testKeys } from "../tests/support/keys.ts";
 import { caughtFor } from "./mail-support.ts";
-import { enterApp } from "./shell-support.ts";
+import { enterAppAt } from "./shell-support.ts";
 
 const secret = { authorization: `Bearer ${testKeys.secretKey}` };
 
@@ -53,8 +53,7 @@ test("a sales member e-mails a quote with KDV lines to its contact: caught with 
     const grandTotal = (details.totals as { grand_total: string }).grand_total;
     const subject = `${number} numaralı teklifimiz – ğüşıöç ĞÜŞİÖÇ`;
 
-    await enterApp(page, "satis@demo.test");
-    await page.goto(`/quotes/${id}`);
+    await enterAppAt(page, `/quotes/${id}`, "satis@demo.test");
     await page.getByRole("button", { name: "E-posta ile gönder" }).click();
     const composer = page.getByRole("dialog", { name: "E-posta ile gönder" });
     // The contact's address first; the template filled as the PDF is.
@@ -135,8 +134,7 @@ test("a sales member e-mails a contract's renewal reminder to its contact with a
     contractId = contract.id;
     const number = contract.contract_number;
 
-    await enterApp(page, "satis@demo.test");
-    await page.goto(`/contracts/${contract.id}`);
+    await enterAppAt(page, `/contracts/${contract.id}`, "satis@demo.test");
     await page.getByRole("button", { name: "E-posta ile gönder" }).click();
     const composer = page.getByRole("dialog", { name: "E-posta ile gönder" });
     await expect(composer.getByText(address, { exact: true })).toBeVisible({ timeout: 20_000 });

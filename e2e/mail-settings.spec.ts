@@ -1,12 +1,11 @@
 import { expect, test, type Page } from "@playwright/test";
 import { caughtFor } from "./mail-support.ts";
-import { enterApp } from "./shell-support.ts";
+import { enterAppAt } from "./shell-support.ts";
 
 const mailSection = (page: Page) => page.getByRole("region", { name: "E-posta (SMTP)" });
 
 test("an admin sends a test e-mail, enters a mail server, and is told in words why it cannot be reached", async ({ page }) => {
-  await enterApp(page, "admin@demo.test");
-  await page.goto("/admin/general-settings");
+  await enterAppAt(page, "/admin/general-settings", "admin@demo.test");
   const section = mailSection(page);
   await expect(section.getByText("Şirketin kendi posta sunucusu girilmemiş")).toBeVisible();
 

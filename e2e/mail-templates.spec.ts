@@ -1,13 +1,12 @@
 import { expect, test, type Page } from "@playwright/test";
-import { enterApp } from "./shell-support.ts";
+import { enterAppAt } from "./shell-support.ts";
 
 const mailTable = (page: Page) => page.getByRole("table", { name: "E-posta şablonları" });
 const quoteTurkishRow = (page: Page) => mailTable(page).getByRole("row").filter({ hasText: "Teklif" }).filter({ hasText: "Türkçe" });
 const notification = (page: Page, text: string) => page.getByRole("alert").filter({ hasText: text });
 
 test("an admin writes the Turkish quote e-mail's subject with a placeholder, sees it filled, saves it and puts it back", async ({ page }) => {
-  await enterApp(page, "admin@demo.test");
-  await page.goto("/admin/document-templates");
+  await enterAppAt(page, "/admin/document-templates", "admin@demo.test");
   await expect(page.getByRole("heading", { level: 2, name: "E-posta şablonları" })).toBeVisible();
   await expect(mailTable(page).getByRole("row")).toHaveCount(11);
   await expect(quoteTurkishRow(page)).toContainText("Hazır metin");
@@ -52,8 +51,7 @@ test("an admin writes the Turkish quote e-mail's subject with a placeholder, see
 });
 
 test("a sales user cannot open the templates page", async ({ page }) => {
-  await enterApp(page, "satis@demo.test");
-  await page.goto("/admin/document-templates");
+  await enterAppAt(page, "/admin/document-templates", "satis@demo.test");
   await expect(page.getByRole("heading", { level: 1, name: "Bu sayfaya erişiminiz yok" })).toBeVisible();
   await expect(mailTable(page)).toHaveCount(0);
 });

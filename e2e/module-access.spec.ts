@@ -2,7 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { randomUUID } from "node:crypto";
 import { testKeys } from "../tests/support/keys.ts";
 import { createMember } from "../tests/support/accounts.ts";
-import { enterApp } from "./shell-support.ts";
+import { enterApp, enterAppAt } from "./shell-support.ts";
 import { storageKeys } from "./support.ts";
 
 const h1 = (page: Page) => page.getByRole("heading", { level: 1 });
@@ -28,8 +28,7 @@ async function callRpcAsPage(page: Page, name: string) {
 
 test("a role change hides a module from a plain user and makes its RPCs refuse", async ({ page, browser, baseURL }) => {
   // The admin makes a role that may only see its own customers.
-  await enterApp(page, "admin@demo.test");
-  await page.goto("/admin/roles");
+  await enterAppAt(page, "/admin/roles", "admin@demo.test");
   await expect(h1(page)).toHaveText("Roller ve Yetkiler");
   const suffix = randomUUID().slice(0, 8);
   const roleKey = `stajyer_${suffix}`;

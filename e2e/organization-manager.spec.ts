@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page, type Response } from "@playwright/test";
 import { randomUUID } from "node:crypto";
-import { enterApp } from "./shell-support.ts";
+import { enterApp, enterAppAt } from "./shell-support.ts";
 
 const managerPath = "/admin/organization-manager";
 const h1 = (page: Page) => page.getByRole("heading", { level: 1 });
@@ -22,8 +22,7 @@ const isCreateCall = (response: Response) =>
   response.url().endsWith("/functions/v1/admin-organizations") && response.request().postDataJSON()?.action === "create";
 
 async function openManager(page: Page) {
-  await enterApp(page, "super@demo.test");
-  await page.goto(managerPath);
+  await enterAppAt(page, managerPath, "super@demo.test");
   await expect(h1(page)).toHaveText("Şirket Yönetimi");
   await expect(table(page)).toBeVisible();
 }

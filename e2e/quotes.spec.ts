@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { rpc, signedInClient } from "../tests/support/clients.ts";
-import { enterApp, scrollsSideways } from "./shell-support.ts";
+import { enterAppAt, scrollsSideways } from "./shell-support.ts";
 
 // The quote made here carries the run's suffix and is deleted again at the end.
 const suffix = randomUUID().slice(0, 6);
@@ -53,8 +53,7 @@ async function expectTotals(totals: Locator, details: Details) {
 test("a quote with lines at KDV 20, 10 and 0 and an overall discount shows the database's per-rate totals, is sent and locked, printed as a PDF and turned into a contract", async ({ page, baseURL }) => {
   // Some fifty steps, two axe runs and two API clients: on the shared 2-core machine each fill takes seconds.
   test.setTimeout(180_000);
-  await enterApp(page, "satis@demo.test");
-  await page.goto("/quotes");
+  await enterAppAt(page, "/quotes", "satis@demo.test");
   await page.getByRole("link", { name: "Yeni teklif" }).click();
   // Products are managed by whoever edits every quote; a sales member (own scope) only picks them.
   await expect(page.getByRole("button", { name: "Ürünler" })).toHaveCount(0);
@@ -214,8 +213,7 @@ test("a quote with lines at KDV 20, 10 and 0 and an overall discount shows the d
 test("an admin adds a product, a quote line takes its name, unit, price and KDV, and it is set inactive", async ({ page }) => {
   test.setTimeout(90_000);
   const name = `E2E Ürün ${suffix}`;
-  await enterApp(page, "admin@demo.test");
-  await page.goto("/quotes");
+  await enterAppAt(page, "/quotes", "admin@demo.test");
   await page.getByRole("button", { name: "Ürünler" }).click();
   const drawer = page.getByRole("dialog", { name: "Ürünler" });
   await drawer.getByRole("button", { name: "Yeni ürün" }).click();

@@ -1,5 +1,5 @@
 import { expect, type Page } from "@playwright/test";
-import { acceptTerms, demoPassword, signIn, termsCheckbox } from "./support.ts";
+import { acceptTerms, demoPassword, fillSignIn, signIn, termsCheckbox } from "./support.ts";
 
 /**
  * Signs in and goes on into the main layout: accepts the terms if this browser has not yet,
@@ -7,6 +7,24 @@ import { acceptTerms, demoPassword, signIn, termsCheckbox } from "./support.ts";
  */
 export async function enterApp(page: Page, email: string, password = demoPassword, organization?: string) {
   await signIn(page, email, password);
+  await continueIntoApp(page, organization);
+}
+
+/**
+ * Opens a signed-in page by its address, as someone following a link would: the app asks
+ * them to sign in first (terms and organization as enterApp) and then shows that page, with
+ * no stop at the home page on the way.
+ */
+export async function enterAppAt(page: Page, path: string, email: string, password = demoPassword, organization?: string) {
+  await page.goto(path);
+  await expect(page).toHaveURL(/\/login$/);
+  await fillSignIn(page, email, password);
+  await continueIntoApp(page, organization);
+  await expect(page).toHaveURL((url) => `${url.pathname}${url.search}` === path);
+}
+
+/** After the login form: through the terms and the organization choice into the main layout. */
+async function continueIntoApp(page: Page, organization: string | undefined) {
   const layout = page.locator("#main-content");
   const terms = termsCheckbox(page);
   const organizations = page.getByRole("radiogroup", { name: "Şirket" }).getByRole("radio");

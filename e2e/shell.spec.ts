@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { createMember } from "../tests/support/accounts.ts";
-import { enterApp, openUserMenu, scrollsSideways } from "./shell-support.ts";
+import { enterApp, enterAppAt, openUserMenu, scrollsSideways } from "./shell-support.ts";
 import { signIn } from "./support.ts";
 
 const h1 = (page: Page) => page.getByRole("heading", { level: 1 });
@@ -43,8 +43,7 @@ test.describe("routes", () => {
   });
 
   test("the sidebar marks the current module", async ({ page }) => {
-    await enterApp(page, "satis@demo.test");
-    await page.goto("/contacts/7");
+    await enterAppAt(page, "/contacts/7", "satis@demo.test");
     await expect(sidebar(page).getByRole("link", { name: "Kişiler" })).toHaveAttribute("aria-current", "page");
     await expect(sidebar(page).getByRole("link", { name: "Ana Sayfa" })).not.toHaveAttribute("aria-current");
   });
@@ -215,8 +214,7 @@ test.describe("loading and errors", () => {
 
 test.describe("keyboard", () => {
   test("the sidebar works from the keyboard", async ({ page }) => {
-    await enterApp(page, "satis@demo.test");
-    await page.goto("/");
+    await enterAppAt(page, "/", "satis@demo.test");
     await expect(h1(page)).toBeVisible();
 
     // Tab from the top of the page through the sidebar to a module, and open it.
@@ -234,8 +232,7 @@ test.describe("keyboard", () => {
   });
 
   test("the first Tab stop skips to the content", async ({ page }) => {
-    await enterApp(page, "satis@demo.test");
-    await page.goto("/contacts");
+    await enterAppAt(page, "/contacts", "satis@demo.test");
     await expect(h1(page)).toBeVisible();
     await page.keyboard.press("Tab");
     const skipLink = page.getByRole("link", { name: "İçeriğe geç" });
@@ -291,8 +288,7 @@ test.describe("profile", () => {
 
   test("shows the account and edits the name and phone", async ({ page, baseURL }) => {
     const email = (await createMember(baseURL ?? "", { password })).email;
-    await enterApp(page, email, password);
-    await page.goto("/profile");
+    await enterAppAt(page, "/profile", email, password);
     await expect(h1(page)).toHaveText("Profilim");
     const account = page.getByRole("region", { name: "Hesap Bilgileri" });
     await expect(account).toContainText(email);
@@ -325,8 +321,7 @@ test.describe("profile", () => {
 
   test("changes the password after checking the current one, and lists the attempts", async ({ page, baseURL }) => {
     const email = (await createMember(baseURL ?? "", { password })).email;
-    await enterApp(page, email, password);
-    await page.goto("/profile");
+    await enterAppAt(page, "/profile", email, password);
     const passwordForm = page.getByRole("region", { name: "Şifre değiştir" });
     const current = passwordForm.getByRole("textbox", { name: "Mevcut şifre", exact: true });
     const next = passwordForm.getByRole("textbox", { name: "Yeni şifre", exact: true });

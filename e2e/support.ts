@@ -6,9 +6,14 @@ export const demoPassword = "Demo.1234";
 
 export { storageKeys };
 
-/** Fills in and submits the login form (Turkish labels, the default language). */
+/** Opens the login page, fills in and submits its form (Turkish labels, the default language). */
 export async function signIn(page: Page, email: string, password = demoPassword) {
   await page.goto("/login");
+  await fillSignIn(page, email, password);
+}
+
+/** Fills in and submits the login form on the page shown. */
+export async function fillSignIn(page: Page, email: string, password = demoPassword) {
   await page.getByRole("textbox", { name: "E-posta" }).fill(email);
   await page.getByRole("textbox", { name: "Şifre", exact: true }).fill(password);
   await page.getByRole("button", { name: "Giriş yap" }).click();
