@@ -39,8 +39,10 @@ export default defineConfig(({ mode }) => ({
         codeSplitting: {
           groups: [
             { name: "react", test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom)[\\/]/ },
-            // Auth alone is the first screen's (src/lib/auth-client.ts); the rest of supabase-js
-            // comes after sign-in.
+            // Auth's error classes and checks are the login's (the sign-in maps Auth's errors to
+            // messages); Auth itself loads when the login form is used or a session is restored
+            // (src/lib/auth-client.ts); the rest of supabase-js comes after sign-in.
+            { name: "supabase-auth-errors", test: /node_modules[\\/]@supabase[\\/]auth-js[\\/]dist[\\/]module[\\/]lib[\\/]errors\.js$/, priority: 2 },
             { name: "supabase-auth", test: /node_modules[\\/]@supabase[\\/]auth-js[\\/]/, priority: 1 },
             { name: "supabase", test: /node_modules[\\/]@supabase[\\/]/ },
             { name: "icons", test: /node_modules[\\/]@tabler[\\/]icons-react[\\/]/ },

@@ -20,8 +20,8 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const signedIn = () =>
-  vi.spyOn(client.authClient, "getSession").mockResolvedValue({ data: { session: { access_token: "user-token" } }, error: null } as never);
+const signedIn = async () =>
+  vi.spyOn(await client.loadAuthClient(), "getSession").mockResolvedValue({ data: { session: { access_token: "user-token" } }, error: null } as never);
 
 describe("postRpc (the login's RPCs without supabase-js)", () => {
   it("posts the arguments to the Data API with the publishable key when signed out", async () => {
@@ -37,7 +37,7 @@ describe("postRpc (the login's RPCs without supabase-js)", () => {
   });
 
   it("sends the session's access token once signed in", async () => {
-    signedIn();
+    await signedIn();
     fetchMock.mockResolvedValue(new Response(JSON.stringify({ success: true }), { status: 200 }));
     await client.postRpc("bind_session_organization", { p_organization_id: "x" });
     expect(new Headers(fetchMock.mock.calls[0]?.[1]?.headers).get("Authorization")).toBe("Bearer user-token");
@@ -62,7 +62,7 @@ describe("postRpc (the login's RPCs without supabase-js)", () => {
     fetchMock.mockImplementation(async () => new Response("{}", { status: 401 }));
     await expect(client.postRpc("update_user_last_login", {})).rejects.toMatchObject({ status: 401 });
     expect(unauthorized).not.toHaveBeenCalled();
-    signedIn();
+    await signedIn();
     await expect(client.postRpc("update_user_last_login", {})).rejects.toMatchObject({ status: 401 });
     expect(unauthorized).toHaveBeenCalledOnce();
     stop();

@@ -1,12 +1,15 @@
-import { AuthClient } from "@supabase/auth-js";
+import type { AppAuthClient as AuthClient } from "./auth-client-instance.ts";
+import type { SessionAuthClient } from "@/session/session-controller.ts";
 import { storageKeys } from "./browser-storage.ts";
 import { createSessionAwareFetch } from "./supabase-fetch.ts";
 
 /**
- * The first screen's share of Supabase: Auth alone (@supabase/auth-js, the client supabase-js
- * itself builds on) and the login's RPCs by a plain fetch. The full client (src/lib/supabase.ts:
- * the Data API, Storage, Functions, Realtime) loads with the first page after sign-in and takes
- * its access token from this one: there is one session, one refresh, one storage key.
+ * The first screen's share of Supabase: the login's RPCs by a plain fetch, and Auth
+ * (@supabase/auth-js, the client supabase-js itself builds on) loaded when first needed
+ * (loadAuthClient): at start-up when this browser holds a session, else when someone starts
+ * using the login form. The full client (src/lib/supabase.ts: the Data API, Storage,
+ * Functions, Realtime) loads with the first page after sign-in and takes its access token
+ * from this one: there is one session, one refresh, one storage key.
  */
 
 // The local stack serves the app and the API on one origin; a hosted project sets the URL.
@@ -39,24 +42,69 @@ export const sessionAwareFetch = createSessionAwareFetch({
   onUnauthorized: reportUnauthorized,
 });
 
-/**
- * The app's single Auth client (DESIGN D1, spec §1), set up as supabase-js sets up its own:
- * the publishable key, automatic token refresh, the session kept in the browser.
- */
-export const authClient = new AuthClient({
-  url: `${supabaseUrl}/auth/v1`,
-  headers: { Authorization: `Bearer ${publishableKey}`, apikey: publishableKey },
-  autoRefreshToken: true,
-  persistSession: true,
-  storage: globalThis.localStorage,
-  storageKey: authStorageKey,
-  detectSessionInUrl: false,
-  fetch: sessionAwareFetch,
-});
+let loading: Promise<AuthClient> | null = null;
+let loaded: AuthClient | null = null;
+const waiting = new Set<(client: AuthClient) => void>();
 
-/** The signed-in user's access token, or null when signed out. */
+/**
+ * The app's single Auth client (DESIGN D1, spec §1; auth-client-instance.ts), loaded once, on
+ * first need; a load that fails (the network) is tried again at the next need.
+ */
+export function loadAuthClient(): Promise<AuthClient> {
+  loading ??= import("./auth-client-instance.ts").then(
+    ({ createAuthClient }) => {
+      loaded = createAuthClient({ supabaseUrl, publishableKey, storageKey: authStorageKey, fetch: sessionAwareFetch });
+      waiting.forEach((callback) => callback(loaded!));
+      waiting.clear();
+      return loaded;
+    },
+    (error: unknown) => {
+      loading = null;
+      throw error;
+    },
+  );
+  return loading;
+}
+
+/** Runs `callback` with the Auth client once it is loaded (at once if it is), without loading it. */
+function whenAuthClientLoaded(callback: (client: AuthClient) => void): void {
+  if (loaded) callback(loaded);
+  else waiting.add(callback);
+}
+
+/** Whether this browser holds an Auth session (the stored one Auth restores at start-up). */
+export const hasStoredSession = () => localStorage.getItem(authStorageKey) !== null;
+
+/**
+ * The Auth client as the session controller uses it: its listener attaches when the client
+ * loads (so a signed-out first screen does not load it just to listen), its actions load it.
+ */
+export const sessionAuth: SessionAuthClient = {
+  onAuthStateChange(callback) {
+    let subscription: { unsubscribe(): void } | null = null;
+    let stopped = false;
+    whenAuthClientLoaded((client) => {
+      if (!stopped) subscription = client.onAuthStateChange(callback).data.subscription;
+    });
+    return {
+      data: {
+        subscription: {
+          unsubscribe() {
+            stopped = true;
+            subscription?.unsubscribe();
+          },
+        },
+      },
+    };
+  },
+  refreshSession: async () => (await loadAuthClient()).refreshSession(),
+  signOut: async (options) => (await loadAuthClient()).signOut(options),
+};
+
+/** The signed-in user's access token, or null when signed out (no stored session: Auth is not loaded for it). */
 export async function accessToken(): Promise<string | null> {
-  const { data } = await authClient.getSession();
+  if (!loaded && !hasStoredSession()) return null;
+  const { data } = await (await loadAuthClient()).getSession();
   return data.session?.access_token ?? null;
 }
 

@@ -1,6 +1,6 @@
 import { useEffect, useState, useSyncExternalStore, type ReactNode } from "react";
 import { clearSessionData, hasSignInRecord, signedInAt } from "@/lib/browser-storage.ts";
-import { authClient, authStorageKey, onUnauthorizedResponse } from "@/lib/auth-client.ts";
+import { authStorageKey, hasStoredSession, loadAuthClient, onUnauthorizedResponse, sessionAuth } from "@/lib/auth-client.ts";
 import { clearCachedData } from "./cached-data.ts";
 import { SessionActionsContext, SessionContext } from "./session-context.ts";
 import { SessionController } from "./session-controller.ts";
@@ -10,11 +10,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [controller] = useState(
     () =>
       new SessionController({
-        auth: authClient,
+        auth: sessionAuth,
         onUnauthorized: onUnauthorizedResponse,
         signedInAt,
         hasSessionData: hasSignInRecord,
-        hasStoredSession: () => localStorage.getItem(authStorageKey) !== null,
+        hasStoredSession,
         removeStoredSession: () => localStorage.removeItem(authStorageKey),
         clearSessionData: () => {
           clearSessionData();
@@ -24,7 +24,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       }),
   );
 
-  useEffect(() => controller.start(), [controller]);
+  useEffect(() => {
+    const stop = controller.start();
+    // A session to restore, or one to end (its data is here, Auth's is gone), needs Auth now;
+    // a signed-out first screen loads it when the login form is used (LoginForm).
+    if (hasStoredSession() || hasSignInRecord()) loadAuthClient().catch(() => undefined);
+    return stop;
+  }, [controller]);
   const state = useSyncExternalStore(controller.subscribe, controller.getState);
 
   return (

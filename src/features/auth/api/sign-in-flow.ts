@@ -1,4 +1,6 @@
-import { isAuthApiError, type AuthError } from "@supabase/auth-js";
+import type { AuthError } from "@supabase/auth-js";
+// The error checks alone (not the package's index, which would bring all of Auth to the login page).
+import { isAuthApiError } from "@supabase/auth-js/dist/module/lib/errors.js";
 import { isGuid, type StoredOrganization } from "@/lib/browser-storage.ts";
 import { RpcError, throwIfRefused } from "@/lib/rpc.ts";
 import { SIGN_IN_TIMEOUT_MS } from "@/session/timing.ts";

@@ -1,6 +1,6 @@
 import { useCallback, useState } from "react";
 import { forgetSignIn, recordSignIn, writeCurrentOrganization } from "@/lib/browser-storage.ts";
-import { authClient, postRpc, RpcRequestError } from "@/lib/auth-client.ts";
+import { loadAuthClient, postRpc, RpcRequestError } from "@/lib/auth-client.ts";
 import { forgetCachedUserData } from "@/session/cached-data.ts";
 import {
   SignInError,
@@ -23,9 +23,9 @@ export const supabaseSignInBackend: SignInBackend = {
       throw new SignInError("login_error", `Login error: ${message}`, { cause: error });
     }
   },
-  signInWithPassword: (credentials) => authClient.signInWithPassword(credentials),
+  signInWithPassword: async (credentials) => (await loadAuthClient()).signInWithPassword(credentials),
   async signOutLocally() {
-    await authClient.signOut({ scope: "local" });
+    await (await loadAuthClient()).signOut({ scope: "local" });
   },
   recordSignIn: (userId) => recordSignIn(userId, Date.now()),
   forgetSignIn,

@@ -2,6 +2,7 @@ import { Alert, Button, PasswordInput, Stack, TextInput } from "@mantine/core";
 import type { ParseKeys } from "i18next";
 import { useRef, useState, type ChangeEvent } from "react";
 import { useTranslation } from "react-i18next";
+import { loadAuthClient } from "@/lib/auth-client.ts";
 import { useSignIn } from "../api/sign-in.ts";
 import type { SignInResult } from "../api/sign-in-flow.ts";
 import { checkCredentials, type Credentials } from "../api/credentials.ts";
@@ -45,8 +46,12 @@ export function LoginForm({ endedReason, onAttempt, onSignedIn }: LoginFormProps
   const endedKey = signIn.status === "idle" && endedReason ? endedSessionKeys[endedReason] : undefined;
 
   // noValidate: the form checks the fields itself, so messages follow the app's language, not the browser's.
+  // Auth loads while the form is being filled in (typed, autofilled or clicked), not with the page.
+  const prepareAuth = () => void loadAuthClient().catch(() => undefined);
   return (
     <form
+      onInput={prepareAuth}
+      onPointerDown={prepareAuth}
       onSubmit={(event) => {
         event.preventDefault();
         setSubmitted(true);

@@ -1,4 +1,5 @@
-import { isAuthApiError, isAuthRetryableFetchError } from "@supabase/auth-js";
+// The error checks alone (not the package's index, which would bring all of Auth to the login page).
+import { isAuthApiError, isAuthRetryableFetchError } from "@supabase/auth-js/dist/module/lib/errors.js";
 import { RpcError } from "@/lib/rpc.ts";
 import { isThrottled, SignInError, type SignInFailure } from "../api/sign-in-flow.ts";
 

@@ -1,0 +1,72 @@
+import { beforeAll, describe, expect, it, vi } from "vitest";
+
+// The module reads the page's origin and localStorage when it loads.
+const store = new Map<string, string>();
+vi.stubGlobal("window", { location: { origin: "https://crm.test" } });
+vi.stubGlobal("localStorage", {
+  getItem: (key: string) => store.get(key) ?? null,
+  setItem: (key: string, value: string) => void store.set(key, value),
+  removeItem: (key: string) => void store.delete(key),
+});
+const fetchMock = vi.fn<typeof fetch>(async () => new Response("{}", { status: 200 }));
+vi.stubGlobal("fetch", fetchMock);
+
+// A fake Auth client, counted: the real one is @supabase/auth-js in a chunk of its own.
+const { created, listeners, fakeClient } = vi.hoisted(() => {
+  const listeners: ((event: string, session: unknown) => void)[] = [];
+  const fakeClient = {
+    getSession: async () => ({ data: { session: { access_token: "user-token" } }, error: null }),
+    onAuthStateChange: (callback: (event: string, session: unknown) => void) => {
+      listeners.push(callback);
+      return { data: { subscription: { unsubscribe: () => listeners.splice(listeners.indexOf(callback), 1) } } };
+    },
+    refreshSession: async () => ({}),
+    signOut: async () => ({ error: null }),
+  };
+  return { created: { count: 0 }, listeners, fakeClient };
+});
+vi.mock("./auth-client-instance.ts", () => ({
+  createAuthClient: () => {
+    created.count += 1;
+    return fakeClient;
+  },
+}));
+
+let client: typeof import("./auth-client.ts");
+beforeAll(async () => {
+  client = await import("./auth-client.ts");
+});
+
+describe("Auth, loaded when first needed (the first screen does without it)", () => {
+  it("is not loaded for a signed-out call, nor to listen; a listener dropped before the load never attaches", async () => {
+    await client.postRpc("secure_login_prepare_auth", {});
+    expect(new Headers(fetchMock.mock.calls[0]?.[1]?.headers).get("Authorization")).toBe(`Bearer ${client.publishableKey}`);
+    const dropped = client.sessionAuth.onAuthStateChange(() => undefined);
+    client.sessionAuth.onAuthStateChange(() => undefined);
+    dropped.data.subscription.unsubscribe();
+    expect(created.count).toBe(0);
+    expect(listeners).toHaveLength(0);
+  });
+
+  it("loads once at the first need; the listeners waiting then attach, and later calls use the same client", async () => {
+    await Promise.all([client.loadAuthClient(), client.loadAuthClient()]);
+    expect(created.count).toBe(1);
+    expect(listeners).toHaveLength(1);
+    const attachedAtOnce = client.sessionAuth.onAuthStateChange(() => undefined);
+    expect(listeners).toHaveLength(2);
+    attachedAtOnce.data.subscription.unsubscribe();
+    expect(listeners).toHaveLength(1);
+    await expect(client.accessToken()).resolves.toBe("user-token");
+    expect(created.count).toBe(1);
+  });
+
+  it("is loaded for a stored session even before anything else asked for it", async () => {
+    vi.resetModules();
+    created.count = 0;
+    store.set(client.authStorageKey, "{}");
+    const fresh = await import("./auth-client.ts");
+    await expect(fresh.accessToken()).resolves.toBe("user-token");
+    expect(created.count).toBe(1);
+    store.clear();
+  });
+});
