@@ -69,12 +69,12 @@ test("a session just under 24 hours old is kept", async ({ page }) => {
 test("an invalid refresh token forces logout", async ({ page }) => {
   await signInAndWaitForHome(page, "satis@demo.test");
   const session = await readStored<StoredAuthSession>(page, storageKeys.auth);
-  // An access token that has run out, and a refresh token Auth does not know.
-  await writeStored(page, storageKeys.auth, {
-    ...session,
-    expires_at: Math.floor(Date.now() / 1000) - 60,
-    refresh_token: "not-a-refresh-token",
-  });
+  // An access token that has run out, and a refresh token Auth does not know, stored as the
+  // reloaded page starts, before the app: the page still open must not see them (a late call
+  // of its dashboard would refresh, fail and sign out before the reload, and the reload would
+  // forget why: the reason lives in memory).
+  const broken = { ...session, expires_at: Math.floor(Date.now() / 1000) - 60, refresh_token: "not-a-refresh-token" };
+  await page.addInitScript(([key, json]) => localStorage.setItem(key, json), [storageKeys.auth, JSON.stringify(broken)] as const);
   await page.reload();
   await expectSignedOutOnLogin(page, "Oturumunuz sona erdi. Lütfen tekrar giriş yapın.");
 });
