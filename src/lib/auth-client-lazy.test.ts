@@ -1,13 +1,8 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
+import { stubBrowserPage } from "./testing/browser-stubs.ts";
 
 // The module reads the page's origin and localStorage when it loads.
-const store = new Map<string, string>();
-vi.stubGlobal("window", { location: { origin: "https://crm.test" } });
-vi.stubGlobal("localStorage", {
-  getItem: (key: string) => store.get(key) ?? null,
-  setItem: (key: string, value: string) => void store.set(key, value),
-  removeItem: (key: string) => void store.delete(key),
-});
+const store = stubBrowserPage();
 const fetchMock = vi.fn<typeof fetch>(async () => new Response("{}", { status: 200 }));
 vi.stubGlobal("fetch", fetchMock);
 
@@ -63,7 +58,7 @@ describe("Auth, loaded when first needed (the first screen does without it)", ()
   it("is loaded for a stored session even before anything else asked for it", async () => {
     vi.resetModules();
     created.count = 0;
-    store.set(client.authStorageKey, "{}");
+    store.setItem(client.authStorageKey, "{}");
     const fresh = await import("./auth-client.ts");
     await expect(fresh.accessToken()).resolves.toBe("user-token");
     expect(created.count).toBe(1);

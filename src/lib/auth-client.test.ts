@@ -1,13 +1,8 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { stubBrowserPage } from "./testing/browser-stubs.ts";
 
 // The module reads the page's origin and localStorage when it loads.
-const store = new Map<string, string>();
-vi.stubGlobal("window", { location: { origin: "https://crm.test" } });
-vi.stubGlobal("localStorage", {
-  getItem: (key: string) => store.get(key) ?? null,
-  setItem: (key: string, value: string) => void store.set(key, value),
-  removeItem: (key: string) => void store.delete(key),
-});
+stubBrowserPage();
 const fetchMock = vi.fn<typeof fetch>();
 vi.stubGlobal("fetch", fetchMock);
 

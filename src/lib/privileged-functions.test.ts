@@ -1,5 +1,6 @@
 import { FunctionsHttpError } from "@supabase/supabase-js";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { memoryStorage } from "./testing/browser-stubs.ts";
 import { readRequestToken, writeRequestToken } from "./browser-storage.ts";
 import { invokePrivileged, REQUEST_TOKEN_RENEW_MARGIN_MS, requestTokenHeader } from "./privileged-functions.ts";
 import { RpcError } from "./rpc.ts";
@@ -14,20 +15,6 @@ vi.mock("./supabase.ts", () => ({ supabase: fake }));
 
 const now = new Date("2026-11-21T09:00:00Z").getTime();
 const hour = 3_600_000;
-
-function memoryStorage(): Storage {
-  const items = new Map<string, string>();
-  return {
-    get length() {
-      return items.size;
-    },
-    clear: () => items.clear(),
-    getItem: (key) => items.get(key) ?? null,
-    key: (index) => [...items.keys()][index] ?? null,
-    removeItem: (key) => void items.delete(key),
-    setItem: (key, value) => void items.set(key, value),
-  };
-}
 
 let issued = 0;
 function issueAnswers() {

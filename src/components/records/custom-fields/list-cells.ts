@@ -180,6 +180,7 @@ export function withDeclaredFields<Row extends RecordBase>(
   const filterOf = <Filter extends { key: string }>(filter: Filter | { key: string; declared: true }): Filter | RecordFilter => {
     if (!("declared" in filter)) return filter;
     const declared = declarationOf(filter.key);
+    if (declared.type !== "choice") throw new Error(`${spec.module}.${filter.key} is no choice: a declared filter offers a choice's options`);
     return {
       key: filter.key,
       label: customLabel(declared, language),

@@ -371,13 +371,15 @@ declare
   unknown text;
   owner uuid;
   external_id text;
+  -- The module's declared writable columns, read once (not once per key below).
+  writable text[] := private.module_column_list(p_module, 'writable');
 begin
   select * into module from private.modules m where m.key = p_module;
   if jsonb_typeof(p_values) is distinct from 'object' then
     return jsonb_build_object('problem', private.failure('Invalid input', 'invalid_input'));
   end if;
   select k into unknown from jsonb_object_keys(p_values) k
-   where not (k = any (private.module_column_list(module.key, 'writable')) or k = 'owner_id' or fields ? k) limit 1;
+   where not (k = any (writable) or k = 'owner_id' or fields ? k) limit 1;
   if unknown is not null then
     return jsonb_build_object('problem', private.failure('Invalid fields', 'invalid_fields',
       jsonb_build_object('fields', jsonb_build_object(left(unknown, 63), 'unknown_field'))));
