@@ -36,7 +36,11 @@ test("an admin records a contact with consent, notes it, exports its data and er
 
   await page.getByRole("tab", { name: "Notlar ve geçmiş" }).click();
   await page.getByRole("textbox", { name: "Yeni not" }).fill("Fuarda tanıştık.");
+  // The note shows at once; the export below must find it stored, so its save is awaited (a full
+  // run once exported while add_record_note was still on its way).
+  const noteSaved = page.waitForResponse((response) => response.url().endsWith("/rpc/add_record_note") && response.ok());
   await page.getByRole("button", { name: "Not ekle" }).click();
+  await noteSaved;
   await expect(page.getByText("Fuarda tanıştık.")).toBeVisible();
 
   const download = page.waitForEvent("download");
