@@ -251,10 +251,20 @@ test("a quote becomes a contract when contracts have a required custom field: th
     const field = await rpc(client, "save_custom_field", { p_module: "contracts", p_field: { label_tr: `E2E Onaylayan ${suffix}`, type: "text", required: true } });
     key = (field.field as { key: string }).key;
 
+    // The contracts' declarations are held back: the dialog is open before they arrive, and it
+    // must not send (a full run clicked first and the field's error then had no input to land on).
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/rest/v1/rpc/list_custom_fields", async (route) => {
+      if ((route.request().postDataJSON() as { p_module?: string }).p_module === "contracts") await held;
+      await route.continue();
+    });
     await enterAppAt(page, `/quotes/${quoteId}`, "admin@demo.test");
     await page.getByRole("button", { name: "Sözleşmeye dönüştür" }).click();
     const dialog = page.getByRole("dialog", { name: "Sözleşmenin alanları" });
     await expect(dialog.getByText("Sözleşmelerin doldurulması gereken alanları var")).toBeVisible();
+    await expect(dialog.getByRole("button", { name: "Sözleşmeye dönüştür" })).toBeDisabled();
+    release();
     await dialog.getByRole("button", { name: "Sözleşmeye dönüştür" }).click();
     await expect(dialog.getByRole("textbox", { name: `E2E Onaylayan ${suffix}` })).toHaveAttribute("aria-invalid", "true");
     await dialog.getByRole("textbox", { name: `E2E Onaylayan ${suffix}` }).fill("Ayşe Yönetici");

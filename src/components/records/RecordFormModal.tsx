@@ -51,7 +51,7 @@ export function RecordFormModal<Record_ extends SavedVersion, Form extends Field
                 <Button variant="default" onClick={record.requestClose}>
                   {t("records.form.cancel")}
                 </Button>
-                <Button type="submit" loading={busy || record.saving}>
+                <Button type="submit" loading={busy || record.waiting}>
                   {record.text(record.base ? "save" : "create")}
                 </Button>
               </Group>

@@ -185,6 +185,8 @@ export function useRecordForm<Record_ extends SavedVersion, Form extends FieldVa
     text,
     stale: stale !== null,
     saving: save.isPending,
+    /** The save button waits: a save is under way, or the declarations whose rules the form checks are. */
+    waiting: save.isPending || custom.pending,
     asking,
     submit: (event?: BaseSyntheticEvent) => void submit(event),
     create,

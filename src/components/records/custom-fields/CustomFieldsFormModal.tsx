@@ -64,7 +64,7 @@ export function CustomValuesModal<Answer>({ module, title, description, submitLa
             <Button variant="default" onClick={onClose}>
               {t("records.form.cancel")}
             </Button>
-            <Button type="submit" loading={save.isPending}>
+            <Button type="submit" loading={save.isPending || custom.pending}>
               {submitLabel}
             </Button>
           </Group>

@@ -9,7 +9,7 @@ import { ruledStandardFields, shownCustomFields, useCustomFields } from "./custo
  * What a module's record form needs for the fields drawn from declarations: the fields it
  * shows (hidden ones never), its resolver wrapped with their rules and those of the standard
  * fields it draws itself that its declarations rule, the paths their server errors land on,
- * and the p_values entries of its values. react-hook-form reads the resolver on every check,
+ * and the p_values entries of its values, and whether they are still on their way. react-hook-form reads the resolver on every check,
  * so fields that arrive after the form opened are checked too.
  */
 export function useCustomFieldsForm(module: ModuleKey) {
@@ -18,6 +18,11 @@ export function useCustomFieldsForm(module: ModuleKey) {
   const standard = useMemo(() => ruledStandardFields(declared.data), [declared.data]);
   return {
     fields,
+    /**
+     * The declarations are still on their way: a form sent now would be checked without their
+     * rules and its server errors would have no inputs to land on, so its save button waits.
+     */
+    pending: declared.isPending,
     /** Where their server errors go (applyServerFieldErrors' formFields, beside the standard ones). */
     paths: fields.map((field) => customFieldPath(field.key)),
     resolver: <Values extends FieldValues, Context, Output extends FieldValues>(base: Resolver<Values, Context, Output>) =>

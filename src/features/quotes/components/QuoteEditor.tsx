@@ -368,7 +368,7 @@ export function QuoteEditor({ initial, quote, onSaved, onCancel, onReload, onRes
             <Button variant="default" onClick={record.requestClose}>
               {t("modules.quotes.editor.cancel")}
             </Button>
-            <Button type="submit" loading={record.saving}>
+            <Button type="submit" loading={record.waiting}>
               {record.text(record.base ? "save" : "create")}
             </Button>
           </Group>
