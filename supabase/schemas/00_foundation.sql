@@ -120,8 +120,14 @@ $$;
  * Turkish puts them. Text is NFC-normalized first and leftover combining marks dropped
  * (JavaScript's "İ".toLowerCase() gives i + U+0307); runs of whitespace and control
  * characters count as one space and ends are trimmed, so "Ak Yapı" comes before "Akçay".
- * Each character maps to one ASCII code in that order. Search does not use this key
- * (private.fold_search stays accent-insensitive).
+ * Each character maps to one ASCII code in that order, by one translate: a character of the
+ * first list becomes the one at its place in the second (a letter its code, a capital or an
+ * accented letter its base letter's; space and '.' stay). translate reads its list from the
+ * start for every character, so the list runs from the most frequent in Turkish names to
+ * the rarest, and the costly steps run only where needed (NFC only on text not already NFC,
+ * a whitespace run rewritten only when it is not one plain space): a key costs about a third
+ * of its two-translate form, and a list sorted by name computes one per row it reads.
+ * Search does not use this key (private.fold_search stays accent-insensitive).
  */
 create function private.turkish_sort_key(p_text text)
 returns text
@@ -131,13 +137,11 @@ parallel safe
 set search_path = ''
 as $$
   select translate(
-           translate(
-             btrim(regexp_replace(regexp_replace(normalize(p_text, NFC), '[\u0300-\u036f]', '', 'g'),
-                                  '[\x01-\x20\x7f\u00a0]+', ' ', 'g'), ' '),
-             'ABCÇDEFGĞHIİJKLMNOÖPQRSŞTUÜVWXYZÂÀÁÄÃÅâàáäãåÉÈÊËéèêëÎÍÌÏîíìïÑñÔÓÒÕØôóòõøÛÚÙûúùÝýÿ',
-             'abcçdefgğhıijklmnoöpqrsştuüvwxyzaaaaaaaaaaaaeeeeeeeeiiiiiiiinnoooooooooouuuuuuyyy'),
-           ' !"#$%&''()*+,-./:;<=>?@[\]^_`{|}~0123456789abcçdefgğhıijklmnoöpqrsştuüvwxyz',
-           ' !"#$%&''()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\]^_`abcdefghij');
+           btrim(regexp_replace(regexp_replace(case when p_text is nfc normalized then p_text else normalize(p_text, NFC) end,
+                                               '[\u0300-\u036f]', '', 'g'),
+                                '[\x01-\x1f\x7f\u00a0]|[\x01-\x20\x7f\u00a0]{2,}', ' ', 'g'), ' '),
+           ' aeinrlıkdmytsuobüşzgçhğvcöpf.AMSTKEBDİYLÖÇPGHUNRŞOCÜFIVZĞJjwqxWQX0123456789ÂÀÁÄÃÅâàáäãåÉÈÊËéèêëÎÍÌÏîíìïÑñÔÓÒÕØôóòõøÛÚÙûúùÝýÿ:;<=>?@[\]^_`{|}~',
+           ' KPV[`YUXOZicad\LebjRNTSfM]^Q.KZacXPLOViY]N^RTd[`b\MeQUfjSWWg_hg_hABCDEFGHIJKKKKKKKKKKKKPPPPPPPPVVVVVVVV[[\\\\\\\\\\ddddddiii0123456789:;<=>?@');
 $$;
 
 /** Whether these bytes start with the file signature of this image type. */

@@ -2,7 +2,7 @@
 -- (C before Ç, I/ı before İ/i, case not counting), the record engine's list sorts by it
 -- both ways, its sort index serves the list's order, and search stays accent-insensitive.
 begin;
-select plan(10);
+select plan(14);
 
 create temporary table expected (position integer primary key, name text not null);
 insert into expected
@@ -27,6 +27,25 @@ select ok(private.turkish_sort_key('Işık') collate "C" < private.turkish_sort_
           and private.turkish_sort_key('İnci') collate "C" < private.turkish_sort_key('Jale') collate "C"
           and private.turkish_sort_key('Zümrüt') collate "C" < private.turkish_sort_key('Жанна') collate "C",
           'Işık under I before İnci under İ, then J; other scripts after z');
+-- The whole documented order, character by character (between two letters, so a space is not trimmed).
+select is(array(select pair.c || ' ≥ ' || pair.next from (
+                  select u.c, lead(u.c) over (order by u.n) as next
+                    from unnest(string_to_array(' !"#$%&''()*+,-./:;<=>?@[\]^_`{|}~0123456789abcçdefgğhıijklmnoöpqrsştuüvwxyz', null))
+                         with ordinality u (c, n)) pair
+                 where pair.next is not null
+                   and not private.turkish_sort_key('a' || pair.c || 'a') collate "C" < private.turkish_sort_key('a' || pair.next || 'a') collate "C"),
+          '{}'::text[],
+          'space < punctuation < digits < the Turkish alphabet, each character after the one before it');
+select is(array(select pair.capital from unnest(string_to_array('ABCÇDEFGĞHIİJKLMNOÖPQRSŞTUÜVWXYZÂÀÁÄÃÅâàáäãåÉÈÊËéèêëÎÍÌÏîíìïÑñÔÓÒÕØôóòõøÛÚÙûúùÝýÿ', null),
+                                                  string_to_array('abcçdefgğhıijklmnoöpqrsştuüvwxyzaaaaaaaaaaaaeeeeeeeeiiiiiiiinnoooooooooouuuuuuyyy', null)) pair (capital, base)
+                 where private.turkish_sort_key(pair.capital) is distinct from private.turkish_sort_key(pair.base)),
+          '{}'::text[],
+          'a capital sorts as its small letter the Turkish way (I as ı, İ as i), an accented letter as its base letter');
+select is(array[private.turkish_sort_key(E'a\u0301b'), private.turkish_sort_key(E'\u00a0a \t\x01 b  c\n'), private.turkish_sort_key('Ж')],
+          array['KL', 'K L M', 'Ж'],
+          'a leftover combining mark dropped, any run of white space or control characters one space, ends trimmed, other scripts as they are');
+select is(private.turkish_sort_key(normalize('Işık İzmir Öğüt Çağ Şen Ünal', NFD)), private.turkish_sort_key('Işık İzmir Öğüt Çağ Şen Ünal'),
+          'decomposed text sorts as its composed form');
 
 select tests.create_organization('alpha', 'Alpha A.Ş.') as alpha \gset
 select private.migrate_tenant(:'alpha');
