@@ -58,6 +58,41 @@ const apiPrefixes = ["/auth/v1", "/rest/v1", "/storage/v1"];
 export const realtimeUnavailableMeta = '<meta name="supabase-realtime" content="unavailable" />';
 
 /**
+ * Counts the requests the front is still answering, so that stopping waits for them before
+ * the database closes: a client that went away (a load test ending, a closed tab) leaves its
+ * request running in lite, and closing the database under it printed its driver's errors
+ * (CONNECTION_ENDED) on every stop under traffic. Guarded by tests/postgres/connection-loss.test.ts.
+ */
+function countAnswers(front: Hono): { settled(timeoutMs: number): Promise<void> } {
+  let open = 0;
+  let waiting: (() => void)[] = [];
+  front.use("*", async (_c, next) => {
+    open += 1;
+    try {
+      await next();
+    } finally {
+      open -= 1;
+      if (open === 0) {
+        for (const resolve of waiting) resolve();
+        waiting = [];
+      }
+    }
+  });
+  return {
+    settled(timeoutMs) {
+      if (open === 0) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, timeoutMs);
+        waiting.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    },
+  };
+}
+
+/**
  * lite 0.10 answers a signing request with `signedUrl: "/storage/v1/object/sign/…"`; Supabase
  * Storage (and so supabase-js's createSignedUrl/createSignedUrls, which prepend the storage
  * URL) says `signedURL: "/object/sign/…"`. Without this, createSignedUrl gave ".../storage/v1undefined".
@@ -385,6 +420,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const edge = await startEdgeRuntime(url, keys, mail.port, options.databaseUrl);
 
   const front = new Hono();
+  const answering = countAnswers(front);
   // Who the client is, then what the front refuses before anything reads a body.
   identifyClients(front, proxies);
   sniffNothing(front);
@@ -469,6 +505,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       await digests.stop();
       edge.child.kill("SIGTERM");
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      // Requests whose clients left are still being answered: they end before the database closes.
+      await answering.settled(15_000);
       await jobs.stop();
       await mail.close();
       await backend.close();

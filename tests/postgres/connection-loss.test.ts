@@ -3,10 +3,12 @@
  * does, here with pg_terminate_backend): the request gets a clean 503 in JSON, the stack
  * keeps running (postgres.js 3.4.9 crashed the process: scripts/stack/postgres-reservations.ts)
  * and the next requests are answered on new connections. Found by `npm run faults`, which
- * restarts a private PostgreSQL under a stream of requests.
+ * restarts a private PostgreSQL under a stream of requests. And the stack's stop under
+ * traffic: a request whose client went away is answered to its end before the database
+ * closes (it printed the driver's CONNECTION_ENDED errors on every stop of `npm run load`).
  */
 import postgres from "postgres";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { answerProblems } from "../../scripts/fuzz/judge.ts";
 import { freePort } from "../../scripts/stack/free-port.ts";
 import { startStack, type RunningStack } from "../../scripts/stack/server.ts";
@@ -72,5 +74,52 @@ describe("the stack on PostgreSQL when a request's connection is cut", () => {
     // Every connection of the pool is taken in turn: none was left dead.
     const next = await Promise.all(Array.from({ length: 20 }, () => listCustomers()));
     expect(next.map((each) => each.status)).toEqual(Array(20).fill(200));
+  });
+
+  // Last: it stops the stack.
+  it("stops after the requests still being answered, even those whose client left, without an error", async () => {
+    const { session } = await signedInClient(stack.url, "admin@demo.test");
+    const [{ schema }] = await direct<{ schema: string }[]>`select private.tenant_schema(${demoOrganizationId}) as schema`;
+    let unlock = () => {};
+    const locked = new Promise<void>((resolve) => {
+      void direct.begin(async (tx) => {
+        await tx.unsafe(`lock table "${schema}".customers in access exclusive mode`);
+        resolve();
+        await new Promise<void>((release) => (unlock = release));
+      });
+    });
+    await locked;
+    // The client sends a list, then leaves while the request waits inside its transaction.
+    const leaving = new AbortController();
+    const sent = fetch(`${stack.url}/rest/v1/rpc/list_customers`, {
+      method: "POST",
+      headers: { "content-type": "application/json", apikey: stack.keys.publishableKey, authorization: `Bearer ${session.access_token}` },
+      body: JSON.stringify({ p_limit: 5 }),
+      signal: leaving.signal,
+    }).catch(() => undefined);
+    let waiting = 0;
+    for (let attempt = 0; attempt < 100 && waiting === 0; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      [{ waiting }] = await direct<{ waiting: number }[]>`
+        select count(*)::int as waiting from pg_stat_activity
+         where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid()`;
+    }
+    expect(waiting).toBe(1);
+    leaving.abort();
+    await sent;
+
+    const printed = vi.spyOn(console, "error");
+    try {
+      let stopped = false;
+      const stopping = stack.stop().then(() => (stopped = true));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(stopped).toBe(false);
+      unlock();
+      await stopping;
+      expect(printed.mock.calls.map((call) => call.map(String).join(" "))).toEqual([]);
+    } finally {
+      printed.mockRestore();
+      unlock();
+    }
   });
 });
