@@ -292,7 +292,8 @@ set search_path = ''
 as $$
 declare
   table_name text := (select m.table_name from private.modules m where m.key = p_module);
-  schema_name text := private.tenant_schema((private.caller_context()).organization_id);
+  -- The caller's organization as every guard has it (private.caller_context's, without its other checks).
+  schema_name text := private.tenant_schema(private.current_organization_id());
   joins text;
   names text;
   found_names jsonb;
@@ -1701,7 +1702,9 @@ $$;
  * (cf_bayi: cf_bayi_name). This is the one home of that rule
  * (private.timeline_value_label and private.search_module name records through it).
  * p_scopes: the caller's view scopes ({module: 'all'|'own'}, a module left out: none) when
- * the caller already looked them up, else private.caller_scopes('view').
+ * the caller already looked them up, else private.caller_scopes('view'), read only when the
+ * module has a link (a subquery PostgreSQL runs on first use: a module without links, such
+ * as customers, asks nothing of the caller).
  */
 create function private.link_names_sql(p_module text, p_schema text, p_alias text, p_scopes jsonb default null)
 returns table (column_name text, name_key text, join_sql text, name_sql text, target_sql text, visible_sql text)
@@ -1710,9 +1713,6 @@ stable
 security definer
 set search_path = ''
 as $$
-declare
-  scopes jsonb := coalesce(p_scopes, (select coalesce(jsonb_object_agg(s.module, s.scope), '{}')
-                                        from private.caller_scopes('view') s where s.scope is not null));
 begin
   return query
     select v.column_name, v.name_key,
@@ -1725,14 +1725,20 @@ begin
       from (select l.column_name, l.target_module, l.custom, target.position,
                    regexp_replace(l.column_name, '_id$', '') || '_name' as name_key,
                    format('%I.%I', p_schema, target.table_name) as target_sql,
-                   case when scopes ->> l.target_module = 'all' then 'n.deleted_at is null'
-                        when scopes ->> l.target_module is not null
+                   case when l.scope = 'all' then 'n.deleted_at is null'
+                        when l.scope is not null
                           then format('n.deleted_at is null and n.owner_id = %L::uuid', auth.uid()) end as visible_sql
-              from (select ml.column_name, ml.target_module, false as custom from private.module_links(p_module, p_schema) ml
-                    union all
-                    select f.key, f.link_module, true from private.custom_fields f
-                     where f.organization_id = private.schema_organization(p_schema) and f.module = p_module
-                       and f.type = 'link' and f.link_module is not null) l
+              from (select linked.*,
+                           coalesce(p_scopes, (select coalesce(jsonb_object_agg(s.module, s.scope), '{}')
+                                                 from private.caller_scopes('view') s where s.scope is not null))
+                             ->> linked.target_module as scope
+                      from (select ml.column_name, ml.target_module, false as custom from private.module_links(p_module, p_schema) ml
+                            union all
+                            select f.key, f.link_module, true from private.custom_fields f
+                             where f.organization_id = private.schema_organization(p_schema) and f.module = p_module
+                               and f.type = 'link' and f.link_module is not null) linked
+                    -- Kept a subquery of its own (not pulled up), so the scopes are read once, not once per use.
+                    offset 0) l
               join private.modules target on target.key = l.target_module) v
      order by v.custom, v.position, v.column_name;
 end;

@@ -3,7 +3,7 @@
 -- the linked record's title as the caller may see it; sorting by a link sorts by that name
 -- in Turkish order; another organization sees none of it.
 begin;
-select plan(22);
+select plan(25);
 
 select tests.create_organization('alpha', 'Alpha A.Ş.') as alpha \gset
 select private.migrate_tenant(:'alpha');
@@ -98,6 +98,25 @@ select tests.reset_role();
 select tests.authenticate_as(:'beta_admin', :'s_beta');
 select is(jsonb_array_length(public.list_deals() -> 'records'), 0, 'a member of another organization lists no deals of alpha');
 select is(public.get_deal(:'d_celik') ->> 'code', 'not_found', 'nor gets one by id (no name with it)');
+select tests.reset_role();
+
+-- What a record's answer asks about the caller (counted in this transaction): the guard once;
+-- the view scopes only for a module with links, once however many links it has.
+set local track_functions = 'all';
+create temporary view calls_so_far as
+  select f.funcname::text as name, f.calls::int as calls from pg_stat_xact_user_functions f where f.schemaname = 'private';
+grant select on calls_so_far to authenticated;
+select tests.authenticate_as(:'alpha_admin', :'s_admin');
+select coalesce((select calls from calls_so_far where name = 'caller_context'), 0) as guards_before,
+       coalesce((select calls from calls_so_far where name = 'caller_scopes'), 0) as scopes_before \gset
+select public.get_customer(:'c_celik') ->> 'success' as customer_read \gset
+select is(array[coalesce((select calls from calls_so_far where name = 'caller_context'), 0) - :guards_before,
+                coalesce((select calls from calls_so_far where name = 'caller_scopes'), 0) - :scopes_before],
+          array[1, 0], 'a customer''s answer (no links) asks who calls once and looks up no view scopes');
+select coalesce((select calls from calls_so_far where name = 'caller_scopes'), 0) as scopes_before \gset
+select is(public.get_task(:'t_call') #>> '{record,contact_name}', 'Deniz Işık', 'a task''s answer names its links');
+select is(coalesce((select calls from calls_so_far where name = 'caller_scopes'), 0) - :scopes_before, 1,
+          'and looks up the view scopes once for its three links');
 select tests.reset_role();
 
 select * from finish();
