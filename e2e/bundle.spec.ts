@@ -24,9 +24,10 @@ const adminChunk = /\/(RequireAdmin|AdminPanelPage|UsersPage|GeneralSettingsPage
  * split texts and styles and lazy charts brought it to 292.5 KiB; a login without zod,
  * react-hook-form, TanStack Query, the full supabase-js (Auth alone) and the signed-in routes
  * to 186.6 KiB; Auth itself loaded when the login form is used (its error checks alone on the
- * page) to 169.7 KiB. The goal is 160 KiB: lower this bar with every cut, never raise it.
+ * page) to 169.7 KiB; React Router in its declarative mode (not its data router) to 153.5 KiB.
+ * The goal was 160 KiB: lower this bar with every cut, never raise it.
  */
-export const firstScreenBudgetKiB = 170;
+export const firstScreenBudgetKiB = 155;
 
 const signedInChunk = /\/(HomePage|ProfilePage|CustomersPage)-[\w-]+\.js$/;
 

@@ -1,5 +1,6 @@
 import { lazy } from "react";
-import { Navigate, type RouteObject } from "react-router-dom";
+import { Navigate, Outlet, useLocation, useRoutes, type RouteObject } from "react-router-dom";
+import { ErrorBoundary } from "@/components/ErrorBoundary.tsx";
 import { ErrorScreen } from "@/components/ErrorScreen.tsx";
 import { lazyPage, type LazyPage } from "@/lib/lazy-page.ts";
 import { salesPages, type SalesPage, type SalesPageKey } from "@/modules/registry.ts";
@@ -7,8 +8,8 @@ import { modulePages } from "./module-pages.ts";
 import { adminSections, type AdminSection } from "@/features/admin/sections.ts";
 
 /*
- * Every route past the login page. The router (router.tsx) adds them when a path other than
- * /login is first visited: the first screen loads neither these routes nor what they name
+ * Every route past the public pages. The router (router.tsx) loads them when a path other
+ * than those is first visited: the first screen loads neither these routes nor what they name
  * (the modules' registry, its icons, the admin sections).
  */
 
@@ -64,8 +65,18 @@ const adminRoutes: RouteObject = {
   ],
 };
 
-/** The routes past the login page, under the root route. */
-export const signedInRoutes: RouteObject[] = [
+/** A page that fails shows the error screen inside the layout (the sidebar stays), until the path changes. */
+function PageErrorBoundary() {
+  const { pathname } = useLocation();
+  return (
+    <ErrorBoundary resetKey={pathname} fallback={<ErrorScreen embedded />}>
+      <Outlet />
+    </ErrorBoundary>
+  );
+}
+
+/** The routes past the public pages. */
+const signedInRoutes: RouteObject[] = [
   {
     element: <QueryLayout />,
     children: [
@@ -80,8 +91,7 @@ export const signedInRoutes: RouteObject[] = [
             element: <AppLayout />,
             children: [
               {
-                // A page that fails shows the error screen inside the layout: the sidebar stays.
-                errorElement: <ErrorScreen embedded />,
+                element: <PageErrorBoundary />,
                 children: [
                   { index: true, element: <HomePage /> },
                   ...salesPages.map(salesPageRoutes),
@@ -95,4 +105,11 @@ export const signedInRoutes: RouteObject[] = [
       },
     ],
   },
+  // A path of no page leads to the login page (which sends a signed-in person home).
+  { path: "*", element: <Navigate to="/login" replace /> },
 ];
+
+/** The routes past the public pages, under the router's root (router.tsx). */
+export function SignedInRoutes() {
+  return useRoutes(signedInRoutes);
+}

@@ -3,20 +3,38 @@ import { ErrorScreen } from "./ErrorScreen.tsx";
 
 interface Props {
   children: ReactNode;
+  /** What shows instead of the children once they failed (the full error screen by default). */
+  fallback?: ReactNode;
+  /**
+   * Where the app is (a route's path): a failure shows until it changes, then the children
+   * render again, as a route's error element does when the router navigates elsewhere.
+   */
+  resetKey?: string;
+}
+
+interface State {
+  failed: boolean;
+  resetKey?: string;
 }
 
 /**
- * Catches render errors outside the router (the router's own errorElement catches the routes'),
- * so no fatal error leaves a blank page. React logs the caught error to the console.
+ * Catches render errors, so no fatal error leaves a blank page: around the whole app, at the
+ * routes' root (a page or layout whose code cannot load: the full error screen) and inside the
+ * main layout (the error screen in place of the page, the sidebar kept). React logs the caught
+ * error to the console.
  */
-export class ErrorBoundary extends Component<Props, { failed: boolean }> {
-  state = { failed: false };
+export class ErrorBoundary extends Component<Props, State> {
+  state: State = { failed: false, resetKey: this.props.resetKey };
 
-  static getDerivedStateFromError() {
+  static getDerivedStateFromError(): Partial<State> {
     return { failed: true };
   }
 
+  static getDerivedStateFromProps(props: Props, state: State): Partial<State> | null {
+    return props.resetKey === state.resetKey ? null : { failed: false, resetKey: props.resetKey };
+  }
+
   render() {
-    return this.state.failed ? <ErrorScreen /> : this.props.children;
+    return this.state.failed ? (this.props.fallback ?? <ErrorScreen />) : this.props.children;
   }
 }

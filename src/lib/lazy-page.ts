@@ -7,7 +7,7 @@ export type LazyPage = LazyExoticComponent<ComponentType>;
 /**
  * A page loaded on demand: each becomes its own chunk, so the first screen (/login) downloads
  * neither the main layout nor the other pages. While it loads, the nearest Suspense shows
- * 'Yükleniyor...'; if it cannot load, the route's error element shows the error screen.
+ * 'Yükleniyor...'; if it cannot load, the nearest ErrorBoundary shows the error screen.
  * It renders once the whole catalogue of texts and Mantine's styles whole are loaded too (the
  * first screen has its own small share of each: src/i18n/index.ts, first-screen-styles.ts).
  */
