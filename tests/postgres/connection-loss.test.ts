@@ -33,37 +33,50 @@ describe("the stack on PostgreSQL when a request's connection is cut", () => {
     await database?.drop();
   });
 
-  it("answers a clean 503, keeps running and answers the next requests", async () => {
-    const { session } = await signedInClient(stack.url, "admin@demo.test");
-    const listCustomers = async () => {
-      const response = await fetch(`${stack.url}/rest/v1/rpc/list_customers`, {
-        method: "POST",
-        headers: { "content-type": "application/json", apikey: stack.keys.publishableKey, authorization: `Bearer ${session.access_token}` },
-        body: JSON.stringify({ p_limit: 5 }),
-        signal: AbortSignal.timeout(15_000),
-      });
-      return { status: response.status, text: await response.text() };
-    };
-    expect((await listCustomers()).status).toBe(200);
-    const [{ schema }] = await direct<{ schema: string }[]>`select private.tenant_schema(${demoOrganizationId}) as schema`;
+  /** A list of customers as the demo admin, cut off by `signal` or after 15 s. */
+  const listCustomers = async (token: string, signal = AbortSignal.timeout(15_000)) => {
+    const response = await fetch(`${stack.url}/rest/v1/rpc/list_customers`, {
+      method: "POST",
+      headers: { "content-type": "application/json", apikey: stack.keys.publishableKey, authorization: `Bearer ${token}` },
+      body: JSON.stringify({ p_limit: 5 }),
+      signal,
+    });
+    return { status: response.status, text: await response.text() };
+  };
 
-    // The request waits on a lock inside its transaction; then its backend is terminated.
+  /** Locks the demo organization's customers in a transaction of its own; answers what releases them. */
+  const lockCustomers = async (): Promise<() => void> => {
+    const [{ schema }] = await direct<{ schema: string }[]>`select private.tenant_schema(${demoOrganizationId}) as schema`;
     let unlock = () => {};
-    const locked = new Promise<void>((resolve) => {
+    await new Promise<void>((resolve) => {
       void direct.begin(async (tx) => {
         await tx.unsafe(`lock table "${schema}".customers in access exclusive mode`);
         resolve();
         await new Promise<void>((release) => (unlock = release));
       });
     });
-    await locked;
-    const answer = listCustomers();
+    return () => unlock();
+  };
+
+  /** The backends waiting on a lock (the requests held by lockCustomers), once there is one (at most 5 s). */
+  const lockWaiters = async (): Promise<{ pid: number }[]> => {
     let waiting: { pid: number }[] = [];
     for (let attempt = 0; attempt < 100 && waiting.length === 0; attempt += 1) {
       await new Promise((resolve) => setTimeout(resolve, 50));
       waiting = await direct<{ pid: number }[]>`
         select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid()`;
     }
+    return waiting;
+  };
+
+  it("answers a clean 503, keeps running and answers the next requests", async () => {
+    const { session } = await signedInClient(stack.url, "admin@demo.test");
+    expect((await listCustomers(session.access_token)).status).toBe(200);
+
+    // The request waits on a lock inside its transaction; then its backend is terminated.
+    const unlock = await lockCustomers();
+    const answer = listCustomers(session.access_token);
+    const waiting = await lockWaiters();
     expect(waiting).toHaveLength(1);
     await direct`select pg_terminate_backend(${waiting[0].pid})`;
     const cut = await answer;
@@ -72,39 +85,18 @@ describe("the stack on PostgreSQL when a request's connection is cut", () => {
     expect(cut.status).toBe(503);
     expect(answerProblems(cut.status, cut.text, { kind: "rpc", databaseDown: true })).toEqual([]);
     // Every connection of the pool is taken in turn: none was left dead.
-    const next = await Promise.all(Array.from({ length: 20 }, () => listCustomers()));
+    const next = await Promise.all(Array.from({ length: 20 }, () => listCustomers(session.access_token)));
     expect(next.map((each) => each.status)).toEqual(Array(20).fill(200));
   });
 
   // Last: it stops the stack.
   it("stops after the requests still being answered, even those whose client left, without an error", async () => {
     const { session } = await signedInClient(stack.url, "admin@demo.test");
-    const [{ schema }] = await direct<{ schema: string }[]>`select private.tenant_schema(${demoOrganizationId}) as schema`;
-    let unlock = () => {};
-    const locked = new Promise<void>((resolve) => {
-      void direct.begin(async (tx) => {
-        await tx.unsafe(`lock table "${schema}".customers in access exclusive mode`);
-        resolve();
-        await new Promise<void>((release) => (unlock = release));
-      });
-    });
-    await locked;
+    const unlock = await lockCustomers();
     // The client sends a list, then leaves while the request waits inside its transaction.
     const leaving = new AbortController();
-    const sent = fetch(`${stack.url}/rest/v1/rpc/list_customers`, {
-      method: "POST",
-      headers: { "content-type": "application/json", apikey: stack.keys.publishableKey, authorization: `Bearer ${session.access_token}` },
-      body: JSON.stringify({ p_limit: 5 }),
-      signal: leaving.signal,
-    }).catch(() => undefined);
-    let waiting = 0;
-    for (let attempt = 0; attempt < 100 && waiting === 0; attempt += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      [{ waiting }] = await direct<{ waiting: number }[]>`
-        select count(*)::int as waiting from pg_stat_activity
-         where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid()`;
-    }
-    expect(waiting).toBe(1);
+    const sent = listCustomers(session.access_token, leaving.signal).catch(() => undefined);
+    expect(await lockWaiters()).toHaveLength(1);
     leaving.abort();
     await sent;
 
