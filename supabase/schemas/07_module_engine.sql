@@ -1650,6 +1650,9 @@ stable
 security definer
 set search_path = ''
 as $$
+declare
+  -- Read once (in the query's condition it could be asked again for every foreign key).
+  writable text[] := private.module_column_list(p_module, 'writable');
 begin
   -- PL/pgSQL, so that the plan is kept for the session (a SQL function's is made again at each call).
   return query
@@ -1660,7 +1663,7 @@ begin
       join pg_catalog.pg_attribute a on a.attrelid = c.conrelid and a.attnum = c.conkey[1]
       join pg_catalog.pg_class referenced on referenced.oid = c.confrelid and referenced.relnamespace = c.connamespace
       join private.modules target on target.table_name = referenced.relname
-     where m.key = p_module and a.attname = any (private.module_column_list(m.key, 'writable'))
+     where m.key = p_module and a.attname = any (writable)
      order by target.position, a.attname;
 end;
 $$;

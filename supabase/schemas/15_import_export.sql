@@ -1642,13 +1642,16 @@ begin
     -- Text sorts in Turkish order (C before Ç, I before İ) by its key: PGlite has no ICU collations to ask.
     select pg_catalog.format_type(a.atttypid, a.atttypmod) into sort_type
       from pg_catalog.pg_attribute a where a.attrelid = relation and a.attname = sort_key;
-    -- A link sorts by the linked record's name (what the caller may see of it), in Turkish order.
-    select l.join_sql, l.name_sql, l.target_sql, l.visible_sql, m.title_columns[1]
-      into sort_join, sort_name, sort_target, sort_visible, sort_title
-      from private.link_names_sql(p_module, context.schema_name, 't') l
-      join private.module_links(p_module, context.schema_name) ml on ml.column_name = l.column_name
-      join private.modules m on m.key = ml.target_module and cardinality(m.title_columns) = 1
-     where l.column_name = sort_key;
+    -- A link sorts by the linked record's name (what the caller may see of it), in Turkish
+    -- order. A link is a uuid column: any other sort needs no look at the module's links.
+    if sort_type = 'uuid' then
+      select l.join_sql, l.name_sql, l.target_sql, l.visible_sql, m.title_columns[1]
+        into sort_join, sort_name, sort_target, sort_visible, sort_title
+        from private.link_names_sql(p_module, context.schema_name, 't') l
+        join private.module_links(p_module, context.schema_name) ml on ml.column_name = l.column_name
+        join private.modules m on m.key = ml.target_module and cardinality(m.title_columns) = 1
+       where l.column_name = sort_key;
+    end if;
     if sort_name is not null then
       sort_type := 'text';
     end if;
