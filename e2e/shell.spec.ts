@@ -187,6 +187,12 @@ test.describe("loading and errors", () => {
     await expect(h1(page)).toHaveText("Bir Hata Oluştu");
     await expect(sidebar(page)).toBeVisible();
 
+    // Another page of the sidebar opens in place of the error (it was this path's only).
+    await sidebar(page).getByRole("link", { name: "Görevler" }).click();
+    await expect(h1(page)).toHaveText("Görevler");
+    await sidebar(page).getByRole("link", { name: "Müşteriler" }).click();
+    await expect(h1(page)).toHaveText("Bir Hata Oluştu");
+
     // 'Ana Sayfaya Dön' loads the home page afresh.
     await page.getByRole("button", { name: "Ana Sayfaya Dön" }).click();
     await expect(page).toHaveURL(/\/$/);

@@ -1,5 +1,5 @@
 import { lazy } from "react";
-import { Navigate, Outlet, useLocation, useRoutes, type RouteObject } from "react-router-dom";
+import { Navigate, Outlet, useRoutes, type RouteObject } from "react-router-dom";
 import { ErrorBoundary } from "@/components/ErrorBoundary.tsx";
 import { ErrorScreen } from "@/components/ErrorScreen.tsx";
 import { lazyPage, type LazyPage } from "@/lib/lazy-page.ts";
@@ -65,11 +65,13 @@ const adminRoutes: RouteObject = {
   ],
 };
 
-/** A page that fails shows the error screen inside the layout (the sidebar stays), until the path changes. */
+/**
+ * A page that fails shows the error screen inside the layout (the sidebar stays); another path
+ * renders afresh (the layout's Suspense is keyed by the path, so this boundary starts over).
+ */
 function PageErrorBoundary() {
-  const { pathname } = useLocation();
   return (
-    <ErrorBoundary resetKey={pathname} fallback={<ErrorScreen embedded />}>
+    <ErrorBoundary fallback={<ErrorScreen embedded />}>
       <Outlet />
     </ErrorBoundary>
   );

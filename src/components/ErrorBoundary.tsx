@@ -6,8 +6,9 @@ interface Props {
   /** What shows instead of the children once they failed (the full error screen by default). */
   fallback?: ReactNode;
   /**
-   * Where the app is (a route's path): a failure shows until it changes, then the children
-   * render again, as a route's error element does when the router navigates elsewhere.
+   * Where the app is (the router's root passes the path): a failure shows until it changes
+   * (the browser's back button), then the children render again, as a route's error element
+   * did when the router navigated elsewhere.
    */
   resetKey?: string;
 }
