@@ -46,6 +46,22 @@ test("logging out clears the session and goes to the login page", async ({ page 
   await expect(page).toHaveURL(/\/login$/);
 });
 
+test("a sign-in in another tab takes the login page open here into the app too", async ({ page, context }) => {
+  await page.goto("/login");
+  await expect(page.getByRole("button", { name: "Giriş yap" })).toBeVisible();
+  // This browser accepted the terms before: the sign-in goes straight home in both tabs.
+  await writeStored(page, storageKeys.termsAcceptedEmails, ["admin@demo.test"]);
+  const other = await context.newPage();
+  try {
+    await signInAndWaitForHome(other, "admin@demo.test");
+    // This tab's form was never used (Auth was not loaded here): the stored session brings it.
+    await expect(page).toHaveURL(/\/$/);
+    await expect(homeHeading(page)).toBeVisible();
+  } finally {
+    await other.close();
+  }
+});
+
 test("a session older than 24 hours is ended", async ({ page }) => {
   await signInAndWaitForHome(page, "satis@demo.test");
   const record = await readStored<{ userId: string; signedInAt: number }>(page, storageKeys.signIn);

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { stubBrowserPage } from "./testing/browser-stubs.ts";
+import { storageEventOf, stubBrowserPage } from "./testing/browser-stubs.ts";
 
 // The module reads the page's origin and localStorage when it loads.
 const store = stubBrowserPage();
@@ -63,5 +63,19 @@ describe("Auth, loaded when first needed (the first screen does without it)", ()
     await expect(fresh.accessToken()).resolves.toBe("user-token");
     expect(created.count).toBe(1);
     store.clear();
+  });
+
+  it("is loaded when another tab stores a sign-in, so this signed-out page hears of it", async () => {
+    vi.resetModules();
+    created.count = 0;
+    listeners.length = 0;
+    const fresh = await import("./auth-client.ts");
+    fresh.sessionAuth.onAuthStateChange(() => undefined);
+    window.dispatchEvent(storageEventOf("crm.something-else", "{}"));
+    window.dispatchEvent(storageEventOf(fresh.authStorageKey, null));
+    expect(created.count).toBe(0);
+    window.dispatchEvent(storageEventOf(fresh.authStorageKey, "{}"));
+    await vi.waitFor(() => expect(listeners).toHaveLength(1));
+    expect(created.count).toBe(1);
   });
 });

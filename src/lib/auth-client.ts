@@ -76,14 +76,25 @@ function whenAuthClientLoaded(callback: (client: AuthClient) => void): void {
 export const hasStoredSession = () => localStorage.getItem(authStorageKey) !== null;
 
 /**
+ * Another tab stored a session (a sign-in there): Auth loads here too, and tells this tab's
+ * listeners as it would at start-up. A storage event reaches only the other tabs.
+ */
+function loadOnSignInElsewhere(event: StorageEvent): void {
+  if (event.key === authStorageKey && event.newValue !== null) void loadAuthClient().catch(() => undefined);
+}
+
+/**
  * The Auth client as the session controller uses it: its listener attaches when the client
- * loads (so a signed-out first screen does not load it just to listen), its actions load it.
+ * loads (so a signed-out first screen does not load it just to listen; a sign-in in another
+ * tab loads it, so this tab follows), its actions load it.
  */
 export const sessionAuth: SessionAuthClient = {
   onAuthStateChange(callback) {
     let subscription: { unsubscribe(): void } | null = null;
     let stopped = false;
+    if (!loaded) window.addEventListener("storage", loadOnSignInElsewhere);
     whenAuthClientLoaded((client) => {
+      window.removeEventListener("storage", loadOnSignInElsewhere);
       if (!stopped) subscription = client.onAuthStateChange(callback).data.subscription;
     });
     return {
@@ -91,6 +102,7 @@ export const sessionAuth: SessionAuthClient = {
         subscription: {
           unsubscribe() {
             stopped = true;
+            window.removeEventListener("storage", loadOnSignInElsewhere);
             subscription?.unsubscribe();
           },
         },
