@@ -49,6 +49,13 @@ test("an admin downloads a template as a sample PDF with Turkish text, tables, t
     const pdfmakeLoaded = () => requested.some((path) => /\/pdfmake-browser-[\w-]+\.js$/.test(path));
     const fontsLoaded = () => requested.filter((path) => /\/Roboto-(Regular|Medium)-[\w-]+\.ttf$/.test(path)).length;
 
+    // The logo is held back: the sample must wait for it (a full run clicked first and its PDF had none).
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/rest/v1/rpc/get_organization_logo", async (route) => {
+      await held;
+      await route.continue();
+    });
     await enterAppAt(page, "/admin/document-templates", "admin@demo.test");
     await page.getByRole("button", { name: "Yeni şablon" }).click();
     const editor = page.getByRole("dialog", { name: "Yeni şablon" });
@@ -67,6 +74,8 @@ test("an admin downloads a template as a sample PDF with Turkish text, tables, t
     expect(pdfmakeLoaded()).toBe(false);
     expect(fontsLoaded()).toBe(0);
 
+    await expect(editor.getByRole("button", { name: "Örnek PDF indir" })).toBeDisabled();
+    release();
     const downloading = page.waitForEvent("download", { timeout: 90_000 });
     await editor.getByRole("button", { name: "Örnek PDF indir" }).click();
     const download = await downloading;

@@ -57,7 +57,7 @@ export function MailTemplateEditorModal({ scope, template, onClose }: Props) {
   });
   const subject = useDeferredValue(useWatch({ control, name: "subject" }));
   const body = useDeferredValue(useWatch({ control, name: "body" }));
-  const organization = usePreviewOrganization();
+  const { organization } = usePreviewOrganization();
   const [today] = useState(() => new Date());
   const values = useMemo(() => sampleMailValues(today, organization), [today, organization]);
   const offered = useMemo(() => mailPlaceholderNames(template.kind), [template.kind]);

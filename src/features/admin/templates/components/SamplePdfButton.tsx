@@ -11,12 +11,13 @@ import { usePreviewOrganization } from "./preview-organization.ts";
 
 /**
  * Downloads the body as the PDF it prints, with the preview's data: the organization's own
- * details and logo, a sample record, the custom fields as their labels (pdfmake loads on the
- * first click, not with the page).
+ * details and logo (the button waits until both are read), a sample record, the custom fields
+ * as their labels (pdfmake loads on the first click, not with the page).
  */
 export function SamplePdfButton({ kind, body, customSamples }: { kind: TemplateKind; body: string; customSamples: PlaceholderValues }) {
   const { t } = useTranslation();
-  const organization = usePreviewOrganization();
+  // Made before the logo is read, the sample would print without it (a quick click did).
+  const { organization, settled } = usePreviewOrganization();
   const [busy, setBusy] = useState(false);
 
   const download = async () => {
@@ -33,7 +34,7 @@ export function SamplePdfButton({ kind, body, customSamples }: { kind: TemplateK
   };
 
   return (
-    <Button variant="default" size="xs" leftSection={<IconFileTypePdf size={16} aria-hidden />} loading={busy} onClick={() => void download()}>
+    <Button variant="default" size="xs" leftSection={<IconFileTypePdf size={16} aria-hidden />} loading={busy || !settled} onClick={() => void download()}>
       {t("adminTemplates.editor.samplePdf")}
     </Button>
   );

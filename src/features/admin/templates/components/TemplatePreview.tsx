@@ -132,7 +132,7 @@ export function TextSegment({ segment }: { segment: TextSegmentData }) {
  */
 export function TemplatePreview({ body, labelId, customSamples }: { body: string; labelId: string; customSamples: PlaceholderValues }) {
   const { t } = useTranslation();
-  const organization = usePreviewOrganization();
+  const { organization } = usePreviewOrganization();
   const [today] = useState(() => new Date());
   const data = useMemo(() => sampleData(today, organization), [today, organization]);
   const deferredBody = useDeferredValue(body);
