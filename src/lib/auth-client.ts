@@ -54,6 +54,8 @@ export function loadAuthClient(): Promise<AuthClient> {
   loading ??= import("./auth-client-instance.ts").then(
     ({ createAuthClient }) => {
       loaded = createAuthClient({ supabaseUrl, publishableKey, storageKey: authStorageKey, fetch: sessionAwareFetch });
+      // Auth hears the other tabs itself from now on.
+      window.removeEventListener("storage", loadOnSignInElsewhere);
       waiting.forEach((callback) => callback(loaded!));
       waiting.clear();
       return loaded;
@@ -92,9 +94,9 @@ export const sessionAuth: SessionAuthClient = {
   onAuthStateChange(callback) {
     let subscription: { unsubscribe(): void } | null = null;
     let stopped = false;
+    // One listener however many subscribe (the same function); loadAuthClient drops it.
     if (!loaded) window.addEventListener("storage", loadOnSignInElsewhere);
     whenAuthClientLoaded((client) => {
-      window.removeEventListener("storage", loadOnSignInElsewhere);
       if (!stopped) subscription = client.onAuthStateChange(callback).data.subscription;
     });
     return {
@@ -102,7 +104,6 @@ export const sessionAuth: SessionAuthClient = {
         subscription: {
           unsubscribe() {
             stopped = true;
-            window.removeEventListener("storage", loadOnSignInElsewhere);
             subscription?.unsubscribe();
           },
         },

@@ -41,8 +41,9 @@ select is(array(select pair.capital from unnest(string_to_array('ABCÇDEFGĞHIİ
                  where private.turkish_sort_key(pair.capital) is distinct from private.turkish_sort_key(pair.base)),
           '{}'::text[],
           'a capital sorts as its small letter the Turkish way (I as ı, İ as i), an accented letter as its base letter');
-select is(array[private.turkish_sort_key(E'a\u0301b'), private.turkish_sort_key(E'\u00a0a \t\x01 b  c\n'), private.turkish_sort_key('Ж')],
-          array['KL', 'K L M', 'Ж'],
+-- b + U+0301 has no composed form: the mark is still there after NFC, and dropped.
+select is(array[private.turkish_sort_key(E'b\u0301c'), private.turkish_sort_key(E'\u00a0a \t\x01 b  c\n'), private.turkish_sort_key('Ж')],
+          array['LM', 'K L M', 'Ж'],
           'a leftover combining mark dropped, any run of white space or control characters one space, ends trimmed, other scripts as they are');
 select is(private.turkish_sort_key(normalize('Işık İzmir Öğüt Çağ Şen Ünal', NFD)), private.turkish_sort_key('Işık İzmir Öğüt Çağ Şen Ünal'),
           'decomposed text sorts as its composed form');

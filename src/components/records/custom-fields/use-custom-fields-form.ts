@@ -9,8 +9,9 @@ import { ruledStandardFields, shownCustomFields, useCustomFields } from "./custo
  * What a module's record form needs for the fields drawn from declarations: the fields it
  * shows (hidden ones never), its resolver wrapped with their rules and those of the standard
  * fields it draws itself that its declarations rule, the paths their server errors land on,
- * and the p_values entries of its values, and whether they are still on their way. react-hook-form reads the resolver on every check,
- * so fields that arrive after the form opened are checked too.
+ * the p_values entries of its values, and whether the declarations are still on their way.
+ * react-hook-form reads the resolver on every check, so fields that arrive after the form
+ * opened are checked too.
  */
 export function useCustomFieldsForm(module: ModuleKey) {
   const declared = useCustomFields(module);
