@@ -4,7 +4,8 @@
  * this process.
  * - `get_current_user_context` through supabase-js, p50/p95, beside the same call in SQL as
  *   one transaction per call with the same settings (what PostgREST sends); goal: within 2×
- *   at p50;
+ *   at p50. Beside it, the same request from a plain HTTP client (node:http, keep-alive): the
+ *   share of supabase-js and Node's fetch in this process, which a browser does not pay;
  * - requests/s with 20 in flight (autocannon) on PostgreSQL (goal ≥ 300) and PGlite (≥ 150);
  * - the same on PostgreSQL with BENCH_DATA_API_ORGANIZATIONS organizations (default 500) as
  *   with the seed's 2.
@@ -15,6 +16,7 @@
  * cache), so "before" is better than 0.10.0 as published.
  */
 import autocannon from "autocannon";
+import http from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -65,9 +67,27 @@ async function throughput(url: string, token: string): Promise<{ perSecond: numb
   return { perSecond: result.requests.average, errors: result.errors + result.non2xx + result.timeouts, p95: result.latency.p97_5 };
 }
 
+/** POST of get_current_user_context over one kept-alive connection of node:http. */
+function plainHttpCall(url: string, token: string): () => Promise<void> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const { hostname, port } = new URL(url);
+  const headers = { "content-type": "application/json", "content-length": "2", apikey: testKeys.publishableKey, authorization: `Bearer ${token}` };
+  return () =>
+    new Promise<void>((resolve, reject) => {
+      const request = http.request({ hostname, port, path: "/rest/v1/rpc/get_current_user_context", method: "POST", agent, headers }, (answer) => {
+        answer.resume();
+        answer.once("end", () => (answer.statusCode === 200 ? resolve() : reject(new Error(`status ${answer.statusCode}`))));
+      });
+      request.once("error", reject);
+      request.end("{}");
+    });
+}
+
 interface Figures {
   label: string;
   rest: Latency;
+  /** The same call from a plain HTTP client. */
+  plain: Latency;
   rps: { perSecond: number; errors: number; p95: number };
   /** Why it could not be measured (the product did not answer the call). */
   failed?: string;
@@ -91,11 +111,12 @@ async function measureProduct(label: string, target: { databaseUrl?: string; dat
       const { error } = await client.rpc("get_current_user_context");
       if (error) throw new Error(error.message);
     });
+    const plain = await latency(plainHttpCall(product.url, session.access_token));
     const rps = await throughput(product.url, session.access_token);
-    return { label, rest, rps };
+    return { label, rest, plain, rps };
   } catch (error) {
     const none = { p50: Number.NaN, p95: Number.NaN };
-    return { label, rest: none, rps: { perSecond: Number.NaN, errors: Number.NaN, p95: Number.NaN }, failed: (error as Error).message.slice(0, 300) };
+    return { label, rest: none, plain: none, rps: { perSecond: Number.NaN, errors: Number.NaN, p95: Number.NaN }, failed: (error as Error).message.slice(0, 300) };
   } finally {
     await product.stop();
   }
@@ -156,7 +177,7 @@ async function fillOrganizations(databaseUrl: string, total: number): Promise<{ 
 }
 
 function print(figures: Figures[], baseline: Latency) {
-  console.log("work".padEnd(52), "p50 ms".padStart(8), "p95 ms".padStart(8), "vs SQL".padStart(7), "req/s".padStart(8), "p97.5".padStart(7), "errors".padStart(7));
+  console.log("work".padEnd(52), "p50 ms".padStart(8), "p95 ms".padStart(8), "vs SQL".padStart(7), "http p50".padStart(9), "vs SQL".padStart(7), "req/s".padStart(8), "p97.5".padStart(7), "errors".padStart(7));
   for (const each of figures) {
     if (each.failed) {
       console.log(each.label.padEnd(52), `failed: ${each.failed}`);
@@ -167,6 +188,8 @@ function print(figures: Figures[], baseline: Latency) {
       each.rest.p50.toFixed(2).padStart(8),
       each.rest.p95.toFixed(2).padStart(8),
       `${(each.rest.p50 / baseline.p50).toFixed(1)}x`.padStart(7),
+      each.plain.p50.toFixed(2).padStart(9),
+      `${(each.plain.p50 / baseline.p50).toFixed(1)}x`.padStart(7),
       each.rps.perSecond.toFixed(0).padStart(8),
       String(each.rps.p95).padStart(7),
       String(each.rps.errors).padStart(7),
@@ -208,7 +231,7 @@ export async function dataApiBench(): Promise<void> {
     figures.push(await measureProduct(`PostgreSQL, ${filled.organizations} organizations, before (uncut)`, { databaseUrl: database.url }, true, scratch));
     figures.push(await measureProduct(`PostgreSQL, ${filled.organizations} organizations, after`, { databaseUrl: database.url }, false, scratch));
 
-    console.log(`\nData API: get_current_user_context through supabase-js (${runs} calls one at a time) and requests/s with ${inFlight} in flight for ${seconds} s`);
+    console.log(`\nData API: get_current_user_context through supabase-js and from plain HTTP ("http", node:http) (${runs} calls one at a time each), and requests/s with ${inFlight} in flight for ${seconds} s`);
     print(figures, baseline);
     console.log("goals: p50 within 2x of SQL; >= 300 req/s on PostgreSQL, >= 150 on PGlite; the same at many organizations as at 2");
   } finally {

@@ -7,7 +7,9 @@
  *   statement of its own (`applyJwtSessionContext`, `applyRpcRequestGucs`). Here one
  *   `select set_config(…), set_config(…), …` carries them all, with the same values, inside the
  *   request's transaction (`set_config('role', r, true)` is `SET LOCAL ROLE r`; an RPC that
- *   PostgREST runs read only gets `transaction_read_only` in the same statement).
+ *   PostgREST runs read only gets `transaction_read_only` in the same statement). Built once
+ *   per variant, never compiled per request; on PostgreSQL it travels with the BEGIN and the
+ *   call and is answered with the call (postgres-reservations.ts): one round trip for the three.
  * (Organizations' schemas are kept out of lite's schema cache by the patch of lite's
  * introspection queries: patches/@supabase+lite+0.10.0.patch, README.)
  *
@@ -15,7 +17,8 @@
  * counts statements per RPC (tests/postgres/data-api-statements.test.ts) fails when an
  * upgrade renames them.
  */
-import { sql } from "kysely";
+import { CompiledQuery } from "kysely";
+import { answeredWithNext } from "./postgres-reservations.ts";
 
 /** The request context lite hands `withContext` (the parts it reads for the settings). */
 interface RequestContext {
@@ -31,7 +34,10 @@ interface RpcRequest {
   readOnly?: boolean;
 }
 
-type Executor = Parameters<ReturnType<typeof sql>["execute"]>[0];
+/** What lite hands as a transaction or connection: a Kysely instance or transaction. */
+interface Executor {
+  executeQuery(query: CompiledQuery): Promise<unknown>;
+}
 
 interface WithContextOptions {
   transaction?: Executor;
@@ -52,15 +58,22 @@ interface LiteConnection {
 const apiRoles = new Set(["anon", "authenticated", "service_role"]);
 const isCustomRole = (role: unknown) => typeof role === "string" && /^[a-zA-Z_][a-zA-Z0-9_]*$/.test(role) && !apiRoles.has(role);
 
+/** Statement texts by the settings they carry (a handful of variants, each prepared once per connection). */
+const settingsTexts = new Map<string, string>();
+
 /**
- * The one statement that sets a request's context: lite's values under lite's names. Its
- * text depends only on which settings are present, so each variant is prepared once per
- * connection.
+ * The one statement that sets a request's context: lite's values under lite's names, as a
+ * compiled query (its text depends only on which settings are present, so it is built once
+ * per variant and never compiled per request). It is marked to be answered with the next
+ * statement (postgres-reservations.ts): nobody reads its answer.
  */
-export function settingsStatement(context: RequestContext | undefined, rpc: RpcRequest | undefined) {
-  const calls: ReturnType<typeof sql>[] = [];
-  const set = (name: string, value: string) => calls.push(sql`set_config(${sql.lit(name)}, ${value}, true)`);
-  const constant = (name: string, value: string) => calls.push(sql`set_config(${sql.lit(name)}, ${sql.lit(value)}, true)`);
+export function settingsStatement(context: RequestContext | undefined, rpc: RpcRequest | undefined): CompiledQuery | null {
+  const names: string[] = [];
+  const values: string[] = [];
+  const set = (name: string, value: string) => {
+    names.push(name);
+    values.push(value);
+  };
   if (context) {
     const auth = context.auth;
     const role = auth?.role || "anon";
@@ -70,19 +83,31 @@ export function settingsStatement(context: RequestContext | undefined, rpc: RpcR
     set("storage.operation", String(context.storage?.operation ?? ""));
     if (auth?.jwt && typeof auth.jwt === "object") set("request.jwt.claims", JSON.stringify(auth.jwt));
   }
+  // The response settings start empty; an RPC that PostgREST runs read only is read only.
+  const constants: [string, string][] = rpc ? [["response.status", ""], ["response.headers", ""]] : [];
   if (rpc) {
-    constant("response.status", "");
-    constant("response.headers", "");
     set("request.method", rpc.method);
     set("request.path", rpc.path);
     set("request.headers", JSON.stringify(rpc.requestHeaders ?? {}));
-    if (rpc.readOnly) constant("transaction_read_only", "on");
+    if (rpc.readOnly) constants.push(["transaction_read_only", "on"]);
   }
-  return calls.length === 0 ? null : sql`select ${sql.join(calls)}`;
+  if (names.length + constants.length === 0) return null;
+  const key = `${names.join(",")}|${constants.map(([name]) => name).join(",")}`;
+  let text = settingsTexts.get(key);
+  if (!text) {
+    const calls = [
+      ...names.map((name, index) => `set_config('${name}', $${index + 1}, true)`),
+      ...constants.map(([name, value]) => `set_config('${name}', '${value}', true)`),
+    ];
+    text = `${answeredWithNext}select ${calls.join(", ")}`;
+    settingsTexts.set(key, text);
+  }
+  return CompiledQuery.raw(text, values);
 }
 
 async function applySettings(executor: Executor, context: RequestContext | undefined, rpc: RpcRequest | undefined): Promise<void> {
-  await settingsStatement(context, rpc)?.execute(executor);
+  const statement = settingsStatement(context, rpc);
+  if (statement) await executor.executeQuery(statement);
 }
 
 /** lite's withContext and applyJwtSessionContext with the request's settings in one statement. */

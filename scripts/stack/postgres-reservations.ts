@@ -23,6 +23,12 @@
 import postgres from "postgres";
 import type { PostgresConnection } from "@supabase/lite/postgres";
 
+/**
+ * The start of a statement whose answer its sender does not read (data-api-path.ts marks a
+ * request's settings with it): it is sent at once and answered with the next statement.
+ */
+export const answeredWithNext = "/* answered with the next statement */ ";
+
 /** One statement a reservation sent: its text, how many parameters, whether prepared (named). */
 export interface SentStatement {
   text: string;
@@ -89,8 +95,9 @@ export function reserveOwnConnections(
       }
       slot.closed = slot.used = slot.lost = false;
       let released = false;
-      // A BEGIN not yet answered: sent at once, its answer awaited with the next statement's.
-      let begun: Promise<unknown> | null = null;
+      // Statements sent but not yet answered (a BEGIN, a request's settings): their answers are
+      // awaited with the next statement's.
+      let unanswered: Promise<unknown> | null = null;
       return {
         unsafe: (text: string, params?: never[], queryOptions?: postgres.UnsafeQueryOptions) => {
           if (slot.lost) return Promise.reject(connectionClosed());
@@ -98,22 +105,24 @@ export function reserveOwnConnections(
           const parameters = params?.length ?? 0;
           observe?.({ text, parameters, prepared: mode.cut && parameters > 0 });
           if (!mode.cut) return slot.sql.unsafe(text, params, queryOptions);
-          if (text === "begin" && !begun) {
-            // Kysely awaits its BEGIN before the first statement of a transaction; postgres.js
-            // writes statements back to back on one connection, so the BEGIN is sent now and
-            // answered with the next statement (one round trip for both). A failed BEGIN fails
-            // that next statement.
-            begun = slot.sql.unsafe(text);
-            begun.catch(() => undefined);
-            return Promise.resolve(Object.assign([], { command: "BEGIN", count: 0 }));
-          }
           // Statements with parameters are named and prepared once per connection (postgres.js
           // keeps them by text, as PostgREST does): one round trip each instead of two (lite's
           // unnamed statements were described first, then executed).
           const pending = slot.sql.unsafe(text, params, parameters > 0 ? { prepare: true, ...queryOptions } : queryOptions);
-          if (!begun) return pending;
-          const before = begun;
-          begun = null;
+          if ((text === "begin" && !unanswered) || text.startsWith(answeredWithNext)) {
+            // Kysely awaits its BEGIN, and the stack its settings, before the next statement;
+            // postgres.js writes statements back to back on one connection, so they are sent
+            // now and answered with the next statement (one round trip for all). A failure of
+            // one fails that next statement.
+            pending.catch(() => undefined);
+            const before = unanswered;
+            unanswered = before ? before.then(() => pending) : pending;
+            unanswered.catch(() => undefined);
+            return Promise.resolve(Object.assign([], { command: text === "begin" ? "BEGIN" : "SELECT", count: 0 }));
+          }
+          if (!unanswered) return pending;
+          const before = unanswered;
+          unanswered = null;
           return before.then(
             () => pending,
             (error: unknown) => {

@@ -13,6 +13,8 @@
  * Guarded by tests/integration/front-security.test.ts.
  */
 import { timingSafeEqual } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+import type { HttpBindings } from "@hono/node-server";
 import type { Context, Hono } from "hono";
 import type { LocalKeys } from "./env.ts";
 import { verifiedTokens } from "./verified-tokens.ts";
@@ -103,45 +105,34 @@ function signedInCheck(keys: Pick<LocalKeys, "jwtSecret" | "secretKey">): (c: Co
   };
 }
 
-/** Reads a body to its end and throws it away, up to `limit` bytes; false when it is longer. */
-async function discard(reader: ReadableStreamDefaultReader<Uint8Array>, alreadyRead: number, limit: number): Promise<boolean> {
-  let size = alreadyRead;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return true;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => undefined);
-      return false;
-    }
-  }
-}
-
 /**
- * The body read until it passes `limit` bytes: its bytes, or null when it passed the limit
- * (the rest is then thrown away up to discardUpTo, so the 413 reaches a client still writing).
+ * Reads a request's body from its socket: its bytes while they stay within `keepUpTo`
+ * (null once past it; the rest is then read and thrown away, never kept, up to discardUpTo,
+ * so that the refusal reaches a client still writing, and the stream is destroyed past
+ * that). `whole`: the body was read to its end.
  */
-async function readWithin(body: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array<ArrayBuffer> | null> {
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await discard(reader, size, discardUpTo);
-      return null;
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
+function readBody(incoming: IncomingMessage, keepUpTo: number): Promise<{ bytes: Buffer | null; whole: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (answer: { bytes: Buffer | null; whole: boolean } | Error) => {
+      incoming.off("data", onData).off("end", onEnd).off("error", onError).off("close", onClose);
+      if (answer instanceof Error) reject(answer);
+      else resolve(answer);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size <= keepUpTo) chunks.push(chunk);
+      else if (size > discardUpTo) {
+        finish({ bytes: null, whole: false });
+        incoming.destroy();
+      }
+    };
+    const onEnd = () => finish({ bytes: size <= keepUpTo ? Buffer.concat(chunks, size) : null, whole: true });
+    const onError = (error: Error) => finish(error);
+    const onClose = () => finish(new Error("The client closed the connection before its body ended"));
+    incoming.on("data", onData).on("end", onEnd).on("error", onError).on("close", onClose);
+  });
 }
 
 /**
@@ -257,30 +248,33 @@ export function checkRequests(front: Hono, keys: Pick<LocalKeys, "jwtSecret" | "
     if (!api) return next();
     // A NUL in the Data API's query string (filters, GET RPC arguments).
     if (api === "rest" && new URL(c.req.url).search.toLowerCase().includes("%00")) return apiRefusal(api, 400, "22P05", nulMessage);
-    const body = c.req.raw.body;
-    if (!body) return next();
+    if (c.req.method === "GET" || c.req.method === "HEAD") return next();
+    const incoming = (c.env as HttpBindings).incoming;
 
     const user = await signedIn(c);
     const limit = !user ? bodyLimits.anonymous : api === "storage" || api === "functions" ? bodyLimits.signedInUpload : bodyLimits.signedInJson;
     const declared = Number(c.req.header("content-length") ?? Number.NaN);
     if (declared > limit) {
       // Thrown away unread up to discardUpTo; a larger one is answered at once, its connection closed.
-      const kept = declared <= discardUpTo && (await discard(body.getReader(), 0, discardUpTo));
+      const kept = declared <= discardUpTo && (await readBody(incoming, 0)).whole;
       const answer = tooLarge(api, limit);
       if (!kept) answer.headers.set("connection", "close");
       return answer;
     }
-    const bytes = await readWithin(body, limit);
+    const { bytes } = await readBody(incoming, limit);
     if (!bytes) return tooLarge(api, limit);
 
     if (isJson(c, api)) {
       const problem = jsonProblem(api, new TextDecoder().decode(bytes));
       if (problem) return problem;
     }
-    const headers = new Headers(c.req.raw.headers);
+    // lite, Auth's checks and the functions read the body from here: @hono/node-server takes
+    // an IncomingMessage's rawBody as the request's body, so no copy of the request and no
+    // stream is made for it (request.text() and json() answer from these bytes).
+    Object.assign(incoming, { rawBody: bytes });
+    const headers = c.req.raw.headers;
     headers.delete("transfer-encoding");
     headers.set("content-length", String(bytes.byteLength));
-    c.req.raw = new Request(c.req.raw, { headers, body: bytes });
     return next();
   });
 }

@@ -3,6 +3,12 @@
 -- module scope). private.caller_context is the one guard: every RPC of the other files
 -- asks it who calls and whether they may, and refuses with its answer or private.refusal's
 -- (each refusal text is written there and nowhere else).
+--
+-- The helpers every request calls (here, and the like in later files: tenant_schema,
+-- user_json, module_column_list, …) are plpgsql, not SQL: PostgreSQL 15 plans a SQL
+-- function's body again on every call when it cannot inline it, and a function with SET
+-- search_path or SECURITY DEFINER (every one here) is never inlined; plpgsql keeps its
+-- plans for the session. get_current_user_context in SQL: 3.5 → 1.6 ms (issue 28).
 
 /** The Auth session of the request (JWT claim session_id), or null. */
 create function private.current_session_id()
@@ -25,13 +31,15 @@ $$;
  */
 create function private.has_live_session()
 returns boolean
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select exists (select 1 from auth.sessions s
-                  where s.id = private.current_session_id() and s.user_id = auth.uid());
+begin
+  return (select exists (select 1 from auth.sessions s
+                    where s.id = private.current_session_id() and s.user_id = auth.uid()));
+end;
 $$;
 
 /**
@@ -41,14 +49,16 @@ $$;
  */
 create function private.is_super_admin(p_user_id uuid)
 returns boolean
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select exists (select 1 from private.profiles p where p.id = p_user_id and p.role = 'super_admin')
-     and private.is_account_usable(p_user_id)
-     and (p_user_id is distinct from auth.uid() or private.has_live_session());
+begin
+  return (select exists (select 1 from private.profiles p where p.id = p_user_id and p.role = 'super_admin')
+       and private.is_account_usable(p_user_id)
+       and (p_user_id is distinct from auth.uid() or private.has_live_session()));
+end;
 $$;
 
 /**
@@ -57,35 +67,39 @@ $$;
  */
 create function private.is_admin_of(p_user_id uuid, p_organization_id uuid)
 returns boolean
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select private.is_account_usable(p_user_id) and (
-    private.is_super_admin(p_user_id)
-    or exists (
-      select 1
-        from private.memberships m
-        join private.profiles p on p.id = m.user_id
-        join private.organizations o on o.id = m.organization_id and o.is_active
-       where m.user_id = p_user_id and m.organization_id = p_organization_id and m.is_active
-         and (m.role = 'admin' or p.role = 'admin')));
+begin
+  return (select private.is_account_usable(p_user_id) and (
+      private.is_super_admin(p_user_id)
+      or exists (
+        select 1
+          from private.memberships m
+          join private.profiles p on p.id = m.user_id
+          join private.organizations o on o.id = m.organization_id and o.is_active
+         where m.user_id = p_user_id and m.organization_id = p_organization_id and m.is_active
+           and (m.role = 'admin' or p.role = 'admin'))));
+end;
 $$;
 
 /** True when the user may work in the organization: an active member, or a super admin. */
 create function private.can_work_in(p_user_id uuid, p_organization_id uuid)
 returns boolean
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select private.is_account_usable(p_user_id)
-     and exists (select 1 from private.organizations o where o.id = p_organization_id and o.is_active)
-     and (private.is_super_admin(p_user_id)
-          or exists (select 1 from private.memberships m
-                      where m.user_id = p_user_id and m.organization_id = p_organization_id and m.is_active));
+begin
+  return (select private.is_account_usable(p_user_id)
+       and exists (select 1 from private.organizations o where o.id = p_organization_id and o.is_active)
+       and (private.is_super_admin(p_user_id)
+            or exists (select 1 from private.memberships m
+                        where m.user_id = p_user_id and m.organization_id = p_organization_id and m.is_active)));
+end;
 $$;
 
 /**
@@ -95,16 +109,18 @@ $$;
  */
 create function private.current_organization_id()
 returns uuid
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select b.organization_id
-    from private.session_organizations b
-   where b.session_id = private.current_session_id()
-     and b.user_id = auth.uid()
-     and private.can_work_in(b.user_id, b.organization_id);
+begin
+  return (select b.organization_id
+      from private.session_organizations b
+     where b.session_id = private.current_session_id()
+       and b.user_id = auth.uid()
+       and private.can_work_in(b.user_id, b.organization_id));
+end;
 $$;
 
 /**

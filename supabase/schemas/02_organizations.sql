@@ -475,14 +475,16 @@ $$;
 /** The physical schema of a provisioned organization, or null. */
 create function private.tenant_schema(p_organization_id uuid)
 returns text
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select o.schema_name from private.organizations o
-   where o.id = p_organization_id and o.template_version > 0
-     and exists (select 1 from pg_catalog.pg_namespace n where n.nspname = o.schema_name);
+begin
+  return (select o.schema_name from private.organizations o
+     where o.id = p_organization_id and o.template_version > 0
+       and exists (select 1 from pg_catalog.pg_namespace n where n.nspname = o.schema_name));
+end;
 $$;
 
 /**
@@ -1149,12 +1151,14 @@ grant execute on function public.get_organization_logo() to authenticated;
 /** The organization a tenant schema belongs to (triggers know only their schema). */
 create function private.schema_organization(p_schema text)
 returns uuid
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select o.id from private.organizations o where o.schema_name = p_schema;
+begin
+  return (select o.id from private.organizations o where o.schema_name = p_schema);
+end;
 $$;
 
 /**

@@ -1185,25 +1185,27 @@ $$;
 
 create function private.user_json(p_user_id uuid, p_all_memberships boolean default false)
 returns jsonb
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select jsonb_build_object(
-    'id', p.id, 'email', p.email, 'first_name', p.first_name, 'last_name', p.last_name, 'phone', p.phone,
-    'role', p.role, 'is_active', p.is_active, 'created_at', p.created_at,
-    'last_login_at', p.last_login_at, 'terms_accepted_at', p.terms_accepted_at,
-    'failed_login_attempts', p.failed_login_attempts, 'last_failed_attempt', p.last_failed_attempt,
-    'locked_until', p.locked_until, 'locked_by_admin', p.locked_by_admin,
-    'organization_role', coalesce((
-      select jsonb_object_agg(m.organization_id, m.role)
-        from private.memberships m
-       where m.user_id = p.id and m.is_active
-         and (p_all_memberships or p.id = auth.uid() or private.is_super_admin(auth.uid())
-              or m.organization_id = private.current_organization_id())), '{}'::jsonb))
-    from private.profiles p
-   where p.id = p_user_id;
+begin
+  return (select jsonb_build_object(
+      'id', p.id, 'email', p.email, 'first_name', p.first_name, 'last_name', p.last_name, 'phone', p.phone,
+      'role', p.role, 'is_active', p.is_active, 'created_at', p.created_at,
+      'last_login_at', p.last_login_at, 'terms_accepted_at', p.terms_accepted_at,
+      'failed_login_attempts', p.failed_login_attempts, 'last_failed_attempt', p.last_failed_attempt,
+      'locked_until', p.locked_until, 'locked_by_admin', p.locked_by_admin,
+      'organization_role', coalesce((
+        select jsonb_object_agg(m.organization_id, m.role)
+          from private.memberships m
+         where m.user_id = p.id and m.is_active
+           and (p_all_memberships or p.id = auth.uid() or private.is_super_admin(auth.uid())
+                or m.organization_id = private.current_organization_id())), '{}'::jsonb))
+      from private.profiles p
+     where p.id = p_user_id);
+end;
 $$;
 
 /**

@@ -25,12 +25,14 @@ alter table private.audit_log enable row level security;
 create function private.write_audit(p_organization_id uuid, p_action text, p_target_type text,
                                     p_target_id text, p_details jsonb default '{}', p_actor uuid default null)
 returns void
-language sql
+language plpgsql
 security definer
 set search_path = ''
 as $$
+begin
   insert into private.audit_log (organization_id, actor_id, action, target_type, target_id, details)
   values (p_organization_id, coalesce(p_actor, auth.uid()), p_action, p_target_type, p_target_id, coalesce(p_details, '{}'));
+end;
 $$;
 
 /**

@@ -114,15 +114,17 @@ alter table private.login_proofs enable row level security;
  */
 create function private.is_account_usable(p_user_id uuid)
 returns boolean
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select exists (
-    select 1 from private.profiles p
-     where p.id = p_user_id and p.is_active and not coalesce(p.locked_until > now(), false))
-     and (p_user_id is distinct from auth.uid() or private.session_method_allowed());
+begin
+  return (select exists (
+      select 1 from private.profiles p
+       where p.id = p_user_id and p.is_active and not coalesce(p.locked_until > now(), false))
+       and (p_user_id is distinct from auth.uid() or private.session_method_allowed()));
+end;
 $$;
 
 /** Ends every Auth session of a user (refresh tokens and organization bindings go with them). */
@@ -214,26 +216,29 @@ $$;
  */
 create function private.available_organizations(p_user_id uuid)
 returns table (id uuid, slug text, name text, role text, table_prefix_timestamp bigint)
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select offered.id, offered.slug, offered.name, offered.role, offered.table_prefix_timestamp
-    from (
-      select o.id, o.slug, o.name, m.role, o.table_prefix_timestamp, m.created_at as offered_since
-        from private.memberships m
-        join private.organizations o on o.id = m.organization_id and o.is_active
-       where m.user_id = p_user_id and m.is_active
-      union all
-      select o.id, o.slug, o.name, 'admin', o.table_prefix_timestamp, o.created_at
-        from private.organizations o
-       where o.is_active and private.is_super_admin(p_user_id)
-         and not exists (select 1 from private.memberships m
-                           join private.organizations mo on mo.id = m.organization_id and mo.is_active
-                          where m.user_id = p_user_id and m.is_active)
-    ) as offered
-   order by offered.offered_since, private.turkish_sort_key(offered.name) collate "C", offered.id;
+begin
+  return query
+    select offered.id, offered.slug, offered.name, offered.role, offered.table_prefix_timestamp
+      from (
+        select o.id, o.slug, o.name, m.role, o.table_prefix_timestamp, m.created_at as offered_since
+          from private.memberships m
+          join private.organizations o on o.id = m.organization_id and o.is_active
+         where m.user_id = p_user_id and m.is_active
+        union all
+        select o.id, o.slug, o.name, 'admin', o.table_prefix_timestamp, o.created_at
+          from private.organizations o
+         where o.is_active and private.is_super_admin(p_user_id)
+           and not exists (select 1 from private.memberships m
+                             join private.organizations mo on mo.id = m.organization_id and mo.is_active
+                            where m.user_id = p_user_id and m.is_active)
+      ) as offered
+     order by offered.offered_since, private.turkish_sort_key(offered.name) collate "C", offered.id;
+end;
 $$;
 
 /**
@@ -1844,14 +1849,16 @@ $$;
  */
 create function private.session_method_allowed()
 returns boolean
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select case when signed_in.method is null or signed_in.method = 'password' then true
-              else signed_in.method = any ((private.security_settings()).session_sign_in_methods) end
-    from (select private.session_sign_in_method() as method) signed_in;
+begin
+  return (select case when signed_in.method is null or signed_in.method = 'password' then true
+                else signed_in.method = any ((private.security_settings()).session_sign_in_methods) end
+      from (select private.session_sign_in_method() as method) signed_in);
+end;
 $$;
 
 /**

@@ -266,14 +266,16 @@ $$;
 /** A record answer: the row without its search column, with the owner's name. */
 create function private.record_json(p_row jsonb)
 returns jsonb
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select (p_row - 'search_text') || jsonb_build_object('owner_name', (
-    select nullif(btrim(concat_ws(' ', p.first_name, p.last_name)), '')
-      from private.profiles p where p.id = (p_row ->> 'owner_id')::uuid));
+begin
+  return (select (p_row - 'search_text') || jsonb_build_object('owner_name', (
+      select nullif(btrim(concat_ws(' ', p.first_name, p.last_name)), '')
+        from private.profiles p where p.id = (p_row ->> 'owner_id')::uuid)));
+end;
 $$;
 
 /**
@@ -348,17 +350,19 @@ $$;
  */
 create function private.field_declarations(p_organization_id uuid, p_module text)
 returns jsonb
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select coalesce(jsonb_object_agg(f.key, jsonb_build_object(
-           'type', f.type, 'required', f.required, 'max_length', f.max_length,
-           'options', (select coalesce(jsonb_agg(o -> 'value'), '[]') from jsonb_array_elements(f.options) o))), '{}')
-         || private.custom_field_declarations(p_organization_id, p_module)
-    from private.module_fields f
-   where f.module = p_module and f.writable and not f.own_rule and f.type not in ('link', 'structured');
+begin
+  return (select coalesce(jsonb_object_agg(f.key, jsonb_build_object(
+             'type', f.type, 'required', f.required, 'max_length', f.max_length,
+             'options', (select coalesce(jsonb_agg(o -> 'value'), '[]') from jsonb_array_elements(f.options) o))), '{}')
+           || private.custom_field_declarations(p_organization_id, p_module)
+      from private.module_fields f
+     where f.module = p_module and f.writable and not f.own_rule and f.type not in ('link', 'structured'));
+end;
 $$;
 
 /**
@@ -1172,15 +1176,17 @@ $$;
  */
 create function private.module_columns(p_fields private.module_fields[], p_list text)
 returns text[]
-language sql
+language plpgsql
 immutable
 set search_path = ''
 as $$
-  select array(select f.key from unnest(p_fields) f
-                where case p_list when 'writable' then f.writable when 'listed' then f.listed
-                                  when 'sortable' then f.sortable when 'filterable' then f.filterable end
-                order by f.position)
-         || case when p_list = 'sortable' then '{created_at,updated_at}'::text[] else '{}' end;
+begin
+  return (select array(select f.key from unnest(p_fields) f
+                  where case p_list when 'writable' then f.writable when 'listed' then f.listed
+                                    when 'sortable' then f.sortable when 'filterable' then f.filterable end
+                  order by f.position)
+           || case when p_list = 'sortable' then '{created_at,updated_at}'::text[] else '{}' end);
+end;
 $$;
 
 /**
@@ -1191,11 +1197,13 @@ $$;
  */
 create function private.module_column_list(p_module text, p_list text)
 returns text[]
-language sql
+language plpgsql
 stable
 set search_path = ''
 as $$
-  select private.module_columns(array(select f from private.module_fields f where f.module = p_module order by f.position), p_list);
+begin
+  return (select private.module_columns(array(select f from private.module_fields f where f.module = p_module order by f.position), p_list));
+end;
 $$;
 
 /**

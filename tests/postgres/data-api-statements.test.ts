@@ -12,15 +12,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../scripts/stack/free-port.ts";
 import { startStack, type RunningStack } from "../../scripts/stack/server.ts";
-import type { SentStatement } from "../../scripts/stack/postgres-reservations.ts";
+import { createPostgresConnection, type PostgresConnection } from "@supabase/lite/postgres";
+import { answeredWithNext, reserveOwnConnections, type SentStatement } from "../../scripts/stack/postgres-reservations.ts";
 import { createTestDatabase, type TestDatabase } from "../../scripts/stack/test-database.ts";
 import { testKeys } from "../support/keys.ts";
 import { signedInClient, type CrmClient } from "../support/clients.ts";
 
-/** The round trips a run of statements takes: BEGIN rides with the next one, an unprepared statement with parameters takes two. */
+/**
+ * The round trips a run of statements takes: BEGIN and a statement answered with the next
+ * one ride with that one, an unprepared statement with parameters takes two.
+ */
 export function roundTrips(statements: SentStatement[]): number {
   return statements.reduce((total, statement) => {
-    if (statement.text === "begin") return total;
+    if (statement.text === "begin" || statement.text.startsWith(answeredWithNext)) return total;
     return total + (statement.parameters > 0 && !statement.prepared ? 2 : 1);
   }, 0);
 }
@@ -56,18 +60,19 @@ describe("the Data API's statements per RPC (PostgreSQL)", () => {
     return sent;
   }
 
-  it("sends five statements in four round trips: BEGIN with the settings, the call, the response settings, COMMIT", async () => {
+  it("sends five statements in three round trips: BEGIN and the settings with the call, the response settings, COMMIT", async () => {
     const sent = await statementsOf(() => client.rpc("get_current_user_context"));
     const texts = sent.map((statement) => statement.text.replace(/\s+/g, " ").trim());
     expect(texts.some((text) => /auth"?\."?(users|sessions)/.test(text))).toBe(false);
     expect(texts[0]).toBe("begin");
-    expect(texts[1]).toMatch(/^select set_config\('role', \$1, true\), .*set_config\('request\.headers', \$\d+, true\)$/);
+    expect(texts[1].startsWith(answeredWithNext.trim())).toBe(true);
+    expect(texts[1].slice(answeredWithNext.trim().length).trim()).toMatch(/^select set_config\('role', \$1, true\), .*set_config\('request\.headers', \$\d+, true\)/);
     expect(texts.filter((text) => text.includes("set_config"))).toHaveLength(1);
     expect(texts[2]).toMatch(/public\.get_current_user_context\(\)/);
     expect(texts[4]).toBe("commit");
     expect(sent.filter((statement) => statement.parameters > 0).every((statement) => statement.prepared)).toBe(true);
     expect(sent).toHaveLength(5);
-    expect(roundTrips(sent)).toBe(4);
+    expect(roundTrips(sent)).toBe(3);
   });
 
   it("runs a read-only RPC read only, in the same one statement of settings", async () => {
@@ -95,5 +100,55 @@ describe("the Data API's statements per RPC (PostgreSQL)", () => {
     const cached = stack.backend.schemaCacheSchemas();
     expect(cached).toContain("private");
     expect(cached.filter((schema) => schema.startsWith("org_"))).toEqual([]);
+  });
+
+  describe("statements answered with the next one", () => {
+    let connection: PostgresConnection;
+    let reservations: { end(options: { timeout: number }): Promise<void> };
+
+    beforeAll(() => {
+      connection = createPostgresConnection({ url: database.url, postgresOptions: { max: 1, onnotice: () => {} } });
+      reservations = reserveOwnConnections(connection);
+    });
+
+    afterAll(async () => {
+      await reservations?.end({ timeout: 5 });
+      await (connection?.driver as unknown as { end(options: { timeout: number }): Promise<void> })?.end({ timeout: 5 });
+    });
+
+    const elapsed = async (work: () => Promise<unknown>) => {
+      const started = performance.now();
+      await work();
+      return performance.now() - started;
+    };
+
+    it("sends BEGIN and a marked statement at once, and waits for their answers with the next statement", async () => {
+      const reserved = await connection.driver.reserve();
+      try {
+        // Not waited for: the server still sleeps when the next statement is sent.
+        expect(await elapsed(() => reserved.unsafe("begin"))).toBeLessThan(150);
+        const marked = `${answeredWithNext}select pg_sleep(0.4), set_config('app.step', $1, true)`;
+        expect(await elapsed(() => reserved.unsafe(marked, ["marked" as never]))).toBeLessThan(150);
+        let rows: Record<string, unknown>[] = [];
+        expect(await elapsed(async () => (rows = await reserved.unsafe("select current_setting('app.step', true) as seen")))).toBeGreaterThanOrEqual(350);
+        expect(rows).toEqual([{ seen: "marked" }]);
+        await reserved.unsafe("commit");
+      } finally {
+        reserved.release();
+      }
+    });
+
+    it("fails the next statement with a marked statement's error", async () => {
+      const reserved = await connection.driver.reserve();
+      try {
+        await reserved.unsafe("begin");
+        await reserved.unsafe(`${answeredWithNext}select 1 / $1::int`, [0 as never]);
+        await expect(reserved.unsafe("select 1")).rejects.toThrow(/division by zero/);
+        await reserved.unsafe("rollback");
+        expect(await reserved.unsafe("select 2 as two")).toEqual([{ two: 2 }]);
+      } finally {
+        reserved.release();
+      }
+    });
   });
 });
