@@ -657,12 +657,14 @@ $$;
 create function private.record_list(p_module text, p_search text, p_filters jsonb, p_sort text,
                                                p_descending boolean, p_limit integer, p_offset integer)
 returns jsonb
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select private.record_page(p_module, 'view', p_search, p_filters, p_sort, p_descending, p_limit, p_offset, 200, false);
+begin
+  return (select private.record_page(p_module, 'view', p_search, p_filters, p_sort, p_descending, p_limit, p_offset, 200, false));
+end;
 $$;
 
 /** One record the caller may see (not deleted), with its owner's name; another organization's id is simply not found. */

@@ -14,6 +14,7 @@ DROP FUNCTION "private"."is_super_admin"(uuid);
 DROP FUNCTION "private"."module_column_list"(text, text);
 DROP FUNCTION "private"."module_columns"(private.module_fields[], text);
 DROP FUNCTION "private"."record_json"(jsonb);
+DROP FUNCTION "private"."record_list"(text, text, jsonb, text, boolean, integer, integer);
 DROP FUNCTION "private"."schema_organization"(text);
 DROP FUNCTION "private"."session_method_allowed"();
 DROP FUNCTION "private"."tenant_schema"(uuid);
@@ -179,6 +180,16 @@ begin
         from private.profiles p where p.id = (p_row ->> 'owner_id')::uuid)));
 end;
 $function$;
+CREATE OR REPLACE FUNCTION private.record_list(p_module text, p_search text, p_filters jsonb, p_sort text, p_descending boolean, p_limit integer, p_offset integer)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  return (select private.record_page(p_module, 'view', p_search, p_filters, p_sort, p_descending, p_limit, p_offset, 200, false));
+end;
+$function$;
 CREATE OR REPLACE FUNCTION private.schema_organization(p_schema text)
  RETURNS uuid
  LANGUAGE plpgsql
@@ -284,6 +295,8 @@ REVOKE ALL ON FUNCTION "private"."module_columns"(private.module_fields[], text)
 GRANT EXECUTE ON FUNCTION "private"."module_columns"(private.module_fields[], text) TO "postgres";
 REVOKE ALL ON FUNCTION "private"."record_json"(jsonb) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION "private"."record_json"(jsonb) TO "postgres";
+REVOKE ALL ON FUNCTION "private"."record_list"(text, text, jsonb, text, boolean, integer, integer) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION "private"."record_list"(text, text, jsonb, text, boolean, integer, integer) TO "postgres";
 REVOKE ALL ON FUNCTION "private"."schema_organization"(text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION "private"."schema_organization"(text) TO "postgres";
 REVOKE ALL ON FUNCTION "private"."session_method_allowed"() FROM PUBLIC;
