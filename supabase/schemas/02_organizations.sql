@@ -148,12 +148,14 @@ $$;
 /** The newest template version. */
 create function private.latest_template_version()
 returns integer
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select coalesce(max(version), 0) from private.tenant_template_steps;
+begin
+  return (select coalesce(max(version), 0) from private.tenant_template_steps);
+end;
 $$;
 
 /**
@@ -496,51 +498,53 @@ $$;
  */
 create function private.tenant_schema_signature(p_schema text)
 returns text
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select string_agg(line, E'\n' order by line)
-    from (
-      select format('column %s.%s %s %s default %s', c.relname, a.attname,
-                    pg_catalog.format_type(a.atttypid, a.atttypmod),
-                    case when a.attnotnull then 'not null' else 'null' end,
-                    coalesce(pg_catalog.pg_get_expr(d.adbin, d.adrelid), '-')) as line
-        from pg_catalog.pg_class c
-        join pg_catalog.pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
-        left join pg_catalog.pg_attrdef d on d.adrelid = c.oid and d.adnum = a.attnum
-       where c.relnamespace = p_schema::regnamespace and c.relkind = 'r' and a.attname !~ '^cf_'
-      union all
-      select format('table %s rls %s', c.relname, c.relrowsecurity)
-        from pg_catalog.pg_class c
-       where c.relnamespace = p_schema::regnamespace and c.relkind = 'r'
-      union all
-      select format('constraint %s %s %s', c.relname, k.conname,
-                    replace(pg_catalog.pg_get_constraintdef(k.oid), quote_ident(p_schema) || '.', '@.'))
-        from pg_catalog.pg_constraint k
-        join pg_catalog.pg_class c on c.oid = k.conrelid
-       where c.relnamespace = p_schema::regnamespace
-      union all
-      select format('index %s', replace(pg_catalog.pg_get_indexdef(i.indexrelid), quote_ident(p_schema) || '.', '@.'))
-        from pg_catalog.pg_index i
-        join pg_catalog.pg_class c on c.oid = i.indrelid
-       where c.relnamespace = p_schema::regnamespace
-         and not exists (select 1 from pg_catalog.pg_depend dep
-                           join pg_catalog.pg_attribute a on a.attrelid = dep.refobjid and a.attnum = dep.refobjsubid
-                          where dep.classid = 'pg_catalog.pg_class'::regclass and dep.objid = i.indexrelid
-                            and a.attname ~ '^cf_')
-      union all
-      select format('trigger %s', replace(pg_catalog.pg_get_triggerdef(t.oid), quote_ident(p_schema) || '.', '@.'))
-        from pg_catalog.pg_trigger t
-        join pg_catalog.pg_class c on c.oid = t.tgrelid
-       where c.relnamespace = p_schema::regnamespace and not t.tgisinternal
-      union all
-      select format('policy %s %s', c.relname, p.polname)
-        from pg_catalog.pg_policy p
-        join pg_catalog.pg_class c on c.oid = p.polrelid
-       where c.relnamespace = p_schema::regnamespace
-    ) as parts;
+begin
+  return (select string_agg(line, E'\n' order by line)
+      from (
+        select format('column %s.%s %s %s default %s', c.relname, a.attname,
+                      pg_catalog.format_type(a.atttypid, a.atttypmod),
+                      case when a.attnotnull then 'not null' else 'null' end,
+                      coalesce(pg_catalog.pg_get_expr(d.adbin, d.adrelid), '-')) as line
+          from pg_catalog.pg_class c
+          join pg_catalog.pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+          left join pg_catalog.pg_attrdef d on d.adrelid = c.oid and d.adnum = a.attnum
+         where c.relnamespace = p_schema::regnamespace and c.relkind = 'r' and a.attname !~ '^cf_'
+        union all
+        select format('table %s rls %s', c.relname, c.relrowsecurity)
+          from pg_catalog.pg_class c
+         where c.relnamespace = p_schema::regnamespace and c.relkind = 'r'
+        union all
+        select format('constraint %s %s %s', c.relname, k.conname,
+                      replace(pg_catalog.pg_get_constraintdef(k.oid), quote_ident(p_schema) || '.', '@.'))
+          from pg_catalog.pg_constraint k
+          join pg_catalog.pg_class c on c.oid = k.conrelid
+         where c.relnamespace = p_schema::regnamespace
+        union all
+        select format('index %s', replace(pg_catalog.pg_get_indexdef(i.indexrelid), quote_ident(p_schema) || '.', '@.'))
+          from pg_catalog.pg_index i
+          join pg_catalog.pg_class c on c.oid = i.indrelid
+         where c.relnamespace = p_schema::regnamespace
+           and not exists (select 1 from pg_catalog.pg_depend dep
+                             join pg_catalog.pg_attribute a on a.attrelid = dep.refobjid and a.attnum = dep.refobjsubid
+                            where dep.classid = 'pg_catalog.pg_class'::regclass and dep.objid = i.indexrelid
+                              and a.attname ~ '^cf_')
+        union all
+        select format('trigger %s', replace(pg_catalog.pg_get_triggerdef(t.oid), quote_ident(p_schema) || '.', '@.'))
+          from pg_catalog.pg_trigger t
+          join pg_catalog.pg_class c on c.oid = t.tgrelid
+         where c.relnamespace = p_schema::regnamespace and not t.tgisinternal
+        union all
+        select format('policy %s %s', c.relname, p.polname)
+          from pg_catalog.pg_policy p
+          join pg_catalog.pg_class c on c.oid = p.polrelid
+         where c.relnamespace = p_schema::regnamespace
+      ) as parts);
+end;
 $$;
 
 /**
@@ -823,22 +827,24 @@ $$;
 /** An organization as the organization manager shows it. */
 create function private.organization_json(p_organization_id uuid)
 returns jsonb
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select jsonb_build_object(
-    'id', o.id, 'slug', o.slug, 'name', o.name, 'subscription_plan', o.subscription_plan,
-    'subscription_status', o.subscription_status, 'is_active', o.is_active,
-    'table_prefix_timestamp', o.table_prefix_timestamp, 'template_version', o.template_version,
-    'latest_template_version', private.latest_template_version(),
-    'last_migration_error', o.last_migration_error, 'created_at', o.created_at,
-    'member_count', (select count(*) from private.memberships m where m.organization_id = o.id),
-    'active_member_count', (select count(*) from private.memberships m
-                             where m.organization_id = o.id and m.is_active))
-    from private.organizations o
-   where o.id = p_organization_id;
+begin
+  return (select jsonb_build_object(
+      'id', o.id, 'slug', o.slug, 'name', o.name, 'subscription_plan', o.subscription_plan,
+      'subscription_status', o.subscription_status, 'is_active', o.is_active,
+      'table_prefix_timestamp', o.table_prefix_timestamp, 'template_version', o.template_version,
+      'latest_template_version', private.latest_template_version(),
+      'last_migration_error', o.last_migration_error, 'created_at', o.created_at,
+      'member_count', (select count(*) from private.memberships m where m.organization_id = o.id),
+      'active_member_count', (select count(*) from private.memberships m
+                               where m.organization_id = o.id and m.is_active))
+      from private.organizations o
+     where o.id = p_organization_id);
+end;
 $$;
 
 /** Super admin: every organization with its member counts and table status. */

@@ -238,14 +238,16 @@ $$;
 /** A new password (create, reset, change): the length rules and not a common password. */
 create function private.check_password(p_password text)
 returns jsonb
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select coalesce(private.check_password_length(p_password),
-                  case when private.is_common_password(p_password)
-                       then private.failure('Bu şifre çok yaygın; daha güçlü bir şifre seçin', 'password_common') end);
+begin
+  return (select coalesce(private.check_password_length(p_password),
+                    case when private.is_common_password(p_password)
+                         then private.failure('Bu şifre çok yaygın; daha güçlü bir şifre seçin', 'password_common') end));
+end;
 $$;
 
 /** Names are trimmed and at most 100 characters; null when fine. */
@@ -970,16 +972,18 @@ grant execute on function public.get_organization_users(p_search text, p_role te
 /** The permission matrix of one role as {module: {action: scope}}. */
 create function private.role_permissions_json(p_organization_id uuid, p_role text)
 returns jsonb
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select coalesce(jsonb_object_agg(per_module.module, per_module.actions), '{}')
-    from (select rp.module, jsonb_object_agg(rp.action, rp.scope) as actions
-            from private.role_permissions rp
-           where rp.organization_id = p_organization_id and rp.role_key = p_role
-           group by rp.module) per_module;
+begin
+  return (select coalesce(jsonb_object_agg(per_module.module, per_module.actions), '{}')
+      from (select rp.module, jsonb_object_agg(rp.action, rp.scope) as actions
+              from private.role_permissions rp
+             where rp.organization_id = p_organization_id and rp.role_key = p_role
+             group by rp.module) per_module);
+end;
 $$;
 
 /** The roles of the caller's organization with their matrices and member counts (members may read). */
@@ -1242,10 +1246,12 @@ grant execute on function public.list_organization_members() to authenticated;
 /** A profile's display name, or null. */
 create function private.profile_name(p_user uuid)
 returns text
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select nullif(btrim(concat_ws(' ', p.first_name, p.last_name)), '') from private.profiles p where p.id = p_user;
+begin
+  return (select nullif(btrim(concat_ws(' ', p.first_name, p.last_name)), '') from private.profiles p where p.id = p_user);
+end;
 $$;

@@ -1332,12 +1332,14 @@ insert into private.common_passwords (password) values
 /** Whether the password, in any letter case, is one of the common passwords. */
 create function private.is_common_password(p_password text)
 returns boolean
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select exists (select 1 from private.common_passwords c where c.password = lower(p_password));
+begin
+  return (select exists (select 1 from private.common_passwords c where c.password = lower(p_password)));
+end;
 $$;
 
 -- ---------------------------------------------------------------------------------
@@ -2003,16 +2005,18 @@ $$;
  */
 create function private.password_free_lock(p_email text, p_account private.profiles)
 returns timestamptz
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select case
-    when (p_account.id is null or (p_account.locked_by_admin and p_account.locked_until > now()))
-         then (select t.locked_until from private.login_throttles t where t.email = p_email and t.locked_until > now())
-    when not p_account.locked_by_admin and p_account.locked_until > now() then p_account.locked_until
-  end;
+begin
+  return (select case
+      when (p_account.id is null or (p_account.locked_by_admin and p_account.locked_until > now()))
+           then (select t.locked_until from private.login_throttles t where t.email = p_email and t.locked_until > now())
+      when not p_account.locked_by_admin and p_account.locked_until > now() then p_account.locked_until
+    end);
+end;
 $$;
 
 /**

@@ -144,23 +144,25 @@ alter table private.organization_settings enable row level security;
  */
 create function private.settings_json(p_organization_id uuid)
 returns jsonb
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select (to_jsonb(s) - 'organization_id' - 'updated_by')
-         - case when s.exchange_rates = '{}'::jsonb then 'exchange_rates' else '' end
-         - case when s.contract_number_pattern = 'SZL-{YYYY}-{SEQ:5}' then 'contract_number_pattern' else '' end
-         - case when s.bank_accounts = '[]'::jsonb then 'bank_accounts' else '' end
-         - array(select k from unnest(array['legal_name', 'address', 'province', 'district', 'tax_office', 'tax_number',
-                                            'mersis_number', 'phone', 'email', 'website']) k
-                  where to_jsonb(s) -> k = 'null'::jsonb)
-         || jsonb_build_object('name', o.name, 'logo_updated_at', l.updated_at)
-    from private.organization_settings s
-    join private.organizations o on o.id = s.organization_id
-    left join private.organization_logos l on l.organization_id = s.organization_id
-   where s.organization_id = p_organization_id;
+begin
+  return (select (to_jsonb(s) - 'organization_id' - 'updated_by')
+           - case when s.exchange_rates = '{}'::jsonb then 'exchange_rates' else '' end
+           - case when s.contract_number_pattern = 'SZL-{YYYY}-{SEQ:5}' then 'contract_number_pattern' else '' end
+           - case when s.bank_accounts = '[]'::jsonb then 'bank_accounts' else '' end
+           - array(select k from unnest(array['legal_name', 'address', 'province', 'district', 'tax_office', 'tax_number',
+                                              'mersis_number', 'phone', 'email', 'website']) k
+                    where to_jsonb(s) -> k = 'null'::jsonb)
+           || jsonb_build_object('name', o.name, 'logo_updated_at', l.updated_at)
+      from private.organization_settings s
+      join private.organizations o on o.id = s.organization_id
+      left join private.organization_logos l on l.organization_id = s.organization_id
+     where s.organization_id = p_organization_id);
+end;
 $$;
 
 /** The caller's organization settings (every member reads them: currency, KDV, stages...). */
@@ -686,13 +688,15 @@ create trigger record_exchange_rates
 /** Today in the organization's time zone. */
 create function private.organization_today(p_organization_id uuid)
 returns date
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select (now() at time zone coalesce((select s.time_zone from private.organization_settings s
-                                        where s.organization_id = p_organization_id), 'Europe/Istanbul'))::date;
+begin
+  return (select (now() at time zone coalesce((select s.time_zone from private.organization_settings s
+                                          where s.organization_id = p_organization_id), 'Europe/Istanbul'))::date);
+end;
 $$;
 
 -- ---------------------------------------------------------------------------------
@@ -701,13 +705,15 @@ $$;
 /** The caller's organization's default currency (TRY when it has none). */
 create function private.organization_currency()
 returns text
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select coalesce((select s.default_currency from private.organization_settings s
-                    where s.organization_id = private.current_organization_id()), 'TRY');
+begin
+  return (select coalesce((select s.default_currency from private.organization_settings s
+                      where s.organization_id = private.current_organization_id()), 'TRY'));
+end;
 $$;
 
 /**
@@ -764,13 +770,15 @@ $$;
 /** An organization's settings as the audit compares them: every setting and the name, not who or when. */
 create function private.settings_audit_json(p_organization_id uuid)
 returns jsonb
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select (to_jsonb(s) - 'organization_id' - 'updated_by' - 'updated_at' - 'created_at') || jsonb_build_object('name', o.name)
-    from private.organization_settings s
-    join private.organizations o on o.id = s.organization_id
-   where s.organization_id = p_organization_id;
+begin
+  return (select (to_jsonb(s) - 'organization_id' - 'updated_by' - 'updated_at' - 'created_at') || jsonb_build_object('name', o.name)
+      from private.organization_settings s
+      join private.organizations o on o.id = s.organization_id
+     where s.organization_id = p_organization_id);
+end;
 $$;

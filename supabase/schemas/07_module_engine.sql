@@ -199,23 +199,27 @@ alter table private.role_permissions
 /** The modules as the app lists them: key, entity type and the actions, in menu order. */
 create function private.modules_json()
 returns jsonb
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select coalesce(jsonb_agg(m.key order by m.position), '[]') from private.modules m;
+begin
+  return (select coalesce(jsonb_agg(m.key order by m.position), '[]') from private.modules m);
+end;
 $$;
 
 /** The actions as the roles matrix lists them. */
 create function private.module_actions_json()
 returns jsonb
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select coalesce(jsonb_agg(a.key order by a.position), '[]') from private.module_actions a;
+begin
+  return (select coalesce(jsonb_agg(a.key order by a.position), '[]') from private.module_actions a);
+end;
 $$;
 
 /** What the guard hands a module RPC (see private.module_context). */
@@ -1612,14 +1616,16 @@ $$;
  */
 create function private.record_title(p_module text, p_row jsonb)
 returns text
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select left(nullif(btrim(array_to_string(array(select p_row ->> c from unnest(m.title_columns) with ordinality t (c, n)
-                                                  order by t.n), ' ')), ''), 300)
-    from private.modules m where m.key = p_module;
+begin
+  return (select left(nullif(btrim(array_to_string(array(select p_row ->> c from unnest(m.title_columns) with ordinality t (c, n)
+                                                    order by t.n), ' ')), ''), 300)
+      from private.modules m where m.key = p_module);
+end;
 $$;
 
 /** True when the caller may see this record of the module (not deleted, within their view scope). */

@@ -80,15 +80,17 @@ $$;
 /** True when the member is active in the organization and wants this kind of notification. */
 create function private.wants_notification(p_organization_id uuid, p_user_id uuid, p_kind text)
 returns boolean
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select exists (select 1 from private.memberships m
-                  where m.user_id = p_user_id and m.organization_id = p_organization_id and m.is_active)
-     and coalesce((select p_kind = any (p.kinds) from private.notification_preferences p
-                    where p.user_id = p_user_id and p.organization_id = p_organization_id), true);
+begin
+  return (select exists (select 1 from private.memberships m
+                    where m.user_id = p_user_id and m.organization_id = p_organization_id and m.is_active)
+       and coalesce((select p_kind = any (p.kinds) from private.notification_preferences p
+                      where p.user_id = p_user_id and p.organization_id = p_organization_id), true));
+end;
 $$;
 
 /**
@@ -116,17 +118,19 @@ $$;
 /** A notification as the RPCs answer it. */
 create function private.notification_json(p_notification private.notifications)
 returns jsonb
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select jsonb_build_object(
-    'id', p_notification.id, 'kind', p_notification.kind, 'module', p_notification.module,
-    'record_id', p_notification.record_id, 'title', p_notification.title, 'actor_id', p_notification.actor_id,
-    'actor_name', (select nullif(btrim(concat_ws(' ', p.first_name, p.last_name)), '')
-                     from private.profiles p where p.id = p_notification.actor_id),
-    'created_at', p_notification.created_at, 'read_at', p_notification.read_at);
+begin
+  return (select jsonb_build_object(
+      'id', p_notification.id, 'kind', p_notification.kind, 'module', p_notification.module,
+      'record_id', p_notification.record_id, 'title', p_notification.title, 'actor_id', p_notification.actor_id,
+      'actor_name', (select nullif(btrim(concat_ws(' ', p.first_name, p.last_name)), '')
+                       from private.profiles p where p.id = p_notification.actor_id),
+      'created_at', p_notification.created_at, 'read_at', p_notification.read_at));
+end;
 $$;
 
 /** Broadcasts a new notification to its recipient's topic user:<organization_id>:<user_id> (event 'notification'). */
@@ -465,13 +469,15 @@ values ('crm-notify-due-items', '* * * * *', 'notify_due_items', true);
 /** How many unread notifications the member has in the organization. */
 create function private.unread_notifications(p_user_id uuid, p_organization_id uuid)
 returns integer
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select count(*)::integer from private.notifications n
-   where n.user_id = p_user_id and n.organization_id = p_organization_id and n.read_at is null;
+begin
+  return (select count(*)::integer from private.notifications n
+     where n.user_id = p_user_id and n.organization_id = p_organization_id and n.read_at is null);
+end;
 $$;
 
 /**
@@ -588,20 +594,22 @@ grant execute on function public.mark_all_notifications_read() to authenticated;
 /** The caller's preferences in this organization: {kinds (wanted), available (every kind), email_digest}. */
 create function private.notification_preferences_json(p_user_id uuid, p_organization_id uuid)
 returns jsonb
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select jsonb_build_object('success', true,
-    'kinds', to_jsonb(coalesce((select array(select k from unnest(private.notification_kinds()) with ordinality as a (k, position)
-                                              where k = any (p.kinds) order by a.position)
-                                  from private.notification_preferences p
-                                 where p.user_id = p_user_id and p.organization_id = p_organization_id),
-                               private.notification_kinds())),
-    'available', to_jsonb(private.notification_kinds()),
-    'email_digest', coalesce((select p.email_digest from private.notification_preferences p
-                               where p.user_id = p_user_id and p.organization_id = p_organization_id), false));
+begin
+  return (select jsonb_build_object('success', true,
+      'kinds', to_jsonb(coalesce((select array(select k from unnest(private.notification_kinds()) with ordinality as a (k, position)
+                                                where k = any (p.kinds) order by a.position)
+                                    from private.notification_preferences p
+                                   where p.user_id = p_user_id and p.organization_id = p_organization_id),
+                                 private.notification_kinds())),
+      'available', to_jsonb(private.notification_kinds()),
+      'email_digest', coalesce((select p.email_digest from private.notification_preferences p
+                                 where p.user_id = p_user_id and p.organization_id = p_organization_id), false)));
+end;
 $$;
 
 /** Which notification kinds the caller wants in their session's organization: {success, kinds, available}. */

@@ -32,15 +32,17 @@ $$;
  */
 create function private.quote_vat_rates(p_organization_id uuid)
 returns numeric[]
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select array(select distinct r from unnest(array[0, 1, 10, 20]::numeric[]
-                                              || array(select s.default_vat_rate from private.organization_settings s
-                                                        where s.organization_id = p_organization_id)) r
-                order by r);
+begin
+  return (select array(select distinct r from unnest(array[0, 1, 10, 20]::numeric[]
+                                                || array(select s.default_vat_rate from private.organization_settings s
+                                                          where s.organization_id = p_organization_id)) r
+                  order by r));
+end;
 $$;
 
 /**

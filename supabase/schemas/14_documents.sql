@@ -72,12 +72,14 @@ $$;
  */
 create function private.document_link_column(p_module text)
 returns text
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select m.document_link from private.modules m where m.key = p_module;
+begin
+  return (select m.document_link from private.modules m where m.key = p_module);
+end;
 $$;
 
 /** A file name as it is kept and offered for download: its last path part, no control characters, at most 255 characters; null when nothing is left. */

@@ -251,25 +251,27 @@ $$;
  */
 create function private.import_owners(p_organization_id uuid, p_texts text[])
 returns jsonb
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select coalesce(jsonb_object_agg(t.text, case
-           when by_email.ids is not null then jsonb_build_object('id', by_email.ids[1])
-           when cardinality(by_name.ids) = 1 then jsonb_build_object('id', by_name.ids[1])
-           when cardinality(by_name.ids) > 1 then '{"error": "owner_ambiguous"}'
-           else '{"error": "owner_not_found"}' end), '{}')
-    from unnest(p_texts) t (text)
-    left join lateral (
-      select array_agg(p.id) as ids from private.memberships m join private.profiles p on p.id = m.user_id
-       where m.organization_id = p_organization_id and m.is_active and p.is_active
-         and p.email = lower(btrim(t.text))) by_email on true
-    left join lateral (
-      select array_agg(p.id) as ids from private.memberships m join private.profiles p on p.id = m.user_id
-       where m.organization_id = p_organization_id and m.is_active and p.is_active
-         and private.fold_search(btrim(concat_ws(' ', p.first_name, p.last_name))) = private.fold_search(btrim(t.text))) by_name on true;
+begin
+  return (select coalesce(jsonb_object_agg(t.text, case
+             when by_email.ids is not null then jsonb_build_object('id', by_email.ids[1])
+             when cardinality(by_name.ids) = 1 then jsonb_build_object('id', by_name.ids[1])
+             when cardinality(by_name.ids) > 1 then '{"error": "owner_ambiguous"}'
+             else '{"error": "owner_not_found"}' end), '{}')
+      from unnest(p_texts) t (text)
+      left join lateral (
+        select array_agg(p.id) as ids from private.memberships m join private.profiles p on p.id = m.user_id
+         where m.organization_id = p_organization_id and m.is_active and p.is_active
+           and p.email = lower(btrim(t.text))) by_email on true
+      left join lateral (
+        select array_agg(p.id) as ids from private.memberships m join private.profiles p on p.id = m.user_id
+         where m.organization_id = p_organization_id and m.is_active and p.is_active
+           and private.fold_search(btrim(concat_ws(' ', p.first_name, p.last_name))) = private.fold_search(btrim(t.text))) by_name on true);
+end;
 $$;
 
 /**
@@ -901,13 +903,15 @@ $$;
 /** An import as the app reads it (Import: without its mapping, with the creator's name). */
 create function private.import_json(p_import jsonb)
 returns jsonb
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select (p_import - 'mapping' - 'reverted_by')
-         || jsonb_build_object('created_by_name', private.profile_name((p_import ->> 'created_by')::uuid));
+begin
+  return (select (p_import - 'mapping' - 'reverted_by')
+           || jsonb_build_object('created_by_name', private.profile_name((p_import ->> 'created_by')::uuid)));
+end;
 $$;
 
 /**

@@ -534,14 +534,16 @@ $$;
 /** Whether the table has a column of that name (a field's, or one no declaration knows). */
 create function private.table_has_column(p_schema text, p_table text, p_column text)
 returns boolean
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select exists (select 1 from pg_catalog.pg_attribute a
-                  where a.attrelid = pg_catalog.to_regclass(format('%I.%I', p_schema, p_table))
-                    and a.attname = p_column and a.attnum > 0 and not a.attisdropped);
+begin
+  return (select exists (select 1 from pg_catalog.pg_attribute a
+                    where a.attrelid = pg_catalog.to_regclass(format('%I.%I', p_schema, p_table))
+                      and a.attname = p_column and a.attnum > 0 and not a.attisdropped));
+end;
 $$;
 
 /**

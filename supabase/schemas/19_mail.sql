@@ -73,15 +73,17 @@ $$;
 /** The settings as the admin's form reads them: everything but the password, and whether one is kept. */
 create function private.mail_settings_json(p_settings private.mail_settings)
 returns jsonb
-language sql
+language plpgsql
 stable
 set search_path = ''
 as $$
-  select case when p_settings.organization_id is null then null else jsonb_build_object(
-    'host', p_settings.host, 'port', p_settings.port, 'security', p_settings.security,
-    'username', p_settings.username, 'has_password', p_settings.password_sealed is not null,
-    'sender_name', p_settings.sender_name, 'sender_address', p_settings.sender_address,
-    'reply_to', p_settings.reply_to, 'updated_at', p_settings.updated_at) end;
+begin
+  return (select case when p_settings.organization_id is null then null else jsonb_build_object(
+      'host', p_settings.host, 'port', p_settings.port, 'security', p_settings.security,
+      'username', p_settings.username, 'has_password', p_settings.password_sealed is not null,
+      'sender_name', p_settings.sender_name, 'sender_address', p_settings.sender_address,
+      'reply_to', p_settings.reply_to, 'updated_at', p_settings.updated_at) end);
+end;
 $$;
 
 /**
@@ -257,13 +259,15 @@ $$;
 /** Addresses as sent: each normalized, in their order; null when one is not a valid e-mail address. */
 create function private.mail_addresses(p_addresses text[])
 returns text[]
-language sql
+language plpgsql
 stable
 set search_path = ''
 as $$
-  select case when bool_and(coalesce(private.is_valid_email(a.address), false)) is not false
-              then coalesce(array_agg(a.address order by a.position), '{}') end
-    from (select private.normalize_email(r) as address, o as position from unnest(p_addresses) with ordinality t (r, o)) a;
+begin
+  return (select case when bool_and(coalesce(private.is_valid_email(a.address), false)) is not false
+                then coalesce(array_agg(a.address order by a.position), '{}') end
+      from (select private.normalize_email(r) as address, o as position from unnest(p_addresses) with ordinality t (r, o)) a);
+end;
 $$;
 
 /**

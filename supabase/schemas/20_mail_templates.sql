@@ -85,18 +85,20 @@ $$;
  */
 create function private.mail_template(p_organization_id uuid, p_kind text, p_language text)
 returns jsonb
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select jsonb_build_object('kind', p_kind, 'language', lang, 'customized', t.organization_id is not null,
-                            'subject', coalesce(t.subject, d ->> 'subject'), 'body', coalesce(t.body, d ->> 'body'))
-    from (select case when p_language = 'en' then 'en' else 'tr' end) l (lang)
-    cross join lateral (select private.default_mail_template(p_kind, l.lang)) defaults (d)
-    left join private.mail_templates t
-      on t.organization_id = p_organization_id and t.kind = p_kind and t.language = l.lang
-   where d is not null;
+begin
+  return (select jsonb_build_object('kind', p_kind, 'language', lang, 'customized', t.organization_id is not null,
+                              'subject', coalesce(t.subject, d ->> 'subject'), 'body', coalesce(t.body, d ->> 'body'))
+      from (select case when p_language = 'en' then 'en' else 'tr' end) l (lang)
+      cross join lateral (select private.default_mail_template(p_kind, l.lang)) defaults (d)
+      left join private.mail_templates t
+        on t.organization_id = p_organization_id and t.kind = p_kind and t.language = l.lang
+     where d is not null);
+end;
 $$;
 
 /**
