@@ -54,14 +54,18 @@ async function latency(work: () => Promise<unknown>): Promise<Latency> {
   return percentiles(times);
 }
 
+/** The measured request: get_current_user_context as supabase-js posts it, with the user's token. */
+const callPath = "/rest/v1/rpc/get_current_user_context";
+const callHeaders = (token: string) => ({ "content-type": "application/json", apikey: testKeys.publishableKey, authorization: `Bearer ${token}` });
+
 /** Requests/s of get_current_user_context with `inFlight` requests on their way at all times. */
 async function throughput(url: string, token: string): Promise<{ perSecond: number; errors: number; p95: number }> {
   const result = await autocannon({
-    url: `${url}/rest/v1/rpc/get_current_user_context`,
+    url: `${url}${callPath}`,
     method: "POST",
     connections: inFlight,
     duration: seconds,
-    headers: { "content-type": "application/json", apikey: testKeys.publishableKey, authorization: `Bearer ${token}` },
+    headers: callHeaders(token),
     body: "{}",
   });
   return { perSecond: result.requests.average, errors: result.errors + result.non2xx + result.timeouts, p95: result.latency.p97_5 };
@@ -71,10 +75,10 @@ async function throughput(url: string, token: string): Promise<{ perSecond: numb
 function plainHttpCall(url: string, token: string): () => Promise<void> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const { hostname, port } = new URL(url);
-  const headers = { "content-type": "application/json", "content-length": "2", apikey: testKeys.publishableKey, authorization: `Bearer ${token}` };
+  const headers = { ...callHeaders(token), "content-length": "2" };
   return () =>
     new Promise<void>((resolve, reject) => {
-      const request = http.request({ hostname, port, path: "/rest/v1/rpc/get_current_user_context", method: "POST", agent, headers }, (answer) => {
+      const request = http.request({ hostname, port, path: callPath, method: "POST", agent, headers }, (answer) => {
         answer.resume();
         answer.once("end", () => (answer.statusCode === 200 ? resolve() : reject(new Error(`status ${answer.statusCode}`))));
       });

@@ -67,7 +67,7 @@ const settingsTexts = new Map<string, string>();
  * per variant and never compiled per request). It is marked to be answered with the next
  * statement (postgres-reservations.ts): nobody reads its answer.
  */
-export function settingsStatement(context: RequestContext | undefined, rpc: RpcRequest | undefined): CompiledQuery | null {
+function settingsStatement(context: RequestContext | undefined, rpc: RpcRequest | undefined): CompiledQuery | null {
   const names: string[] = [];
   const values: string[] = [];
   const set = (name: string, value: string) => {
