@@ -9,7 +9,9 @@
  *   request's transaction (`set_config('role', r, true)` is `SET LOCAL ROLE r`; an RPC that
  *   PostgREST runs read only gets `transaction_read_only` in the same statement). Built once
  *   per variant, never compiled per request; on PostgreSQL it travels with the BEGIN and the
- *   call and is answered with the call (postgres-reservations.ts): one round trip for the three.
+ *   call and is answered with the call; an RPC's settings are marked so that lite's read of
+ *   the response settings goes along too (postgres-reservations.ts): one round trip for the
+ *   four, then COMMIT.
  * (Organizations' schemas are kept out of lite's schema cache by the patch of lite's
  * introspection queries: patches/@supabase+lite+0.10.0.patch, README.)
  *
@@ -18,7 +20,7 @@
  * upgrade renames them.
  */
 import { CompiledQuery } from "kysely";
-import { answeredWithNext } from "./postgres-reservations.ts";
+import { answeredWithNext, beforeAnRpcCall } from "./postgres-reservations.ts";
 
 /** The request context lite hands `withContext` (the parts it reads for the settings). */
 interface RequestContext {
@@ -99,7 +101,7 @@ function settingsStatement(context: RequestContext | undefined, rpc: RpcRequest 
       ...names.map((name, index) => `set_config('${name}', $${index + 1}, true)`),
       ...constants.map(([name, value]) => `set_config('${name}', '${value}', true)`),
     ];
-    text = `${answeredWithNext}select ${calls.join(", ")}`;
+    text = `${rpc ? beforeAnRpcCall : answeredWithNext}select ${calls.join(", ")}`;
     settingsTexts.set(key, text);
   }
   return CompiledQuery.raw(text, values);

@@ -29,11 +29,30 @@ import type { PostgresConnection } from "@supabase/lite/postgres";
  */
 export const answeredWithNext = "/* answered with the next statement */ ";
 
+/**
+ * The start of an RPC's settings (data-api-path.ts marks them with it): answered with the
+ * next statement, the RPC's call, which is sent with lite's read of the response settings
+ * right behind it. That read changes nothing, so it may run before lite asks for it: lite
+ * asks for it next (after the call's answer, `Qm` in lite 0.10), and its answer is there
+ * without a round trip of its own. When lite sends anything else next (a ROLLBACK after a
+ * failed call), the early answer is dropped and lite's statements go as they come.
+ */
+export const beforeAnRpcCall = `${answeredWithNext}/* before an RPC's call */ `;
+
+/** lite's read of the response settings after an RPC's call, as this module sends it. */
+export const responseSettingsRead = "select current_setting('response.status', true) as status, current_setting('response.headers', true) as headers";
+
+/** Whether a statement is lite's read of the response settings (its text, case and whitespace aside). */
+const isResponseSettingsRead = (text: string) =>
+  text.length < 200 && text.replace(/\s+/g, " ").trim().toLowerCase() === responseSettingsRead;
+
 /** One statement a reservation sent: its text, how many parameters, whether prepared (named). */
 export interface SentStatement {
   text: string;
   parameters: number;
   prepared: boolean;
+  /** Sent right behind the statement before it, unasked (the response settings' read): no round trip of its own. */
+  early?: boolean;
 }
 
 interface Slot {
@@ -98,17 +117,40 @@ export function reserveOwnConnections(
       // Statements sent but not yet answered (a BEGIN, a request's settings): their answers are
       // awaited with the next statement's.
       let unanswered: Promise<unknown> | null = null;
+      // The next statement is an RPC's call, to be followed by the response settings' read.
+      let rpcCallNext = false;
+      // That read, sent with the call and not yet asked for.
+      let earlyRead: postgres.PendingQuery<postgres.Row[]> | null = null;
       return {
         unsafe: (text: string, params?: never[], queryOptions?: postgres.UnsafeQueryOptions) => {
           if (slot.lost) return Promise.reject(connectionClosed());
           slot.used = true;
           const parameters = params?.length ?? 0;
+          if (earlyRead) {
+            const read = earlyRead;
+            earlyRead = null;
+            if (parameters === 0 && isResponseSettingsRead(text)) return read;
+            // Not asked for: its answer (or its failure in a failed transaction) is dropped.
+            read.catch(() => undefined);
+          }
           observe?.({ text, parameters, prepared: mode.cut && parameters > 0 });
           if (!mode.cut) return slot.sql.unsafe(text, params, queryOptions);
           // Statements with parameters are named and prepared once per connection (postgres.js
           // keeps them by text, as PostgREST does): one round trip each instead of two (lite's
           // unnamed statements were described first, then executed).
           const pending = slot.sql.unsafe(text, params, parameters > 0 ? { prepare: true, ...queryOptions } : queryOptions);
+          const isRpcCall = rpcCallNext && !text.startsWith(answeredWithNext);
+          if (text.startsWith(answeredWithNext)) rpcCallNext = text.startsWith(beforeAnRpcCall);
+          else rpcCallNext = false;
+          // postgres.js sends a statement when it is awaited; one that follows statements not yet
+          // answered is sent now, right behind them (all in one write), not once they are answered.
+          if (unanswered) pending.execute();
+          if (isRpcCall) {
+            pending.execute();
+            earlyRead = slot.sql.unsafe(responseSettingsRead);
+            earlyRead.catch(() => undefined);
+            observe?.({ text: responseSettingsRead, parameters: 0, prepared: false, early: true });
+          }
           if ((text === "begin" && !unanswered) || text.startsWith(answeredWithNext)) {
             // Kysely awaits its BEGIN, and the stack its settings, before the next statement;
             // postgres.js writes statements back to back on one connection, so they are sent
@@ -134,6 +176,9 @@ export function reserveOwnConnections(
         release: () => {
           if (released) return;
           released = true;
+          earlyRead?.catch(() => undefined);
+          earlyRead = null;
+          rpcCallNext = false;
           const next = waiting.shift();
           if (next) next(slot);
           else free.push(slot);

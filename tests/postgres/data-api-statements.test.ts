@@ -9,24 +9,75 @@
  * - a token verified once (the patch's cache of verified tokens);
  * - no organization's schema in lite's schema cache, whatever the number of organizations.
  */
+import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../scripts/stack/free-port.ts";
 import { startStack, type RunningStack } from "../../scripts/stack/server.ts";
 import { createPostgresConnection, type PostgresConnection } from "@supabase/lite/postgres";
-import { answeredWithNext, reserveOwnConnections, type SentStatement } from "../../scripts/stack/postgres-reservations.ts";
+import {
+  answeredWithNext,
+  beforeAnRpcCall,
+  reserveOwnConnections,
+  responseSettingsRead,
+  type SentStatement,
+} from "../../scripts/stack/postgres-reservations.ts";
 import { createTestDatabase, type TestDatabase } from "../../scripts/stack/test-database.ts";
 import { testKeys } from "../support/keys.ts";
 import { signedInClient, type CrmClient } from "../support/clients.ts";
 
 /**
  * The round trips a run of statements takes: BEGIN and a statement answered with the next
- * one ride with that one, an unprepared statement with parameters takes two.
+ * one ride with that one, a statement sent unasked rides with the one before it, an
+ * unprepared statement with parameters takes two.
  */
 export function roundTrips(statements: SentStatement[]): number {
   return statements.reduce((total, statement) => {
-    if (statement.text === "begin" || statement.text.startsWith(answeredWithNext)) return total;
+    if (statement.text === "begin" || statement.text.startsWith(answeredWithNext) || statement.early) return total;
     return total + (statement.parameters > 0 && !statement.prepared ? 2 : 1);
   }, 0);
+}
+
+/**
+ * A TCP proxy in front of PostgreSQL that counts round trips as they happen on the wire:
+ * a client's write after the server last spoke (or its first) starts one.
+ */
+async function roundTripCounter(target: URL) {
+  let count = 0;
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(target.port || 5432), target.hostname);
+    let serverSpoke = true;
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on("error", () => undefined);
+      socket.on("close", () => {
+        sockets.delete(socket);
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.on("data", (chunk) => {
+      if (serverSpoke) count += 1;
+      serverSpoke = false;
+      upstream.write(chunk);
+    });
+    upstream.on("data", (chunk) => {
+      serverSpoke = true;
+      client.write(chunk);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = new URL(target);
+  url.hostname = "127.0.0.1";
+  url.port = String((server.address() as net.AddressInfo).port);
+  return {
+    url: url.toString(),
+    roundTrips: () => count,
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }
 
 describe("the Data API's statements per RPC (PostgreSQL)", () => {
@@ -60,19 +111,21 @@ describe("the Data API's statements per RPC (PostgreSQL)", () => {
     return sent;
   }
 
-  it("sends five statements in three round trips: BEGIN and the settings with the call, the response settings, COMMIT", async () => {
+  it("sends five statements in two round trips: BEGIN, the settings, the call and the response settings' read together, then COMMIT", async () => {
     const sent = await statementsOf(() => client.rpc("get_current_user_context"));
     const texts = sent.map((statement) => statement.text.replace(/\s+/g, " ").trim());
     expect(texts.some((text) => /auth"?\."?(users|sessions)/.test(text))).toBe(false);
     expect(texts[0]).toBe("begin");
-    expect(texts[1].startsWith(answeredWithNext.trim())).toBe(true);
-    expect(texts[1].slice(answeredWithNext.trim().length).trim()).toMatch(/^select set_config\('role', \$1, true\), .*set_config\('request\.headers', \$\d+, true\)/);
+    expect(texts[1].startsWith(beforeAnRpcCall.trim())).toBe(true);
+    expect(texts[1].slice(beforeAnRpcCall.trim().length).trim()).toMatch(/^select set_config\('role', \$1, true\), .*set_config\('request\.headers', \$\d+, true\)/);
     expect(texts.filter((text) => text.includes("set_config"))).toHaveLength(1);
     expect(texts[2]).toMatch(/public\.get_current_user_context\(\)/);
+    // lite's read of the response settings, sent with the call (lite's own is answered by it).
+    expect(sent[3]).toEqual({ text: responseSettingsRead, parameters: 0, prepared: false, early: true });
     expect(texts[4]).toBe("commit");
     expect(sent.filter((statement) => statement.parameters > 0).every((statement) => statement.prepared)).toBe(true);
     expect(sent).toHaveLength(5);
-    expect(roundTrips(sent)).toBe(3);
+    expect(roundTrips(sent)).toBe(2);
   });
 
   it("runs a read-only RPC read only, in the same one statement of settings", async () => {
@@ -105,15 +158,92 @@ describe("the Data API's statements per RPC (PostgreSQL)", () => {
   describe("statements answered with the next one", () => {
     let connection: PostgresConnection;
     let reservations: { end(options: { timeout: number }): Promise<void> };
+    let wire: Awaited<ReturnType<typeof roundTripCounter>>;
 
-    beforeAll(() => {
-      connection = createPostgresConnection({ url: database.url, postgresOptions: { max: 1, onnotice: () => {} } });
+    beforeAll(async () => {
+      wire = await roundTripCounter(new URL(database.url));
+      connection = createPostgresConnection({ url: wire.url, postgresOptions: { max: 1, onnotice: () => {} } });
       reservations = reserveOwnConnections(connection);
     });
 
     afterAll(async () => {
       await reservations?.end({ timeout: 5 });
       await (connection?.driver as unknown as { end(options: { timeout: number }): Promise<void> })?.end({ timeout: 5 });
+      await wire?.close();
+    });
+
+    /** lite's statements of an RPC as it sends them (its read of the response settings in its own layout). */
+    const liteRead = "\n  SELECT current_setting('response.status', true) AS status,\n         current_setting('response.headers', true) AS headers\n";
+    const rpcSettings = `${beforeAnRpcCall}select set_config('response.status', '', true), set_config('request.method', $1, true)`;
+
+    it("sends an RPC's BEGIN, settings, call and response settings' read in one round trip, COMMIT in a second", async () => {
+      const reserved = await connection.driver.reserve();
+      const rpc = async () => {
+        await reserved.unsafe("begin");
+        await reserved.unsafe(rpcSettings, ["POST" as never]);
+        expect(await reserved.unsafe("select set_config('response.status', '201', true) as call")).toEqual([{ call: "201" }]);
+        expect(await reserved.unsafe(liteRead)).toEqual([{ status: "201", headers: null }]);
+        await reserved.unsafe("commit");
+      };
+      try {
+        // The first time on a connection, a statement with parameters is described first (a
+        // round trip of its own, before anything behind it is sent); then it is prepared.
+        await rpc();
+        const before = wire.roundTrips();
+        await rpc();
+        expect(wire.roundTrips() - before).toBe(2);
+      } finally {
+        reserved.release();
+      }
+    });
+
+    it("sends a request's BEGIN and settings with its statement in one round trip", async () => {
+      const reserved = await connection.driver.reserve();
+      const request = async () => {
+        await reserved.unsafe("begin");
+        await reserved.unsafe(`${answeredWithNext}select set_config('request.jwt.claim.sub', $1, true)`, ["someone" as never]);
+        expect(await reserved.unsafe("select current_setting('request.jwt.claim.sub') as sub")).toEqual([{ sub: "someone" }]);
+        await reserved.unsafe("commit");
+      };
+      try {
+        await request();
+        const before = wire.roundTrips();
+        await request();
+        expect(wire.roundTrips() - before).toBe(2);
+      } finally {
+        reserved.release();
+      }
+    });
+
+    it("answers a read of the response settings that does not come right after the call from the server, as it is then", async () => {
+      const reserved = await connection.driver.reserve();
+      try {
+        await reserved.unsafe("begin");
+        await reserved.unsafe(rpcSettings, ["POST" as never]);
+        await reserved.unsafe("select set_config('response.status', '201', true)");
+        await reserved.unsafe("select set_config('response.status', '202', true)");
+        expect(await reserved.unsafe(liteRead)).toEqual([{ status: "202", headers: null }]);
+        await reserved.unsafe("commit");
+      } finally {
+        reserved.release();
+      }
+    });
+
+    it("drops the early read after a failed call: the rollback and the next request go as usual", async () => {
+      const reserved = await connection.driver.reserve();
+      try {
+        await reserved.unsafe("begin");
+        await reserved.unsafe(rpcSettings, ["POST" as never]);
+        await expect(reserved.unsafe("select 1 / 0")).rejects.toThrow(/division by zero/);
+        await reserved.unsafe("rollback");
+        await reserved.unsafe("begin");
+        await reserved.unsafe(rpcSettings, ["GET" as never]);
+        expect(await reserved.unsafe("select current_setting('request.method') as method")).toEqual([{ method: "GET" }]);
+        expect(await reserved.unsafe(liteRead)).toEqual([{ status: "", headers: null }]);
+        await reserved.unsafe("commit");
+      } finally {
+        reserved.release();
+      }
     });
 
     const elapsed = async (work: () => Promise<unknown>) => {
