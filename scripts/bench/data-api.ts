@@ -6,6 +6,10 @@
  *   one transaction per call with the same settings (what PostgREST sends); goal: within 2×
  *   at p50. Beside it, the same request from a plain HTTP client (node:http, keep-alive): the
  *   share of supabase-js and Node's fetch in this process, which a browser does not pay;
+ *   and both against HTTP alone (a Node server that answers `{}` at once): what any HTTP
+ *   Data API costs on this machine before it does anything. Each side is measured after
+ *   500 calls of warm-up (V8 compiles the product's hot paths; the SQL side's warm-up is its
+ *   plans), p50 and p95 of the 1,000 calls after them;
  * - requests/s with 20 in flight (autocannon) on PostgreSQL (goal ≥ 300) and PGlite (≥ 150);
  * - the same on PostgreSQL with BENCH_DATA_API_ORGANIZATIONS organizations (default 500) as
  *   with the seed's 2.
@@ -16,6 +20,7 @@
  * cache), so "before" is better than 0.10.0 as published.
  */
 import autocannon from "autocannon";
+import { spawn } from "node:child_process";
 import http from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -25,7 +30,7 @@ import postgres from "postgres";
 import { startProduct, type ProductProcess } from "../stack/product-process.ts";
 import { freePort } from "../stack/free-port.ts";
 import { createTestDatabase } from "../stack/test-database.ts";
-import { signedInClient } from "../../tests/support/clients.ts";
+import { anonClient, signedInClient } from "../../tests/support/clients.ts";
 import { testKeys } from "../../tests/support/keys.ts";
 
 interface Latency {
@@ -33,7 +38,8 @@ interface Latency {
   p95: number;
 }
 
-const runs = 300;
+const runs = 1000;
+const warmups = 500;
 const inFlight = 20;
 const seconds = Number(process.env.BENCH_DATA_API_SECONDS ?? 10);
 
@@ -44,7 +50,7 @@ function percentiles(times: number[]): Latency {
 }
 
 async function latency(work: () => Promise<unknown>): Promise<Latency> {
-  for (let warmup = 0; warmup < 20; warmup++) await work();
+  for (let warmup = 0; warmup < warmups; warmup++) await work();
   const times: number[] = [];
   for (let run = 0; run < runs; run++) {
     const started = performance.now();
@@ -127,6 +133,36 @@ async function measureProduct(label: string, target: { databaseUrl?: string; dat
 }
 
 /**
+ * HTTP alone on this machine: a Node server of its own process that answers `{}` at once,
+ * measured as the product is (supabase-js, plain HTTP, requests/s). What any HTTP Data API
+ * costs here before it does anything, PostgREST included.
+ */
+async function httpAlone(token: string): Promise<Figures> {
+  const port = await freePort();
+  const server = spawn(process.execPath, ["-e", `require("node:http").createServer((request, answer) => {
+    request.resume();
+    request.on("end", () => answer.writeHead(200, { "content-type": "application/json" }).end("{}"));
+  }).listen(${port}, "127.0.0.1", () => console.log("ready"));`], { stdio: ["ignore", "pipe", "inherit"] });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.stdout.once("data", () => resolve());
+      server.once("exit", (code) => reject(new Error(`the HTTP server ended (${code})`)));
+    });
+    const url = `http://127.0.0.1:${port}`;
+    const client = anonClient(url);
+    const rest = await latency(async () => {
+      const { error } = await client.rpc("get_current_user_context");
+      if (error) throw new Error(error.message);
+    });
+    const plain = await latency(plainHttpCall(url, token));
+    const rps = await throughput(url, token);
+    return { label: "HTTP alone: a Node server answering {} at once", rest, plain, rps };
+  } finally {
+    server.kill();
+  }
+}
+
+/**
  * The same call in SQL, one transaction per call with the settings lite gives it (the
  * token's claims, the request's headers), over one connection: PostgREST's work.
  */
@@ -180,7 +216,7 @@ async function fillOrganizations(databaseUrl: string, total: number): Promise<{ 
   }
 }
 
-function print(figures: Figures[], baseline: Latency) {
+function print(figures: Figures[], baseline: Latency, many?: { organizations: number; baseline: Latency }) {
   console.log("work".padEnd(52), "p50 ms".padStart(8), "p95 ms".padStart(8), "vs SQL".padStart(7), "http p50".padStart(9), "vs SQL".padStart(7), "req/s".padStart(8), "p97.5".padStart(7), "errors".padStart(7));
   for (const each of figures) {
     if (each.failed) {
@@ -200,6 +236,10 @@ function print(figures: Figures[], baseline: Latency) {
     );
   }
   console.log("SQL, one transaction per call, same settings (PostgreSQL)".padEnd(52), baseline.p50.toFixed(2).padStart(8), baseline.p95.toFixed(2).padStart(8), "baseline".padStart(7));
+  if (many) {
+    console.log(`the same SQL with ${many.organizations} organizations`.padEnd(52), many.baseline.p50.toFixed(2).padStart(8), many.baseline.p95.toFixed(2).padStart(8),
+      `${(many.baseline.p50 / baseline.p50).toFixed(1)}x`.padStart(7));
+  }
 }
 
 export async function dataApiBench(): Promise<void> {
@@ -227,6 +267,7 @@ export async function dataApiBench(): Promise<void> {
     const baseline = await sqlBaseline(database.url, session.access_token);
 
     figures.push(await measureProduct("PGlite, 2 organizations, after", { dataDir: join(scratch, "pglite") }, false, scratch));
+    figures.push(await httpAlone(session.access_token));
     console.log("\nData API at 2 organizations (the table below repeats them):");
     print(figures, baseline);
 
@@ -235,8 +276,10 @@ export async function dataApiBench(): Promise<void> {
     figures.push(await measureProduct(`PostgreSQL, ${filled.organizations} organizations, before (uncut)`, { databaseUrl: database.url }, true, scratch));
     figures.push(await measureProduct(`PostgreSQL, ${filled.organizations} organizations, after`, { databaseUrl: database.url }, false, scratch));
 
+    const manyBaseline = await sqlBaseline(database.url, session.access_token);
+
     console.log(`\nData API: get_current_user_context through supabase-js and from plain HTTP ("http", node:http) (${runs} calls one at a time each), and requests/s with ${inFlight} in flight for ${seconds} s`);
-    print(figures, baseline);
+    print(figures, baseline, { organizations: filled.organizations, baseline: manyBaseline });
     console.log("goals: p50 within 2x of SQL; >= 300 req/s on PostgreSQL, >= 150 on PGlite; the same at many organizations as at 2");
   } finally {
     await database.drop();

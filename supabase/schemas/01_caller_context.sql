@@ -4,11 +4,12 @@
 -- asks it who calls and whether they may, and refuses with its answer or private.refusal's
 -- (each refusal text is written there and nowhere else).
 --
--- The helpers every request calls (here, and the like in later files: tenant_schema,
--- user_json, module_column_list, …) are plpgsql, not SQL: PostgreSQL 15 plans a SQL
--- function's body again on every call when it cannot inline it, and a function with SET
--- search_path or SECURITY DEFINER (every one here) is never inlined; plpgsql keeps its
--- plans for the session. get_current_user_context in SQL: 3.5 → 1.6 ms (issue 28).
+-- Every private function is plpgsql, not SQL (here, and in every later file), except an
+-- immutable expression that reads nothing (private.failure, fold_search, turkish_sort_key):
+-- PostgreSQL 15 plans a SQL function's body again on every call when it cannot inline it,
+-- and a function with SET search_path or SECURITY DEFINER (every one here) is never
+-- inlined; plpgsql keeps its plans for the session. get_current_user_context in SQL:
+-- 3.5 → 1.6 ms (issue 28). pgTAP request_plans.sql holds the rule in the catalogue.
 
 /** The Auth session of the request (JWT claim session_id), or null. */
 create function private.current_session_id()

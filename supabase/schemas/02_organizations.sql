@@ -442,15 +442,18 @@ $$;
 /** Organizations whose tables are behind the template (or missing), oldest first. */
 create function private.organizations_behind_template()
 returns setof uuid
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select o.id from private.organizations o
-   where o.template_version < private.latest_template_version()
-      or not exists (select 1 from pg_catalog.pg_namespace n where n.nspname = o.schema_name)
-   order by o.created_at, o.id;
+begin
+  return query
+    select o.id from private.organizations o
+     where o.template_version < private.latest_template_version()
+        or not exists (select 1 from pg_catalog.pg_namespace n where n.nspname = o.schema_name)
+     order by o.created_at, o.id;
+end;
 $$;
 
 /**
@@ -588,49 +591,53 @@ $$;
  */
 create function private.tenant_security_findings()
 returns table (schema_name text, object_name text, finding text)
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  with tenant_schemas as (
-    select n.oid, n.nspname
-      from pg_catalog.pg_namespace n
-     where n.nspname in (select o.schema_name from private.organizations o)
-        or n.nspname like 'org\_%'
-  )
-  select s.nspname, null::text, 'schema is not registered to an organization'
-    from tenant_schemas s
-   where s.nspname not in (select o.schema_name from private.organizations o)
-     and s.nspname not in (select t.schema_name from private.tenant_spares t)
-  union all
-  select s.nspname, null, 'API role can use the schema'
-    from tenant_schemas s
-   where has_schema_privilege('anon', s.oid, 'usage') or has_schema_privilege('authenticated', s.oid, 'usage')
-  union all
-  select s.nspname, c.relname, 'row level security is off'
-    from tenant_schemas s join pg_catalog.pg_class c on c.relnamespace = s.oid
-   where c.relkind in ('r', 'p') and not c.relrowsecurity
-  union all
-  select s.nspname, c.relname, 'API role has a privilege on the table'
-    from tenant_schemas s join pg_catalog.pg_class c on c.relnamespace = s.oid
-   where c.relkind in ('r', 'p', 'v', 'm', 'S')
-     and exists (select 1 from unnest(array['anon', 'authenticated']) as r (role_name)
-                  where has_table_privilege(r.role_name, c.oid, 'select, insert, update, delete, truncate, references, trigger'))
-  union all
-  select s.nspname, c.relname, 'view without security_invoker'
-    from tenant_schemas s join pg_catalog.pg_class c on c.relnamespace = s.oid
-   where c.relkind = 'v' and not coalesce(c.reloptions @> array['security_invoker=true'], false)
-  union all
-  select s.nspname, p.proname, 'function in a tenant schema'
-    from tenant_schemas s join pg_catalog.pg_proc p on p.pronamespace = s.oid
-  union all
-  select s.nspname, c.relname || '.' || pol.polname, 'policy that always allows'
-    from tenant_schemas s
-    join pg_catalog.pg_class c on c.relnamespace = s.oid
-    join pg_catalog.pg_policy pol on pol.polrelid = c.oid
-   where pg_catalog.pg_get_expr(pol.polqual, pol.polrelid) = 'true'
-      or pg_catalog.pg_get_expr(pol.polwithcheck, pol.polrelid) = 'true';
+#variable_conflict use_column
+begin
+  return query
+    with tenant_schemas as (
+      select n.oid, n.nspname
+        from pg_catalog.pg_namespace n
+       where n.nspname in (select o.schema_name from private.organizations o)
+          or n.nspname like 'org\_%'
+    )
+    select s.nspname::text, null::text, 'schema is not registered to an organization'
+      from tenant_schemas s
+     where s.nspname not in (select o.schema_name from private.organizations o)
+       and s.nspname not in (select t.schema_name from private.tenant_spares t)
+    union all
+    select s.nspname, null, 'API role can use the schema'
+      from tenant_schemas s
+     where has_schema_privilege('anon', s.oid, 'usage') or has_schema_privilege('authenticated', s.oid, 'usage')
+    union all
+    select s.nspname, c.relname, 'row level security is off'
+      from tenant_schemas s join pg_catalog.pg_class c on c.relnamespace = s.oid
+     where c.relkind in ('r', 'p') and not c.relrowsecurity
+    union all
+    select s.nspname, c.relname, 'API role has a privilege on the table'
+      from tenant_schemas s join pg_catalog.pg_class c on c.relnamespace = s.oid
+     where c.relkind in ('r', 'p', 'v', 'm', 'S')
+       and exists (select 1 from unnest(array['anon', 'authenticated']) as r (role_name)
+                    where has_table_privilege(r.role_name, c.oid, 'select, insert, update, delete, truncate, references, trigger'))
+    union all
+    select s.nspname, c.relname, 'view without security_invoker'
+      from tenant_schemas s join pg_catalog.pg_class c on c.relnamespace = s.oid
+     where c.relkind = 'v' and not coalesce(c.reloptions @> array['security_invoker=true'], false)
+    union all
+    select s.nspname, p.proname, 'function in a tenant schema'
+      from tenant_schemas s join pg_catalog.pg_proc p on p.pronamespace = s.oid
+    union all
+    select s.nspname, c.relname || '.' || pol.polname, 'policy that always allows'
+      from tenant_schemas s
+      join pg_catalog.pg_class c on c.relnamespace = s.oid
+      join pg_catalog.pg_policy pol on pol.polrelid = c.oid
+     where pg_catalog.pg_get_expr(pol.polqual, pol.polrelid) = 'true'
+        or pg_catalog.pg_get_expr(pol.polwithcheck, pol.polrelid) = 'true';
+end;
 $$;
 
 /** Checks a slug against spec section 5; {success, valid, error?}. */

@@ -115,10 +115,11 @@ $$;
  */
 create function private.grant_default_permissions(p_organization_id uuid, p_module text)
 returns void
-language sql
+language plpgsql
 security definer
 set search_path = ''
 as $$
+begin
   insert into private.role_permissions (organization_id, role_key, module, action, scope)
   select p_organization_id, grants.role_key, m.key, grants.action, grants.scope
     from private.modules m
@@ -128,6 +129,7 @@ as $$
      and not exists (select 1 from private.role_permissions rp
                       where rp.organization_id = p_organization_id and rp.module = m.key)
   on conflict do nothing;
+end;
 $$;
 
 /**
@@ -136,10 +138,11 @@ $$;
  */
 create function private.create_default_roles(p_organization_id uuid)
 returns void
-language sql
+language plpgsql
 security definer
 set search_path = ''
 as $$
+begin
   insert into private.organization_roles (organization_id, key, name, is_system)
   values (p_organization_id, 'admin', 'Yönetici', true),
          (p_organization_id, 'manager', 'Satış Müdürü', false),
@@ -148,7 +151,8 @@ as $$
          (p_organization_id, 'viewer', 'İzleyici', false)
   on conflict do nothing;
 
-  select private.grant_default_permissions(p_organization_id, null);
+  perform private.grant_default_permissions(p_organization_id, null);
+end;
 $$;
 
 alter table private.organization_roles enable row level security;
@@ -273,23 +277,27 @@ $$;
  */
 create function private.transfer_kinds()
 returns table (kind text, table_name text, is_primary boolean, is_default boolean)
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select kinds.kind, kinds.table_name, kinds.is_primary, kinds.is_default
-    from (select m.position, 0 as part, m.transfer_kind as kind, m.table_name, m.key = m.transfer_kind as is_primary,
-                 named.transfer_default as is_default
-            from private.modules m join private.modules named on named.key = m.transfer_kind
-          union all
-          select m.position, extra.part, m.transfer_kind, extra.table_name, false, named.transfer_default
-            from private.modules m
-            join private.modules named on named.key = m.transfer_kind
-           cross join unnest(m.transfer_tables) with ordinality extra (table_name, part)
-          union all
-          select null, 0, 'templates', 'document_templates', true, false) kinds
-   order by kinds.position nulls last, kinds.part;
+#variable_conflict use_column
+begin
+  return query
+    select kinds.kind, kinds.table_name, kinds.is_primary, kinds.is_default
+      from (select m.position, 0 as part, m.transfer_kind as kind, m.table_name, m.key = m.transfer_kind as is_primary,
+                   named.transfer_default as is_default
+              from private.modules m join private.modules named on named.key = m.transfer_kind
+            union all
+            select m.position, extra.part, m.transfer_kind, extra.table_name, false, named.transfer_default
+              from private.modules m
+              join private.modules named on named.key = m.transfer_kind
+             cross join unnest(m.transfer_tables) with ordinality extra (table_name, part)
+            union all
+            select null, 0, 'templates', 'document_templates', true, false) kinds
+     order by kinds.position nulls last, kinds.part;
+end;
 $$;
 
 /**

@@ -186,10 +186,11 @@ create trigger audit_log_no_truncate
 create function private.write_user_audit(p_target uuid, p_action text, p_details jsonb default '{}',
                                          p_acting_organization uuid default private.current_organization_id())
 returns void
-language sql
+language plpgsql
 security definer
 set search_path = ''
 as $$
+begin
   insert into private.audit_log (organization_id, actor_id, action, target_type, target_id, details)
   select organizations.id, auth.uid(), p_action, 'user', p_target::text, coalesce(p_details, '{}')
     from (select p_acting_organization as id where p_acting_organization is not null
@@ -198,6 +199,7 @@ as $$
           union
           select null where p_acting_organization is null
                         and not exists (select 1 from private.memberships m where m.user_id = p_target)) organizations;
+end;
 $$;
 
 -- A record's audit entries, newest first (the dashboard's recent activity and the record

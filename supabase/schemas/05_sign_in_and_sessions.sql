@@ -130,11 +130,13 @@ $$;
 /** Ends every Auth session of a user (refresh tokens and organization bindings go with them). */
 create function private.end_sessions(p_user_id uuid)
 returns void
-language sql
+language plpgsql
 security definer
 set search_path = ''
 as $$
+begin
   delete from auth.sessions where user_id = p_user_id;
+end;
 $$;
 
 -- Lock state for emails that have no usable account, so that an unknown email answers
@@ -166,21 +168,25 @@ $$;
  */
 create function private.minutes_left(p_until timestamptz)
 returns integer
-language sql
+language plpgsql
 volatile
 set search_path = ''
 as $$
-  select greatest(1, ceil(extract(epoch from p_until - clock_timestamp()) / 60)::integer);
+begin
+  return (select greatest(1, ceil(extract(epoch from p_until - clock_timestamp()) / 60)::integer));
+end;
 $$;
 
 create function private.locked_answer(p_until timestamptz)
 returns jsonb
-language sql
+language plpgsql
 volatile
 set search_path = ''
 as $$
-  select private.failure(format('Account is locked for %s minutes', private.minutes_left(p_until)),
-                         'account_locked', jsonb_build_object('locked_minutes', private.minutes_left(p_until)));
+begin
+  return (select private.failure(format('Account is locked for %s minutes', private.minutes_left(p_until)),
+                                 'account_locked', jsonb_build_object('locked_minutes', private.minutes_left(p_until))));
+end;
 $$;
 
 /**
@@ -1384,12 +1390,17 @@ comment on table private.security_settings is 'One row: sign-in throttle limits 
 /** The one row of private.security_settings. */
 create function private.security_settings()
 returns private.security_settings
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select * from private.security_settings;
+declare
+  settings private.security_settings;
+begin
+  select * into settings from private.security_settings;
+  return settings;
+end;
 $$;
 
 -- ---------------------------------------------------------------------------------
@@ -1484,17 +1495,19 @@ $$;
 /** The lock answer for an account under a lock (the administrator's first), else null. */
 create function private.lock_problem(p_user_id uuid)
 returns jsonb
-language sql
+language plpgsql
 volatile
 security definer
 set search_path = ''
 as $$
-  select case
-    when p.locked_by_admin and p.locked_until > now() then private.failure('Account is locked by administrator', 'admin_locked')
-    when p.locked_until > now() then private.locked_answer(p.locked_until)
-  end
-    from private.profiles p
-   where p.id = p_user_id;
+begin
+  return (select case
+            when p.locked_by_admin and p.locked_until > now() then private.failure('Account is locked by administrator', 'admin_locked')
+            when p.locked_until > now() then private.locked_answer(p.locked_until)
+          end
+            from private.profiles p
+           where p.id = p_user_id);
+end;
 $$;
 
 /**
@@ -1794,13 +1807,15 @@ create function private.log_login_attempt(p_email text, p_user_id uuid, p_failur
                                           p_client_address inet default private.client_address(),
                                           p_method text default null)
 returns void
-language sql
+language plpgsql
 security definer
 set search_path = ''
 as $$
+begin
   insert into private.login_attempts (email, user_id, success, failure_reason, source, client_address, method)
   values (left(coalesce(p_email, ''), 320), p_user_id, p_failure_reason is null, p_failure_reason, p_source,
           p_client_address, left(p_method, 40));
+end;
 $$;
 
 /**

@@ -1317,27 +1317,29 @@ grant execute on function public.add_record_note(p_module text, p_id uuid, p_bod
  */
 create function private.check_view_definition(p_module text, p_definition jsonb, p_organization_id uuid)
 returns jsonb
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select case when jsonb_typeof(p_definition) is distinct from 'object'
-                or exists (select 1 from jsonb_object_keys(p_definition) k
-                            where k not in ('search', 'filters', 'sort', 'descending', 'columns'))
-                or (p_definition ? 'sort' and not (p_definition ->> 'sort' = any (private.module_column_list(m.key, 'sortable'))
-                    or coalesce(c.fields #>> array[p_definition ->> 'sort', 'type'], 'long_text') not in ('long_text', 'multi_choice')))
-                or (p_definition ? 'filters' and (jsonb_typeof(p_definition -> 'filters') <> 'object'
-                    or exists (select 1 from jsonb_object_keys(p_definition -> 'filters') f
-                                where not (f = any (private.module_column_list(m.key, 'filterable')) or f = 'owner_id'
-                                           or coalesce((c.fields #>> array[f, 'filterable'])::boolean, false)))))
-                or (p_definition ? 'columns' and (jsonb_typeof(p_definition -> 'columns') <> 'array'
-                    or exists (select 1 from jsonb_array_elements_text(p_definition -> 'columns') k
-                                where not (k = any (private.module_column_list(m.key, 'listed')) or k in ('owner_name', 'created_at', 'updated_at')
-                                           or c.fields ? k))))
-              then private.failure('Invalid fields', 'invalid_fields', '{"fields": {"definition": "invalid"}}') end
-    from private.modules m, (select private.custom_field_declarations(p_organization_id, p_module) as fields) c
-   where m.key = p_module;
+begin
+  return (select case when jsonb_typeof(p_definition) is distinct from 'object'
+                        or exists (select 1 from jsonb_object_keys(p_definition) k
+                                    where k not in ('search', 'filters', 'sort', 'descending', 'columns'))
+                        or (p_definition ? 'sort' and not (p_definition ->> 'sort' = any (private.module_column_list(m.key, 'sortable'))
+                            or coalesce(c.fields #>> array[p_definition ->> 'sort', 'type'], 'long_text') not in ('long_text', 'multi_choice')))
+                        or (p_definition ? 'filters' and (jsonb_typeof(p_definition -> 'filters') <> 'object'
+                            or exists (select 1 from jsonb_object_keys(p_definition -> 'filters') f
+                                        where not (f = any (private.module_column_list(m.key, 'filterable')) or f = 'owner_id'
+                                                   or coalesce((c.fields #>> array[f, 'filterable'])::boolean, false)))))
+                        or (p_definition ? 'columns' and (jsonb_typeof(p_definition -> 'columns') <> 'array'
+                            or exists (select 1 from jsonb_array_elements_text(p_definition -> 'columns') k
+                                        where not (k = any (private.module_column_list(m.key, 'listed')) or k in ('owner_name', 'created_at', 'updated_at')
+                                                   or c.fields ? k))))
+                      then private.failure('Invalid fields', 'invalid_fields', '{"fields": {"definition": "invalid"}}') end
+            from private.modules m, (select private.custom_field_declarations(p_organization_id, p_module) as fields) c
+           where m.key = p_module);
+end;
 $$;
 
 /** The caller's own saved views of a module and those shared in the organization, by name. */

@@ -31,17 +31,21 @@ $$;
  */
 create function private.tenant_deal_defaults(p_schema text)
 returns table (stage text, probability integer, currency text)
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select coalesce(private.first_deal_stage(s.deal_stages) ->> 'key', 'lead'),
-         coalesce((private.first_deal_stage(s.deal_stages) ->> 'probability')::numeric::integer, 10),
-         coalesce(s.default_currency, 'TRY')
-    from (select 1) one
-    left join private.organizations o on o.schema_name = p_schema
-    left join private.organization_settings s on s.organization_id = o.id;
+#variable_conflict use_column
+begin
+  return query
+    select coalesce(private.first_deal_stage(s.deal_stages) ->> 'key', 'lead'),
+           coalesce((private.first_deal_stage(s.deal_stages) ->> 'probability')::numeric::integer, 10),
+           coalesce(s.default_currency, 'TRY')
+      from (select 1) one
+      left join private.organizations o on o.schema_name = p_schema
+      left join private.organization_settings s on s.organization_id = o.id;
+end;
 $$;
 
 /** Trigger (before insert on deals): a deal written without stage or currency gets the organization's defaults. */

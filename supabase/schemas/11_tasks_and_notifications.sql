@@ -158,14 +158,19 @@ create trigger notifications_broadcast
 create function private.notify(p_organization_id uuid, p_user_id uuid, p_kind text, p_module text,
                                p_record_id uuid, p_title text, p_actor uuid)
 returns uuid
-language sql
+language plpgsql
 security definer
 set search_path = ''
 as $$
+declare
+  created uuid;
+begin
   insert into private.notifications (organization_id, user_id, kind, module, record_id, title, actor_id)
   select p_organization_id, p_user_id, p_kind, p_module, p_record_id, left(p_title, 300), p_actor
    where private.wants_notification(p_organization_id, p_user_id, p_kind)
-  returning id;
+  returning id into created;
+  return created;
+end;
 $$;
 
 /**

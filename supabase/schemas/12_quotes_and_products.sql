@@ -8,22 +8,26 @@
  */
 create function private.quote_exchange_rate(p_organization_id uuid, p_currency text, p_on date)
 returns table (rate numeric, rate_date date)
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select 1::numeric, p_on
-   where p_currency = 'TRY'
-      or p_currency = (select s.default_currency from private.organization_settings s where s.organization_id = p_organization_id)
-  union all
-  (select h.rate, h.rate_date
-     from private.exchange_rate_history h
-    where h.organization_id = p_organization_id and h.currency = p_currency
-      and p_currency <> 'TRY'
-      and p_currency <> (select s.default_currency from private.organization_settings s where s.organization_id = p_organization_id)
-    order by h.rate_date <= p_on desc, case when h.rate_date <= p_on then h.rate_date end desc, h.rate_date
-    limit 1);
+#variable_conflict use_column
+begin
+  return query
+    select 1::numeric, p_on
+     where p_currency = 'TRY'
+        or p_currency = (select s.default_currency from private.organization_settings s where s.organization_id = p_organization_id)
+    union all
+    (select h.rate, h.rate_date
+       from private.exchange_rate_history h
+      where h.organization_id = p_organization_id and h.currency = p_currency
+        and p_currency <> 'TRY'
+        and p_currency <> (select s.default_currency from private.organization_settings s where s.organization_id = p_organization_id)
+      order by h.rate_date <= p_on desc, case when h.rate_date <= p_on then h.rate_date end desc, h.rate_date
+      limit 1);
+end;
 $$;
 
 /**
@@ -919,16 +923,18 @@ $$;
  */
 create function private.quote_step_failure(p_answer jsonb)
 returns jsonb
-language sql
+language plpgsql
 stable
 set search_path = ''
 as $$
-  select case
-    when p_answer ->> 'code' = 'invalid_fields' and p_answer #>> '{fields,status}' is not null then
-      private.failure('The quote cannot take this step', p_answer #>> '{fields,status}', jsonb_build_object('fields', p_answer -> 'fields'))
-    when p_answer ->> 'code' = 'invalid_fields' and p_answer #>> '{fields,exchange_rate}' = 'required' then
-      private.failure('The quote needs an exchange rate', 'exchange_rate_required', jsonb_build_object('fields', p_answer -> 'fields'))
-    else p_answer end;
+begin
+  return (select case
+            when p_answer ->> 'code' = 'invalid_fields' and p_answer #>> '{fields,status}' is not null then
+              private.failure('The quote cannot take this step', p_answer #>> '{fields,status}', jsonb_build_object('fields', p_answer -> 'fields'))
+            when p_answer ->> 'code' = 'invalid_fields' and p_answer #>> '{fields,exchange_rate}' = 'required' then
+              private.failure('The quote needs an exchange rate', 'exchange_rate_required', jsonb_build_object('fields', p_answer -> 'fields'))
+            else p_answer end);
+end;
 $$;
 
 /**

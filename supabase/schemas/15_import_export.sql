@@ -82,10 +82,11 @@ create function private.register_import_kind(
   p_scope_all boolean default false, p_table_name text default null, p_entity_type text default null,
   p_prepare_function text default null, p_columns text[] default null)
 returns void
-language sql
+language plpgsql
 security definer
 set search_path = ''
 as $$
+begin
   insert into private.import_kinds (kind, position, module, scope_all, table_name, entity_type, prepare_function, columns,
                                     reference_fields, match_keys, reference_keys, match_expressions)
   values (p_kind, p_position, p_module, p_scope_all,
@@ -98,6 +99,7 @@ as $$
         table_name = excluded.table_name, entity_type = excluded.entity_type, prepare_function = excluded.prepare_function,
         columns = excluded.columns, reference_fields = excluded.reference_fields, match_keys = excluded.match_keys,
         reference_keys = excluded.reference_keys, match_expressions = excluded.match_expressions;
+end;
 $$;
 
 select private.register_import_kind(
@@ -395,23 +397,25 @@ $$;
  */
 create function private.import_insert_sql(p_relation regclass, p_source text)
 returns text
-language sql
+language plpgsql
 stable
 set search_path = ''
 as $$
-  select format('insert into %1$s as t (%2$s)
-                 select %3$s from (%4$s) s
-                 cross join lateral jsonb_populate_record(jsonb_populate_record((select jsonb_populate_record(null::%1$s, %5$s)), s.write), s.extra) r
-                 returning t.id, t.updated_at',
-                p_relation,
-                string_agg(format('%I', a.attname), ', ' order by a.attnum),
-                string_agg(format('r.%I', a.attname), ', ' order by a.attnum),
-                p_source,
-                'jsonb_build_object(' || coalesce(string_agg(format('%L, %s', a.attname, pg_catalog.pg_get_expr(d.adbin, d.adrelid)), ', ')
-                                                    filter (where d.adbin is not null), '') || ')')
-    from pg_catalog.pg_attribute a
-    left join pg_catalog.pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
-   where a.attrelid = p_relation and a.attnum > 0 and not a.attisdropped and a.attgenerated = '' and a.attidentity = '';
+begin
+  return (select format('insert into %1$s as t (%2$s)
+                         select %3$s from (%4$s) s
+                         cross join lateral jsonb_populate_record(jsonb_populate_record((select jsonb_populate_record(null::%1$s, %5$s)), s.write), s.extra) r
+                         returning t.id, t.updated_at',
+                        p_relation,
+                        string_agg(format('%I', a.attname), ', ' order by a.attnum),
+                        string_agg(format('r.%I', a.attname), ', ' order by a.attnum),
+                        p_source,
+                        'jsonb_build_object(' || coalesce(string_agg(format('%L, %s', a.attname, pg_catalog.pg_get_expr(d.adbin, d.adrelid)), ', ')
+                                                            filter (where d.adbin is not null), '') || ')')
+            from pg_catalog.pg_attribute a
+            left join pg_catalog.pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
+           where a.attrelid = p_relation and a.attnum > 0 and not a.attisdropped and a.attgenerated = '' and a.attidentity = '');
+end;
 $$;
 
 /**
@@ -421,17 +425,19 @@ $$;
  */
 create function private.import_update_sql(p_relation regclass, p_columns text[], p_source text)
 returns text
-language sql
+language plpgsql
 stable
 set search_path = ''
 as $$
-  select format('update %1$s as t set %2$s
-                   from (select s.id, s.write, jsonb_populate_record(null::%1$s, s.write) as r from (%3$s) s) u
-                  where t.id = u.id
-                 returning t.id, t.updated_at',
-                p_relation,
-                (select string_agg(format('%1$I = case when u.write ? %1$L then (u.r).%1$I else t.%1$I end', c), ', ') from unnest(p_columns) c),
-                p_source);
+begin
+  return (select format('update %1$s as t set %2$s
+                           from (select s.id, s.write, jsonb_populate_record(null::%1$s, s.write) as r from (%3$s) s) u
+                          where t.id = u.id
+                         returning t.id, t.updated_at',
+                        p_relation,
+                        (select string_agg(format('%1$I = case when u.write ? %1$L then (u.r).%1$I else t.%1$I end', c), ', ') from unnest(p_columns) c),
+                        p_source));
+end;
 $$;
 
 /**
