@@ -144,9 +144,8 @@ export function reserveOwnConnections(
           else rpcCallNext = false;
           // postgres.js sends a statement when it is awaited; one that follows statements not yet
           // answered is sent now, right behind them (all in one write), not once they are answered.
-          if (unanswered) pending.execute();
+          if (unanswered || isRpcCall) pending.execute();
           if (isRpcCall) {
-            pending.execute();
             earlyRead = slot.sql.unsafe(responseSettingsRead);
             earlyRead.catch(() => undefined);
             observe?.({ text: responseSettingsRead, parameters: 0, prepared: false, early: true });

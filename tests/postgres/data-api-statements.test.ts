@@ -176,43 +176,44 @@ describe("the Data API's statements per RPC (PostgreSQL)", () => {
     const liteRead = "\n  SELECT current_setting('response.status', true) AS status,\n         current_setting('response.headers', true) AS headers\n";
     const rpcSettings = `${beforeAnRpcCall}select set_config('response.status', '', true), set_config('request.method', $1, true)`;
 
-    it("sends an RPC's BEGIN, settings, call and response settings' read in one round trip, COMMIT in a second", async () => {
+    type Reserved = Awaited<ReturnType<PostgresConnection["driver"]["reserve"]>>;
+
+    /**
+     * The round trips `work` takes on the wire on a reserved connection, at its second run:
+     * the first time on a connection, a statement with parameters is described first (a
+     * round trip of its own, before anything behind it is sent); then it is prepared.
+     */
+    async function roundTripsOf(work: (reserved: Reserved) => Promise<void>): Promise<number> {
       const reserved = await connection.driver.reserve();
-      const rpc = async () => {
+      try {
+        await work(reserved);
+        const before = wire.roundTrips();
+        await work(reserved);
+        return wire.roundTrips() - before;
+      } finally {
+        reserved.release();
+      }
+    }
+
+    it("sends an RPC's BEGIN, settings, call and response settings' read in one round trip, COMMIT in a second", async () => {
+      const trips = await roundTripsOf(async (reserved) => {
         await reserved.unsafe("begin");
         await reserved.unsafe(rpcSettings, ["POST" as never]);
         expect(await reserved.unsafe("select set_config('response.status', '201', true) as call")).toEqual([{ call: "201" }]);
         expect(await reserved.unsafe(liteRead)).toEqual([{ status: "201", headers: null }]);
         await reserved.unsafe("commit");
-      };
-      try {
-        // The first time on a connection, a statement with parameters is described first (a
-        // round trip of its own, before anything behind it is sent); then it is prepared.
-        await rpc();
-        const before = wire.roundTrips();
-        await rpc();
-        expect(wire.roundTrips() - before).toBe(2);
-      } finally {
-        reserved.release();
-      }
+      });
+      expect(trips).toBe(2);
     });
 
     it("sends a request's BEGIN and settings with its statement in one round trip", async () => {
-      const reserved = await connection.driver.reserve();
-      const request = async () => {
+      const trips = await roundTripsOf(async (reserved) => {
         await reserved.unsafe("begin");
         await reserved.unsafe(`${answeredWithNext}select set_config('request.jwt.claim.sub', $1, true)`, ["someone" as never]);
         expect(await reserved.unsafe("select current_setting('request.jwt.claim.sub') as sub")).toEqual([{ sub: "someone" }]);
         await reserved.unsafe("commit");
-      };
-      try {
-        await request();
-        const before = wire.roundTrips();
-        await request();
-        expect(wire.roundTrips() - before).toBe(2);
-      } finally {
-        reserved.release();
-      }
+      });
+      expect(trips).toBe(2);
     });
 
     it("answers a read of the response settings that does not come right after the call from the server, as it is then", async () => {
