@@ -30,7 +30,7 @@ import postgres from "postgres";
 import { startProduct, type ProductProcess } from "../stack/product-process.ts";
 import { freePort } from "../stack/free-port.ts";
 import { createTestDatabase } from "../stack/test-database.ts";
-import { anonClient, signedInClient } from "../../tests/support/clients.ts";
+import { anonClient, signedInClient, type CrmClient } from "../../tests/support/clients.ts";
 import { testKeys } from "../../tests/support/keys.ts";
 
 interface Latency {
@@ -103,6 +103,17 @@ interface Figures {
   failed?: string;
 }
 
+/** The measured call at `url`: through supabase-js, from plain HTTP, and requests/s. */
+async function measureCalls(label: string, url: string, client: CrmClient, token: string): Promise<Figures> {
+  const rest = await latency(async () => {
+    const { error } = await client.rpc("get_current_user_context");
+    if (error) throw new Error(error.message);
+  });
+  const plain = await latency(plainHttpCall(url, token));
+  const rps = await throughput(url, token);
+  return { label, rest, plain, rps };
+}
+
 /** The product on a database (PostgreSQL URL or a PGlite folder), cut or not, measured. */
 async function measureProduct(label: string, target: { databaseUrl?: string; dataDir?: string }, uncut: boolean, scratch: string): Promise<Figures> {
   const before = process.env.DATA_API_UNCUT;
@@ -117,13 +128,7 @@ async function measureProduct(label: string, target: { databaseUrl?: string; dat
   }
   try {
     const { client, session } = await signedInClient(product.url, "admin@demo.test");
-    const rest = await latency(async () => {
-      const { error } = await client.rpc("get_current_user_context");
-      if (error) throw new Error(error.message);
-    });
-    const plain = await latency(plainHttpCall(product.url, session.access_token));
-    const rps = await throughput(product.url, session.access_token);
-    return { label, rest, plain, rps };
+    return await measureCalls(label, product.url, client, session.access_token);
   } catch (error) {
     const none = { p50: Number.NaN, p95: Number.NaN };
     return { label, rest: none, plain: none, rps: { perSecond: Number.NaN, errors: Number.NaN, p95: Number.NaN }, failed: (error as Error).message.slice(0, 300) };
@@ -149,14 +154,7 @@ async function httpAlone(token: string): Promise<Figures> {
       server.once("exit", (code) => reject(new Error(`the HTTP server ended (${code})`)));
     });
     const url = `http://127.0.0.1:${port}`;
-    const client = anonClient(url);
-    const rest = await latency(async () => {
-      const { error } = await client.rpc("get_current_user_context");
-      if (error) throw new Error(error.message);
-    });
-    const plain = await latency(plainHttpCall(url, token));
-    const rps = await throughput(url, token);
-    return { label: "HTTP alone: a Node server answering {} at once", rest, plain, rps };
+    return await measureCalls("HTTP alone: a Node server answering {} at once", url, anonClient(url), token);
   } finally {
     server.kill();
   }
